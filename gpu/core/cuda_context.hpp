@@ -1,0 +1,32 @@
+#pragma once
+// The CUDA state of one process: the device in use, its properties, a stream, and the device's copy bandwidth
+// measured once (lazily). Declared without CUDA headers. `CudaContext::create` throws a Device error, whose hint
+// suggests `--backend cpu`, when the build has no CUDA or there is no usable device.
+#include <memory>
+
+#include "core/device_info.hpp"
+
+namespace ks {
+
+class CudaContext {
+ public:
+  static std::unique_ptr<CudaContext> create(int device_index = 0);
+  ~CudaContext();
+  CudaContext(const CudaContext&) = delete;
+  CudaContext& operator=(const CudaContext&) = delete;
+
+  const DeviceInfo& device() const noexcept { return info_; }
+  // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), measured on first call with a
+  // 1 GiB copy (smaller if memory is short), median of several timed copies after a warm-up.
+  double copy_bandwidth_gbps();
+  // The stream every launch of this context goes to (a cudaStream_t, opaque here).
+  void* stream() const noexcept { return stream_; }
+
+ private:
+  CudaContext() = default;
+  DeviceInfo info_;
+  void* stream_ = nullptr;
+  double copy_bandwidth_gbps_ = 0;
+};
+
+}  // namespace ks

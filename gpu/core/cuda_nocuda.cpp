@@ -1,0 +1,27 @@
+// Built only without the CUDA backend: device queries answer "none" and say why.
+#include "core/cuda_context.hpp"
+#include "core/device_info.hpp"
+#include "core/error.hpp"
+
+namespace ks {
+
+std::vector<DeviceInfo> list_devices() { return {}; }
+
+std::string no_device_reason() {
+  return "this build of kernelscope has no CUDA backend (it was configured without a CUDA compiler)";
+}
+
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
+}
+
+std::unique_ptr<CudaContext> CudaContext::create(int) {
+  throw Error(ErrorKind::Device, "CUDA is not available: " + no_device_reason(),
+              "use --backend cpu, or rebuild on a machine with the CUDA toolkit");
+}
+
+CudaContext::~CudaContext() = default;
+
+double CudaContext::copy_bandwidth_gbps() { return 0; }
+
+}  // namespace ks

@@ -1,0 +1,29 @@
+#pragma once
+// Summaries of repeated measurements. Medians, not means, are what the tables report.
+#include <vector>
+
+namespace ks {
+
+struct TimingStats {
+  int count = 0;
+  double min_ms = 0;
+  double median_ms = 0;
+  double p95_ms = 0;
+  double mean_ms = 0;
+
+  // Nearest-rank percentiles of the samples (milliseconds). Empty input gives count 0 and zeros.
+  static TimingStats of(std::vector<double> samples_ms);
+};
+
+// Host wall-clock stopwatch (steady clock) for CPU work.
+class Stopwatch {
+ public:
+  Stopwatch();
+  double elapsed_ms() const;
+  void restart();
+
+ private:
+  long long start_ns_;
+};
+
+}  // namespace ks

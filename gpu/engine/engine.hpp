@@ -1,0 +1,89 @@
+#pragma once
+// The data path, left to right: host image -> (upload) -> kernel(params, launch) -> (download) -> result + report.
+// The CLI and the GUI both call this; neither runs kernels any other way.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cuda_context.hpp"
+#include "core/image.hpp"
+#include "core/launch_shape.hpp"
+#include "core/occupancy.hpp"
+#include "core/thread_pool.hpp"
+#include "core/timing.hpp"
+#include "registry/kernel_spec.hpp"
+#include "registry/params.hpp"
+
+namespace ks {
+
+struct StencilRequest {
+  std::string kernel;                 // registry id
+  ParamSet params;                    // checked values (start from spec.default_params())
+  Backend backend = Backend::Cpu;
+  std::string variant;                // empty: "cpu" for the CPU backend, the fastest applicable CUDA variant
+  std::optional<BlockShape> block;    // CUDA only; empty: the variant's default (32x8)
+  int warmup = 1;
+  int repeat = 5;
+};
+
+// One run, as the timing tables, JSON reports and sidecars show it.
+struct RunReport {
+  std::string kernel;
+  std::string variant;
+  Backend backend = Backend::Cpu;
+  std::string device;                 // GPU name, or "CPU (N threads)"
+  ImageShape shape;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::optional<BlockShape> block;
+  double upload_ms = 0;               // 0 on the CPU backend
+  double download_ms = 0;
+  TimingStats kernel_time;
+  CostModel cost;
+  double gbps = 0;                    // cost.bytes / median kernel time
+  double copy_bandwidth_gbps = 0;     // measured device copy bandwidth; 0 on the CPU backend
+  double percent_of_copy = 0;         // gbps / copy_bandwidth_gbps * 100; 0 on the CPU backend
+  std::optional<OccupancyReport> occupancy;
+};
+
+struct StencilResult {
+  Image output;      // same element type and channel count as the input the kernel received
+  RunReport report;
+};
+
+class Engine {
+ public:
+  struct Options {
+    unsigned cpu_threads = 0;  // 0: every core
+  };
+  explicit Engine(Options options);
+  Engine() : Engine(Options{}) {}
+  ~Engine();
+
+  ThreadPool& pool() noexcept { return *pool_; }
+  // The CUDA context, created on first use; throws a Device error (hint: --backend cpu) when there is none.
+  CudaContext& cuda();
+  bool cuda_available();
+  std::string cuda_unavailable_reason();
+
+  // Runs a stencil kernel of the registry on `input`. The input must be of a type and channel count the kernel
+  // takes (see prepare_stencil_input); everything is validated before any work starts.
+  StencilResult run_stencil(const Image& input, const StencilRequest& request);
+
+  // The default CUDA variant for a kernel and its parameters: separable when it applies, else tiled.
+  static std::string default_cuda_variant(const KernelSpec& spec, const ParamSet& params);
+
+ private:
+  std::unique_ptr<ThreadPool> pool_;
+  std::unique_ptr<CudaContext> cuda_;
+  std::string cuda_error_;
+  bool cuda_tried_ = false;
+};
+
+// Brings a loaded image to what stencil kernels take: U16 becomes F32, 2 and 3 channels become 4.
+// `to_type` forces U8 or F32 when given.
+Image prepare_stencil_input(const Image& loaded, std::optional<ElemType> to_type);
+// Undoes the channel change for saving: 4 -> 3 when the file had 3 channels, 4 -> 2 is not attempted.
+Image restore_channels(const Image& result, int original_channels);
+
+}  // namespace ks

@@ -1,0 +1,29 @@
+#pragma once
+// The one list of kernels. Built once per process by `KernelRegistry::builtin()`; each family of kernels
+// contributes its specs through a `register_*` function, so adding a kernel is one spec plus one line.
+#include <string>
+#include <vector>
+
+#include "registry/kernel_spec.hpp"
+
+namespace ks {
+
+class KernelRegistry {
+ public:
+  // Every kernel the project ships. Built on first use; immutable afterwards (safe to share between threads).
+  static const KernelRegistry& builtin();
+
+  void add(KernelSpec spec);  // throws Internal on a duplicate id
+  const std::vector<KernelSpec>& kernels() const noexcept { return kernels_; }
+  const KernelSpec* find(const std::string& id) const;
+  // Like find, but throws a usage Error listing the known ids.
+  const KernelSpec& get(const std::string& id) const;
+
+ private:
+  std::vector<KernelSpec> kernels_;
+};
+
+// Contributions of each kernel family (defined beside the family's code).
+void register_stencil_kernels(KernelRegistry& registry);
+
+}  // namespace ks

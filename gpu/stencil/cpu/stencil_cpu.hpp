@@ -1,0 +1,13 @@
+#pragma once
+// CPU reference of every stencil plan, threaded across all cores. This is the ground truth the CUDA variants
+// are tested against, and the backend used where there is no GPU.
+#include "core/image.hpp"
+#include "core/thread_pool.hpp"
+#include "stencil/stencil_plan.hpp"
+
+namespace ks::cpu {
+
+// `in` is U8 or F32 with 1 or 4 channels; returns an image of the same shape.
+Image run_stencil(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+
+}  // namespace ks::cpu

@@ -1,0 +1,39 @@
+#pragma once
+// Helpers shared by the test binaries: random images, comparisons with useful failure messages, temp folders.
+#include <filesystem>
+#include <random>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "core/image.hpp"
+
+namespace ks::test {
+
+// Uniform random image (U8: 0..255, F32: 0..1) from a fixed seed; never zeros.
+Image random_image(int width, int height, int channels, ElemType type, std::uint32_t seed);
+
+// Exact equality for integer images; for F32, |a - b| <= rel_tol * max(|b|, 1). Reports the first mismatches.
+::testing::AssertionResult images_match(const Image& actual, const Image& expected, double rel_tol = 1e-5);
+
+// A fresh, empty folder under the system temp dir, removed when the object goes.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::filesystem::path& path() const { return path_; }
+  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// True when a CUDA device is usable; GPU tests call GTEST_SKIP() otherwise (see KS_REQUIRE_GPU).
+bool gpu_available();
+
+}  // namespace ks::test
+
+#define KS_REQUIRE_GPU()                                                  \
+  do {                                                                    \
+    if (!::ks::test::gpu_available()) GTEST_SKIP() << "no CUDA device"; \
+  } while (0)
