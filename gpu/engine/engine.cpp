@@ -1,0 +1,154 @@
+#include "engine/engine.hpp"
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "registry/registry.hpp"
+#include "stencil/cpu/stencil_cpu.hpp"
+#include "stencil/cuda/stencil_cuda.hpp"
+#include "stencil/stencil_plan.hpp"
+
+namespace ks {
+
+Engine::Engine(Options options) : pool_(std::make_unique<ThreadPool>(options.cpu_threads)) {}
+Engine::~Engine() = default;
+
+CudaContext& Engine::cuda() {
+  if (!cuda_ && !cuda_tried_) {
+    cuda_tried_ = true;
+    try {
+      cuda_ = CudaContext::create(0);
+    } catch (const Error& e) {
+      cuda_error_ = e.full_message();
+      throw;
+    }
+  }
+  if (!cuda_) throw Error(ErrorKind::Device, cuda_error_.empty() ? "CUDA is not available" : cuda_error_);
+  return *cuda_;
+}
+
+bool Engine::cuda_available() {
+  try {
+    cuda();
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+std::string Engine::cuda_unavailable_reason() { return cuda_available() ? std::string() : cuda_error_; }
+
+std::string Engine::default_cuda_variant(const KernelSpec& spec, const ParamSet& params) {
+  if (spec.find_variant("separable") && !spec.unavailable_reason("separable", params)) return "separable";
+  return "tiled";
+}
+
+namespace {
+
+// Checks everything about a request that does not need a device, so that a bad request fails before work starts.
+const VariantSpec& resolve_variant(const KernelSpec& spec, const StencilRequest& req, std::string& variant) {
+  variant = req.variant;
+  if (variant.empty()) variant = req.backend == Backend::Cpu ? "cpu" : Engine::default_cuda_variant(spec, req.params);
+  const VariantSpec* v = spec.find_variant(variant);
+  if (!v) {
+    std::string known;
+    for (const auto& x : spec.variants) known += (known.empty() ? "" : ", ") + x.name;
+    throw_usage(fmt::format("kernel '{}' has no variant '{}'", spec.id, variant), "its variants are: " + known);
+  }
+  if (v->backend != req.backend)
+    throw_usage(fmt::format("variant '{}' runs on the {} backend, not {}", variant, to_string(v->backend),
+                            to_string(req.backend)),
+                fmt::format("use --backend {} with it, or drop --variant", to_string(v->backend)));
+  if (auto why = spec.unavailable_reason(variant, req.params))
+    throw_usage(fmt::format("variant '{}' cannot run '{}' with these parameters: {}", variant, spec.id, *why));
+  return *v;
+}
+
+void check_input(const KernelSpec& spec, const Image& input) {
+  if (input.empty()) throw_usage("the input image is empty (0 pixels)", "load an image with at least one pixel");
+  if (!spec.takes(input.type()))
+    throw_usage(fmt::format("kernel '{}' does not take {} images", spec.id, to_string(input.type())),
+                "convert with --type u8 or --type f32");
+  if (!spec.takes_channels(input.channels()))
+    throw_usage(fmt::format("kernel '{}' does not take {}-channel images", spec.id, input.channels()),
+                "convert to 1 or 4 channels first (prepare_stencil_input does)");
+}
+
+}  // namespace
+
+StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req) {
+  const KernelSpec& spec = KernelRegistry::builtin().get(req.kernel);
+  if (spec.category != "stencil") throw_usage(fmt::format("'{}' is not an image stencil kernel", spec.id));
+  check_input(spec, input);
+  if (req.repeat < 1) throw_usage(fmt::format("repeat={} must be at least 1", req.repeat));
+  if (req.warmup < 0) throw_usage(fmt::format("warmup={} must not be negative", req.warmup));
+  std::string variant;
+  resolve_variant(spec, req, variant);
+  if (req.backend == Backend::Cpu && req.block)
+    throw_usage("a block shape applies to the CUDA backend only", "drop --block, or add --backend cuda");
+  const StencilPlan plan = make_stencil_plan(spec.id, req.params);
+
+  StencilResult result;
+  RunReport& r = result.report;
+  r.kernel = spec.id;
+  r.variant = variant;
+  r.backend = req.backend;
+  r.shape = input.shape();
+  r.params = req.params.as_text();
+  r.cost = spec.cost(input.shape(), req.params);
+
+  if (req.backend == Backend::Cpu) {
+    r.device = fmt::format("CPU ({} threads)", pool_->size());
+    for (int i = 0; i < req.warmup; ++i) cpu::run_stencil(plan, input, *pool_);
+    std::vector<double> samples;
+    for (int i = 0; i < req.repeat; ++i) {
+      Stopwatch watch;
+      result.output = cpu::run_stencil(plan, input, *pool_);
+      samples.push_back(watch.elapsed_ms());
+    }
+    r.kernel_time = TimingStats::of(std::move(samples));
+  } else {
+    CudaContext& ctx = cuda();
+    const BlockShape block = req.block.value_or(BlockShape{});
+    cuda::StencilRun run = cuda::run_stencil(ctx, plan, variant, input, block, req.warmup, req.repeat);
+    result.output = std::move(run.output);
+    r.device = ctx.device().name;
+    r.block = block;
+    r.upload_ms = run.upload_ms;
+    r.download_ms = run.download_ms;
+    r.kernel_time = TimingStats::of(std::move(run.kernel_ms));
+    r.occupancy = std::move(run.occupancy);
+    r.copy_bandwidth_gbps = ctx.copy_bandwidth_gbps();
+  }
+  if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
+  if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
+  return result;
+}
+
+Image prepare_stencil_input(const Image& loaded, std::optional<ElemType> to_type) {
+  ElemType type = to_type.value_or(loaded.type() == ElemType::U16 ? ElemType::F32 : loaded.type());
+  if (type == ElemType::U16) throw_usage("stencil kernels take u8 or f32 images, not u16", "use --type u8 or f32");
+  Image img = loaded.type() == type ? loaded : convert_type(loaded, type);
+  if (img.channels() == 2 || img.channels() == 3) img = convert_channels(img, 4);
+  return img;
+}
+
+Image restore_channels(const Image& result, int original_channels) {
+  if (original_channels == result.channels() || result.channels() != 4) return result;
+  if (original_channels == 3) return convert_channels(result, 3);
+  if (original_channels == 2) {  // gray + alpha went in as (g, g, g, a): take gray and alpha back out
+    Image out(result.width(), result.height(), 2, result.type());
+    const std::size_t es = elem_size(result.type());
+    const std::size_t n = result.shape().pixel_count();
+    const std::byte* src = result.data();
+    std::byte* dst = out.data();
+    for (std::size_t i = 0; i < n; ++i) {
+      std::copy_n(src + (4 * i + 0) * es, es, dst + (2 * i + 0) * es);
+      std::copy_n(src + (4 * i + 3) * es, es, dst + (2 * i + 1) * es);
+    }
+    return out;
+  }
+  return result;
+}
+
+}  // namespace ks

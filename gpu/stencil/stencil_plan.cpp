@@ -1,0 +1,209 @@
+#include "stencil/stencil_plan.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <numeric>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace ks {
+
+// ---- StencilPlan ----------------------------------------------------------------------------------------------
+
+int StencilPlan::radius_x() const noexcept {
+  switch (kind) {
+    case Kind::GradientMagnitude: return std::max(a.rx, b.rx);
+    case Kind::Median: return median_radius;
+    default: return a.rx;
+  }
+}
+
+int StencilPlan::radius_y() const noexcept {
+  switch (kind) {
+    case Kind::GradientMagnitude: return std::max(a.ry, b.ry);
+    case Kind::Median: return median_radius;
+    default: return a.ry;
+  }
+}
+
+bool StencilPlan::separable() const noexcept {
+  switch (kind) {
+    case Kind::GradientMagnitude: return a.separable.has_value() && b.separable.has_value();
+    case Kind::Median: return false;
+    default: return a.separable.has_value();
+  }
+}
+
+namespace {
+
+// ---- Filter builders ------------------------------------------------------------------------------------------
+
+// Outer product wy (column) x wx (row): both the float and the exact integer window.
+LinearFilter separable_filter(const std::vector<double>& wx, const std::vector<double>& wy,
+                              const std::vector<std::int32_t>& iwx, const std::vector<std::int32_t>& iwy,
+                              std::int32_t divisor) {
+  LinearFilter f;
+  f.rx = int(wx.size() / 2);
+  f.ry = int(wy.size() / 2);
+  f.divisor = divisor;
+  LinearFilter::Separable s;
+  for (double v : wx) s.wx.push_back(float(v));
+  for (double v : wy) s.wy.push_back(float(v));
+  s.iwx = iwx;
+  s.iwy = iwy;
+  for (std::size_t y = 0; y < wy.size(); ++y) {
+    for (std::size_t x = 0; x < wx.size(); ++x) {
+      f.w.push_back(float(wy[y] * wx[x]));
+      f.iw.push_back(iwy[y] * iwx[x]);
+    }
+  }
+  f.separable = std::move(s);
+  return f;
+}
+
+LinearFilter box_filter(int radius) {
+  const int n = 2 * radius + 1;
+  std::vector<double> w(n, 1.0 / n);
+  std::vector<std::int32_t> iw(n, 1);
+  return separable_filter(w, w, iw, iw, n * n);
+}
+
+// Gaussian weights of one axis, normalised to sum 1, and their fixed-point form summing to exactly 2^bits.
+// 11 bits per axis keeps 255 * 2^22 inside int32 for the 2-D sum.
+constexpr int kGaussianBits = 11;
+
+void gaussian_axis(double sigma, int radius, std::vector<double>& w, std::vector<std::int32_t>& iw) {
+  w.assign(2 * radius + 1, 0.0);
+  for (int i = -radius; i <= radius; ++i) w[i + radius] = std::exp(-double(i) * i / (2 * sigma * sigma));
+  const double sum = std::accumulate(w.begin(), w.end(), 0.0);
+  for (double& v : w) v /= sum;
+  const std::int32_t one = 1 << kGaussianBits;
+  iw.assign(w.size(), 0);
+  std::int32_t isum = 0;
+  for (std::size_t i = 0; i < w.size(); ++i) isum += iw[i] = std::int32_t(std::lround(w[i] * one));
+  iw[radius] += one - isum;  // the rounding residue goes to the centre tap, the largest
+}
+
+LinearFilter gaussian_filter(double sigma, int radius) {
+  std::vector<double> w;
+  std::vector<std::int32_t> iw;
+  gaussian_axis(sigma, radius, w, iw);
+  return separable_filter(w, w, iw, iw, 1 << (2 * kGaussianBits));
+}
+
+int gaussian_radius(const ParamSet& p) {
+  long long r = p.get_int("radius");
+  return r > 0 ? int(r) : int(std::ceil(3.0 * p.get_float("sigma")));
+}
+
+LinearFilter sobel_filter(bool dx) {
+  const std::vector<double> diff{-1, 0, 1}, smooth{1, 2, 1};
+  const std::vector<std::int32_t> idiff{-1, 0, 1}, ismooth{1, 2, 1};
+  return dx ? separable_filter(diff, smooth, idiff, ismooth, 1) : separable_filter(smooth, diff, ismooth, idiff, 1);
+}
+
+// A general (non-separable) window from a matrix of doubles. U8 path: integer weights used as they are when
+// every weight is a (small) integer, else 16-bit fixed point.
+LinearFilter matrix_filter(const Matrix& m, bool normalize) {
+  double sum = std::accumulate(m.values.begin(), m.values.end(), 0.0);
+  if (normalize && std::abs(sum) < 1e-12)
+    throw_usage("cannot normalise: the matrix weights sum to 0",
+                "set normalize=false (e.g. for edge detectors), or give weights with a non-zero sum");
+  const double scale = normalize ? 1.0 / sum : 1.0;
+
+  LinearFilter f;
+  f.rx = m.cols / 2;
+  f.ry = m.rows / 2;
+  for (double v : m.values) f.w.push_back(float(v * scale));
+
+  const bool integral = std::all_of(m.values.begin(), m.values.end(),
+                                    [](double v) { return v == std::floor(v) && std::abs(v) < 1e6; });
+  double abs_sum = 0;
+  for (double v : m.values) abs_sum += std::abs(v);
+  if (integral && 255.0 * abs_sum < 2147483647.0) {
+    for (double v : m.values) f.iw.push_back(std::int32_t(v));
+    std::int64_t divisor = normalize ? std::int64_t(std::llround(sum)) : 1;
+    if (divisor < 0) {  // round_div needs a positive divisor: negate both sides
+      divisor = -divisor;
+      for (auto& v : f.iw) v = -v;
+    }
+    f.divisor = std::int32_t(divisor);
+    return f;
+  }
+  // Fixed point: as many fraction bits (up to 16) as keep 255 * sum|iw| inside int32.
+  int bits = 16;
+  while (bits > 0 && 255.0 * abs_sum * std::abs(scale) * double(1 << bits) >= 2147483647.0) --bits;
+  if (bits == 0)
+    throw_usage("the matrix weights are too large for 8-bit images",
+                "scale the weights down, or convert the image to f32 (--type f32)");
+  for (double v : m.values) f.iw.push_back(std::int32_t(std::llround(v * scale * double(1 << bits))));
+  f.divisor = 1 << bits;
+  return f;
+}
+
+LinearFilter laplacian_filter(const std::string& neighbours) {
+  Matrix m{3, 3, neighbours == "8" ? std::vector<double>{1, 1, 1, 1, -8, 1, 1, 1, 1}
+                                   : std::vector<double>{0, 1, 0, 1, -4, 1, 0, 1, 0}};
+  return matrix_filter(m, false);
+}
+
+}  // namespace
+
+StencilPlan make_stencil_plan(const std::string& kernel_id, const ParamSet& p) {
+  StencilPlan plan;
+  plan.border = border_from_string(p.get_choice("border"));
+  plan.border_value = float(p.get_float("border_value"));
+
+  if (kernel_id == "box") {
+    plan.a = box_filter(int(p.get_int("radius")));
+  } else if (kernel_id == "gaussian") {
+    plan.a = gaussian_filter(p.get_float("sigma"), gaussian_radius(p));
+  } else if (kernel_id == "sobel") {
+    const std::string& out = p.get_choice("output");
+    if (out == "magnitude") {
+      plan.kind = StencilPlan::Kind::GradientMagnitude;
+      plan.a = sobel_filter(true);
+      plan.b = sobel_filter(false);
+    } else {
+      plan.a = sobel_filter(out == "dx");
+    }
+  } else if (kernel_id == "laplacian") {
+    plan.a = laplacian_filter(p.get_choice("neighbours"));
+  } else if (kernel_id == "sharpen") {
+    plan.kind = StencilPlan::Kind::UnsharpMask;
+    plan.a = gaussian_filter(p.get_float("sigma"), gaussian_radius(p));
+    plan.amount = float(p.get_float("amount"));
+  } else if (kernel_id == "median") {
+    plan.kind = StencilPlan::Kind::Median;
+    plan.median_radius = int(p.get_int("radius"));
+  } else if (kernel_id == "convolve") {
+    plan.a = matrix_filter(p.get_matrix("matrix"), p.get_bool("normalize"));
+  } else {
+    throw Error(ErrorKind::Internal, "make_stencil_plan: '" + kernel_id + "' is not a stencil kernel");
+  }
+  return plan;
+}
+
+// ---- Border names ---------------------------------------------------------------------------------------------
+
+const char* to_string(Border b) noexcept {
+  switch (b) {
+    case Border::Replicate: return "replicate";
+    case Border::Reflect: return "reflect";
+    case Border::Reflect101: return "reflect101";
+    case Border::Wrap: return "wrap";
+    case Border::Constant: return "constant";
+  }
+  return "?";
+}
+
+Border border_from_string(const std::string& s) {
+  for (Border b : {Border::Replicate, Border::Reflect, Border::Reflect101, Border::Wrap, Border::Constant})
+    if (s == to_string(b)) return b;
+  throw_usage("unknown border mode '" + s + "'", "use replicate, reflect, reflect101, wrap or constant");
+}
+
+}  // namespace ks

@@ -1,0 +1,58 @@
+// The registry is read by every front end: every kernel must be complete and self-consistent.
+#include <gtest/gtest.h>
+
+#include "core/error.hpp"
+#include "registry/registry.hpp"
+
+namespace ks {
+namespace {
+
+TEST(Registry, HasTheStencilKernels) {
+  const auto& reg = KernelRegistry::builtin();
+  for (const char* id : {"box", "gaussian", "sobel", "laplacian", "sharpen", "median", "convolve"})
+    EXPECT_NE(reg.find(id), nullptr) << id;
+}
+
+TEST(Registry, EveryKernelIsComplete) {
+  for (const auto& k : KernelRegistry::builtin().kernels()) {
+    SCOPED_TRACE(k.id);
+    EXPECT_FALSE(k.title.empty());
+    EXPECT_FALSE(k.description.empty());
+    ASSERT_FALSE(k.variants.empty());
+    EXPECT_EQ(k.variants.front().name, "cpu") << "the CPU reference comes first";
+    EXPECT_FALSE(k.types.empty());
+    EXPECT_FALSE(k.channels.empty());
+    ASSERT_TRUE(k.cost);
+    for (const auto& p : k.params) {
+      EXPECT_FALSE(p.help.empty()) << p.name;
+      if (p.type == ParamType::Int || p.type == ParamType::Float) EXPECT_LT(p.min, p.max) << p.name;
+    }
+    ParamSet defaults = k.default_params();  // throws if a default is outside its own range
+    CostModel c = k.cost(ImageShape{640, 480, 1, ElemType::U8}, defaults);
+    EXPECT_EQ(c.bytes, 2u * 640 * 480) << "one read and one write of the image";
+    EXPECT_GT(c.operations, 0u);
+  }
+}
+
+TEST(Registry, UnknownKernelIsAUsageErrorListingTheKnownOnes) {
+  try {
+    KernelRegistry::builtin().get("blurr");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(e.hint().find("gaussian"), std::string::npos);
+  }
+}
+
+TEST(Registry, SeparableVariantOnlyWhereTheFilterSeparates) {
+  const auto& reg = KernelRegistry::builtin();
+  for (const char* id : {"box", "gaussian", "sobel", "sharpen"}) {
+    const auto& k = reg.get(id);
+    ASSERT_NE(k.find_variant("separable"), nullptr) << id;
+    EXPECT_FALSE(k.unavailable_reason("separable", k.default_params())) << id;
+  }
+  for (const char* id : {"laplacian", "median", "convolve"}) EXPECT_EQ(reg.get(id).find_variant("separable"), nullptr);
+}
+
+}  // namespace
+}  // namespace ks
