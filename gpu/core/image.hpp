@@ -70,8 +70,8 @@ class Image {
 // Element type conversion. U8 <-> F32 maps 0..255 to 0..1; U16 <-> F32 maps 0..65535 to 0..1;
 // towards integers values are rounded to nearest and saturated.
 Image convert_type(const Image& src, ElemType to);
-// Channel conversion used around kernels that take 1 or 4 channels: 1->4 (gray to RGB, alpha opaque),
-// 2->4 (gray+alpha), 3->4 (alpha opaque), 4->3 (alpha dropped), 4->1 (Rec. 601 luma), n->n copies.
+// Channel conversion used around kernels that take 1 or 4 channels: 1->3, 1->4 (gray to RGB/RGBA, alpha opaque),
+// 2->4 (gray+alpha), 3->4 (alpha opaque), 4->3 (alpha dropped), 3->1 and 4->1 (Rec. 601 luma), n->n copies.
 Image convert_channels(const Image& src, int to_channels);
 
 }  // namespace ks

@@ -1,0 +1,19 @@
+#pragma once
+// Writing a file all at once: the content goes to a temporary file beside the target, is flushed to disk, then
+// renamed over the target. Readers see the old file or the complete new one, never a partial file, and a failed
+// write (disk full, exception in the writer) leaves the old target untouched and no temporary behind.
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <string_view>
+
+namespace ks {
+
+// `write` fills the open file; stdio errors it causes are detected here (no need to check each fwrite).
+// Throws an Io Error naming the target and the reason; an Error thrown by `write` keeps its kind and hint.
+// A new file gets the usual permissions (0666 minus umask); an existing target keeps its permissions.
+void write_file_atomically(const std::filesystem::path& target, const std::function<void(std::FILE*)>& write);
+
+void write_text_atomically(const std::filesystem::path& target, std::string_view text);
+
+}  // namespace ks
