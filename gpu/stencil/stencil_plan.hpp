@@ -11,6 +11,8 @@
 // - U8: integer weights `iw` and an integer `divisor`; the window sum is exact in int32, the result is
 //   round_div(sum, divisor) (round half up, floor division for negatives) saturated to 0..255. A separable
 //   filter's row and column passes give the same integer sum as the 2-D window, so every variant is bit-exact.
+// - Constant border on U8: the border value is read as saturate_u8(border_value) (rounded half up, 0..255),
+//   so that sums stay integers.
 // - GradientMagnitude on U8: the two exact integer sums a, b (divisor 1), then
 //   sqrtf(float(a*a + b*b)) rounded half up and saturated (exact in float: a*a + b*b < 2^24).
 // - UnsharpMask on U8: blur = float(sum) / float(divisor); v = src + amount * (src - blur) with each operation

@@ -1,0 +1,14 @@
+#pragma once
+// The CPU stencils built on linear window sums: Linear, GradientMagnitude and UnsharpMask plans.
+// Inputs are checked by run_stencil (stencil_cpu.hpp); these take U8 or F32 with 1 or 4 channels.
+#include "core/image.hpp"
+#include "core/thread_pool.hpp"
+#include "stencil/stencil_plan.hpp"
+
+namespace ks::cpu {
+
+Image run_linear(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+Image run_gradient_magnitude(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+Image run_unsharp_mask(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+
+}  // namespace ks::cpu
