@@ -98,7 +98,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
   r.cost = spec.cost(input.shape(), req.params);
 
   if (req.backend == Backend::Cpu) {
-    r.device = fmt::format("CPU ({} threads)", pool_->size());
+    r.device = fmt::format("CPU ({} thread{})", pool_->size(), pool_->size() == 1 ? "" : "s");
     for (int i = 0; i < req.warmup; ++i) cpu::run_stencil(plan, input, *pool_);
     std::vector<double> samples;
     for (int i = 0; i < req.repeat; ++i) {

@@ -1,0 +1,49 @@
+#pragma once
+// What `bench` sweeps: kernels x sizes x element types x channel counts x variants (the CPU reference and
+// each applicable CUDA variant) x block shapes (CUDA only), expanded into a list of cases before anything
+// runs, so a bad request fails at once and the progress bar knows the total.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/image.hpp"
+#include "core/launch_shape.hpp"
+#include "registry/kernel_spec.hpp"
+#include "registry/params.hpp"
+
+namespace ks::cli {
+
+struct BenchConfig {
+  std::vector<std::string> kernels;
+  std::vector<int> sizes;  // square images: size x size
+  std::vector<ElemType> types;
+  std::vector<int> channels;
+  std::vector<BlockShape> blocks;  // tried for every CUDA variant
+  std::vector<Backend> backends;
+  std::vector<std::string> params;  // NAME=VALUE, applied to every selected kernel that has NAME
+  int repeat = 5;
+  int warmup = 1;
+};
+
+struct BenchCase {
+  const KernelSpec* spec = nullptr;
+  ParamSet params;
+  int size = 0;
+  ElemType type = ElemType::U8;
+  int channels = 1;
+  Backend backend = Backend::Cpu;
+  std::string variant;
+  std::optional<BlockShape> block;  // CUDA only
+
+  ImageShape shape() const { return {size, size, channels, type}; }
+  // "box u8 1024 1ch tiled 16x16"
+  std::string label() const;
+  // Units of work for ETA estimates: elements processed over all runs.
+  double work(int runs) const;
+};
+
+// Usage Error for unknown kernels, parameters no selected kernel has, bad values, sizes < 1, empty lists,
+// types other than u8/f32, channel counts no selected kernel takes, and a sweep with no case at all.
+std::vector<BenchCase> plan_bench(const BenchConfig& config);
+
+}  // namespace ks::cli

@@ -1,0 +1,212 @@
+#include "cli/bench_results.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "cli/report_json.hpp"
+#include "cli/report_text.hpp"
+#include "cli/text_format.hpp"
+
+namespace ks::cli {
+
+const char* to_string(BenchRow::Status s) noexcept {
+  switch (s) {
+    case BenchRow::Status::Ok:
+      return "ok";
+    case BenchRow::Status::Skipped:
+      return "skipped";
+    case BenchRow::Status::Failed:
+      return "failed";
+  }
+  return "?";
+}
+
+namespace {
+
+using GroupKey = std::tuple<std::string, ElemType, int, int>;
+GroupKey group_of(const BenchCase& c) {
+  return {c.spec->id, c.type, c.size, c.channels};
+}
+
+double median_of(const BenchRow& r) {
+  return r.report.kernel_time.median_ms;
+}
+
+std::string block_text(const BenchCase& c) {
+  return c.block ? to_string(*c.block) : "-";
+}
+
+std::string params_text(const BenchCase& c) {
+  std::string s;
+  for (const auto& [name, value] : c.params.as_text()) s += (s.empty() ? "" : " ") + name + "=" + value;
+  return s;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+// Plain numbers for machines: no units, enough digits, empty when undefined.
+std::string csv_number(double v) {
+  return v > 0 ? fmt::format("{:.6g}", v) : std::string();
+}
+
+nlohmann::ordered_json json_number(double v) {
+  return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+}  // namespace
+
+void compute_speedups(std::vector<BenchRow>& rows) {
+  std::map<GroupKey, double> best_naive, cpu;
+  for (const auto& r : rows) {
+    if (r.status != BenchRow::Status::Ok || median_of(r) <= 0) continue;
+    const GroupKey key = group_of(r.bench_case);
+    if (r.bench_case.variant == "naive") {
+      auto [it, inserted] = best_naive.try_emplace(key, median_of(r));
+      if (!inserted) it->second = std::min(it->second, median_of(r));
+    }
+    if (r.bench_case.backend == Backend::Cpu) cpu[key] = median_of(r);
+  }
+  for (auto& r : rows) {
+    r.speedup_vs_naive = r.speedup_vs_cpu = 0;
+    if (r.status != BenchRow::Status::Ok || median_of(r) <= 0) continue;
+    const GroupKey key = group_of(r.bench_case);
+    if (auto it = best_naive.find(key); it != best_naive.end())
+      r.speedup_vs_naive = it->second / median_of(r);
+    if (auto it = cpu.find(key); it != cpu.end()) r.speedup_vs_cpu = it->second / median_of(r);
+  }
+}
+
+Table bench_table(const std::vector<BenchRow>& rows) {
+  using A = Table::Align;
+  Table t({{"kernel"},
+           {"type"},
+           {"size", A::Right},
+           {"ch", A::Right},
+           {"variant"},
+           {"block"},
+           {"median ms", A::Right},
+           {"GB/s", A::Right},
+           {"% copy BW", A::Right},
+           {"vs naive", A::Right},
+           {"vs cpu", A::Right},
+           {"note"}});
+  for (const auto& r : rows) {
+    const BenchCase& c = r.bench_case;
+    std::vector<std::string> cells = {
+        c.spec->id, to_string(c.type), std::to_string(c.size), std::to_string(c.channels),
+        c.variant,  block_text(c)};
+    if (r.status == BenchRow::Status::Ok) {
+      cells.insert(cells.end(), {format_ms(median_of(r)), format_gbps(r.report.gbps),
+                                 format_percent(r.report.percent_of_copy), format_speedup(r.speedup_vs_naive),
+                                 format_speedup(r.speedup_vs_cpu), r.note});
+    } else {
+      cells.insert(cells.end(), {"-", "-", "-", "-", "-", std::string(to_string(r.status)) + ": " + r.note});
+    }
+    t.add_row(std::move(cells));
+  }
+  return t;
+}
+
+std::string bench_csv(const std::vector<BenchRow>& rows) {
+  std::string out =
+      "kernel,type,size,channels,backend,variant,block,params,status,median_ms,min_ms,p95_ms,upload_ms,"
+      "download_ms,bytes,gbps,percent_of_copy,speedup_vs_naive,speedup_vs_cpu,occupancy,occupancy_limiter,"
+      "registers_per_thread,device,note\n";
+  for (const auto& r : rows) {
+    const BenchCase& c = r.bench_case;
+    const RunReport& rep = r.report;
+    const bool ok = r.status == BenchRow::Status::Ok;
+    std::vector<std::string> f = {c.spec->id,
+                                  to_string(c.type),
+                                  std::to_string(c.size),
+                                  std::to_string(c.channels),
+                                  to_string(c.backend),
+                                  c.variant,
+                                  c.block ? to_string(*c.block) : "",
+                                  params_text(c),
+                                  to_string(r.status),
+                                  ok ? csv_number(rep.kernel_time.median_ms) : "",
+                                  ok ? csv_number(rep.kernel_time.min_ms) : "",
+                                  ok ? csv_number(rep.kernel_time.p95_ms) : "",
+                                  ok ? csv_number(rep.upload_ms) : "",
+                                  ok ? csv_number(rep.download_ms) : "",
+                                  ok ? std::to_string(rep.cost.bytes) : "",
+                                  ok ? csv_number(rep.gbps) : "",
+                                  ok ? csv_number(rep.percent_of_copy) : "",
+                                  csv_number(r.speedup_vs_naive),
+                                  csv_number(r.speedup_vs_cpu),
+                                  rep.occupancy ? csv_number(rep.occupancy->occupancy) : "",
+                                  rep.occupancy ? rep.occupancy->limiter : "",
+                                  rep.occupancy ? std::to_string(rep.occupancy->registers_per_thread) : "",
+                                  rep.device,
+                                  r.note};
+    std::string line;
+    for (std::size_t i = 0; i < f.size(); ++i) {
+      if (i) line += ',';
+      line += csv_field(f[i]);
+    }
+    out += line + '\n';
+  }
+  return out;
+}
+
+nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
+                                  const std::string& cpu_device, const std::string& cuda_device) {
+  nlohmann::ordered_json results = nlohmann::ordered_json::array();
+  for (const auto& r : rows) {
+    const BenchCase& c = r.bench_case;
+    const bool ok = r.status == BenchRow::Status::Ok;
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (const auto& [name, value] : c.params.as_text()) params[name] = value;
+    results.push_back(
+        {{"kernel", c.spec->id},
+         {"type", to_string(c.type)},
+         {"size", c.size},
+         {"channels", c.channels},
+         {"backend", to_string(c.backend)},
+         {"variant", c.variant},
+         {"block",
+          c.block ? nlohmann::ordered_json{{"x", c.block->x}, {"y", c.block->y}} : nlohmann::ordered_json()},
+         {"params", std::move(params)},
+         {"status", to_string(r.status)},
+         {"note", r.note},
+         {"median_ms", ok ? json_number(median_of(r)) : nlohmann::ordered_json()},
+         {"gbps", ok ? json_number(r.report.gbps) : nlohmann::ordered_json()},
+         {"percent_of_copy", ok ? json_number(r.report.percent_of_copy) : nlohmann::ordered_json()},
+         {"speedup_vs_naive", json_number(r.speedup_vs_naive)},
+         {"speedup_vs_cpu", json_number(r.speedup_vs_cpu)},
+         {"report", ok ? to_json(r.report) : nlohmann::ordered_json()}});
+  }
+  nlohmann::ordered_json types = nlohmann::ordered_json::array(), blocks = nlohmann::ordered_json::array(),
+                         backends = nlohmann::ordered_json::array();
+  for (ElemType t : config.types) types.push_back(to_string(t));
+  for (const auto& b : config.blocks) blocks.push_back(to_string(b));
+  for (Backend b : config.backends) backends.push_back(to_string(b));
+  return {{"schema", "kernelscope.bench/1"},
+          {"kernelscope_version", KS_VERSION},
+          {"complete", complete},
+          {"devices",
+           {{"cpu", cpu_device},
+            {"cuda", cuda_device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cuda_device)}}},
+          {"config",
+           {{"kernels", config.kernels},
+            {"sizes", config.sizes},
+            {"types", std::move(types)},
+            {"channels", config.channels},
+            {"blocks", std::move(blocks)},
+            {"backends", std::move(backends)},
+            {"params", config.params},
+            {"repeat", config.repeat},
+            {"warmup", config.warmup}}},
+          {"results", std::move(results)}};
+}
+
+}  // namespace ks::cli

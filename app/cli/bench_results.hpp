@@ -1,0 +1,40 @@
+#pragma once
+// The results of a bench sweep and their three forms: the table printed at the end (also after Ctrl-C), CSV
+// and JSON. Speedups compare rows of the same kernel, element type, size and channel count.
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/bench_plan.hpp"
+#include "cli/table.hpp"
+#include "engine/engine.hpp"
+
+namespace ks::cli {
+
+struct BenchRow {
+  enum class Status { Ok, Skipped, Failed };
+  BenchCase bench_case;
+  Status status = Status::Ok;
+  std::string note;             // why it was skipped or failed
+  RunReport report;             // Ok only
+  double speedup_vs_naive = 0;  // best naive block's median / this median; 0 when there is no naive row
+  double speedup_vs_cpu = 0;    // the CPU row's median / this median; 0 when there is no CPU row
+};
+
+const char* to_string(BenchRow::Status status) noexcept;  // "ok", "skipped", "failed"
+
+void compute_speedups(std::vector<BenchRow>& rows);
+
+// kernel, type, size, ch, variant, block, median ms, GB/s, % copy BW, vs naive, vs cpu, note
+Table bench_table(const std::vector<BenchRow>& rows);
+
+// One header line, then one line per row (RFC 4180 quoting where needed).
+std::string bench_csv(const std::vector<BenchRow>& rows);
+
+// {"schema": "kernelscope.bench/1", "complete", "config", "results": [{kernel, type, size, channels, backend,
+//  variant, block, params, status, note, median_ms, gbps, percent_of_copy, speedup_vs_naive, speedup_vs_cpu,
+//  report: <run report JSON> | null}]}
+nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
+                                  const std::string& cpu_device, const std::string& cuda_device);
+
+}  // namespace ks::cli

@@ -1,0 +1,138 @@
+// `info`: the CUDA devices and what the timing tables compare against (each device's measured copy
+// bandwidth), or, without one, why not and what runs instead.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/table.hpp"
+#include "cli/text_format.hpp"
+#include "core/cuda_context.hpp"
+#include "core/device_info.hpp"
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+
+namespace ks::cli {
+
+namespace {
+
+struct InfoOptions {
+  bool json = false;
+  bool bandwidth = true;  // measuring copies up to 1 GiB a few times; --no-bandwidth skips it
+};
+
+struct DeviceEntry {
+  DeviceInfo info;
+  double copy_gbps = 0;         // 0 when not measured
+  std::string bandwidth_error;  // why the measurement failed, if it did
+};
+
+std::vector<DeviceEntry> probe_devices(bool measure) {
+  std::vector<DeviceEntry> out;
+  for (const DeviceInfo& d : list_devices()) {
+    DeviceEntry e{d, 0, {}};
+    if (measure) {
+      // One device failing (busy, out of memory) should not hide the others.
+      try {
+        e.copy_gbps = CudaContext::create(d.index)->copy_bandwidth_gbps();
+      } catch (const Error& err) {
+        e.bandwidth_error = err.full_message();
+      }
+    }
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+nlohmann::ordered_json device_json(const DeviceEntry& e) {
+  const DeviceInfo& d = e.info;
+  nlohmann::ordered_json j = {{"index", d.index},
+                              {"name", d.name},
+                              {"compute_capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)},
+                              {"sm_count", d.sm_count},
+                              {"total_memory_bytes", d.total_memory},
+                              {"free_memory_bytes", d.free_memory},
+                              {"driver_version", cuda_version_text(d.driver_version)},
+                              {"runtime_version", cuda_version_text(d.runtime_version)},
+                              {"warp_size", d.warp_size},
+                              {"max_threads_per_block", d.max_threads_per_block},
+                              {"max_block_dims", {d.max_block_dim_x, d.max_block_dim_y, d.max_block_dim_z}},
+                              {"max_threads_per_sm", d.max_threads_per_sm},
+                              {"max_blocks_per_sm", d.max_blocks_per_sm},
+                              {"shared_memory_per_block_bytes", d.shared_memory_per_block},
+                              {"shared_memory_per_block_optin_bytes", d.shared_memory_per_block_optin},
+                              {"shared_memory_per_sm_bytes", d.shared_memory_per_sm},
+                              {"registers_per_block", d.registers_per_block},
+                              {"registers_per_sm", d.registers_per_sm},
+                              {"l2_cache_bytes", d.l2_cache_bytes}};
+  j["copy_bandwidth_gbps"] =
+      e.copy_gbps > 0 ? nlohmann::ordered_json(e.copy_gbps) : nlohmann::ordered_json(nullptr);
+  if (!e.bandwidth_error.empty()) j["copy_bandwidth_error"] = e.bandwidth_error;
+  return j;
+}
+
+std::string device_text(const DeviceEntry& e) {
+  const DeviceInfo& d = e.info;
+  Table t({{"property"}, {"value"}});
+  t.add_row({"compute capability", fmt::format("{}.{}", d.cc_major, d.cc_minor)});
+  t.add_row({"SMs", std::to_string(d.sm_count)});
+  t.add_row({"memory",
+             fmt::format("{} total, {} free", format_memory(d.total_memory), format_memory(d.free_memory))});
+  t.add_row({"CUDA driver / runtime", fmt::format("{} / {}", cuda_version_text(d.driver_version),
+                                                  cuda_version_text(d.runtime_version))});
+  std::string bw = e.copy_gbps > 0
+                       ? fmt::format("{} GB/s (device to device, read + write)", format_gbps(e.copy_gbps))
+                   : e.bandwidth_error.empty() ? "not measured (--no-bandwidth)"
+                                               : "measurement failed: " + e.bandwidth_error;
+  t.add_row({"copy bandwidth", bw});
+  t.add_row({"threads per block", fmt::format("up to {} ({} x {} x {})", d.max_threads_per_block,
+                                              d.max_block_dim_x, d.max_block_dim_y, d.max_block_dim_z)});
+  t.add_row({"threads / blocks per SM", fmt::format("{} / {}", d.max_threads_per_sm, d.max_blocks_per_sm)});
+  t.add_row(
+      {"shared memory",
+       fmt::format("{} per block ({} opt-in), {} per SM", format_memory(d.shared_memory_per_block),
+                   format_memory(d.shared_memory_per_block_optin), format_memory(d.shared_memory_per_sm))});
+  t.add_row({"registers", fmt::format("{} per block, {} per SM", d.registers_per_block, d.registers_per_sm)});
+  t.add_row({"L2 cache", format_memory(d.l2_cache_bytes)});
+  return fmt::format("[{}] {}\n", d.index, d.name) + t.render(4);
+}
+
+int run_info(const InfoOptions& opt, const GlobalOptions& global) {
+  const std::vector<DeviceEntry> devices = probe_devices(opt.bandwidth);
+  const std::string reason = devices.empty() ? no_device_reason() : std::string();
+  const unsigned threads = ThreadPool(global.threads).size();
+
+  if (opt.json) {
+    nlohmann::ordered_json list = nlohmann::ordered_json::array();
+    for (const auto& e : devices) list.push_back(device_json(e));
+    nlohmann::ordered_json j = {{"schema", "kernelscope.info/1"}, {"kernelscope_version", KS_VERSION},
+                                {"version", version_text()},      {"devices", std::move(list)},
+                                {"no_device_reason", reason},     {"cpu", {{"threads", threads}}}};
+    fmt::print("{}\n", j.dump(2));
+    return 0;
+  }
+
+  fmt::print("{}\n\n", version_text());
+  if (devices.empty()) {
+    fmt::print("No CUDA device: {}.\n", reason.empty() ? "none was found" : reason);
+    fmt::print("The CPU backend is used, with {} thread{}.\n", threads, threads == 1 ? "" : "s");
+    return 0;
+  }
+  fmt::print("CUDA device{}:\n", devices.size() == 1 ? "" : "s");
+  for (const auto& e : devices) fmt::print("{}\n", device_text(e));
+  fmt::print("CPU backend (--backend cpu): {} thread{}.\n", threads, threads == 1 ? "" : "s");
+  return 0;
+}
+
+}  // namespace
+
+Command add_info_command(CLI::App& app, const GlobalOptions& global) {
+  auto opt = std::make_shared<InfoOptions>();
+  CLI::App* sub = app.add_subcommand("info", "Show the CUDA devices and their measured copy bandwidth");
+  sub->add_flag("--json", opt->json, "Print JSON instead of text");
+  sub->add_flag("!--no-bandwidth", opt->bandwidth, "Skip measuring the copy bandwidth (a few 1 GiB copies)");
+  return {sub, [opt, &global] { return run_info(*opt, global); }};
+}
+
+}  // namespace ks::cli

@@ -1,0 +1,135 @@
+// `run`: one kernel on one image. Checks the whole request first (exit 2), then loads, runs through the
+// engine, saves the result atomically, and prints the timing table (upload, kernel, download).
+#include <fmt/format.h>
+
+#include <memory>
+#include <optional>
+
+#include "cli/commands.hpp"
+#include "cli/image_files.hpp"
+#include "cli/report_json.hpp"
+#include "cli/report_text.hpp"
+#include "cli/request_checks.hpp"
+#include "cli/text_format.hpp"
+#include "core/error.hpp"
+#include "io/atomic_file.hpp"
+#include "io/image_io.hpp"
+#include "registry/registry.hpp"
+
+namespace ks::cli {
+
+namespace {
+
+struct RunOptions {
+  std::string kernel;
+  std::string input;
+  std::string output;
+  std::vector<std::string> params;
+  std::string backend;  // empty: CUDA when there is a device, else the CPU
+  std::string variant;
+  std::string block;
+  int repeat = 5;
+  int warmup = 1;
+  std::string type;  // empty: as prepare_stencil_input decides (u16 -> f32, otherwise kept)
+  std::string json;
+};
+
+// Which backend runs the request when --backend is not given: the one --variant or --block imply, otherwise
+// CUDA when a device is usable. `note` says why, when the choice was not explicit.
+Backend choose_backend(const RunOptions& opt, const KernelSpec& spec, Engine& engine, std::string& note) {
+  if (!opt.backend.empty()) return backend_from_string(opt.backend);
+  if (!opt.variant.empty()) {
+    if (const VariantSpec* v = spec.find_variant(opt.variant)) return v->backend;
+    return Backend::Cpu;  // check_variant reports the unknown name
+  }
+  if (!opt.block.empty()) return Backend::Cuda;
+  if (engine.cuda_available()) return Backend::Cuda;
+  note = fmt::format("backend: cpu, because there is no CUDA device: {}", cuda_missing_reason(engine));
+  return Backend::Cpu;
+}
+
+nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const InputImage& input,
+                                int warmup) {
+  nlohmann::ordered_json j = to_json(report);
+  j["input"] = {{"path", input.name}, {"image", to_json(input.image.shape())}};
+  j["output"] = opt.output;
+  j["warmup"] = warmup;
+  return j;
+}
+
+int run_run(const RunOptions& opt, const GlobalOptions& global) {
+  // Everything that needs neither the image nor a device first: a bad request costs nothing.
+  const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
+  StencilRequest request;
+  request.kernel = spec.id;
+  request.params = params_from_assignments(spec, opt.params);
+  if (!opt.block.empty()) request.block = parse_block_shape(opt.block);
+  std::optional<ElemType> type;
+  if (!opt.type.empty()) type = kernel_type_from_string(opt.type);
+  request.repeat = opt.repeat;
+  request.warmup = opt.warmup;
+
+  Engine engine(Engine::Options{global.threads});
+  std::string note;
+  request.backend = choose_backend(opt, spec, engine, note);
+  request.variant = opt.variant;
+  if (!request.variant.empty()) check_variant(spec, request.backend, request.variant, request.params);
+  if (request.backend == Backend::Cpu && request.block)
+    throw_usage("--block applies to the CUDA backend only", "drop --block, or use --backend cuda");
+  if (request.backend == Backend::Cuda) require_cuda(engine, "--backend cpu");
+  check_output_folder(opt.output);
+  if (!opt.json.empty()) check_output_folder(opt.json);
+
+  const InputImage input = load_input(opt.input);
+  const Image prepared = prepare_stencil_input(input.image, type);
+  StencilResult result = engine.run_stencil(prepared, request);
+
+  // The image first: if saving fails there is no report claiming an output that does not exist.
+  save_image(to_file_layout(result.output, input.image.shape()), opt.output);
+  if (!opt.json.empty())
+    write_text_atomically(opt.json, run_json(result.report, opt, input, request.warmup).dump(2) + "\n");
+
+  if (!note.empty()) fmt::print("{}\n", note);
+  fmt::print("input {} ({})\n", input.name, format_shape(input.image.shape()));
+  fmt::print("{}", run_report_text(result.report));
+  fmt::print("wrote {}\n", opt.output);
+  if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
+  return 0;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app, const GlobalOptions& global) {
+  auto opt = std::make_shared<RunOptions>();
+  CLI::App* sub =
+      app.add_subcommand("run", "Run one kernel on an image, save the result and print its timings");
+  sub->add_option("kernel", opt->kernel, "Kernel id (see `kernelscope-cli list`)")->required();
+  sub->add_option(
+         "-i,--input", opt->input,
+         "Input image (" + supported_load_formats() + "), or the word 'sample' for the embedded sample")
+      ->required();
+  sub->add_option("-o,--output", opt->output,
+                  "Output image; the format follows the extension (" + supported_save_formats() + ")")
+      ->required();
+  sub->add_option("-p,--param", opt->params, "Parameter as NAME=VALUE; repeat for several")
+      ->allow_extra_args(false);
+  sub->add_option("--backend", opt->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  sub->add_option(
+      "--variant", opt->variant,
+      "Implementation: cpu, naive, tiled, separable... (default: cpu on the CPU, else the fastest)");
+  sub->add_option("--block", opt->block, "CUDA block shape WxH, e.g. 16x16 (default 32x8)");
+  sub->add_option("--repeat", opt->repeat, "Timed runs; the table shows min, median and p95")
+      ->check(CLI::Range(1, 100000))
+      ->capture_default_str();
+  sub->add_option("--warmup", opt->warmup, "Untimed runs before timing")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
+  sub->add_option("--type", opt->type,
+                  "Element type the kernel runs on: u8 or f32 (default: the file's; 16-bit as f32)")
+      ->check(CLI::IsMember({"u8", "f32"}));
+  sub->add_option("--json", opt->json, "Also write the report as JSON to this file");
+  return {sub, [opt, &global] { return run_run(*opt, global); }};
+}
+
+}  // namespace ks::cli

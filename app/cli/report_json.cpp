@@ -1,0 +1,67 @@
+#include "cli/report_json.hpp"
+
+#include <cmath>
+
+namespace ks {
+
+namespace {
+// JSON has no NaN or infinity; a figure that could not be computed is written as 0 like the report's own
+// default.
+double finite(double v) {
+  return std::isfinite(v) ? v : 0.0;
+}
+}  // namespace
+
+nlohmann::ordered_json to_json(const ImageShape& shape) {
+  return {{"width", shape.width},
+          {"height", shape.height},
+          {"channels", shape.channels},
+          {"type", to_string(shape.type)}};
+}
+
+nlohmann::ordered_json to_json(const TimingStats& s) {
+  return {{"count", s.count},
+          {"min", finite(s.min_ms)},
+          {"median", finite(s.median_ms)},
+          {"p95", finite(s.p95_ms)},
+          {"mean", finite(s.mean_ms)}};
+}
+
+nlohmann::ordered_json to_json(const OccupancyReport& o) {
+  return {{"kernel_name", o.kernel_name},
+          {"block_threads", o.block_threads},
+          {"registers_per_thread", o.registers_per_thread},
+          {"static_shared_bytes", o.static_shared_bytes},
+          {"dynamic_shared_bytes", o.dynamic_shared_bytes},
+          {"active_blocks_per_sm", o.active_blocks_per_sm},
+          {"occupancy", finite(o.occupancy)},
+          {"limiter", o.limiter}};
+}
+
+nlohmann::ordered_json to_json(const RunReport& r) {
+  nlohmann::ordered_json j;
+  j["schema"] = kRunReportSchema;
+  j["kernelscope_version"] = KS_VERSION;
+  j["kernel"] = r.kernel;
+  j["variant"] = r.variant;
+  j["backend"] = to_string(r.backend);
+  j["device"] = r.device;
+  j["image"] = to_json(r.shape);
+  // An object keeps lookups simple for readers; ordered_json keeps the kernel's own parameter order.
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  for (const auto& [name, value] : r.params) params[name] = value;
+  j["params"] = std::move(params);
+  j["block"] = r.block ? nlohmann::ordered_json{{"x", r.block->x}, {"y", r.block->y}}
+                       : nlohmann::ordered_json(nullptr);
+  j["timings_ms"] = {{"upload", finite(r.upload_ms)},
+                     {"download", finite(r.download_ms)},
+                     {"kernel", to_json(r.kernel_time)}};
+  j["cost"] = {{"bytes", r.cost.bytes}, {"operations", r.cost.operations}};
+  j["gbps"] = finite(r.gbps);
+  j["copy_bandwidth_gbps"] = finite(r.copy_bandwidth_gbps);
+  j["percent_of_copy"] = finite(r.percent_of_copy);
+  j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
+  return j;
+}
+
+}  // namespace ks

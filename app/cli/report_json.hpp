@@ -1,0 +1,34 @@
+#pragma once
+// The JSON form of a RunReport: what `run --json`, `bench --json` and `demo` write, and what the GUI's export
+// will write too (keep this free of CLI concerns so it can move to a shared library unchanged).
+//
+// {
+//   "schema": "kernelscope.run/1", "kernelscope_version": "0.1.0",
+//   "kernel": "box", "variant": "cpu", "backend": "cpu", "device": "CPU (8 threads)",
+//   "image": {"width": 1024, "height": 768, "channels": 4, "type": "u8"},
+//   "params": {"radius": "2", ...},            values as the user would type them (reproducible command
+//   lines) "block": {"x": 32, "y": 8} | null,          CUDA only "timings_ms": {"upload": 0.41, "download":
+//   0.39,
+//                  "kernel": {"count": 5, "min": .., "median": .., "p95": .., "mean": ..}},
+//   "cost": {"bytes": .., "operations": ..},
+//   "gbps": .., "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend for the last two
+//   "occupancy": {"kernel_name", "block_threads", "registers_per_thread", "static_shared_bytes",
+//                 "dynamic_shared_bytes", "active_blocks_per_sm", "occupancy", "limiter"} | null
+// }
+#include <nlohmann/json.hpp>
+
+#include "core/image.hpp"
+#include "core/occupancy.hpp"
+#include "core/timing.hpp"
+#include "engine/engine.hpp"
+
+namespace ks {
+
+inline constexpr const char* kRunReportSchema = "kernelscope.run/1";
+
+nlohmann::ordered_json to_json(const ImageShape& shape);
+nlohmann::ordered_json to_json(const TimingStats& stats);
+nlohmann::ordered_json to_json(const OccupancyReport& occupancy);
+nlohmann::ordered_json to_json(const RunReport& report);
+
+}  // namespace ks

@@ -1,0 +1,42 @@
+#pragma once
+// Runs the kernelscope-cli binary (KS_CLI_PATH) the way a user would, capturing stdout, stderr and the exit
+// code.
+#include <sys/types.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace ks::test {
+
+struct CliResult {
+  int exit_code = -1;  // the process's exit status; 128 + signal when a signal ended it
+  std::string out;
+  std::string err;
+};
+
+// Runs the CLI with `args` in the folder `cwd` and waits for it.
+CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+
+// A CLI process running in the background (for Ctrl-C tests): stdout and stderr go to files in `cwd`.
+class CliProcess {
+ public:
+  CliProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+  ~CliProcess();  // kills the process if it still runs
+  CliProcess(const CliProcess&) = delete;
+  CliProcess& operator=(const CliProcess&) = delete;
+
+  std::string out() const;
+  std::string err() const;
+  void signal(int sig);
+  CliResult wait();
+
+ private:
+  pid_t pid_ = -1;
+  std::filesystem::path out_path_, err_path_;
+};
+
+std::string read_file(const std::filesystem::path& path);
+void write_file(const std::filesystem::path& path, const std::string& bytes);
+
+}  // namespace ks::test
