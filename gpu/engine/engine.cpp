@@ -74,6 +74,12 @@ void check_input(const KernelSpec& spec, const Image& input) {
                 "convert to 1 or 4 channels first (prepare_stencil_input does)");
 }
 
+void copy_alpha(const Image& from, Image& to) {
+  const std::size_t es = elem_size(from.type());
+  const std::size_t n = from.shape().pixel_count();
+  for (std::size_t i = 0; i < n; ++i) std::copy_n(from.data() + (4 * i + 3) * es, es, to.data() + (4 * i + 3) * es);
+}
+
 }  // namespace
 
 StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req) {
@@ -120,6 +126,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
     r.occupancy = std::move(run.occupancy);
     r.copy_bandwidth_gbps = ctx.copy_bandwidth_gbps();
   }
+  if (req.keep_alpha && input.channels() == 4) copy_alpha(input, result.output);
   if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
   return result;

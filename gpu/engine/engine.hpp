@@ -25,6 +25,10 @@ struct StencilRequest {
   std::optional<BlockShape> block;    // CUDA only; empty: the variant's default (32x8)
   int warmup = 1;
   int repeat = 5;
+  // On 4-channel images the 4th channel is alpha: the kernel filters it like the others (the timings cover all
+  // four), then the input's alpha is copied back, so an RGBA file keeps its transparency (a Sobel of an opaque
+  // alpha would otherwise make the whole image transparent). Off: all four channels come out filtered.
+  bool keep_alpha = true;
 };
 
 // One run, as the timing tables, JSON reports and sidecars show it.

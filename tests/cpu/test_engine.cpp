@@ -81,6 +81,24 @@ TEST(Engine, CudaWithoutADeviceSuggestsTheCpuBackend) {
   EXPECT_FALSE(engine.cuda_unavailable_reason().empty());
 }
 
+TEST(Engine, AlphaPassesThroughUnlessAskedOtherwise) {
+  Engine engine(Engine::Options{1});
+  Image rgba = test::random_image(9, 6, 4, ElemType::U8, 5);
+  StencilRequest r = request("sobel");
+  StencilResult kept = engine.run_stencil(rgba, r);
+  r.keep_alpha = false;
+  StencilResult filtered = engine.run_stencil(rgba, r);
+  int alpha_differs = 0;
+  for (int y = 0; y < 6; ++y)
+    for (int x = 0; x < 9; ++x) {
+      EXPECT_EQ(kept.output.row<std::uint8_t>(y)[4 * x + 3], rgba.row<std::uint8_t>(y)[4 * x + 3]);
+      for (int c = 0; c < 3; ++c)
+        EXPECT_EQ(kept.output.row<std::uint8_t>(y)[4 * x + c], filtered.output.row<std::uint8_t>(y)[4 * x + c]);
+      alpha_differs += filtered.output.row<std::uint8_t>(y)[4 * x + 3] != rgba.row<std::uint8_t>(y)[4 * x + 3];
+    }
+  EXPECT_GT(alpha_differs, 0) << "with keep_alpha=false the alpha channel is filtered too";
+}
+
 TEST(Engine, DefaultCudaVariantPrefersSeparable) {
   const auto& reg = KernelRegistry::builtin();
   EXPECT_EQ(Engine::default_cuda_variant(reg.get("gaussian"), reg.get("gaussian").default_params()), "separable");
