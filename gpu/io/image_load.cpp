@@ -1,16 +1,13 @@
-#include "io/image_io.hpp"
-
+// load_image / load_image_from_memory: one decoding path through stb_image's callbacks, with the size limit checked
+// from the header before decoding, errors worded from the file's magic numbers, and workarounds for stb_image's
+// blind spots (16-bit PSD, 16-bit PNM byte order, truncated BMP/PNM).
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <cerrno>
-#include <climits>
-#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <string_view>
@@ -21,14 +18,9 @@
 
 #include <fmt/format.h>
 #include <stb_image.h>
-#include <stb_image_write.h>
 
 #include "core/error.hpp"
-#include "io/atomic_file.hpp"
-
-// libstb exports stb_image_write's deflate encoder, but the header declares it only in its implementation part.
-// We use it for 16-bit PNG, which stbi_write_png cannot write, rather than adding a zlib dependency.
-extern "C" unsigned char* stbi_zlib_compress(unsigned char* data, int data_len, int* out_len, int quality);
+#include "io/image_io.hpp"
 
 namespace ks {
 
@@ -39,8 +31,6 @@ std::string supported_load_formats() {
   return "PNG (8/16-bit), JPEG (baseline and progressive), BMP, TGA, GIF (first frame), PSD (composite), "
          "HDR (Radiance), PNM (binary PGM/PPM)";
 }
-
-std::string supported_save_formats() { return ".png (8/16-bit), .jpg/.jpeg, .bmp, .tga, .hdr"; }
 
 namespace {
 
@@ -54,9 +44,6 @@ std::string human_bytes(double n) {
   }
   return u == 0 ? fmt::format("{:.0f} bytes", n) : fmt::format("{:.1f} {}", n, units[u]);
 }
-
-// ---------------------------------------------------------------------------------------------------------------
-// Loading
 
 // What the first bytes say the file is, to word errors: stb only says "unknown image type" or a terse reason.
 struct Sniffed {
@@ -411,270 +398,6 @@ Image load_image_from_memory(std::span<const unsigned char> bytes, const std::st
   }
   MemorySource src(bytes);
   return decode(src, bytes.first(std::min(bytes.size(), kHeadBytes)), bytes.size(), name_for_messages, limits);
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Saving
-
-namespace {
-
-enum class Format { Png, Jpeg, Bmp, Tga, Hdr };
-
-const char* format_name(Format f) {
-  switch (f) {
-    case Format::Png: return "PNG";
-    case Format::Jpeg: return "JPEG";
-    case Format::Bmp: return "BMP";
-    case Format::Tga: return "TGA";
-    case Format::Hdr: return "HDR";
-  }
-  return "?";
-}
-
-Format format_for(const fs::path& path) {
-  std::string ext = path.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
-  if (ext == ".png") return Format::Png;
-  if (ext == ".jpg" || ext == ".jpeg") return Format::Jpeg;
-  if (ext == ".bmp") return Format::Bmp;
-  if (ext == ".tga") return Format::Tga;
-  if (ext == ".hdr") return Format::Hdr;
-  const std::string what = ext.empty() ? std::string("it has no extension") : "unknown extension '" + ext + "'";
-  throw_usage(fmt::format("cannot save '{}': {}", path.string(), what),
-              "end the file name with one of " + supported_save_formats());
-}
-
-// ---- 16-bit PNG (stb_image_write only writes 8-bit) ----
-
-constexpr std::array<std::uint32_t, 256> make_crc_table() {
-  std::array<std::uint32_t, 256> table{};
-  for (std::uint32_t n = 0; n < 256; ++n) {
-    std::uint32_t c = n;
-    for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-    table[n] = c;
-  }
-  return table;
-}
-
-std::uint32_t crc32(std::span<const unsigned char> data) {
-  static constexpr std::array<std::uint32_t, 256> table = make_crc_table();
-  std::uint32_t c = 0xFFFFFFFFu;
-  for (unsigned char b : data) c = table[(c ^ b) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-void put_be32(std::vector<unsigned char>& out, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back((unsigned char)(v >> shift));
-}
-
-void put_chunk(std::vector<unsigned char>& out, const char type[4], std::span<const unsigned char> data) {
-  put_be32(out, std::uint32_t(data.size()));
-  const std::size_t start = out.size();
-  out.insert(out.end(), type, type + 4);
-  out.insert(out.end(), data.begin(), data.end());
-  put_be32(out, crc32(std::span(out).subspan(start)));  // the CRC covers type and data
-}
-
-int paeth(int a, int b, int c) {
-  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-  return (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : c);
-}
-
-// PNG filter `type` of one row (bytes), bpp = bytes per pixel; prev is the unfiltered row above (zeros at top).
-void filter_row(int type, const unsigned char* cur, const unsigned char* prev, std::size_t n, int bpp,
-                unsigned char* out) {
-  for (std::size_t i = 0; i < n; ++i) {
-    const int a = i >= std::size_t(bpp) ? cur[i - bpp] : 0, b = prev[i],
-              c = i >= std::size_t(bpp) ? prev[i - bpp] : 0;
-    int predicted = 0;
-    switch (type) {
-      case 1: predicted = a; break;
-      case 2: predicted = b; break;
-      case 3: predicted = (a + b) / 2; break;
-      case 4: predicted = paeth(a, b, c); break;
-    }
-    out[i] = (unsigned char)(cur[i] - predicted);
-  }
-}
-
-std::vector<unsigned char> encode_png16(const Image& img) {
-  const int bpp = 2 * img.channels();
-  const std::size_t row = std::size_t(img.width()) * bpp;
-  std::vector<unsigned char> filtered((row + 1) * img.height());
-  std::vector<unsigned char> prev(row, 0), cur(row), trial(row);
-  for (int y = 0; y < img.height(); ++y) {
-    const std::uint16_t* src = img.row<std::uint16_t>(y);
-    for (std::size_t i = 0; i < row / 2; ++i) {  // PNG stores samples big-endian
-      cur[2 * i] = (unsigned char)(src[i] >> 8);
-      cur[2 * i + 1] = (unsigned char)(src[i] & 0xFF);
-    }
-    // The usual heuristic (as libpng and stb): the filter whose output has the smallest sum of |signed byte|.
-    unsigned char* out = &filtered[(row + 1) * y];
-    long long best_cost = -1;
-    for (int type = 0; type < 5; ++type) {
-      filter_row(type, cur.data(), prev.data(), row, bpp, trial.data());
-      long long cost = 0;
-      for (unsigned char v : trial) cost += std::abs(int(static_cast<signed char>(v)));
-      if (best_cost < 0 || cost < best_cost) {
-        best_cost = cost;
-        out[0] = (unsigned char)type;
-        std::copy(trial.begin(), trial.end(), out + 1);
-      }
-    }
-    std::swap(prev, cur);
-  }
-
-  int zlen = 0;
-  std::unique_ptr<unsigned char, decltype(&std::free)> z(
-      stbi_zlib_compress(filtered.data(), int(filtered.size()), &zlen, 8), &std::free);
-  if (!z) {
-    throw Error(ErrorKind::OutOfMemory,
-                fmt::format("out of memory compressing a {}x{} 16-bit PNG", img.width(), img.height()),
-                "close other programs or save a smaller image");
-  }
-
-  static constexpr unsigned char color_type_for_channels[] = {0, 0, 4, 2, 6};  // gray, gray+alpha, RGB, RGBA
-  std::vector<unsigned char> ihdr;
-  put_be32(ihdr, std::uint32_t(img.width()));
-  put_be32(ihdr, std::uint32_t(img.height()));
-  ihdr.insert(ihdr.end(), {16, color_type_for_channels[img.channels()], 0, 0, 0});  // depth, color, deflate,
-                                                                                     // filter set 0, no interlace
-  std::vector<unsigned char> png = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-  png.reserve(png.size() + std::size_t(zlen) + 64);
-  put_chunk(png, "IHDR", ihdr);
-  put_chunk(png, "IDAT", std::span<const unsigned char>(z.get(), std::size_t(zlen)));
-  put_chunk(png, "IEND", {});
-  return png;
-}
-
-// ---- stb_image_write glue ----
-
-void write_to_file(void* context, void* data, int size) {
-  // Errors are sticky on the FILE; write_file_atomically checks them once at the end.
-  std::fwrite(data, 1, std::size_t(size), static_cast<std::FILE*>(context));
-}
-
-void check_encoded(int ok, Format format) {
-  if (!ok) {
-    throw Error(ErrorKind::OutOfMemory, fmt::format("stb_image_write could not encode the {} data", format_name(format)),
-                "this usually means memory ran out; close other programs or save a smaller image");
-  }
-}
-
-// Radiance HDR stores non-negative values only; negatives and NaN become 0, as when converting to integers.
-Image hdr_pixels(const Image& img) {
-  Image f = convert_type(img, ElemType::F32);
-  for (float& v : f.elements<float>()) {
-    if (!(v > 0.0f)) v = 0.0f;
-  }
-  return f;
-}
-
-void validate(const Image& image, const fs::path& path, Format format, const SaveOptions& options) {
-  if (image.empty()) {
-    throw_usage(fmt::format("cannot save '{}': the image is empty ({}x{})", path.string(), image.width(),
-                            image.height()),
-                "load or compute an image first");
-  }
-  if (options.png_bit_depth && format != Format::Png) {
-    throw_usage(fmt::format("cannot save '{}': a PNG bit depth was given for a {} file", path.string(),
-                            format_name(format)),
-                "leave the bit depth out, or save as .png");
-  }
-  if (options.png_bit_depth && *options.png_bit_depth != 8 && *options.png_bit_depth != 16) {
-    throw_usage(fmt::format("cannot save '{}': PNG bit depth {} is not supported", path.string(),
-                            *options.png_bit_depth),
-                "use 8 or 16");
-  }
-  if (format == Format::Jpeg && (options.jpeg_quality < 1 || options.jpeg_quality > 100)) {
-    throw_usage(fmt::format("cannot save '{}': JPEG quality {} is out of range", path.string(), options.jpeg_quality),
-                "use a quality from 1 to 100");
-  }
-}
-
-// Limits of the formats and of stb_image_write, checked up front: stb would otherwise write wrapped-around sizes.
-void check_encoder_limits(const Image& image, const fs::path& path, Format format, int png_depth) {
-  const int max_side = (format == Format::Jpeg || format == Format::Tga) ? 65535 : INT_MAX;  // 16-bit size fields
-  if (image.width() > max_side || image.height() > max_side) {
-    throw_usage(fmt::format("cannot save '{}': {} images are at most {}x{}, this one is {}x{}", path.string(),
-                            format_name(format), max_side, max_side, image.width(), image.height()),
-                "crop the image, or save as .png");
-  }
-  // PNG (stb's and ours) holds the filtered rows in one int-sized buffer; stb's BMP header stores the file size in
-  // an int. JPEG and HDR are written row by row.
-  std::size_t bytes_per_pixel = 0;
-  if (format == Format::Png) bytes_per_pixel = std::size_t(image.channels()) * std::size_t(png_depth / 8);
-  if (format == Format::Bmp) bytes_per_pixel = image.channels() == 1 || image.channels() == 3 ? 3 : 4;
-  if (format == Format::Tga) bytes_per_pixel = std::size_t(image.channels());
-  const std::size_t row = std::size_t(image.width()) * bytes_per_pixel + 1;
-  if (bytes_per_pixel != 0 && row * std::size_t(image.height()) > std::size_t(INT_MAX) - 1024) {
-    throw_usage(fmt::format("cannot save '{}': a {}x{}x{} image is too large for the {} encoder (2 GiB of data)",
-                            path.string(), image.width(), image.height(), image.channels(), format_name(format)),
-                "crop the image or save it in tiles");
-  }
-}
-
-}  // namespace
-
-void save_image(const Image& image, const fs::path& path, const SaveOptions& options) {
-  const Format format = format_for(path);
-  validate(image, path, format, options);
-  const int png_depth = options.png_bit_depth.value_or(image.type() == ElemType::U16 ? 16 : 8);
-  check_encoder_limits(image, path, format, png_depth);
-  const int w = image.width(), h = image.height(), c = image.channels();
-
-  // Conversions (and the 16-bit PNG encoding) happen before the temporary file is created.
-  Image converted;
-  const Image* px = &image;
-  auto use_type = [&](ElemType type) {
-    if (image.type() != type) px = &(converted = convert_type(image, type));
-  };
-  std::vector<unsigned char> png16;
-  std::function<void(std::FILE*)> write;
-  switch (format) {
-    case Format::Png: {
-      if (png_depth == 16) {
-        use_type(ElemType::U16);
-        png16 = encode_png16(*px);
-        write = [&](std::FILE* f) { std::fwrite(png16.data(), 1, png16.size(), f); };
-      } else {
-        use_type(ElemType::U8);
-        write = [&](std::FILE* f) {
-          check_encoded(stbi_write_png_to_func(write_to_file, f, w, h, c, px->data(), int(px->shape().row_bytes())),
-                        format);
-        };
-      }
-      break;
-    }
-    case Format::Jpeg:
-      use_type(ElemType::U8);
-      write = [&](std::FILE* f) {
-        check_encoded(stbi_write_jpg_to_func(write_to_file, f, w, h, c, px->data(), options.jpeg_quality), format);
-      };
-      break;
-    case Format::Bmp:
-      use_type(ElemType::U8);
-      // stb writes gray+alpha BMP as RGB without the alpha; RGBA keeps it.
-      if (c == 2) px = &(converted = convert_channels(*px, 4));
-      write = [&](std::FILE* f) {
-        check_encoded(stbi_write_bmp_to_func(write_to_file, f, w, h, px->channels(), px->data()), format);
-      };
-      break;
-    case Format::Tga:
-      use_type(ElemType::U8);
-      write = [&](std::FILE* f) {
-        check_encoded(stbi_write_tga_to_func(write_to_file, f, w, h, c, px->data()), format);
-      };
-      break;
-    case Format::Hdr:
-      converted = hdr_pixels(image);
-      px = &converted;
-      write = [&](std::FILE* f) {
-        check_encoded(stbi_write_hdr_to_func(write_to_file, f, w, h, c, px->elements<float>().data()), format);
-      };
-      break;
-  }
-  write_file_atomically(path, write);
 }
 
 }  // namespace ks
