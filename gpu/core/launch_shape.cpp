@@ -22,6 +22,7 @@ int parse_dimension(const std::string& s) {
 }  // namespace
 
 BlockShape parse_block_shape(const std::string& text) {
+  // Spaces around the numbers are a typo worth reporting, not something to guess about: no trimming.
   const auto x = text.find_first_of("xX");
   const int w = x == std::string::npos ? -1 : parse_dimension(text.substr(0, x));
   const int h = x == std::string::npos ? -1 : parse_dimension(text.substr(x + 1));
@@ -29,6 +30,9 @@ BlockShape parse_block_shape(const std::string& text) {
     throw_usage(fmt::format("block '{}' is not WIDTHxHEIGHT", text), "write e.g. --block 32x8");
   if (w == 0 || h == 0)
     throw_usage(fmt::format("block {}x{} has no threads", w, h), "both sides must be at least 1, e.g. 32x8");
+  // Far beyond any GPU (1024 threads per block), and it keeps threads() from overflowing an int.
+  if (static_cast<long long>(w) * h > 1'000'000)
+    throw_usage(fmt::format("block {}x{} is far too large", w, h), "GPUs run at most 1024 threads per block, e.g. 32x8");
   return BlockShape{w, h};
 }
 

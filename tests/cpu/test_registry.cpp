@@ -25,7 +25,9 @@ TEST(Registry, EveryKernelIsComplete) {
     ASSERT_TRUE(k.cost);
     for (const auto& p : k.params) {
       EXPECT_FALSE(p.help.empty()) << p.name;
-      if (p.type == ParamType::Int || p.type == ParamType::Float) EXPECT_LT(p.min, p.max) << p.name;
+      if (p.type == ParamType::Int || p.type == ParamType::Float) {
+        EXPECT_LT(p.min, p.max) << p.name;
+      }
     }
     ParamSet defaults = k.default_params();  // throws if a default is outside its own range
     CostModel c = k.cost(ImageShape{640, 480, 1, ElemType::U8}, defaults);

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/cuda/cuda_resources.cuh"
+#include "core/cuda/device_buffer.cuh"
+#include "core/cuda/event_timer.cuh"
+#include "core/cuda/stream.cuh"
 #include "core/cuda_context.hpp"
 #include "core/timing.hpp"
 
@@ -18,11 +20,10 @@ std::unique_ptr<CudaContext> CudaContext::create(int device_index) {
     throw Error(ErrorKind::Usage, "there is no CUDA device " + std::to_string(device_index),
                 "this machine has " + std::to_string(devices.size()) + " (see `kernelscope-cli info`)");
   cuda::check(cudaSetDevice(device_index), "cudaSetDevice");
+  cuda::Stream stream;
   std::unique_ptr<CudaContext> ctx(new CudaContext());
   ctx->info_ = devices[std::size_t(device_index)];
-  cudaStream_t stream = nullptr;
-  cuda::check(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking), "cudaStreamCreate");
-  ctx->stream_ = stream;
+  ctx->stream_ = stream.release();  // from here on the context's destructor owns it
   return ctx;
 }
 
@@ -32,23 +33,29 @@ CudaContext::~CudaContext() {
 
 double CudaContext::copy_bandwidth_gbps() {
   if (copy_bandwidth_gbps_ > 0) return copy_bandwidth_gbps_;
-  // 1 GiB, far past the L2, or a quarter of what is free on a small card.
+  // 1 GiB, far past the L2 cache so that DRAM is what is measured; a quarter of the free memory per buffer
+  // on a card that has less than 4 GiB free.
   std::size_t free_bytes = 0, total = 0;
   cuda::check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
-  const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, free_bytes / 4) & ~std::size_t(255);
-  cuda::DeviceBuffer a(bytes), b(bytes);
+  const std::size_t bytes = std::min<std::size_t>(std::size_t(1) << 30, free_bytes / 4) & ~std::size_t(4095);
+  if (bytes == 0)
+    throw Error(ErrorKind::OutOfMemory, "no device memory is free to measure the copy bandwidth",
+                "close other programs that use the GPU");
+  cuda::DeviceBuffer a(bytes, "the bandwidth test"), b(bytes, "the bandwidth test");
   auto s = static_cast<cudaStream_t>(stream_);
   cuda::check(cudaMemsetAsync(a.get(), 1, bytes, s), "cudaMemsetAsync");
-  cuda::Event start, stop;
+  cuda::EventTimer timer(s);
   std::vector<double> samples;
-  for (int i = 0; i < 13; ++i) {
-    start.record(s);
+  constexpr int kWarmup = 2, kTimed = 10;  // the first copies pay for clocks ramping up and TLB misses
+  for (int i = 0; i < kWarmup + kTimed; ++i) {
+    timer.start();
     cuda::check(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
-    stop.record(s);
-    const double ms = stop.since(start);
-    if (i >= 3) samples.push_back(ms);  // the first copies warm up clocks and the TLB
+    timer.stop();
+    const double ms = timer.elapsed_ms();
+    if (i >= kWarmup) samples.push_back(ms);
   }
   const double median_ms = TimingStats::of(samples).median_ms;
+  // Every byte is read once and written once: the same count as the kernels' cost models.
   copy_bandwidth_gbps_ = 2.0 * double(bytes) / (median_ms * 1e6);
   return copy_bandwidth_gbps_;
 }
