@@ -45,13 +45,7 @@ __global__ void tiled_median_kernel(ImageView<T, C> in, ImageView<T, C> out, int
   T* tile = reinterpret_cast<T*>(smem);
   const int bx = blockDim.x, by = blockDim.y;
   const int tw = bx + 2 * r, th = by + 2 * r;
-  const int tid = threadIdx.y * bx + threadIdx.x;
-  const int x0 = blockIdx.x * bx - r, y0 = blockIdx.y * by - r;
-  for (int i = tid; i < tw * th; i += bx * by) {
-    const int ty = i / tw, tx = i - ty * tw;
-#pragma unroll
-    for (int c = 0; c < C; ++c) tile[i * C + c] = border.read(in, x0 + tx, y0 + ty, c);
-  }
+  fill_tile(tile, in, int(blockIdx.x) * bx - r, int(blockIdx.y) * by - r, tw, th, border);
   __syncthreads();
   const int x = blockIdx.x * bx + threadIdx.x;
   const int y = blockIdx.y * by + threadIdx.y;

@@ -21,13 +21,7 @@ __global__ void tiled_window_kernel(ImageView<T, C> in, ImageView<T, C> out, con
   T* tile = reinterpret_cast<T*>(smem);
   const int bx = blockDim.x, by = blockDim.y;
   const int tw = bx + 2 * rx, th = by + 2 * ry;
-  const int tid = threadIdx.y * bx + threadIdx.x;
-  const int x0 = blockIdx.x * bx - rx, y0 = blockIdx.y * by - ry;
-  for (int i = tid; i < tw * th; i += bx * by) {
-    const int ty = i / tw, tx = i - ty * tw;
-#pragma unroll
-    for (int c = 0; c < C; ++c) tile[i * C + c] = border.read(in, x0 + tx, y0 + ty, c);
-  }
+  fill_tile(tile, in, int(blockIdx.x) * bx - rx, int(blockIdx.y) * by - ry, tw, th, border);
   __syncthreads();
 
   const int x = blockIdx.x * bx + threadIdx.x;
