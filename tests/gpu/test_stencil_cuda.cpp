@@ -27,6 +27,9 @@ std::string case_name(const Case& c) {
   return s;
 }
 
+// How gtest (and so CTest's test list) prints a case: its name, not its bytes.
+void PrintTo(const Case& c, std::ostream* os) { *os << case_name(c); }
+
 // One engine (thread pool and CUDA context) for the whole binary: creating contexts is slow.
 Engine& engine() {
   static Engine e(Engine::Options{0});
