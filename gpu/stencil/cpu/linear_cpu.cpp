@@ -54,14 +54,13 @@ void for_each_block(const Image& in, ThreadPool& pool, MakeState&& make_chunk_st
 }
 
 template <class Pix>
-Image linear(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
+void linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
   using Acc = AccOf<Pix>;
   struct State {
     LinearRows<Pix, Acc> rows;
     std::vector<Acc> sum = std::vector<Acc>(kBlock);
     void prepare(int y) { rows.prepare(y); }
   };
-  Image out(in.shape());
   const RoundDivider divide(plan.a.divisor);
   for_each_block(
       in, pool,
@@ -75,11 +74,10 @@ Image linear(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
           for_lanes(n, [&](std::size_t i) { dst[i] = float(s.sum[i]); });
         }
       });
-  return out;
 }
 
 template <class Pix>
-Image gradient_magnitude(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
+void gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
   using Acc = AccOf<Pix>;
   struct State {
     LinearRows<Pix, Acc> a, b;
@@ -89,7 +87,6 @@ Image gradient_magnitude(const StencilPlan& plan, const Image& in, ThreadPool& p
       b.prepare(y);
     }
   };
-  Image out(in.shape());
   const Pix bv = border_value_of<Pix>(plan);
   struct NoTable {};
   const std::conditional_t<kIsU8<Pix>, MagnitudeU8, NoTable> magnitude{};  // U8 only; shared, read-only
@@ -111,18 +108,16 @@ Image gradient_magnitude(const StencilPlan& plan, const Image& in, ThreadPool& p
             dst[i] = float(std::sqrt(s.sa[i] * s.sa[i] + s.sb[i] * s.sb[i]));
         }
       });
-  return out;
 }
 
 template <class Pix>
-Image unsharp_mask(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
+void unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
   using Acc = AccOf<Pix>;
   struct State {
     LinearRows<Pix, Acc> rows;
     std::vector<Acc> sum = std::vector<Acc>(kBlock);
     void prepare(int y) { rows.prepare(y); }
   };
-  Image out(in.shape());
   const std::int32_t divisor = plan.a.divisor;
   const float amount = plan.amount;
   for_each_block(
@@ -142,23 +137,29 @@ Image unsharp_mask(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
           });
         }
       });
-  return out;
 }
 
 }  // namespace
 
-Image run_linear(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
-  return in.type() == ElemType::U8 ? linear<std::uint8_t>(plan, in, pool) : linear<float>(plan, in, pool);
+void run_linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
+  if (in.type() == ElemType::U8)
+    linear<std::uint8_t>(plan, in, out, pool);
+  else
+    linear<float>(plan, in, out, pool);
 }
 
-Image run_gradient_magnitude(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
-  return in.type() == ElemType::U8 ? gradient_magnitude<std::uint8_t>(plan, in, pool)
-                                   : gradient_magnitude<float>(plan, in, pool);
+void run_gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
+  if (in.type() == ElemType::U8)
+    gradient_magnitude<std::uint8_t>(plan, in, out, pool);
+  else
+    gradient_magnitude<float>(plan, in, out, pool);
 }
 
-Image run_unsharp_mask(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
-  return in.type() == ElemType::U8 ? unsharp_mask<std::uint8_t>(plan, in, pool)
-                                   : unsharp_mask<float>(plan, in, pool);
+void run_unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
+  if (in.type() == ElemType::U8)
+    unsharp_mask<std::uint8_t>(plan, in, out, pool);
+  else
+    unsharp_mask<float>(plan, in, out, pool);
 }
 
 }  // namespace ks::cpu

@@ -7,8 +7,8 @@
 
 namespace ks::cpu {
 
-Image run_linear(const StencilPlan& plan, const Image& in, ThreadPool& pool);
-Image run_gradient_magnitude(const StencilPlan& plan, const Image& in, ThreadPool& pool);
-Image run_unsharp_mask(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+void run_linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool);
+void run_gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool);
+void run_unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool);
 
 }  // namespace ks::cpu

@@ -19,7 +19,7 @@ namespace {
 constexpr std::size_t kBlock = 128;
 
 template <class Pix>
-Image median(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
+void median(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
   const int r = plan.median_radius;
   const int k = 2 * r + 1;
   const std::size_t taps = std::size_t(k) * std::size_t(k);
@@ -32,7 +32,6 @@ Image median(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
     border_value = plan.border_value;
   }
   const auto network = median_network(int(taps));
-  Image out(in.shape());
   pool.parallel_for(0, in.height(), [&](long long y0, long long y1) {
     PaddedRows<Pix> source(in, r, plan.border, border_value, k);
     std::vector<const Pix*> rows(std::size_t(k), nullptr);
@@ -53,13 +52,15 @@ Image median(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
       }
     }
   });
-  return out;
 }
 
 }  // namespace
 
-Image run_median(const StencilPlan& plan, const Image& in, ThreadPool& pool) {
-  return in.type() == ElemType::U8 ? median<std::uint8_t>(plan, in, pool) : median<float>(plan, in, pool);
+void run_median(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
+  if (in.type() == ElemType::U8)
+    median<std::uint8_t>(plan, in, out, pool);
+  else
+    median<float>(plan, in, out, pool);
 }
 
 }  // namespace ks::cpu

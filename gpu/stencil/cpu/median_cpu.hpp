@@ -7,6 +7,6 @@
 
 namespace ks::cpu {
 
-Image run_median(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+void run_median(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool);
 
 }  // namespace ks::cpu

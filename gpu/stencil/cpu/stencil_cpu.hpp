@@ -9,5 +9,8 @@ namespace ks::cpu {
 
 // `in` is U8 or F32 with 1 or 4 channels; returns an image of the same shape.
 Image run_stencil(const StencilPlan& plan, const Image& in, ThreadPool& pool);
+// The same into an existing image of the input's shape: repeated runs (timings) reuse one output, so they measure
+// the filter, not the allocation and first-touch page faults of a fresh 64 MB image.
+void run_stencil_into(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool);
 
 }  // namespace ks::cpu
