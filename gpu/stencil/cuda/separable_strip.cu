@@ -39,7 +39,7 @@ struct StripLayout {
   int col_pass_end;  // rows a column-pass item walks over, a multiple of 4: round_up(taps_y + NR - 1, 4)
   int in_stride;     // elements per row of the input buffer
   int batch;         // input rows per fill of the buffer
-  int ring_rows;     // TH + 2*ry, TH = NR * by
+  int ring_rows;     // round_up(TH + 2*ry, 4), TH = NR * by
   int steps;         // TH-row steps per block
   // Byte offsets in shared memory; 16-aligned.
   int off_hx_a, off_vy_a, off_hx_b, off_vy_b, off_in, off_ring_a, off_ring_b;
@@ -88,7 +88,9 @@ StripLayout strip_layout(const StencilPlan& plan, BlockShape block) {
   // Fills of at most 16 KB: shared memory goes to the ring first, so that more blocks fit on an SM (a gaussian of
   // radius 24 in f32 fits three 32x8 blocks per SM this way, two with a buffer of a whole step's rows).
   s.batch = std::clamp(int((16 * 1024) / (std::size_t(s.in_stride) * sizeof(T))), 1, th);
-  s.ring_rows = th + 2 * s.ry;
+  // A multiple of 4 (as TH is), so that the column pass's blocks of 4 rows, which start at multiples of 4, never
+  // straddle the ring's end: it tests for the wrap once per 4 rows instead of once per row.
+  s.ring_rows = round_up(th + 2 * s.ry, 4);
   const int hx_len = C == 1 ? s.row_pass_end + s.row_item : s.row_pass_end;
   const int vy_len = s.col_pass_end + kRowsPerThread<T, KIND>;
   const bool two = KIND == kGradient;
@@ -317,6 +319,9 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
   T* buf = reinterpret_cast<T*>(smem + s.off_in);
   A* ring_a = reinterpret_cast<A*>(smem + s.off_ring_a);
   A* ring_b = reinterpret_cast<A*>(smem + s.off_ring_b);
+  // The ring's padding rows (past TH + 2*ry) are first written in the second step, but the first step's column
+  // pass may read them (times zero weights): they must hold finite values.
+  for (int i = (th + 2 * s.ry) * tw + tid; i < s.ring_rows * tw; i += nthreads) ring_a[i] = ring_b[i] = A(0);
   __syncthreads();
 
   const int ring_origin = y_begin - s.ry;  // ring slot of row h: (h - ring_origin) mod ring_rows
@@ -374,14 +379,12 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
           for (int k = 0; k < 4; ++k) wb[NR + k] = t[k];
         }
       }
+      if (row_a >= ring_end) row_a -= ring_size, row_b -= ring_size;
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
         A va[4], vb[4];
-        load4(row_a, va);
-        if constexpr (KIND == kGradient) load4(row_b, vb);
-        row_a += tw;
-        row_b += tw;
-        if (row_a >= ring_end) row_a -= ring_size, row_b -= ring_size;
+        load4(row_a + u * tw, va);
+        if constexpr (KIND == kGradient) load4(row_b + u * tw, vb);
 #pragma unroll
         for (int j = 0; j < NR; ++j)
 #pragma unroll
@@ -390,6 +393,8 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
             if constexpr (KIND == kGradient) acc_b[j][m] += wb[u - j + NR - 1] * vb[m];
           }
       }
+      row_a += 4 * tw;
+      row_b += 4 * tw;
 #pragma unroll
       for (int i = 0; i < NR; ++i) {
         wa[i] = wa[i + 4];
