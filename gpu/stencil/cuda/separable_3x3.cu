@@ -130,15 +130,7 @@ __global__ void __launch_bounds__(1024)
 
 }  // namespace
 
-int rows_per_thread(const StencilJob& job, const void* kernel, unsigned blocks_x) {
-  int active = 0;
-  check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, kernel, job.block.threads(), 0),
-        "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
-  const long long capacity = 1LL * std::max(1, active) * job.device.sm_count;
-  const long long blocks_y = std::max<long long>(1, 8 * capacity / std::max(1u, blocks_x));
-  const long long rows = (job.height + blocks_y * job.block.y - 1) / (blocks_y * job.block.y);
-  return int(std::clamp<long long>(rows, 8, 1 << 20));
-}
+int rows_per_thread(const StencilJob& job) { return elem_size(job.type) == 1 ? 6 : 4; }
 
 // Group width for a block width, 0 when the block does not suit this kernel (the shuffles need full warps and
 // groups of a power-of-two width of at least 8 lanes).
@@ -173,9 +165,7 @@ StencilLaunch make_separable3_launch(const StencilJob& job) {
       const unsigned groups = ceil_div(row_elements, (group - 2) * V);
       const unsigned groups_per_block = unsigned(job.block.x / group);
       const unsigned blocks_x = ceil_div(groups, groups_per_block);
-      // Rows per thread: about eight waves of resident blocks. One long wave left the SMs idle 40% of the time
-      // (blocks stream at uneven speeds and nothing rebalances them); short strips re-read 2 halo rows each.
-      const int rows = rows_per_thread(job, l.shape.func, blocks_x);
+      const int rows = rows_per_thread(job);
       const dim3 block = l.shape.block;
       const dim3 grid(blocks_x, ceil_div(job.height, (long long)block.y * rows));
       check_grid(grid);

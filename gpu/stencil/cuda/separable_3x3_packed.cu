@@ -141,7 +141,9 @@ struct PackedStrip {
 constexpr int kRowsAhead = 3;  // loads in flight ahead of the row being computed (see separable_3x3.cu)
 
 // Bytes per lane. 16 would halve the per-row overhead (address arithmetic, border tests, loop) per pixel, but it
-// needs 80 registers instead of 52, and measured slower on an H100 (box 8192^2: 0.103-0.113 ms against 0.090 ms).
+// measured slower on an H100: box 8192^2 0.103-0.113 ms against 0.090 ms (80 registers against 52), and again with
+// the interior path (64 registers) 0.085-0.098 ms against 0.079-0.083 ms. More loads in flight (5 rows ahead
+// instead of 3) and register caps of 32-48 made no difference: the kernel is bound by latency, not by issue.
 constexpr int kLaneBytes = 8;
 
 // One thread's walk down its n rows. As in separable_3x3.cu: no early exit (shuffles), rows walked with
@@ -227,9 +229,7 @@ StencilLaunch make_separable3_packed_launch(const StencilJob& job) {
     const int group = separable3_group(job.block);
     const unsigned groups = ceil_div(job.width * C, (group - 2) * W);
     const unsigned blocks_x = ceil_div(groups, job.block.x / group);
-    // Rows per thread: about eight waves of resident blocks. One long wave left the SMs idle 40% of the time
-    // (blocks stream at uneven speeds and nothing rebalances them); short strips re-read 2 halo rows each.
-    const int rows = rows_per_thread(job, l.shape.func, blocks_x);
+    const int rows = rows_per_thread(job);
     const dim3 block = l.shape.block;
     const dim3 grid(blocks_x, ceil_div(job.height, (long long)block.y * rows));
     check_grid(grid);
