@@ -14,6 +14,8 @@ const char* to_string(ParamType type) noexcept {
       return "choice";
     case ParamType::Matrix:
       return "matrix";
+    case ParamType::Text:
+      return "text";
   }
   return "?";
 }
@@ -38,6 +40,9 @@ nlohmann::ordered_json to_json(const ParamSpec& p) {
       break;
     case ParamType::Matrix:
       j["matrix_max_size"] = p.matrix_max_size;
+      break;
+    case ParamType::Text:
+      if (!p.choices.empty()) j["examples"] = p.choices;
       break;
     case ParamType::Bool:
       break;

@@ -118,8 +118,13 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
   } else {
     CudaContext& ctx = cuda();
     const BlockShape block = req.block.value_or(BlockShape{});
-    cuda::StencilRun run = cuda::run_stencil(ctx, plan, variant, input, block, req.warmup, req.repeat);
+    cuda::StencilOutputs outputs;
+    outputs.keep_on_device = req.keep_on_device;
+    outputs.download = req.download || !req.keep_on_device;  // the result must end up somewhere
+    outputs.device_keeps_input_alpha = req.keep_alpha;
+    cuda::StencilRun run = cuda::run_stencil(ctx, plan, variant, input, block, req.warmup, req.repeat, outputs);
     result.output = std::move(run.output);
+    result.output_device = std::move(run.output_device);
     r.device = ctx.device().name;
     r.block = block;
     r.upload_ms = run.upload_ms;
@@ -128,7 +133,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
     r.occupancy = std::move(run.occupancy);
     r.copy_bandwidth_gbps = ctx.copy_bandwidth_gbps();
   }
-  if (req.keep_alpha && input.channels() == 4) copy_alpha(input, result.output);
+  if (req.keep_alpha && input.channels() == 4 && !result.output.empty()) copy_alpha(input, result.output);
   if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
   return result;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/cuda_context.hpp"
+#include "core/device_image_ref.hpp"
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
@@ -29,6 +30,12 @@ struct StencilRequest {
   // four), then the input's alpha is copied back, so an RGBA file keeps its transparency (a Sobel of an opaque
   // alpha would otherwise make the whole image transparent). Off: all four channels come out filtered.
   bool keep_alpha = true;
+  // CUDA backend only (the CPU backend ignores both). keep_on_device: the result also stays on the GPU, in
+  // StencilResult::output_device, so the display can show it through CUDA-GL interop. download = false (with
+  // keep_on_device) skips the device -> host copy: StencilResult::output stays empty and download_ms is 0; read
+  // pixels with read_device_pixel or the whole image with download_device_image when they are needed.
+  bool keep_on_device = false;
+  bool download = true;
 };
 
 // One run, as the timing tables, JSON reports and sidecars show it.
@@ -53,6 +60,7 @@ struct RunReport {
 struct StencilResult {
   Image output;      // same element type and channel count as the input the kernel received
   RunReport report;
+  DeviceImageRef output_device;  // the same result on the GPU (alpha restored too), when keep_on_device asked
 };
 
 class Engine {

@@ -95,6 +95,8 @@ std::string ParamSpec::range_text() const {
     }
     case ParamType::Matrix:
       return fmt::format("odd rows x odd columns, up to {}x{}", matrix_max_size, matrix_max_size);
+    case ParamType::Text:
+      return text_syntax.empty() ? "text" : text_syntax;
   }
   return {};
 }
@@ -153,6 +155,15 @@ ParamValue ParamSet::parse(const ParamSpec& s, const std::string& raw) const {
                     fmt::format("allowed: {} (the centre must be a single cell)", s.range_text()));
       return m;
     }
+    case ParamType::Text: {
+      if (!s.check_text) return text;
+      try {
+        return s.check_text(text);
+      } catch (const Error& e) {
+        if (e.kind() != ErrorKind::Usage) throw;
+        throw Error(ErrorKind::Usage, fmt::format("{}='{}': {}", s.name, raw, e.what()), e.hint());
+      }
+    }
   }
   throw Error(ErrorKind::Internal, "unhandled parameter type");
 }
@@ -204,6 +215,12 @@ const Matrix& ParamSet::get_matrix(const std::string& name) const {
   const auto& v = value(name);
   if (auto p = std::get_if<Matrix>(&v)) return *p;
   throw Error(ErrorKind::Internal, "parameter '" + name + "' is not a matrix");
+}
+
+const std::string& ParamSet::get_text(const std::string& name) const {
+  const auto& v = value(name);
+  if (auto p = std::get_if<std::string>(&v)) return *p;
+  throw Error(ErrorKind::Internal, "parameter '" + name + "' is not text");
 }
 
 std::vector<std::pair<std::string, std::string>> ParamSet::as_text() const {

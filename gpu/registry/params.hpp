@@ -1,6 +1,7 @@
 #pragma once
 // Parameters of a kernel, described once (ParamSpec) and read by the CLI (--param), the GUI (widgets),
 // `list`, the tests and the benchmarks. Values are checked against the spec; nothing is clamped silently.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -9,7 +10,8 @@
 
 namespace ks {
 
-enum class ParamType { Int, Float, Bool, Choice, Matrix };
+// Text: free text that `check_text` validates and puts in canonical form (e.g. a Life rule "B36/S23").
+enum class ParamType { Int, Float, Bool, Choice, Matrix, Text };
 
 // A small dense matrix of weights given by the user, e.g. "1,2,1; 2,4,2; 1,2,1" (rows separated by ';').
 struct Matrix {
@@ -30,6 +32,10 @@ struct ParamSpec {
   std::vector<std::string> choices;  // Choice
   std::string default_text;          // every type: the default as the user would type it
   int matrix_max_size = 15;          // Matrix: at most this many rows and columns, each odd
+  // Text: returns the canonical form of a valid text or throws a usage Error saying what is wrong. `choices`
+  // may list common values (a GUI offers them); `text_syntax` is what range_text() shows.
+  std::function<std::string(const std::string&)> check_text;
+  std::string text_syntax;
 
   std::string range_text() const;    // "1 .. 50", "replicate|reflect|...", "odd rows x odd cols up to 15x15"
 };
@@ -53,6 +59,7 @@ class ParamSet {
   bool get_bool(const std::string& name) const;
   const std::string& get_choice(const std::string& name) const;
   const Matrix& get_matrix(const std::string& name) const;
+  const std::string& get_text(const std::string& name) const;  // Text parameters (canonical form)
   bool was_set(const std::string& name) const { return user_set_.count(name) != 0; }
 
   const std::vector<ParamSpec>& specs() const noexcept { return specs_; }

@@ -9,6 +9,7 @@ const KernelRegistry& KernelRegistry::builtin() {
   static const KernelRegistry registry = [] {
     KernelRegistry r;
     register_stencil_kernels(r);
+    register_simulation_kernels(r);
     return r;
   }();
   return registry;

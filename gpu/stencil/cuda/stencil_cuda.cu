@@ -3,8 +3,11 @@
 // with CUDA events.
 #include <cuda_runtime.h>
 
+#include <memory>
+
 #include "core/cuda/device_image.cuh"
 #include "core/cuda/event_timer.cuh"
+#include "stencil/cuda/alpha_copy.cuh"
 #include "stencil/cpu/plan_check.hpp"
 #include "stencil/cuda/separable_kernels.cuh"
 #include "stencil/cuda/stencil_cuda.hpp"
@@ -49,7 +52,7 @@ StencilJob probe_job(CudaContext& ctx, const StencilPlan& plan, ElemType type, i
 }  // namespace
 
 StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::string& variant, const Image& in,
-                       BlockShape block, int warmup, int repeat) {
+                       BlockShape block, int warmup, int repeat, const StencilOutputs& outputs) {
   if (in.empty()) throw_usage("the image is empty", "give an image with at least one pixel");
   if (warmup < 0 || repeat < 1)
     throw_usage("warm-up runs must be >= 0 and timed runs >= 1 (got " + std::to_string(warmup) + " and " +
@@ -64,7 +67,7 @@ StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::str
   const std::size_t row_bytes = in.shape().row_bytes();
   const std::size_t rows = std::size_t(in.height());
   DeviceImage din(row_bytes, rows), dout(row_bytes, rows);
-  result.output = Image(in.shape());  // host memory too, before the timed work
+  if (outputs.download) result.output = Image(in.shape());  // host memory too, before the timed work
   const DeviceImages images{din.data(), din.pitch(), dout.data(), dout.pitch()};
 
   EventTimer timer(s);
@@ -89,12 +92,24 @@ StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::str
     result.kernel_ms.push_back(timer.elapsed_ms());
   }
 
-  timer.start();
-  check(cudaMemcpy2DAsync(result.output.data(), row_bytes, dout.data(), dout.pitch(), row_bytes, rows,
-                          cudaMemcpyDeviceToHost, s),
-        "cudaMemcpy2DAsync (download)");
-  timer.stop();
-  result.download_ms = timer.elapsed_ms();
+  if (outputs.download) {
+    timer.start();
+    check(cudaMemcpy2DAsync(result.output.data(), row_bytes, dout.data(), dout.pitch(), row_bytes, rows,
+                            cudaMemcpyDeviceToHost, s),
+          "cudaMemcpy2DAsync (download)");
+    timer.stop();
+    result.download_ms = timer.elapsed_ms();
+  }
+  if (outputs.keep_on_device) {
+    if (outputs.device_keeps_input_alpha && in.channels() == 4)
+      copy_alpha_on_device(din.data(), din.pitch(), dout.data(), dout.pitch(), in.shape(), s);
+    // Finished before anyone else reads it: the display copies it on another thread's stream.
+    check(cudaStreamSynchronize(s), "waiting for the result to stay on the GPU");
+    auto owner = std::make_shared<DeviceImage>(std::move(dout));
+    int device = 0;
+    check(cudaGetDevice(&device), "cudaGetDevice");
+    result.output_device = DeviceImageRef{owner->data(), owner->pitch(), in.shape(), owner, device};
+  }
   return result;
 }
 

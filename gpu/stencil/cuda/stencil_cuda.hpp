@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/cuda_context.hpp"
+#include "core/device_image_ref.hpp"
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
@@ -18,6 +19,15 @@ struct StencilRun {
   double download_ms = 0;           // device -> host, CUDA events
   std::vector<double> kernel_ms;    // one entry per timed repeat (all passes of the variant), CUDA events
   OccupancyReport occupancy;        // of the variant's main kernel at this block shape
+  DeviceImageRef output_device;     // the result on the GPU, when StencilOutputs::keep_on_device asked for it
+};
+
+// Where a run's result goes. The default (download, free the device memory) is what the CLI and the benchmarks use;
+// the GUI keeps the result on the GPU and puts it on screen through CUDA-GL interop, without a host round trip.
+struct StencilOutputs {
+  bool download = true;              // copy the result into StencilRun::output (timed as download_ms)
+  bool keep_on_device = false;       // hand the device result over in StencilRun::output_device
+  bool device_keeps_input_alpha = false;  // 4 channels: copy the input's alpha into output_device (not timed)
 };
 
 // Variant names: "naive" (one thread per output pixel, global-memory reads), "tiled" (shared-memory tile with
@@ -26,7 +36,7 @@ struct StencilRun {
 // anything runs and throws a usage Error that says which limit the block breaks.
 // Runs `warmup` untimed launches, then `repeat` timed ones; the output is the last launch's result.
 StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::string& variant, const Image& in,
-                       BlockShape block, int warmup, int repeat);
+                       BlockShape block, int warmup, int repeat, const StencilOutputs& outputs = {});
 
 // The occupancy the variant's main kernel would get at this block shape, and a usage Error if it cannot run.
 OccupancyReport stencil_occupancy(CudaContext& ctx, const StencilPlan& plan, const std::string& variant,

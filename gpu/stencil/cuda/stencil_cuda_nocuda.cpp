@@ -11,7 +11,8 @@ namespace {
 }
 }  // namespace
 
-StencilRun run_stencil(CudaContext&, const StencilPlan&, const std::string&, const Image&, BlockShape, int, int) {
+StencilRun run_stencil(CudaContext&, const StencilPlan&, const std::string&, const Image&, BlockShape, int, int,
+                       const StencilOutputs&) {
   no_cuda();
 }
 OccupancyReport stencil_occupancy(CudaContext&, const StencilPlan&, const std::string&, ElemType, int,

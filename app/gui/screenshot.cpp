@@ -1,0 +1,166 @@
+#include "gui/screenshot.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstring>
+
+#include "core/error.hpp"
+#include "headless/headless_renderer.hpp"
+#include "io/image_io.hpp"
+#include "panels/panels.hpp"
+#include "render/value_range.hpp"
+#include "render/view_math.hpp"
+#include "session/session.hpp"
+
+namespace ks::app {
+
+namespace {
+
+void check_request(const ScreenshotRequest& r) {
+  std::string ext = r.out.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (ext != ".png" && ext != ".jpg" && ext != ".jpeg" && ext != ".bmp" && ext != ".tga")
+    throw_usage("cannot write a screenshot to '" + r.out.string() + "'", "name it .png (or .jpg, .bmp, .tga)");
+  if (r.width < 1 || r.height < 1)
+    throw_usage(fmt::format("a screenshot of {}x{} pixels is impossible", r.width, r.height),
+                "give --size WxH with positive sizes, e.g. 1280x800");
+  if (r.split && !(*r.split >= 0.0f && *r.split <= 1.0f))
+    throw_usage(fmt::format("--split {} lies outside 0..1", *r.split), "0.5 splits the view in the middle");
+  if (!r.backend.empty() && r.backend != "cpu" && r.backend != "cuda")
+    throw_usage("unknown backend '" + r.backend + "'", "use --backend cpu or --backend cuda");
+}
+
+// The session, set up as asked and with its result (and the work it starts afterwards: the CPU reference, the
+// bandwidth probe) finished, so the panels show what a window would show once it settles.
+void prepare_session(Session& session, const ScreenshotRequest& r) {
+  if (r.input) session.open_image(*r.input);
+  else session.open_sample();
+  if (r.backend == "cuda") session.set_backend(Backend::Cuda);
+  if (!r.kernel.empty()) session.select_kernel(r.kernel);
+  for (const std::string& p : r.params) {
+    const std::size_t eq = p.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw_usage("--param '" + p + "' is not name=value", "e.g. --param radius=3");
+    session.set_param(p.substr(0, eq), p.substr(eq + 1));
+  }
+  session.run_now();
+  session.wait_idle();
+}
+
+// What the window does when a result arrives: fit the image beside the sidebar, and show the result over its
+// suggested range (diverging around 0 for signed results), as the View panel's "follow each result" does.
+ui::ViewState initial_view(const Session& session, const ui::PanelState& panels, const ScreenshotRequest& r) {
+  ui::ViewState view;
+  const ui::DisplayFrame f = session.display_frame();
+  const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
+  int covered = r.panels ? int(ui::panels_width(panels, float(r.width))) : 0;
+  if (r.width - covered < r.width / 3) covered = 0;
+  view = ui::fit(view, {shape.width, shape.height}, {r.width - covered, r.height});
+  view.center_x += float(covered / 2.0 / view.zoom);
+  if (f.output || f.output_device) {
+    const ImageShape out = f.output ? f.output->shape() : f.output_device.shape;
+    const ui::ValueRange range = ui::suggested_range(out, f.signed_output, f.output);
+    view.range_min = range.min;
+    view.range_max = range.max;
+    if (f.signed_output) view.colormap = ui::Colormap::Diverging;
+  }
+  if (r.split) {
+    view.split = true;
+    view.split_position = *r.split;
+  }
+  return view;
+}
+
+std::pair<int, int> parse_size(const std::string& text) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
+    throw_usage("--size '" + text + "' is not WxH", "e.g. --size 1280x800");
+  return {w, h};
+}
+
+}  // namespace
+
+bool wants_screenshot(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0) return true;
+  return false;
+}
+
+ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
+  check_request(request);
+  Session::Options options;
+  options.use_cuda = request.backend != "cpu";
+  Session session(options);
+  prepare_session(session, request);
+
+  ui::EglContext::Options egl;
+  egl.platform = ui::egl_platform_from_environment();
+  ui::HeadlessRenderer renderer(request.width, request.height, egl);
+  ui::PanelState panels;
+  panels.visible = request.panels;
+  ui::ViewState view = initial_view(session, panels, request);
+  panels.view = &view;
+  panels.followed_generation = session.display_frame().output_generation;  // the view above already follows it
+
+  const ui::DisplayFrame frame = session.display_frame();
+  const ui::DisplayUpdate update = renderer.renderer().update(frame);
+  if (update.output_changed)
+    session.note_display(frame.output_generation, update.output_ms, renderer.renderer().display_path());
+  std::function<void()> draw_ui;
+  if (request.panels)
+    draw_ui = [&] {
+      session.poll();
+      ui::draw_panels(session, panels);
+    };
+  const Image rgba = renderer.render(view, draw_ui);
+
+  ScreenshotResult result;
+  result.frame = convert_channels(rgba, 3);  // the framebuffer's alpha means nothing: an opaque RGB file
+  result.display_path = renderer.renderer().display_path();
+  result.platform = renderer.egl().platform_name() + ", " + renderer.egl().gl_renderer();
+  save_image(result.frame, request.out);
+  return result;
+}
+
+int screenshot_main(int argc, char** argv) {
+  CLI::App cli("kernelscope --screenshot: render one frame of the app without a display and write it", "kernelscope");
+  ScreenshotRequest request;
+  std::string out, size, input;
+  float split = -1;
+  bool no_panels = false;
+  cli.add_option("--screenshot", out, "the image file to write (.png, .jpg, .bmp, .tga)")->required();
+  cli.add_option("--kernel,-k", request.kernel, "the kernel to run (kernelscope-cli list)");
+  cli.add_option("--param,-p", request.params, "a kernel parameter, name=value (repeatable)");
+  cli.add_option("--size", size, "frame size WxH in pixels (default 1280x800)");
+  cli.add_flag("--no-panels", no_panels, "the image only, without the ImGui panels");
+  cli.add_option("--split", split, "show input left and output right of this fraction of the width (0..1)");
+  cli.add_option("--backend", request.backend, "cpu or cuda (default: cuda when there is a GPU)");
+  cli.add_option("file", input, "the image to open (default: the embedded sample)");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = cli.exit(e);
+    return code == 0 ? 0 : exit_code_for(ErrorKind::Usage);
+  }
+  try {
+    request.out = out;
+    request.panels = !no_panels;
+    if (!input.empty()) request.input = input;
+    if (cli.count("--split")) request.split = split;
+    if (!size.empty()) std::tie(request.width, request.height) = parse_size(size);
+    const ScreenshotResult r = take_screenshot(request);
+    std::printf("kernelscope: wrote %s (%dx%d; display: %s; EGL: %s)\n", request.out.string().c_str(),
+                r.frame.width(), r.frame.height(), r.display_path.c_str(), r.platform.c_str());
+    return 0;
+  } catch (const Error& e) {
+    std::fprintf(stderr, "kernelscope: error: %s\n", e.full_message().c_str());
+    return exit_code_for(e.kind());
+  }
+}
+
+}  // namespace ks::app

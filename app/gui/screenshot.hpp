@@ -1,0 +1,46 @@
+#pragma once
+// `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--size WxH] [--no-panels] [--split F]
+//  [--backend cpu|cuda] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
+// EGL, writes it atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer,
+// ImGuiLayer and panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad
+// request (unknown option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file,
+// no EGL/GL, GPU failure).
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/image.hpp"
+
+namespace ks::app {
+
+struct ScreenshotRequest {
+  std::filesystem::path out;                    // .png, .jpg/.jpeg, .bmp or .tga
+  std::optional<std::filesystem::path> input;   // empty: the embedded sample
+  std::string kernel;                           // empty: the session's default
+  std::vector<std::string> params;              // "name=value", checked by the kernel's registry entry
+  std::string backend;                          // "", "cpu" or "cuda"
+  int width = 1280, height = 800;               // framebuffer pixels
+  bool panels = true;
+  std::optional<float> split;                   // before/after split at this fraction of the width (0..1)
+};
+
+// True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls
+// screenshot_main instead of starting Qt.
+bool wants_screenshot(int argc, char** argv);
+
+// Parses argv (argv[0] is the program), renders, writes, prints one line saying what it wrote; returns the exit
+// code. Errors are printed to stderr as "kernelscope: error: what. hint".
+int screenshot_main(int argc, char** argv);
+
+struct ScreenshotResult {
+  Image frame;              // RGB8, top row first: what was written
+  std::string display_path; // how the result reached the texture ("CUDA-GL interop (...)", "host upload: ...")
+  std::string platform;     // EGL platform and GL renderer
+};
+
+// The work of screenshot_main without the argument parsing: throws ks::Error (usage for bad requests), writes
+// request.out atomically only when the frame is complete.
+ScreenshotResult take_screenshot(const ScreenshotRequest& request);
+
+}  // namespace ks::app

@@ -1,0 +1,19 @@
+#pragma once
+// The state a simulation starts from (and returns to on reset): a random fill or hot spots from the kernel's
+// parameters, an image's luminance, or (Life) a pattern placed at the centre of the grid.
+#include <optional>
+
+#include "core/image.hpp"
+#include "sim/rle.hpp"
+#include "sim/sim_backend.hpp"
+
+namespace ks::sim {
+
+// Luminance of each pixel in 0..1 (Rec. 601 for colour; the first channel of gray + alpha; u16 / 65535;
+// f32 as stored), as a 1-channel f32 image.
+Image luminance(const Image& image);
+
+// Usage Error when the pattern is larger than the grid.
+Fields initial_fields(const SimModel& model, const std::optional<Image>& image, const std::optional<LifePattern>& pattern);
+
+}  // namespace ks::sim

@@ -1,0 +1,180 @@
+// The simulation kernels as the registry describes them: heat diffusion, Life-like cellular automata and
+// Gray-Scott reaction-diffusion. Each advances a state that stays where it is (host or GPU) from step to step;
+// they run through ks::Simulation (sim/simulation.hpp), not the stencil engine.
+#include <string>
+
+#include "registry/registry.hpp"
+#include "sim/life_rule.hpp"
+#include "sim/sim_params.hpp"
+
+namespace ks {
+
+namespace {
+
+ParamSpec number_param(ParamType type, std::string name, double min, double max, std::string def, std::string help) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.type = type;
+  s.min = min;
+  s.max = max;
+  s.default_text = std::move(def);
+  s.help = std::move(help);
+  return s;
+}
+ParamSpec int_param(std::string name, double min, double max, std::string def, std::string help) {
+  return number_param(ParamType::Int, std::move(name), min, max, std::move(def), std::move(help));
+}
+ParamSpec float_param(std::string name, double min, double max, std::string def, std::string help) {
+  return number_param(ParamType::Float, std::move(name), min, max, std::move(def), std::move(help));
+}
+ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string def, std::string help) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.type = ParamType::Choice;
+  s.choices = std::move(choices);
+  s.default_text = std::move(def);
+  s.help = std::move(help);
+  return s;
+}
+
+ParamSpec rule_param() {
+  ParamSpec s;
+  s.name = "rule";
+  s.type = ParamType::Text;
+  s.default_text = "B3/S23";
+  s.choices = {"B3/S23", "B36/S23", "B2/S", "B3678/S34678"};
+  s.text_syntax = "B<counts>/S<counts> with counts 0..8, or a name: conway, highlife, seeds, daynight, ...";
+  s.help =
+      "Outer-totalistic rule: a dead cell with a B count of live neighbours is born, a live cell with an S count "
+      "survives. B3/S23 Conway's Life, B36/S23 HighLife, B2/S Seeds, B3678/S34678 Day & Night";
+  s.check_text = [](const std::string& text) { return sim::to_string(sim::parse_life_rule(text)); };
+  return s;
+}
+
+void add_spot_params(std::vector<ParamSpec>& params, const std::string& what, std::string count, std::string radius) {
+  params.push_back(int_param("spots", 0, 100000, std::move(count),
+                             "Initial state without an image: how many " + what + " at random places"));
+  params.push_back(int_param("spot_radius", 0, 100000, std::move(radius),
+                             "Radius of each " + what.substr(0, what.size() - 1) + " in cells (0: a single cell)"));
+  params.push_back(int_param("seed", 0, 4294967295.0, "1", "Seed of the random initial state (same seed, same state)"));
+}
+
+VariantSpec cpu_variant() {
+  return {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the tests"};
+}
+VariantSpec naive_variant(const std::string& what) {
+  return {"naive", Backend::Cuda, "One thread per cell reading its neighbours from global memory" + what};
+}
+VariantSpec strip_variant() {
+  return {"strip", Backend::Cuda,
+          "Each warp walks down a strip of rows with three rows in registers: 16-byte loads of 4 cells per thread, "
+          "west/east neighbours by warp shuffles, so every cell is read from memory once per step"};
+}
+
+// One read and one write of the state per step; `shape` is the state as the variant stores it (a bit-packed
+// Life grid is width/8 bytes wide, Gray-Scott has two channels u and v).
+std::function<CostModel(const ImageShape&, const ParamSet&)> state_cost(double operations_per_cell) {
+  return [operations_per_cell](const ImageShape& shape, const ParamSet&) {
+    CostModel c;
+    c.bytes = 2 * shape.byte_size();
+    c.operations = std::uint64_t(operations_per_cell * double(shape.pixel_count()));
+    return c;
+  };
+}
+
+KernelSpec simulation_spec(std::string id, std::string title, std::string description) {
+  KernelSpec k;
+  k.id = std::move(id);
+  k.title = std::move(title);
+  k.category = "simulation";
+  k.description = std::move(description);
+  k.unavailable_reason = [](const std::string&, const ParamSet&) -> std::optional<std::string> {
+    return std::nullopt;
+  };
+  return k;
+}
+
+KernelSpec life_spec() {
+  KernelSpec k = simulation_spec(
+      "life", "Game of Life",
+      "Life-like cellular automaton on a grid of live and dead cells: each step, every cell looks at its 8 "
+      "neighbours and the rule decides whether it is alive next. Starts from a random fill (density, seed), an "
+      "RLE pattern placed at the centre, or an image (live where brighter than half)");
+  k.params = {rule_param(),
+              choice_param("border", {"torus", "dead"}, "torus",
+                           "torus: the grid wraps around at its edges; dead: cells outside the grid are dead"),
+              float_param("density", 0, 1, "0.3", "Random initial state: probability that a cell is alive"),
+              int_param("seed", 0, 4294967295.0, "1", "Seed of the random initial state (same seed, same state)")};
+  k.variants = {cpu_variant(),
+                {"cpu_bitpacked", Backend::Cpu,
+                 "CPU, 64 cells per 64-bit word: neighbour counts by a bit-sliced adder, the rule by a multiplexer "
+                 "tree (the same word arithmetic as the CUDA bitpacked variant)"},
+                naive_variant(" (9 byte loads per cell, cached)"),
+                {"tiled", Backend::Cuda,
+                 "Each block loads its tile of cells plus a one-cell halo into shared memory once, then counts"},
+                {"bitpacked", Backend::Cuda,
+                 "64 cells per 64-bit word: each thread walks down a column of words, adds the rows bit-sliced "
+                 "(full adders on 64 lanes) and applies the rule by a multiplexer tree; 1 bit of traffic per cell"}};
+  k.types = {ElemType::U8};
+  k.channels = {1};
+  k.cost = state_cost(20);  // 8 additions, the rule, the write
+  return k;
+}
+
+KernelSpec heat_spec() {
+  KernelSpec k = simulation_spec(
+      "heat", "Heat diffusion",
+      "Explicit 5-point finite-difference step of the heat equation du/dt = diffusivity * laplacian(u) on a grid "
+      "of unit spacing; stable while diffusivity * dt <= 1/4 (larger dt is refused). Starts from hot spots or "
+      "from an image's luminance (0..1)");
+  k.params = {float_param("diffusivity", 0, 1000, "1", "Thermal diffusivity (cells^2 per time unit)"),
+              float_param("dt", 0, 1e6, "0.2", "Time step; at most 1 / (4 * diffusivity)"),
+              choice_param("boundary", {"insulated", "periodic", "fixed"}, "insulated",
+                           "insulated: no heat crosses the edge; periodic: the grid wraps around; fixed: the "
+                           "outside is held at boundary_value"),
+              float_param("boundary_value", -1e6, 1e6, "0", "Temperature outside the grid with boundary=fixed"),
+              float_param("spot_value", -1e6, 1e6, "1", "Temperature of the hot spots (the rest starts at 0)")};
+  add_spot_params(k.params, "hot spots", "12", "12");
+  k.variants = {cpu_variant(), naive_variant(" (5 loads per cell, cached)"), strip_variant()};
+  k.types = {ElemType::F32};
+  k.channels = {1};
+  k.cost = state_cost(6);  // 4 additions, a multiply and an add
+  return k;
+}
+
+KernelSpec grayscott_spec() {
+  KernelSpec k = simulation_spec(
+      "grayscott", "Gray-Scott reaction-diffusion",
+      "Two chemicals u and v: du/dt = Du lap(u) - u v^2 + F (1 - u), dv/dt = Dv lap(v) + u v^2 - (F + k) v, "
+      "explicit 5-point steps (dt <= 1 / (4 max(Du, Dv))). Starts from u = 1, v = 0 with random seed squares "
+      "(u = 0.5, v = 0.25), or from an image (v = luminance / 4, u = 1 - 2 v). The image shows v");
+  std::vector<std::string> presets = {"custom"};
+  for (const auto& p : sim::grayscott_presets()) presets.push_back(p.name);
+  std::string preset_help = "custom: F and k as given; otherwise the preset's F and k:";
+  for (const auto& p : sim::grayscott_presets())
+    preset_help += " " + p.name + " (" + p.looks_like + ")" + (&p == &sim::grayscott_presets().back() ? "" : ",");
+  k.params = {choice_param("preset", presets, "custom", preset_help),
+              float_param("F", 0, 0.2, "0.0545", "Feed rate of u (with preset=custom)"),
+              float_param("k", 0, 0.2, "0.062", "Kill rate of v (with preset=custom)"),
+              float_param("Du", 0, 100, "0.2097", "Diffusion rate of u (cells^2 per time unit)"),
+              float_param("Dv", 0, 100, "0.105", "Diffusion rate of v"),
+              float_param("dt", 0, 1e6, "1", "Time step; at most 1 / (4 max(Du, Dv))"),
+              choice_param("boundary", {"periodic", "insulated"}, "periodic",
+                           "periodic: the grid wraps around; insulated: nothing crosses the edge")};
+  add_spot_params(k.params, "seed squares", "24", "6");
+  k.variants = {cpu_variant(), naive_variant(" (10 loads per cell, cached)"), strip_variant()};
+  k.types = {ElemType::F32};
+  k.channels = {2};
+  k.cost = state_cost(26);
+  return k;
+}
+
+}  // namespace
+
+void register_simulation_kernels(KernelRegistry& registry) {
+  registry.add(life_spec());
+  registry.add(heat_spec());
+  registry.add(grayscott_spec());
+}
+
+}  // namespace ks

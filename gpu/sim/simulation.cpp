@@ -1,0 +1,197 @@
+#include "sim/simulation.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "engine/engine.hpp"
+#include "registry/registry.hpp"
+#include "sim/cuda/sim_cuda.hpp"
+#include "sim/initial_state.hpp"
+#include "sim/sim_backend.hpp"
+
+namespace ks {
+
+namespace {
+
+// Large enough for any display, small enough that width * height cells and their indices stay well inside
+// 32-bit grid arithmetic on the device.
+constexpr int kMaxSide = 65536;
+constexpr long long kMaxCells = 1LL << 30;
+
+const KernelSpec& simulation_spec(const std::string& kernel) {
+  const KernelSpec& spec = KernelRegistry::builtin().get(kernel);
+  if (spec.category != "simulation")
+    throw_usage(fmt::format("'{}' is not a simulation kernel", spec.id),
+                "simulations are life, heat and grayscott; run image kernels with `kernelscope-cli run`");
+  return spec;
+}
+
+std::string checked_variant(const KernelSpec& spec, Backend backend, const std::string& asked) {
+  const std::string variant = asked.empty() ? Simulation::default_variant(spec, backend) : asked;
+  const VariantSpec* v = spec.find_variant(variant);
+  if (!v) {
+    std::string known;
+    for (const auto& x : spec.variants) known += (known.empty() ? "" : ", ") + x.name;
+    throw_usage(fmt::format("kernel '{}' has no variant '{}'", spec.id, variant), "its variants are: " + known);
+  }
+  if (v->backend != backend)
+    throw_usage(fmt::format("variant '{}' runs on the {} backend, not {}", variant, to_string(v->backend),
+                            to_string(backend)),
+                fmt::format("use --backend {} with it, or drop --variant", to_string(v->backend)));
+  return variant;
+}
+
+sim::SimModel make_model(const KernelSpec& spec, const ParamSet& params, int width, int height) {
+  sim::SimModel m;
+  m.kind = sim::sim_kind_of(spec.id);
+  m.width = width;
+  m.height = height;
+  switch (m.kind) {
+    case sim::SimKind::Life: m.life = sim::life_params(params); break;
+    case sim::SimKind::Heat: m.heat = sim::heat_params(params); break;
+    case sim::SimKind::GrayScott: m.grayscott = sim::grayscott_params(params); break;
+  }
+  return m;
+}
+
+void check_grid_size(int w, int h) {
+  if (w < 1 || h < 1) throw_usage(fmt::format("the grid {}x{} has no cells", w, h), "give --size WxH, e.g. 512x512");
+  if (w > kMaxSide || h > kMaxSide || 1LL * w * h > kMaxCells)
+    throw_usage(fmt::format("the grid {}x{} is too large", w, h),
+                fmt::format("use at most {} cells per side and {} cells in all", kMaxSide, kMaxCells));
+}
+
+}  // namespace
+
+std::string Simulation::default_variant(const KernelSpec& spec, Backend backend) {
+  if (backend == Backend::Cpu) return "cpu";
+  return spec.id == "life" ? "bitpacked" : "strip";
+}
+
+Simulation::Simulation(Engine& engine, SimulationRequest request, SimulationStart start)
+    : engine_(engine), request_(std::move(request)) {
+  // Everything about the request first; no memory is taken and no device is touched before it all holds.
+  const KernelSpec& spec = simulation_spec(request_.kernel);
+  request_.kernel = spec.id;
+  if (request_.params.specs().empty()) request_.params = spec.default_params();
+  variant_ = checked_variant(spec, request_.backend, request_.variant);
+  if (request_.backend == Backend::Cpu && request_.block)
+    throw_usage("--block applies to the CUDA backend only", "drop --block, or use --backend cuda");
+  if (start.image && start.pattern)
+    throw_usage("give an image or a pattern, not both", "a pattern is placed on an empty grid");
+  if (start.pattern && spec.id != "life")
+    throw_usage(fmt::format("patterns are Life patterns; '{}' starts from an image or its parameters", spec.id));
+  int w = request_.width, h = request_.height;
+  if (start.image) {
+    if (start.image->empty()) throw_usage("the image is empty", "give an image with at least one pixel");
+    const int iw = start.image->width(), ih = start.image->height();
+    if ((w || h) && (w != iw || h != ih))
+      throw_usage(fmt::format("the grid size {}x{} differs from the image's {}x{}", w, h, iw, ih),
+                  "drop --size: a grid started from an image has the image's size");
+    w = iw, h = ih;
+  } else if (!w && !h) {
+    w = h = kDefaultSimSize;
+  }
+  check_grid_size(w, h);
+  model_ = std::make_unique<sim::SimModel>(make_model(spec, request_.params, w, h));
+  initial_ = sim::initial_fields(*model_, start.image, start.pattern);
+
+  if (request_.backend == Backend::Cpu) {
+    backend_ = sim::make_cpu_backend(*model_, variant_, engine_.pool());
+  } else {
+    backend_ = sim::cuda::make_cuda_backend(engine_.cuda(), *model_, variant_,
+                                            request_.block.value_or(BlockShape{32, 8}));
+  }
+  backend_->load(initial_);
+}
+
+Simulation::~Simulation() = default;
+
+int Simulation::width() const noexcept { return model_->width; }
+int Simulation::height() const noexcept { return model_->height; }
+
+void Simulation::step(long long n) {
+  if (n < 0) throw_usage(fmt::format("cannot run {} steps", n), "give a number of steps >= 0");
+  backend_->step(n, step_ms_);
+  generation_ += n;
+  // Keep the newest samples: a GUI left running for hours must not grow without bound.
+  if (step_ms_.size() > kMaxTimingSamples)
+    step_ms_.erase(step_ms_.begin(), step_ms_.begin() + std::ptrdiff_t(step_ms_.size() - kMaxTimingSamples));
+}
+
+void Simulation::reset() {
+  backend_->load(initial_);
+  generation_ = 0;
+}
+
+Image Simulation::image() { return std::move(backend_->read().back()); }
+std::vector<Image> Simulation::fields() { return backend_->read(); }
+DeviceImageRef Simulation::device_image() { return backend_->device_image(); }
+std::vector<DeviceImageRef> Simulation::device_fields() { return backend_->device_fields(); }
+
+void Simulation::paint(int x, int y, int radius, double value) {
+  if (radius < 0 || radius > kMaxSide)
+    throw_usage(fmt::format("brush radius {} is out of range", radius), fmt::format("use 0 .. {}", kMaxSide));
+  if (!std::isfinite(value)) throw_usage("the brush value is not a number");
+  switch (model_->kind) {
+    case sim::SimKind::Life:
+      if (value != 0 && value != 1)
+        throw_usage(fmt::format("life: brush value {} is neither 1 (alive) nor 0 (dead)", value));
+      break;
+    case sim::SimKind::GrayScott:
+      if (value < 0 || value > 0.5)
+        throw_usage(fmt::format("grayscott: brush value {} is out of range", value),
+                    "give the concentration of v, 0 .. 0.5 (u becomes 1 - 2 v)");
+      break;
+    case sim::SimKind::Heat: break;
+  }
+  backend_->paint(sim::Brush{x, y, radius, value});
+}
+
+long long Simulation::population() {
+  if (model_->kind != sim::SimKind::Life)
+    throw_usage(fmt::format("'{}' has no population; only life has", request_.kernel), "use total()");
+  return backend_->population();
+}
+
+double Simulation::total() {
+  if (model_->kind == sim::SimKind::Life)
+    throw_usage("life has a population, not a total", "use population()");
+  return backend_->total();
+}
+
+SimulationStats Simulation::stats() {
+  SimulationStats s;
+  s.generation = generation_;
+  if (model_->kind == sim::SimKind::Life) s.population = backend_->population();
+  else s.total = backend_->total();
+  return s;
+}
+
+SimulationReport Simulation::report() {
+  const KernelSpec& spec = KernelRegistry::builtin().get(request_.kernel);
+  SimulationReport r;
+  r.kernel = spec.id;
+  r.variant = variant_;
+  r.backend = request_.backend;
+  r.device = backend_->device_name();
+  r.width = model_->width;
+  r.height = model_->height;
+  r.params = request_.params.as_text();
+  r.block = backend_->block();
+  r.generation = generation_;
+  r.step_time = TimingStats::of(step_ms_);
+  r.bytes_per_step = spec.cost(backend_->stored_shape(), request_.params).bytes;
+  if (r.step_time.median_ms > 0) {
+    r.steps_per_second = 1000.0 / r.step_time.median_ms;
+    r.gbps = double(r.bytes_per_step) / (r.step_time.median_ms * 1e6);
+  }
+  r.copy_bandwidth_gbps = backend_->copy_bandwidth_gbps();
+  if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
+  r.occupancy = backend_->occupancy();
+  return r;
+}
+
+}  // namespace ks

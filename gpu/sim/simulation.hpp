@@ -1,0 +1,141 @@
+#pragma once
+// A running simulation (heat, life, grayscott), as the CLI and the GUI drive it. No Qt, no GL.
+//
+//   Engine engine;
+//   SimulationRequest req{"life", spec.default_params(), Backend::Cuda};
+//   Simulation sim(engine, req, SimulationStart{.pattern = builtin_pattern("glider")});
+//   sim.step(100);                       // 100 steps; the state stays on the GPU, each launch timed by events
+//   Image frame = sim.image();           // u8 0/255 for Life, f32 for heat and Gray-Scott (v)
+//   DeviceImageRef gpu = sim.device_image();  // the same on the device, for CUDA-GL interop
+//   SimulationReport r = sim.report();   // median ms per step, steps/s, GB/s, % of the copy bandwidth
+//
+// Everything about the request (kernel, parameters including the stability limit, variant, block against the
+// device and the kernel, grid size, pattern size) is checked in the constructor, before any memory is taken.
+// Not thread-safe: one thread drives a Simulation (the GUI's worker), others read what it hands out.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device_image_ref.hpp"
+#include "core/image.hpp"
+#include "core/launch_shape.hpp"
+#include "core/occupancy.hpp"
+#include "core/timing.hpp"
+#include "registry/kernel_spec.hpp"
+#include "registry/params.hpp"
+#include "sim/rle.hpp"
+
+namespace ks {
+
+class Engine;
+namespace sim {
+class SimBackend;
+struct SimModel;
+}  // namespace sim
+
+struct SimulationRequest {
+  std::string kernel;                // "life", "heat", "grayscott"
+  ParamSet params;                   // checked values (start from spec.default_params())
+  Backend backend = Backend::Cpu;
+  std::string variant;               // empty: "cpu" on the CPU backend, the fastest CUDA variant otherwise
+  std::optional<BlockShape> block;   // CUDA only; empty: 32x8
+  int width = 0, height = 0;         // grid size; 0 x 0: the image's size, or kDefaultSimSize without an image
+};
+
+inline constexpr int kDefaultSimSize = 512;
+
+// Where the state comes from (at most one of image and pattern); neither: random fill / hot spots / seed squares
+// from the parameters.
+struct SimulationStart {
+  std::optional<Image> image;           // heat: u = luminance; grayscott: v = luminance/4; life: live where >= 0.5
+  std::optional<sim::LifePattern> pattern;  // life only: placed at the centre, dead elsewhere
+};
+
+struct SimulationStats {
+  long long generation = 0;             // steps since the start or the last reset
+  std::optional<long long> population;  // life: live cells
+  std::optional<double> total;          // heat: total heat (sum of u); grayscott: sum of v
+};
+
+// The timing of the steps run so far, as the tables, JSON reports and the GUI's Timing panel show it.
+struct SimulationReport {
+  std::string kernel;
+  std::string variant;
+  Backend backend = Backend::Cpu;
+  std::string device;
+  int width = 0, height = 0;
+  std::vector<std::pair<std::string, std::string>> params;
+  std::optional<BlockShape> block;
+  long long generation = 0;
+  TimingStats step_time;             // per step, over the kept samples (the last kMaxTimingSamples steps)
+  double steps_per_second = 0;       // 1000 / median step time
+  std::uint64_t bytes_per_step = 0;  // one read and one write of the state as the variant stores it
+  double gbps = 0;                   // bytes_per_step / median step time
+  double copy_bandwidth_gbps = 0;    // measured device copy bandwidth; 0 on the CPU backend
+  double percent_of_copy = 0;        // 0 on the CPU backend
+  std::optional<OccupancyReport> occupancy;
+};
+
+class Simulation {
+ public:
+  static constexpr std::size_t kMaxTimingSamples = 1 << 20;
+
+  Simulation(Engine& engine, SimulationRequest request, SimulationStart start = {});
+  ~Simulation();
+  Simulation(const Simulation&) = delete;
+  Simulation& operator=(const Simulation&) = delete;
+
+  // Runs n >= 1 steps. CUDA: launches go back to back on the context's stream, each between its own pair of
+  // events; the host waits once at the end (to read the times), never between steps.
+  void step(long long n = 1);
+  // Back to the initial state, generation 0; the timing samples are kept (clear_timings drops them).
+  void reset();
+
+  long long generation() const noexcept { return generation_; }
+  int width() const noexcept;
+  int height() const noexcept;
+  const std::string& kernel() const noexcept { return request_.kernel; }
+  const std::string& variant() const noexcept { return variant_; }
+  Backend backend() const noexcept { return request_.backend; }
+
+  // The state on the host, for display and export: life u8 (0 dead, 255 alive), heat f32 u, grayscott f32 v.
+  Image image();
+  // Every field: life {cells}, heat {u}, grayscott {u, v}.
+  std::vector<Image> fields();
+  // CUDA backend only (a usage Error otherwise): image() on the device, finished (the stream is synchronised)
+  // and valid until the next step, paint or reset; `owner` keeps the memory alive. Bit-packed Life is unpacked
+  // into a display buffer by a kernel; the other variants hand out their state buffer itself.
+  DeviceImageRef device_image();
+  // CUDA backend only: the raw state (bit-packed Life: 64 cells per 64-bit word, shape = words*8 bytes wide).
+  std::vector<DeviceImageRef> device_fields();
+
+  // A brush: every cell within `radius` of (x, y) (a disc, clipped to the grid) is set. value: life 1 (alive)
+  // or 0 (dead); heat the temperature; grayscott the concentration of v (0..0.5), with u = 1 - 2 v. Values out of
+  // range are usage Errors, not clamped.
+  void paint(int x, int y, int radius, double value);
+
+  long long population();  // life only (usage Error otherwise); counted where the state is
+  double total();          // heat: total heat; grayscott: sum of v; usage Error for life
+  SimulationStats stats();
+
+  // Not const: the first report of a CUDA simulation measures the device copy bandwidth (once per process).
+  SimulationReport report();
+  const std::vector<double>& step_ms() const noexcept { return step_ms_; }  // per step, oldest first
+  void clear_timings() { step_ms_.clear(); }
+
+  // The variant a request gets when it names none.
+  static std::string default_variant(const KernelSpec& spec, Backend backend);
+
+ private:
+  Engine& engine_;
+  SimulationRequest request_;
+  std::string variant_;
+  std::unique_ptr<sim::SimModel> model_;
+  std::vector<Image> initial_;
+  std::unique_ptr<sim::SimBackend> backend_;
+  long long generation_ = 0;
+  std::vector<double> step_ms_;
+};
+
+}  // namespace ks

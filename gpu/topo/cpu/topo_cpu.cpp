@@ -1,0 +1,258 @@
+// The CPU backend of the topology sweep: the shared enumeration (sweep_core.hpp) on the thread pool. A batch is
+// cut into a fixed number of pieces (independent of the thread count), each piece reduced on its own and the
+// pieces merged in order, so results do not depend on how many threads ran them.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <mutex>
+#include <type_traits>
+
+#include "core/error.hpp"
+#include "core/timing.hpp"
+#include "topo/random.hpp"
+#include "topo/sweep_backend.hpp"
+#include "topo/sweep_core.hpp"
+
+namespace ks::topo {
+
+namespace {
+
+constexpr std::uint64_t kPiecesPerBatch = 256;
+
+template <class A>
+struct Matrices {
+  using V = typename A::Value;
+  const V* traffic;  // [slice][n][n]
+  const V* cost;     // [config][n][n]
+  int n, slices, configs;
+  const V* slice(int s) const { return traffic + std::size_t(s) * std::size_t(n) * std::size_t(n); }
+  const V* config(int c) const { return cost + std::size_t(c) * std::size_t(n) * std::size_t(n); }
+};
+
+template <class A>
+void to_raw(const RunningStats<A>& s, RawStats& r) {
+  if constexpr (A::exact) {
+    r.min_i = A::to_int(s.min);
+    r.max_i = A::to_int(s.max);
+    r.sum_i = s.sum;
+  } else {
+    r.min_d = s.min;
+    r.max_d = s.max;
+    r.sum_d = s.sum;
+  }
+  r.key = s.key;
+  r.count = s.count;
+}
+
+template <class A>
+RunningStats<A> from_raw(const RawStats& r) {
+  RunningStats<A> s;
+  if (r.count == 0) return s;
+  if constexpr (A::exact) {
+    s.min = typename A::Value(r.min_i);
+    s.max = typename A::Value(r.max_i);
+    s.sum = r.sum_i;
+  } else {
+    s.min = r.min_d;
+    s.max = r.max_d;
+    s.sum = r.sum_d;
+  }
+  s.key = r.key;
+  s.count = r.count;
+  return s;
+}
+
+template <class V>
+Candidate candidate_of(V cost, std::uint64_t key, int config) {
+  Candidate c;
+  if constexpr (std::is_same_v<V, double>) c.cost_d = cost; else c.cost_i = cost;
+  c.key = key;
+  c.configuration = config;
+  return c;
+}
+
+// The k best of what it is offered, by (cost, key, configuration).
+template <class A>
+struct TopList {
+  using V = typename A::Value;
+  struct Entry {
+    V cost;
+    std::uint64_t key;
+    int config;
+    bool operator<(const Entry& o) const {
+      if (cost != o.cost) return cost < o.cost;
+      if (key != o.key) return key < o.key;
+      return config < o.config;
+    }
+  };
+  int k = 0;
+  std::vector<Entry> entries;  // sorted
+  void offer(V cost, std::uint64_t key, int config) {
+    const Entry e{cost, key, config};
+    if (int(entries.size()) == k && !(e < entries.back())) return;
+    entries.insert(std::upper_bound(entries.begin(), entries.end(), e), e);
+    if (int(entries.size()) > k) entries.pop_back();
+  }
+};
+
+class CpuBackend final : public SweepBackend {
+ public:
+  CpuBackend(const Problem& p, ThreadPool& pool) : p_(p), pool_(pool) {}
+
+  std::string device() const override { return fmt::format("CPU ({} threads)", pool_.size()); }
+  std::uint64_t default_batch_evaluations() const override { return std::uint64_t(1) << 24; }
+
+  double run(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) override {
+    Stopwatch watch;
+    if (p_.exact)
+      run_typed<ExactInt64>({p_.traffic_scaled.data(), p_.cost_scaled.data(), p_.n, p_.slices, p_.configs}, pass, src,
+                            a, b, io);
+    else
+      run_typed<RealDouble>({p_.traffic_real.data(), p_.cost_real.data(), p_.n, p_.slices, p_.configs}, pass, src,
+                            a, b, io);
+    return watch.elapsed_ms();
+  }
+
+ private:
+  // Calls f(std::integral_constant<int, N>) with N = n for the sizes worth a specialised loop, else 0.
+  template <class F>
+  static void with_size(int n, F&& f) {
+    switch (n) {
+      case 8: return f(std::integral_constant<int, 8>{});
+      case 10: return f(std::integral_constant<int, 10>{});
+      case 11: return f(std::integral_constant<int, 11>{});
+      case 12: return f(std::integral_constant<int, 12>{});
+      default: return f(std::integral_constant<int, 0>{});
+    }
+  }
+
+  // Visits every (cost, key) of items [a, b) for one (slice, config); key is the code for runs, else the item.
+  template <class A, int N, class Visit>
+  static void visit_items(const Matrices<A>& m, const PlacementSource& src, std::uint64_t a, std::uint64_t b, int s,
+                          int c, Visit&& visit) {
+    if (src.mode == PlacementMode::All) {
+      const SweepPlan& plan = *src.plan;
+      const RunGeometry g = plan.geometry();
+      TileWalker<A, N, 1, 1> w;
+      w.traffic[0] = m.slice(s);
+      w.cost_of[0] = m.config(c);
+      w.runtime_n = m.n;
+      auto on_placement = [&](const TileWalker<A, N, 1, 1>& x) { visit(x.cost[0][0], x.code); };
+      for (std::uint64_t r = a; r < b; ++r) walk_run(w, g, plan.run(r), on_placement);
+      return;
+    }
+    std::vector<std::uint8_t> placement(std::size_t(m.n));
+    for (std::uint64_t item = a; item < b; ++item) {
+      const std::uint8_t* pl = nullptr;
+      if (src.mode == PlacementMode::Sample) {
+        SplitMix64 rng = sample_stream(src.seed, item);
+        random_placement(rng, placement.data(), m.n);
+        pl = placement.data();
+      } else {
+        pl = src.listed->data() + item * std::uint64_t(m.n);
+      }
+      visit(cost_of_placement<A>(m.slice(s), m.config(c), pl, m.n), item);
+    }
+  }
+
+  // Runs body(piece_a, piece_b, piece_index) over pieces of [a, b) in parallel.
+  template <class Body>
+  void for_pieces(std::uint64_t a, std::uint64_t b, std::uint64_t pieces, Body&& body) {
+    const std::uint64_t count = b - a;
+    pool_.parallel_for(0, (long long)pieces, [&](long long pa, long long pb) {
+      for (long long piece = pa; piece < pb; ++piece) {
+        const std::uint64_t from = a + count * std::uint64_t(piece) / pieces;
+        const std::uint64_t to = a + count * std::uint64_t(piece + 1) / pieces;
+        body(from, to, std::uint64_t(piece));
+      }
+    });
+  }
+
+  template <class A>
+  void run_typed(const Matrices<A>& m, Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b,
+                 PassIo& io) {
+    if (b <= a) return;
+    const std::uint64_t pieces = std::min<std::uint64_t>(b - a, kPiecesPerBatch);
+    const int pairs = m.slices * m.configs;
+    with_size(m.n, [&](auto size) {
+      constexpr int N = decltype(size)::value;
+      switch (pass) {
+        case Pass::Stats: {
+          auto partial = std::vector<RunningStats<A>>(static_cast<std::size_t>(pieces * std::uint64_t(pairs)));
+          for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece) {
+            for (int s = 0; s < m.slices; ++s)
+              for (int c = 0; c < m.configs; ++c) {
+                RunningStats<A>& st = partial[std::size_t(piece) * std::size_t(pairs) + std::size_t(s * m.configs + c)];
+                visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) { st.add(v, key); });
+              }
+          });
+          for (int k = 0; k < pairs; ++k) {
+            RunningStats<A> total = from_raw<A>((*io.stats)[std::size_t(k)]);
+            for (std::uint64_t piece = 0; piece < pieces; ++piece)
+              total.merge(partial[std::size_t(piece) * std::size_t(pairs) + std::size_t(k)]);
+            to_raw(total, (*io.stats)[std::size_t(k)]);
+          }
+          break;
+        }
+        case Pass::Histogram: {
+          std::mutex merge;
+          for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t) {
+            auto local = std::vector<std::array<std::uint64_t, kHistogramBins>>(static_cast<std::size_t>(pairs));
+            for (int s = 0; s < m.slices; ++s)
+              for (int c = 0; c < m.configs; ++c) {
+                const int k = s * m.configs + c;
+                const HistogramBins& bins = (*io.bins)[std::size_t(k)];
+                auto& counts = local[std::size_t(k)];
+                visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t) {
+                  if constexpr (A::exact) ++counts[std::size_t(exact_bin(A::to_int(v), bins))];
+                  else ++counts[std::size_t(real_bin(v, bins))];
+                });
+              }
+            // Counts are integers: the order of these additions does not matter.
+            std::lock_guard lock(merge);
+            for (int k = 0; k < pairs; ++k)
+              for (int bin = 0; bin < kHistogramBins; ++bin)
+                (*io.counts)[std::size_t(k)][std::size_t(bin)] += local[std::size_t(k)][std::size_t(bin)];
+          });
+          break;
+        }
+        case Pass::Top: {
+          auto lists = std::vector<TopList<A>>(static_cast<std::size_t>(pieces));
+          for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece) {
+            TopList<A>& list = lists[std::size_t(piece)];
+            list.k = io.top_k;
+            for (int c = 0; c < m.configs; ++c)
+              visit_items<A, N>(m, src, from, to, io.top_slice, c,
+                                [&](typename A::Value v, std::uint64_t key) { list.offer(v, key, c); });
+          });
+          for (const auto& list : lists)
+            for (const auto& e : list.entries) io.top->push_back(candidate_of(e.cost, e.key, e.config));
+          break;
+        }
+        case Pass::Cube: {
+          for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t) {
+            for (int s = 0; s < m.slices; ++s)
+              for (int c = 0; c < m.configs; ++c)
+                visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) {
+                  const std::uint64_t item = src.mode == PlacementMode::All ? index_of_code(key, m.n) : key;
+                  const std::size_t at = std::size_t(item - io.cube_first) * std::size_t(pairs) + std::size_t(s * m.configs + c);
+                  if constexpr (A::exact) io.cube_i[at] = v; else io.cube_d[at] = v;
+                });
+          });
+          break;
+        }
+      }
+    });
+  }
+
+  const Problem& p_;
+  ThreadPool& pool_;
+};
+
+}  // namespace
+
+std::unique_ptr<SweepBackend> make_cpu_backend(const Problem& p, ThreadPool& pool) {
+  return std::make_unique<CpuBackend>(p, pool);
+}
+
+}  // namespace ks::topo

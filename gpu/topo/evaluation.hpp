@@ -1,0 +1,166 @@
+#pragma once
+// The topology sweep as the CLI and the GUI call it: which placements to evaluate, on which backend, with what
+// reductions; what comes back. No Qt, no GL, no CUDA headers.
+//
+//   Problem p = make_problem(traffic, configurations);
+//   EvalRequest req;                       // all placements, CPU, histograms, top 10
+//   EvalControl ctl{on_progress, &cancel}; // called between batches; set `cancel` to stop
+//   EvalResult r = evaluate(p, req, ctl, pool, cuda_or_null);
+//   best_overall(r), best_per_timestamp(r), best_over_time(r)
+#include <array>
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/cuda_context.hpp"
+#include "core/thread_pool.hpp"
+#include "core/timing.hpp"
+#include "registry/kernel_spec.hpp"
+#include "topo/problem.hpp"
+
+namespace ks::topo {
+
+enum class PlacementMode {
+  All,     // every placement with index in [range_begin, range_end): exhaustive, n <= kMaxExhaustiveNodes
+  Sample,  // `samples` uniformly random placements (seeded), any n
+  Given,   // the placements listed (identity, or read from a file), any n
+};
+
+struct EvalRequest {
+  PlacementMode mode = PlacementMode::All;
+  std::uint64_t range_begin = 0;
+  std::uint64_t range_end = 0;  // 0: n!
+  std::uint64_t samples = 0;
+  std::uint64_t seed = 1;
+  std::vector<std::vector<int>> placements;  // Given: node at each position
+
+  Backend backend = Backend::Cpu;
+  std::string variant;        // "cpu" | "naive" | "delta"; empty: the backend's default (cpu, delta)
+  int block_threads = 128;    // CUDA threads per block
+  bool histogram = true;      // 64-bin histogram per (slice, configuration): a second pass
+  int top_k = 0;              // best placements of the top slice (summed traffic, or the only timestamp)
+  std::uint64_t cube_limit_bytes = 0;  // > 0: keep every cost if they fit in this many bytes (else usage Error)
+  int warmup = 0;             // untimed repetitions (benchmarks)
+  int repeat = 1;             // timed repetitions; the result is the last one's
+  std::uint64_t batch_evaluations = 0;  // work between progress reports; 0: the backend's default
+};
+
+struct EvalProgress {
+  std::uint64_t evaluations_done = 0;
+  std::uint64_t evaluations_total = 0;
+  double elapsed_s = 0;
+  const char* pass = "";  // "sweep", "histogram", "top", "cube"
+};
+
+struct EvalControl {
+  std::function<void(const EvalProgress&)> progress;  // from the calling thread, between batches
+  const std::atomic<bool>* cancel = nullptr;           // checked between batches
+};
+
+// A cost: `scaled` is exact (times 10^-decimals) when the result is exact; `value` is always set.
+struct Cost {
+  std::int64_t scaled = 0;
+  double value = 0;
+};
+
+inline constexpr int kHistogramBins = 64;
+
+struct Histogram {
+  // Bin b holds costs in [lo + b * width, lo + (b + 1) * width); the last bin includes the maximum. Exact costs
+  // use a whole-number width (in scaled units) of ceil((max - min + 1) / 64).
+  Cost lo, width;
+  std::array<std::uint64_t, kHistogramBins> counts{};
+};
+
+struct SliceResult {
+  int slice = 0, configuration = 0;
+  Cost min, max;
+  double mean = 0;
+  std::uint64_t count = 0;
+  std::uint64_t argmin = 0;   // placement index (All), sample number (Sample), list position (Given)
+  std::vector<int> placement; // the argmin: node at each position; among equal minima the lowest argmin
+  std::optional<Histogram> histogram;
+};
+
+struct RankedPlacement {
+  Cost cost;
+  std::uint64_t index = 0;  // as SliceResult::argmin
+  int configuration = 0;
+  std::vector<int> placement;
+};
+
+struct PassTiming {
+  TimingStats time;           // per repetition: the pass's kernels (CUDA events) or its wall time (CPU)
+  std::uint64_t evaluations = 0;
+};
+
+struct EvalTiming {
+  std::string device;         // GPU name or "CPU (N threads)"
+  std::string variant;
+  double upload_ms = 0, download_ms = 0;
+  PassTiming sweep, histogram, top, cube;
+  double evaluations_per_second = 0;  // sweep evaluations / median sweep time
+  std::string launch;         // CUDA: "grid x block, N registers, occupancy ..." of the sweep kernel
+};
+
+struct EvalResult {
+  const Problem* problem = nullptr;  // what was evaluated (must outlive the result)
+  PlacementMode mode = PlacementMode::All;
+  bool exact = false;
+  int decimals = 0;
+  bool complete = true;              // false: cancelled; the results cover [range_begin, evaluated_end)
+  std::uint64_t range_begin = 0, range_end = 0, evaluated_end = 0;  // All: placement indices
+  std::uint64_t placements = 0;      // placements evaluated
+  std::uint64_t evaluations = 0;     // placements x slices x configurations
+  std::vector<SliceResult> slices;   // [slice * configs + configuration]
+  int top_slice = 0;
+  std::vector<RankedPlacement> top;  // on `top_slice`, across configurations, best first
+  // Every cost, when asked for: [placement][slice][configuration], placements in index order.
+  std::vector<std::int64_t> cube_scaled;
+  std::vector<double> cube_real;
+  EvalTiming timing;
+  std::vector<std::string> notes;
+
+  const SliceResult& at(int slice, int configuration) const;
+};
+
+// Runs the request. Usage Errors before any work for impossible requests: n! too large for an exhaustive sweep
+// (saying how many placements and how long it would take, and suggesting sample:N), a range outside 0 .. n!,
+// a cube over its limit, a placement that is not a permutation. `cuda` may be null for the CPU backend.
+EvalResult evaluate(const Problem& problem, const EvalRequest& request, const EvalControl& control,
+                    ThreadPool& pool, CudaContext* cuda);
+
+// Derived results. Ties: lowest cost, then lowest timestamp, configuration, placement index.
+struct BestPlacement {
+  Cost cost;
+  int slice = 0, configuration = 0;
+  std::uint64_t index = 0;
+  std::vector<int> placement;
+};
+BestPlacement best_overall(const EvalResult& r);                   // over timestamps (not the summed slice)
+std::vector<BestPlacement> best_per_timestamp(const EvalResult& r);  // best configuration of each timestamp
+std::optional<BestPlacement> best_over_time(const EvalResult& r);  // on the summed slice, when there is one
+
+// The cost of one placement from the definition (any n), for checks and explanations.
+Cost placement_cost(const Problem& p, int slice, int configuration, const std::vector<int>& placement);
+// Index -> placement and back, for n <= 20 (placement_index) and n <= kMaxEnumeratedNodes (codes).
+std::vector<int> placement_of_index(std::uint64_t index, int n);
+std::uint64_t index_of_placement(const std::vector<int>& placement);
+// Usage Error unless `placement` holds each of 0 .. n-1 once (`what` names it in the message).
+void check_placement(const std::vector<int>& placement, int n, const std::string& what);
+
+// How long an exhaustive sweep of n nodes would take, from a short measurement on this backend: seconds, and
+// the measured rate in evaluations per second. Used to explain why n! is too large.
+struct SweepEstimate {
+  double seconds = 0;
+  double evaluations_per_second = 0;
+  std::uint64_t placements = 0;  // n! (saturated at UINT64_MAX)
+  long double placements_exact = 0;
+};
+SweepEstimate estimate_exhaustive(const Problem& problem, const EvalRequest& request, ThreadPool& pool,
+                                  CudaContext* cuda);
+
+}  // namespace ks::topo

@@ -1,0 +1,105 @@
+#pragma once
+// What evaluate() asks of a backend (CPU or CUDA): one pass over a batch of work, its reductions merged into
+// the caller's accumulators. Internal to gpu/topo.
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/hd.hpp"
+#include "topo/arith.hpp"
+#include "topo/evaluation.hpp"
+#include "topo/sweep_plan.hpp"
+
+namespace ks::topo {
+
+// Where placements come from. Items are runs of the plan (Runs), sample numbers (Samples) or positions in the
+// list (Listed).
+struct PlacementSource {
+  PlacementMode mode = PlacementMode::All;
+  const SweepPlan* plan = nullptr;  // All
+  std::uint64_t seed = 0;           // Sample
+  const std::vector<std::uint8_t>* listed = nullptr;  // Given: placements x n
+};
+
+// Per (slice, configuration), in the problem's units: exact modes fill the integer fields, real mode the doubles.
+struct RawStats {
+  std::int64_t min_i = INT64_MAX, max_i = INT64_MIN;
+  double min_d = 0, max_d = 0;
+  Sum128 sum_i;
+  double sum_d = 0;
+  std::uint64_t key = ~std::uint64_t(0);  // code of the argmin (All), else its item number
+  std::uint64_t count = 0;
+};
+
+struct HistogramBins {
+  std::int64_t lo_i = 0, width_i = 1;
+  double lo_d = 0, width_d = 0;
+};
+
+struct Candidate {
+  std::int64_t cost_i = 0;
+  double cost_d = 0;
+  std::uint64_t key = 0;
+  int configuration = 0;
+};
+
+enum class Pass { Stats, Histogram, Top, Cube };
+
+struct PassIo {
+  std::vector<RawStats>* stats = nullptr;                 // Stats: merged into, [pair]
+  const std::vector<HistogramBins>* bins = nullptr;       // Histogram: [pair]
+  std::vector<std::array<std::uint64_t, kHistogramBins>>* counts = nullptr;  // Histogram: added to, [pair]
+  int top_slice = 0, top_k = 0;                           // Top
+  std::vector<Candidate>* top = nullptr;                  // Top: candidates appended (the caller keeps the best)
+  std::int64_t* cube_i = nullptr;                         // Cube: [item - cube_first][slice][config]
+  double* cube_d = nullptr;
+  std::uint64_t cube_first = 0;                           // placement index (All) or item of cube row 0
+};
+
+class SweepBackend {
+ public:
+  virtual ~SweepBackend() = default;
+  // One pass over items [a, b) of `source`; returns its time in ms (device time for CUDA).
+  virtual double run(Pass pass, const PlacementSource& source, std::uint64_t a, std::uint64_t b, PassIo& io) = 0;
+  virtual std::string device() const = 0;
+  virtual std::string launch_description() const { return {}; }
+  virtual double upload_ms() const { return 0; }
+  virtual double download_ms() const { return 0; }
+  // Evaluations per batch that keep progress reports a fraction of a second apart.
+  virtual std::uint64_t default_batch_evaluations() const = 0;
+};
+
+std::unique_ptr<SweepBackend> make_cpu_backend(const Problem& p, ThreadPool& pool);
+// `variant`: "naive" or "delta". Device Error when CUDA is not available (hint: --backend cpu).
+std::unique_ptr<SweepBackend> make_cuda_backend(const Problem& p, CudaContext& cuda, const std::string& variant,
+                                                int block_threads);
+
+// Histogram bin of a cost, shared by the backends so that they bin identically.
+KS_HD int exact_bin(std::int64_t cost, const HistogramBins& b) {
+  const std::int64_t bin = (cost - b.lo_i) / b.width_i;
+  return bin < 0 ? 0 : (bin >= kHistogramBins ? kHistogramBins - 1 : int(bin));
+}
+KS_HD int real_bin(double cost, const HistogramBins& b) {
+  if (!(b.width_d > 0)) return 0;
+#if defined(__CUDA_ARCH__)
+  const double x = floor(__ddiv_rn(__dsub_rn(cost, b.lo_d), b.width_d));
+#else
+  const double x = __builtin_floor((cost - b.lo_d) / b.width_d);
+#endif
+  return x < 0 ? 0 : (x >= kHistogramBins ? kHistogramBins - 1 : int(x));
+}
+
+// The cost of an explicit placement (any n), in the same order as TileWalker::evaluate_in_full.
+template <class A>
+KS_HD typename A::Value cost_of_placement(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                          const std::uint8_t* placement, int n) {
+  typename A::Value c = 0;
+  for (int i = 0; i < n; ++i) {
+    const int xi = placement[i];
+    for (int j = 0; j < n; ++j) c = A::mad(c, cost_of[i * n + j], traffic[xi * n + placement[j]]);
+  }
+  return c;
+}
+
+}  // namespace ks::topo

@@ -1,0 +1,134 @@
+// `kernelscope --screenshot` end to end, through EGL (Mesa in CI, NVIDIA's EGL with interop on the GPU machine):
+// the file has the asked size, is not blank, shows the sample's known regions as the kernel leaves them, splits
+// input from output; bad requests fail with exit code 2 (runtime failures with 1) and leave no file behind.
+#ifdef KS_HAVE_SCREENSHOT
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "gui/screenshot.hpp"
+#include "io/image_io.hpp"
+#include "render_test_support.hpp"
+#include "support/test_support.hpp"
+
+namespace ks {
+namespace {
+
+// screenshot_main over an argument list, as the app's main would call it.
+int run(std::vector<std::string> args) {
+  args.insert(args.begin(), "kernelscope");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return app::screenshot_main(int(argv.size()), argv.data());
+}
+
+// The sample test card (tools/make_sample.py) at 1:1: a 1024x768 frame without panels fits it exactly.
+// Regions: a white disc around (640, 150) of radius 70 ((250, 250, 250)), a dark rectangle x 780..939, y 60..199
+// ((20, 20, 20)), the zone plate left of x = 512.
+TEST(Screenshot, SampleWithABoxFilterShowsTheTestCardsRegions) {
+  test::TempDir dir;
+  const auto out = dir / "box.png";
+  ASSERT_EQ(run({"--screenshot", out.string(), "--kernel", "box", "--param", "radius=2", "--size", "1024x768",
+                 "--no-panels"}),
+            0);
+  const Image png = load_image(out);
+  EXPECT_EQ(png.width(), 1024);
+  EXPECT_EQ(png.height(), 768);
+  EXPECT_EQ(png.channels(), 3);
+  const Image frame = convert_channels(png, 4);
+  EXPECT_GT(test::distinct_colours(frame), 1000u);
+  // Inside flat regions a box filter changes nothing.
+  EXPECT_TRUE(test::rgb_near(frame, 640, 150, {250, 250, 250}));
+  EXPECT_TRUE(test::rgb_near(frame, 860, 130, {20, 20, 20}));
+  // Across the rectangle's left edge (x = 780) a 5-wide box blends the gradient into the dark: strictly between.
+  const test::Rgb edge = test::rgb_at(frame, 780, 130);
+  const test::Rgb outside = test::rgb_at(frame, 770, 130);
+  EXPECT_GT(edge[0] + edge[1] + edge[2], 60);
+  EXPECT_LT(edge[0] + edge[1] + edge[2], outside[0] + outside[1] + outside[2]);
+}
+
+TEST(Screenshot, SplitShowsTheInputLeftAndTheOutputRight) {
+  test::TempDir dir;
+  const auto out = dir / "split.png";
+  // Sobel magnitude: flat regions become 0. The split at 0.7 (x = 716.8) runs between the disc and the rectangle.
+  ASSERT_EQ(run({"--screenshot", out.string(), "--kernel", "sobel", "--size", "1024x768", "--no-panels", "--split",
+                 "0.7"}),
+            0);
+  const Image frame = convert_channels(load_image(out), 4);
+  EXPECT_TRUE(test::rgb_near(frame, 640, 150, {250, 250, 250})) << "left of the split: the input";
+  EXPECT_TRUE(test::rgb_near(frame, 860, 130, {0, 0, 0})) << "right of the split: the output";
+  // The same pixel shows the output when the split moves left of it.
+  ASSERT_EQ(run({"--screenshot", out.string(), "--kernel", "sobel", "--size", "1024x768", "--no-panels", "--split",
+                 "0.5"}),
+            0);
+  EXPECT_TRUE(test::rgb_near(convert_channels(load_image(out), 4), 640, 150, {0, 0, 0}));
+}
+
+TEST(Screenshot, PanelsAreDrawnBesideTheImage) {
+  test::TempDir dir;
+  const auto with = dir / "with.png", without = dir / "without.png";
+  ASSERT_EQ(run({"--screenshot", with.string(), "--size", "1280x800"}), 0);
+  ASSERT_EQ(run({"--screenshot", without.string(), "--size", "1280x800", "--no-panels"}), 0);
+  const Image a = convert_channels(load_image(with), 4), b = convert_channels(load_image(without), 4);
+  EXPECT_EQ(a.width(), 1280);
+  EXPECT_EQ(a.height(), 800);
+  EXPECT_GT(test::distinct_colours(a), 1000u);
+  // The right edge holds the sidebar with panels and the image (or background) without; they differ a lot there.
+  int differ = 0;
+  for (int y = 0; y < 800; y += 4)
+    for (int x = 1280 - 300; x < 1280; x += 4) differ += test::rgb_at(a, x, y) != test::rgb_at(b, x, y);
+  EXPECT_GT(differ, 2000);
+}
+
+TEST(Screenshot, OddSizesAndASmallFile) {
+  test::TempDir dir;
+  const Image in = test::random_image(33, 7, 1, ElemType::U8, 51);
+  save_image(in, dir / "in.png");
+  const auto out = dir / "odd.png";
+  ASSERT_EQ(run({"--screenshot", out.string(), "--size", "333x77", "--kernel", "median", (dir / "in.png").string()}),
+            0);
+  const Image png = load_image(out);
+  EXPECT_EQ(png.width(), 333);
+  EXPECT_EQ(png.height(), 77);
+}
+
+TEST(Screenshot, BadRequestsExitWithTwoAndWriteNothing) {
+  test::TempDir dir;
+  const std::string out = (dir / "bad.png").string();
+  EXPECT_EQ(run({"--screenshot", out, "--kernel", "no-such-kernel"}), 2);
+  EXPECT_EQ(run({"--screenshot", out, "--kernel", "box", "--param", "radius=-4"}), 2);
+  EXPECT_EQ(run({"--screenshot", out, "--param", "radius"}), 2);
+  EXPECT_EQ(run({"--screenshot", out, "--size", "0x10"}), 2);
+  EXPECT_EQ(run({"--screenshot", out, "--size", "big"}), 2);
+  EXPECT_EQ(run({"--screenshot", out, "--split", "1.5"}), 2);
+  EXPECT_EQ(run({"--screenshot", out, "--frobnicate"}), 2);
+  EXPECT_EQ(run({"--screenshot", (dir / "bad.xyz").string()}), 2);
+  EXPECT_EQ(run({"--kernel", "box"}), 2) << "--screenshot OUT is required";
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+}
+
+TEST(Screenshot, RuntimeFailuresExitWithOneAndKeepAnOldFile) {
+  test::TempDir dir;
+  const auto out = dir / "keep.png";
+  save_image(test::random_image(4, 4, 3, ElemType::U8, 52), out);
+  const auto before = std::filesystem::file_size(out);
+  EXPECT_EQ(run({"--screenshot", out.string(), (dir / "missing.png").string()}), 1);
+  EXPECT_EQ(std::filesystem::file_size(out), before);
+  EXPECT_EQ(load_image(out).width(), 4);
+}
+
+TEST(Screenshot, WantsScreenshotSpotsTheOption) {
+  const char* yes[] = {"kernelscope", "img.png", "--screenshot", "out.png"};
+  const char* eq[] = {"kernelscope", "--screenshot=out.png"};
+  const char* no[] = {"kernelscope", "img.png"};
+  EXPECT_TRUE(app::wants_screenshot(4, const_cast<char**>(yes)));
+  EXPECT_TRUE(app::wants_screenshot(2, const_cast<char**>(eq)));
+  EXPECT_FALSE(app::wants_screenshot(2, const_cast<char**>(no)));
+}
+
+}  // namespace
+}  // namespace ks
+#endif

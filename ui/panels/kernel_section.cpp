@@ -1,0 +1,167 @@
+// Kernel: which kernel, variant, backend and element type, and one widget per parameter, all from the registry.
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <cmath>
+
+#include "panels/panel_sections.hpp"
+#include "registry/registry.hpp"
+#include "session/session.hpp"
+
+namespace ks::ui::panels {
+
+namespace {
+
+// Wide ranges (border_value's +-65535) make a slider useless: one pixel of travel jumps hundreds. Those get a
+// typed field; the session checks the value either way (ImGui's Ctrl+click can type past a slider's ends).
+constexpr double kSliderSpan = 1000;
+
+void int_widget(app::Session& s, PanelState& st, const ParamSpec& p) {
+  int v = int(s.params().get_int(p.name));
+  const bool changed = p.max - p.min <= kSliderSpan ? ImGui::SliderInt(p.name.c_str(), &v, int(p.min), int(p.max))
+                                                    : ImGui::InputInt(p.name.c_str(), &v);
+  if (changed) try_change(st, [&] { s.set_param(p.name, std::to_string(v)); });
+}
+
+void float_widget(app::Session& s, PanelState& st, const ParamSpec& p) {
+  float v = float(s.params().get_float(p.name));
+  const bool changed =
+      p.max - p.min <= kSliderSpan
+          ? ImGui::SliderFloat(p.name.c_str(), &v, float(p.min), float(p.max), "%.3g")
+          : ImGui::InputFloat(p.name.c_str(), &v, 0, 0, "%.6g", ImGuiInputTextFlags_EnterReturnsTrue);
+  // {} prints a float's shortest exact form ("2.35", not "2.3499999"): the value the user saw is the value set.
+  if (changed) try_change(st, [&] { s.set_param(p.name, fmt::format("{}", v)); });
+}
+
+void choice_widget(app::Session& s, PanelState& st, const ParamSpec& p) {
+  const std::string& current = s.params().get_choice(p.name);
+  if (ImGui::BeginCombo(p.name.c_str(), current.c_str())) {
+    for (const auto& c : p.choices)
+      if (ImGui::Selectable(c.c_str(), c == current) && c != current)
+        try_change(st, [&] { s.set_param(p.name, c); });
+    ImGui::EndCombo();
+  }
+}
+
+void bool_widget(app::Session& s, PanelState& st, const ParamSpec& p) {
+  bool v = s.params().get_bool(p.name);
+  if (ImGui::Checkbox(p.name.c_str(), &v)) try_change(st, [&] { s.set_param(p.name, v ? "true" : "false"); });
+}
+
+// Matrices ("1,2,1; 2,4,2; 1,2,1") and text parameters are typed, then applied with the button or Enter
+// (Ctrl+Enter starts a new line), so that a half-typed value is never run. Text parameters offer their examples.
+void typed_widget(app::Session& s, PanelState& st, const ParamSpec& p, const std::string& current) {
+  const std::string key = s.kernel().id + "/" + p.name;
+  auto it = st.text_edits.find(key);
+  if (it == st.text_edits.end()) it = st.text_edits.emplace(key, current).first;
+  std::string& text = it->second;
+  ImGui::TextUnformatted(p.name.c_str());
+  const bool entered =
+      p.type == ParamType::Matrix
+          ? ImGui::InputTextMultiline(("##" + key).c_str(), &text, ImVec2(-1, ImGui::GetTextLineHeight() * 4),
+                                      ImGuiInputTextFlags_EnterReturnsTrue)
+          : ImGui::InputText(("##" + key).c_str(), &text, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (p.type == ParamType::Text && !p.choices.empty() && ImGui::BeginCombo(("examples##" + key).c_str(), nullptr,
+                                                                           ImGuiComboFlags_NoPreview)) {
+    for (const auto& c : p.choices)
+      if (ImGui::Selectable(c.c_str())) text = c;
+    ImGui::EndCombo();
+  }
+  const bool edited = text != current;
+  ImGui::BeginDisabled(!edited);
+  const bool apply = ImGui::Button(("Apply##" + key).c_str());
+  ImGui::SameLine();
+  if (ImGui::Button(("Revert##" + key).c_str())) text = current;
+  ImGui::EndDisabled();
+  if ((apply || entered) && edited) {
+    const std::string typed = text;
+    if (try_change(st, [&] { s.set_param(p.name, typed); })) st.text_edits.erase(key);  // shows the canonical form
+  }
+}
+
+void param_widget(app::Session& s, PanelState& st, const ParamSpec& p) {
+  ImGui::PushID(p.name.c_str());
+  switch (p.type) {
+    case ParamType::Int: int_widget(s, st, p); break;
+    case ParamType::Float: float_widget(s, st, p); break;
+    case ParamType::Choice: choice_widget(s, st, p); break;
+    case ParamType::Bool: bool_widget(s, st, p); break;
+    case ParamType::Matrix: typed_widget(s, st, p, format_matrix(s.params().get_matrix(p.name))); break;
+    case ParamType::Text: typed_widget(s, st, p, s.params().get_text(p.name)); break;
+  }
+  help_marker(p.help + "\nRange: " + p.range_text() + "\nDefault: " + p.default_text);
+  ImGui::PopID();
+}
+
+const char* type_label(ElemType t) { return t == ElemType::F32 ? "f32 (signed results visible)" : "u8"; }
+
+}  // namespace
+
+void draw_kernel_section(app::Session& s, PanelState& st) {
+  const auto& registry = KernelRegistry::builtin();
+  const KernelSpec& spec = s.kernel();
+  const std::string kernel_label = spec.title + " (" + spec.id + ")";
+  if (ImGui::BeginCombo("kernel", kernel_label.c_str())) {
+    for (const auto& k : registry.kernels()) {
+      if (!app::Session::can_run(k)) continue;
+      const std::string label = k.title + " (" + k.id + ")";
+      if (ImGui::Selectable(label.c_str(), k.id == spec.id) && k.id != spec.id)
+        try_change(st, [&] { s.select_kernel(k.id); });
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  help_marker(spec.description);
+
+  // Backend: CUDA only where there is a device; otherwise the reason is what the user reads.
+  int backend = s.backend() == Backend::Cuda ? 1 : 0;
+  ImGui::TextUnformatted("backend");
+  ImGui::SameLine();
+  if (ImGui::RadioButton("CPU", &backend, 0)) try_change(st, [&] { s.set_backend(Backend::Cpu); });
+  ImGui::SameLine();
+  if (!s.device().cuda) ImGui::BeginDisabled();
+  if (ImGui::RadioButton("CUDA", &backend, 1)) try_change(st, [&] { s.set_backend(Backend::Cuda); });
+  if (!s.device().cuda) {
+    ImGui::EndDisabled();
+    help_marker("The CPU backend is in use: " + s.device().unavailable_reason);
+  }
+
+  const std::string variant = s.effective_variant();
+  const std::string variant_label = s.variant().empty() ? variant + " (default)" : variant;
+  if (ImGui::BeginCombo("variant", variant_label.c_str())) {
+    for (const auto& v : spec.variants) {
+      if (v.backend != s.backend()) continue;
+      const auto why = spec.unavailable_reason(v.name, s.params());
+      if (why) ImGui::BeginDisabled();
+      if (ImGui::Selectable(v.name.c_str(), v.name == variant)) try_change(st, [&] { s.set_variant(v.name); });
+      if (why) ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("%s", why ? why->c_str() : v.help.c_str());
+    }
+    ImGui::EndCombo();
+  }
+
+  if (s.has_input()) {
+    const ElemType type = s.element_type();
+    if (ImGui::BeginCombo("type", type_label(type))) {
+      for (ElemType t : {ElemType::U8, ElemType::F32})
+        if (ImGui::Selectable(type_label(t), t == type) && t != type)
+          try_change(st, [&] { s.set_element_type(t); });
+      ImGui::EndCombo();
+    }
+    help_marker("The element type the kernel runs on. u8 saturates negative results (Sobel dx, Laplacian) to 0; "
+                "f32 keeps their sign.");
+  }
+
+  ImGui::Separator();
+  for (const auto& p : spec.params) param_widget(s, st, p);
+  if (ImGui::SmallButton("Defaults")) try_change(st, [&] { s.reset_params(); });
+  ImGui::SameLine();
+  if (ImGui::SmallButton("Run again")) s.request_run();
+
+  if (!st.error.empty()) error_text(st.error);
+  if (s.last_error()) error_text("Last run failed: " + s.last_error()->full_message());
+}
+
+}  // namespace ks::ui::panels

@@ -1,0 +1,32 @@
+#pragma once
+// The sections of the sidebar and the helpers they share; private to ui/panels.
+#include <functional>
+#include <string>
+
+#include "panels/panels.hpp"
+
+namespace ks::app {
+class Session;
+}
+
+namespace ks::ui::panels {
+
+void draw_kernel_section(app::Session& session, PanelState& state);
+void draw_launch_section(app::Session& session, PanelState& state);
+void draw_timing_section(app::Session& session, PanelState& state);
+void draw_device_section(app::Session& session, PanelState& state);
+void draw_view_section(app::Session& session, PanelState& state);
+// While state.auto_range is on, sets the view's range and colormap for each new result (once per generation).
+void follow_output(app::Session& session, PanelState& state);
+
+// Runs a change the session may refuse; its ks::Error goes to state.error (shown in red) instead of escaping
+// the frame. Returns whether the change was accepted.
+bool try_change(PanelState& state, const std::function<void()>& change);
+
+// A "(?)" after the last item whose tooltip shows `text`.
+void help_marker(const std::string& text);
+// Text in the colour of errors / of notes, wrapped to the panel.
+void error_text(const std::string& text);
+void note_text(const std::string& text);
+
+}  // namespace ks::ui::panels

@@ -1,0 +1,47 @@
+#pragma once
+// The ImGui panels of the app, drawn from the kernel registry and the session. Qt-free: the Qt window and the
+// headless --screenshot path both call draw_panels between ImGuiLayer::begin_frame and end_frame_and_render.
+// The panels change the session through its methods only; what they cannot accept they say in red, and the
+// session's state stays as it was.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "render/display_frame.hpp"
+#include "render/pixel_probe.hpp"
+
+namespace ks::app {
+class Session;  // app/session/session.hpp
+}
+
+namespace ks::ui {
+
+struct PanelState {
+  bool visible = true;          // View > Panels; false draws only the job indicator and the pixel inspector
+  float sidebar_width = 380;    // logical pixels, at the viewport's right edge
+  // Which sections are open (the app keeps them in its settings).
+  bool kernel_open = true, launch_open = true, timing_open = true, device_open = false, view_open = false;
+
+  // The viewport's view: the View section edits its colormap, range, legend and split. Null: no View section.
+  ViewState* view = nullptr;
+  // Follow each new result: a diverging colormap for signed outputs, the range suggested_range() picks.
+  bool auto_range = true;
+  // The pixel under the cursor (the viewport fills it from probe_pixel); shown by the inspector.
+  std::optional<PixelProbe> probe;
+  double display_fps = 0;       // frames the viewport drew per second, lately (0: unknown, e.g. headless)
+
+  // Widgets' transient state.
+  std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"
+  std::string error;                              // the last refused change, until the next accepted one
+  std::uint64_t followed_generation = 0;          // the output generation auto_range last adjusted to
+};
+
+// Draws every panel (Kernel, Launch, Timing, Device, View), the job indicator and the pixel inspector.
+void draw_panels(app::Session& session, PanelState& state);
+
+// The width (logical pixels) the sidebar covers at the right edge of a viewport `viewport_width` wide: 0 when
+// hidden, at most 60% of the viewport. The viewport fits the image beside it.
+float panels_width(const PanelState& state, float viewport_width);
+
+}  // namespace ks::ui

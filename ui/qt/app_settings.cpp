@@ -1,0 +1,59 @@
+#include "qt/app_settings.hpp"
+
+#include <QDir>
+
+namespace ks::ui::qt {
+
+QByteArray AppSettings::geometry() const { return settings_.value("window/geometry").toByteArray(); }
+void AppSettings::set_geometry(const QByteArray& g) { settings_.setValue("window/geometry", g); }
+QByteArray AppSettings::window_state() const { return settings_.value("window/state").toByteArray(); }
+void AppSettings::set_window_state(const QByteArray& s) { settings_.setValue("window/state", s); }
+
+QString AppSettings::last_folder() const { return settings_.value("files/last_folder", QDir::homePath()).toString(); }
+void AppSettings::set_last_folder(const QString& folder) { settings_.setValue("files/last_folder", folder); }
+
+QStringList AppSettings::recent_files() const {
+  QStringList list = settings_.value("files/recent").toStringList();
+  while (list.size() > kRecentLimit) list.removeLast();
+  return list;
+}
+
+void AppSettings::add_recent_file(const QString& path) {
+  QStringList list = recent_files();
+  list.removeAll(path);
+  list.prepend(path);
+  while (list.size() > kRecentLimit) list.removeLast();
+  settings_.setValue("files/recent", list);
+}
+
+void AppSettings::remove_recent_file(const QString& path) {
+  QStringList list = recent_files();
+  list.removeAll(path);
+  settings_.setValue("files/recent", list);
+}
+
+void AppSettings::clear_recent_files() { settings_.remove("files/recent"); }
+
+void AppSettings::load_panels(PanelState& s) const {
+  s.visible = settings_.value("panels/visible", s.visible).toBool();
+  s.sidebar_width = settings_.value("panels/width", double(s.sidebar_width)).toFloat();
+  s.kernel_open = settings_.value("panels/kernel_open", s.kernel_open).toBool();
+  s.launch_open = settings_.value("panels/launch_open", s.launch_open).toBool();
+  s.timing_open = settings_.value("panels/timing_open", s.timing_open).toBool();
+  s.device_open = settings_.value("panels/device_open", s.device_open).toBool();
+  s.view_open = settings_.value("panels/view_open", s.view_open).toBool();
+  s.auto_range = settings_.value("panels/auto_range", s.auto_range).toBool();
+}
+
+void AppSettings::save_panels(const PanelState& s) {
+  settings_.setValue("panels/visible", s.visible);
+  settings_.setValue("panels/width", double(s.sidebar_width));
+  settings_.setValue("panels/kernel_open", s.kernel_open);
+  settings_.setValue("panels/launch_open", s.launch_open);
+  settings_.setValue("panels/timing_open", s.timing_open);
+  settings_.setValue("panels/device_open", s.device_open);
+  settings_.setValue("panels/view_open", s.view_open);
+  settings_.setValue("panels/auto_range", s.auto_range);
+}
+
+}  // namespace ks::ui::qt

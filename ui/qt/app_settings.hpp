@@ -1,0 +1,40 @@
+#pragma once
+// What the app remembers between runs, through QSettings: window geometry, the last folder of a file dialog,
+// recent files, and the panels' state (which sections are open, the sidebar's width, whether it shows).
+#include <QByteArray>
+#include <QSettings>
+#include <QString>
+#include <QStringList>
+
+#include "panels/panels.hpp"
+
+namespace ks::ui::qt {
+
+class AppSettings {
+ public:
+  static constexpr int kRecentLimit = 10;
+
+  // `settings` is the app's store (QSettings in the user's config folder; tests give one on a temp file).
+  explicit AppSettings(QSettings& settings) : settings_(settings) {}
+
+  QByteArray geometry() const;
+  void set_geometry(const QByteArray& g);
+  QByteArray window_state() const;
+  void set_window_state(const QByteArray& s);
+
+  QString last_folder() const;  // the user's home folder until a dialog was used
+  void set_last_folder(const QString& folder);
+
+  QStringList recent_files() const;  // newest first, at most kRecentLimit
+  void add_recent_file(const QString& path);  // moves it to the front
+  void remove_recent_file(const QString& path);
+  void clear_recent_files();
+
+  void load_panels(PanelState& state) const;
+  void save_panels(const PanelState& state);
+
+ private:
+  QSettings& settings_;
+};
+
+}  // namespace ks::ui::qt

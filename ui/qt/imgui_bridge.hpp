@@ -1,0 +1,37 @@
+#pragma once
+// Qt's input events as Dear ImGui 1.86 wants them: mouse position and buttons, wheel, keys through io.KeysDown /
+// io.KeyMap (1.86 predates io.AddKeyEvent), modifiers, typed text, focus. Positions stay in Qt's logical pixels,
+// which is what ImGuiLayer::begin_frame gives ImGui as the display size; the device pixel ratio only scales the
+// framebuffer. No widget here: the viewport forwards its events, the tests build events by hand.
+#include <Qt>
+
+struct ImGuiIO;
+class QKeyEvent;
+class QMouseEvent;
+class QPointF;
+class QWheelEvent;
+
+namespace ks::ui::qt {
+
+// The io.KeysDown index of a Qt key, or -1 for keys ImGui has no use for. The indices are ImGuiKey_* values,
+// so io.KeyMap is the identity (see install_key_map).
+int imgui_key_index(int qt_key);
+// io.KeyMap[k] = k for every ImGuiKey_.
+void install_key_map(ImGuiIO& io);
+// 0 left, 1 right, 2 middle, 3 back, 4 forward (io.MouseDown's order), -1 for other buttons.
+int imgui_mouse_button(Qt::MouseButton button);
+// Qt reports wheels in eighths of a degree, 120 per notch; ImGui counts notches.
+float wheel_notches(int angle_delta);
+
+void feed_mouse_position(ImGuiIO& io, const QPointF& logical_position);
+void feed_mouse_button(ImGuiIO& io, const QMouseEvent& event, bool pressed);
+void feed_wheel(ImGuiIO& io, const QWheelEvent& event);
+// Key state, modifiers and, on a press, the typed text (control characters are keys, not text).
+void feed_key(ImGuiIO& io, const QKeyEvent& event, bool pressed);
+void feed_modifiers(ImGuiIO& io, Qt::KeyboardModifiers modifiers);
+// The pointer left the widget: ImGui must not think it still hovers a panel.
+void feed_mouse_left(ImGuiIO& io);
+// Losing focus releases every key and button ImGui thinks is held (their releases go to another window).
+void feed_focus(ImGuiIO& io, bool focused);
+
+}  // namespace ks::ui::qt

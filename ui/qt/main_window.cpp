@@ -1,0 +1,341 @@
+#include "qt/main_window.hpp"
+
+#include <fmt/format.h>
+#include <imgui.h>
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QRegularExpression>
+#include <QStatusBar>
+#include <filesystem>
+
+#include "cli/text_format.hpp"
+#include "core/error.hpp"
+#include "io/image_io.hpp"
+#include "qt/qimage_convert.hpp"
+#include "qt/viewport_widget.hpp"
+#include "session/exports.hpp"
+#include "session/session.hpp"
+
+namespace ks::ui::qt {
+
+namespace {
+
+constexpr int kTickMs = 16;          // the session is polled and the viewport refreshed at up to 60 Hz
+constexpr int kStatusEveryTicks = 15;  // the status bar changes at about 4 Hz: readable, and cheap
+constexpr double kZoomStep = 1.5;
+
+QString q(const std::string& s) { return QString::fromStdString(s); }
+std::filesystem::path path_of(const QString& s) { return std::filesystem::path(s.toStdString()); }
+
+const char* kImageFilters =
+    "Images (*.png *.jpg *.jpeg *.bmp *.tga *.gif *.psd *.hdr *.pic *.pgm *.ppm *.pnm);;All files (*)";
+const char* kPng8 = "PNG, 8-bit (*.png)";
+const char* kPng16 = "PNG, 16-bit (*.png)";
+const char* kResultFilters =
+    "PNG, 8-bit (*.png);;PNG, 16-bit (*.png);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;TGA (*.tga);;Radiance HDR (*.hdr)";
+const char* kShotFilters = "PNG (*.png);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;TGA (*.tga)";
+const char* kTimingFilters = "CSV (*.csv);;JSON (*.json)";
+
+// A file name without an extension gets the one of the filter chosen in the dialog ("PNG (*.png)" -> .png).
+QString with_extension(QString path, const QString& filter) {
+  if (!QFileInfo(path).suffix().isEmpty()) return path;
+  const int star = filter.indexOf("*.");
+  if (star < 0) return path;
+  const int end = filter.indexOf(QRegularExpression("[ )]"), star);
+  return path + filter.mid(star + 1, end - star - 1);
+}
+
+}  // namespace
+
+MainWindow::MainWindow(app::Session& session, QSettings& settings, QWidget* parent)
+    : QMainWindow(parent), session_(session), settings_(settings) {
+  settings_.load_panels(panels_);
+  viewport_ = new ViewportWidget(session_, panels_, this);
+  setCentralWidget(viewport_);
+  setAcceptDrops(true);
+  build_menus();
+
+  device_label_ = new QLabel(this);
+  backend_label_ = new QLabel(this);
+  kernel_label_ = new QLabel(this);
+  fps_label_ = new QLabel(this);
+  for (QLabel* l : {device_label_, backend_label_, kernel_label_, fps_label_}) statusBar()->addPermanentWidget(l);
+  connect(viewport_, &ViewportWidget::render_error, this,
+          [this](const QString& m) { statusBar()->showMessage("Display: " + m, 10000); });
+
+  resize(1280, 800);
+  if (const QByteArray g = settings_.geometry(); !g.isEmpty()) restoreGeometry(g);
+  connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
+  timer_.start(kTickMs);
+  update_title();
+  update_status();
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::build_menus() {
+  QMenu* file = menuBar()->addMenu("&File");
+  file->addAction("&Open image...", QKeySequence::Open, this, &MainWindow::open_dialog);
+  recent_menu_ = file->addMenu("Open &recent");
+  connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::rebuild_recent_menu);
+  file->addAction("Open the &sample", this, [this] {
+    try {
+      session_.open_sample();
+      update_title();
+    } catch (const Error& e) {
+      show_error("Open the sample", q(e.full_message()));
+    }
+  });
+  file->addSeparator();
+  file->addAction("&Export result image...", QKeySequence::Save, this, &MainWindow::export_result_dialog);
+  file->addAction("Save &screenshot...", this, [this] { screenshot_dialog(true); });
+  file->addAction("Save screenshot &without panels...", this, [this] { screenshot_dialog(false); });
+  file->addAction("Export &timings...", this, &MainWindow::export_timings_dialog);
+  file->addSeparator();
+  file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* view = menuBar()->addMenu("&View");
+  view->addAction("&Fit", QKeySequence(Qt::Key_F), this, [this] { viewport_->fit(); });
+  view->addAction("&1:1", QKeySequence(Qt::Key_1), this, [this] { viewport_->one_to_one(); });
+  QAction* zoom_in = view->addAction("Zoom &in", this, [this] { viewport_->zoom_by(kZoomStep); });
+  zoom_in->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});
+  QAction* zoom_out = view->addAction("Zoom &out", this, [this] { viewport_->zoom_by(1.0 / kZoomStep); });
+  zoom_out->setShortcuts({QKeySequence::ZoomOut, QKeySequence(Qt::Key_Minus)});
+  view->addSeparator();
+  panels_action_ = view->addAction("&Panels", QKeySequence(Qt::Key_P), this, [this](bool on) {
+    panels_.visible = on;
+    viewport_->update();
+  });
+  panels_action_->setCheckable(true);
+  panels_action_->setChecked(panels_.visible);
+  split_action_ = view->addAction("&Before/after split", QKeySequence(Qt::Key_S), this,
+                                  [this](bool on) { viewport_->set_split(on); });
+  split_action_->setCheckable(true);
+
+  QMenu* help = menuBar()->addMenu("&Help");
+  help->addAction("&About kernelscope", this, &MainWindow::about);
+}
+
+void MainWindow::rebuild_recent_menu() {
+  recent_menu_->clear();
+  const QStringList files = settings_.recent_files();
+  for (const QString& f : files) recent_menu_->addAction(f, this, [this, f] { open_file(f); });
+  if (files.isEmpty()) recent_menu_->addAction("(none)")->setEnabled(false);
+  recent_menu_->addSeparator();
+  recent_menu_->addAction("Clear the list", this, [this] { settings_.clear_recent_files(); })
+      ->setEnabled(!files.isEmpty());
+}
+
+// ---- the frame tick: collect results, show notices, refresh ----
+
+void MainWindow::tick() {
+  session_.poll();
+  handle_notices();
+  if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
+  if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
+  viewport_->refresh_if_needed();
+  if (++status_ticks_ >= kStatusEveryTicks) {
+    status_ticks_ = 0;
+    update_status();
+  }
+}
+
+void MainWindow::handle_notices() {
+  using Notice = app::Session::Notice;
+  for (const Notice& n : session_.take_notices()) {
+    const bool load = n.source == Notice::Source::Load;
+    if (load && !pending_open_.isEmpty()) {
+      const QString path = std::exchange(pending_open_, QString());
+      if (n.level == Notice::Level::Error) {
+        settings_.remove_recent_file(path);
+        if (!session_.has_input()) session_.open_sample();  // something to show rather than nothing
+        show_error("Open image", q(n.text));
+        continue;
+      }
+      settings_.add_recent_file(path);
+      settings_.set_last_folder(QFileInfo(path).absolutePath());
+      update_title();
+    }
+    statusBar()->showMessage(q(n.text), n.level == Notice::Level::Error ? 10000 : 4000);
+  }
+}
+
+void MainWindow::update_status() {
+  const app::DeviceStatus& d = session_.device();
+  device_label_->setText(d.cuda ? q(d.info.name) : q(d.cpu) + " (no CUDA)");
+  device_label_->setToolTip(d.cuda ? QString() : q("The CPU backend is in use: " + d.unavailable_reason));
+  std::string backend = fmt::format("{} {}", to_string(session_.backend()), session_.effective_variant());
+  if (session_.backend() == Backend::Cuda) backend += " " + to_string(session_.effective_block());
+  backend_label_->setText(q(backend));
+  const auto& r = session_.last_report();
+  kernel_label_->setText(r ? q(fmt::format("{} {} ms", r->kernel, cli::format_ms(r->kernel_time.median_ms)))
+                           : QString("no run yet"));
+  const double fps = viewport_->display_fps();
+  fps_label_->setText(fps > 0 ? QString("%1 fps").arg(fps, 0, 'f', 0) : QString("display idle"));
+  fps_label_->setToolTip(q("display path: " + viewport_->display_path()));
+}
+
+void MainWindow::update_title() {
+  const std::string name = session_.has_input() ? session_.input_name() : std::string("no image");
+  setWindowTitle(q(std::filesystem::path(name).filename().string()) + " - kernelscope");
+}
+
+void MainWindow::show_error(const QString& title, const QString& message) {
+  last_failure_ = title + ": " + message;
+  if (!interactive_) {
+    statusBar()->showMessage(last_failure_, 10000);
+    return;
+  }
+  QMessageBox::warning(this, title, message);
+}
+
+bool MainWindow::confirm_overwrite(const QStringList& paths) {
+  QStringList existing;
+  for (const QString& p : paths)
+    if (QFileInfo::exists(p)) existing << QFileInfo(p).fileName();
+  if (existing.isEmpty() || !interactive_) return true;
+  return QMessageBox::question(this, "Replace files?",
+                               "These files exist already and will be replaced:\n" + existing.join("\n"),
+                               QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
+QString MainWindow::save_path(const QString& title, const QString& suggested, const QString& filters,
+                              QString* filter) {
+  // The dialog's own overwrite question would miss the sidecar; confirm_overwrite asks about every file.
+  QString path = QFileDialog::getSaveFileName(this, title, settings_.last_folder() + "/" + suggested, filters,
+                                              filter, QFileDialog::DontConfirmOverwrite);
+  if (path.isEmpty()) return path;
+  if (filter) path = with_extension(path, *filter);
+  settings_.set_last_folder(QFileInfo(path).absolutePath());
+  return path;
+}
+
+// ---- actions ----
+
+void MainWindow::open_file(const QString& path) {
+  pending_open_ = path;
+  session_.open_image_async(path_of(path));
+  statusBar()->showMessage("Loading " + path + "...");
+}
+
+void MainWindow::export_result(const QString& path, int png_bits) {
+  SaveOptions options;
+  if (png_bits && QFileInfo(path).suffix().compare("png", Qt::CaseInsensitive) == 0) options.png_bit_depth = png_bits;
+  session_.export_result(path_of(path), options);
+  statusBar()->showMessage("Exported " + path + " and " + q(app::sidecar_path_for(path_of(path)).filename().string()),
+                           6000);
+}
+
+void MainWindow::save_viewport(const QString& path, bool with_panels) {
+  save_image(rgb_image_from(viewport_->grab_viewport(with_panels)), path_of(path));
+  statusBar()->showMessage("Saved " + path, 6000);
+}
+
+void MainWindow::save_window(const QString& path) {
+  save_image(rgb_image_from(grab().toImage()), path_of(path));
+  statusBar()->showMessage("Saved " + path, 6000);
+}
+
+void MainWindow::export_timings(const QString& path) {
+  session_.export_timings(path_of(path));
+  statusBar()->showMessage("Exported " + path, 6000);
+}
+
+void MainWindow::open_dialog() {
+  const QString path = QFileDialog::getOpenFileName(this, "Open image", settings_.last_folder(), kImageFilters);
+  if (!path.isEmpty()) open_file(path);
+}
+
+void MainWindow::export_result_dialog() {
+  if (!session_.has_output()) return show_error("Export result", "There is no result yet: run a kernel first.");
+  QString filter = kPng8;
+  const QString suggested = q(fmt::format("{}-{}.png", session_.kernel().id, session_.effective_variant()));
+  const QString path = save_path("Export result image", suggested, kResultFilters, &filter);
+  if (path.isEmpty() || !confirm_overwrite({path, q(app::sidecar_path_for(path_of(path)).string())})) return;
+  try {
+    export_result(path, filter == kPng16 ? 16 : filter == kPng8 ? 8 : 0);
+  } catch (const Error& e) {
+    show_error("Export result", q(e.full_message()));
+  }
+}
+
+void MainWindow::screenshot_dialog(bool with_panels) {
+  QString filter;
+  const QString path = save_path(with_panels ? "Save screenshot" : "Save screenshot without panels",
+                                 "kernelscope.png", kShotFilters, &filter);
+  if (path.isEmpty() || !confirm_overwrite({path})) return;
+  try {
+    save_viewport(path, with_panels);
+  } catch (const Error& e) {
+    show_error("Save screenshot", q(e.full_message()));
+  }
+}
+
+void MainWindow::export_timings_dialog() {
+  QString filter;
+  const QString path = save_path("Export timings", "timings.csv", kTimingFilters, &filter);
+  if (path.isEmpty() || !confirm_overwrite({path})) return;
+  try {
+    export_timings(path);
+  } catch (const Error& e) {
+    show_error("Export timings", q(e.full_message()));
+  }
+}
+
+void MainWindow::about() {
+  const app::DeviceStatus& d = session_.device();
+  std::string gpu = d.cuda ? fmt::format("{} (compute {}.{}, {} SMs)<br>driver {}, CUDA runtime {}", d.info.name,
+                                         d.info.cc_major, d.info.cc_minor, d.info.sm_count,
+                                         cuda_version_text(d.info.driver_version),
+                                         cuda_version_text(d.info.runtime_version))
+                           : "none usable: " + d.unavailable_reason;
+#ifdef KS_HAVE_CUDA
+  const char* build = "with the CUDA backend";
+#else
+  const char* build = "CPU backend only (built without CUDA)";
+#endif
+  const std::string text = fmt::format(
+      "<h3>kernelscope {}</h3><p>Explore GPU kernels: pick a kernel, its parameters and its CUDA block, and read "
+      "each launch's time against what the GPU can do.</p>"
+      "<p><b>Build:</b> {}<br><b>GPU:</b> {}<br><b>CPU backend:</b> {}</p>"
+      "<p><b>OpenGL:</b> {}<br>{}<br><b>Display path:</b> {}</p><p>Qt {}, Dear ImGui {}</p>",
+      KS_VERSION, build, gpu, d.cpu, viewport_->gl_renderer(), viewport_->gl_version(), viewport_->display_path(),
+      qVersion(), IMGUI_VERSION);
+  QMessageBox::about(this, "About kernelscope", q(text));
+}
+
+// ---- window events ----
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  settings_.set_geometry(saveGeometry());
+  settings_.save_panels(panels_);
+  session_.cancel();  // a sweep stops at its next shape; the session's destructor waits for the worker
+  event->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (event->mimeData()->hasUrls())
+    for (const QUrl& u : event->mimeData()->urls())
+      if (u.isLocalFile()) return event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& u : event->mimeData()->urls())
+    if (u.isLocalFile()) {
+      open_file(u.toLocalFile());  // one image at a time: the first file dropped
+      event->acceptProposedAction();
+      return;
+    }
+}
+
+}  // namespace ks::ui::qt

@@ -1,0 +1,90 @@
+#pragma once
+// The main window: menus (File, View, Help), the viewport, the status bar (device, backend, last kernel time,
+// display fps), drag and drop of files, settings kept between runs. Every action goes through the session;
+// failures are shown (a dialog for what the user asked for, the status bar for background work) and the window
+// keeps running.
+#include <QLabel>
+#include <QMainWindow>
+#include <QSettings>
+#include <QString>
+#include <QTimer>
+
+#include "panels/panels.hpp"
+#include "qt/app_settings.hpp"
+
+class QMenu;
+
+namespace ks::app {
+class Session;
+}
+
+namespace ks::ui::qt {
+
+class ViewportWidget;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  MainWindow(app::Session& session, QSettings& settings, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  ViewportWidget& viewport() noexcept { return *viewport_; }
+  PanelState& panels() noexcept { return panels_; }
+  // Off for scripted runs: failures go to the status bar and last_failure() instead of dialogs, and nothing
+  // asks before overwriting.
+  void set_interactive(bool on) noexcept { interactive_ = on; }
+  // The last failure shown to the user (a dialog's title and text), for scripts; empty when none.
+  const QString& last_failure() const noexcept { return last_failure_; }
+  void clear_failure() { last_failure_.clear(); }
+  // Whether a file given to open_file is still loading.
+  bool opening() const noexcept { return !pending_open_.isEmpty(); }
+
+  // The actions behind the menus, also used by the self-test script. Each throws ks::Error on failure.
+  void open_file(const QString& path);  // loads in the background; the result arrives through the session
+  void export_result(const QString& path, int png_bits);
+  void save_viewport(const QString& path, bool with_panels);
+  void save_window(const QString& path);  // the whole window, menus and status bar included
+  void export_timings(const QString& path);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+
+ private:
+  void build_menus();
+  void rebuild_recent_menu();
+  void tick();
+  void handle_notices();
+  void update_status();
+  void update_title();
+  void show_error(const QString& title, const QString& message);
+  bool confirm_overwrite(const QStringList& paths);
+  QString save_path(const QString& title, const QString& suggested, const QString& filters, QString* filter);
+
+  void open_dialog();
+  void export_result_dialog();
+  void screenshot_dialog(bool with_panels);
+  void export_timings_dialog();
+  void about();
+
+  app::Session& session_;
+  AppSettings settings_;
+  PanelState panels_;
+  ViewportWidget* viewport_ = nullptr;
+  QMenu* recent_menu_ = nullptr;
+  QAction* panels_action_ = nullptr;
+  QAction* split_action_ = nullptr;
+  QLabel* device_label_ = nullptr;
+  QLabel* backend_label_ = nullptr;
+  QLabel* kernel_label_ = nullptr;
+  QLabel* fps_label_ = nullptr;
+  QTimer timer_;
+  QString pending_open_;  // the file being loaded in the background, for its dialog and the recent list
+  bool interactive_ = true;
+  QString last_failure_;
+  int status_ticks_ = 0;
+};
+
+}  // namespace ks::ui::qt

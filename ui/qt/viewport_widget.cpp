@@ -1,0 +1,294 @@
+#include "qt/viewport_widget.hpp"
+
+#include <imgui.h>
+
+#include <QFocusEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "imgui/imgui_layer.hpp"
+#include "imgui/legend.hpp"
+#include "qt/imgui_bridge.hpp"
+#include "render/frame_renderer.hpp"
+#include "render/gl/gl_api.hpp"
+#include "render/pixel_probe.hpp"
+#include "session/session.hpp"
+
+namespace ks::ui::qt {
+
+namespace {
+
+constexpr double kWheelZoomStep = 1.25;     // per notch
+constexpr double kSplitGrabPoints = 6;      // how close to the split line a press grabs it
+constexpr double kFramesAfterInputS = 0.5;  // ImGui's hover and click states settle over a few frames
+
+}  // namespace
+
+ViewportWidget::ViewportWidget(app::Session& session, PanelState& panels, QWidget* parent)
+    : QOpenGLWidget(parent), session_(session), panels_(panels) {
+  setMouseTracking(true);  // moves without a button: the pixel inspector and ImGui's hover
+  setFocusPolicy(Qt::StrongFocus);
+  setMinimumSize(320, 240);
+  panels_.view = &view_;
+  clock_.start();
+}
+
+ViewportWidget::~ViewportWidget() {
+  panels_.view = nullptr;
+  release_gl();
+}
+
+void ViewportWidget::release_gl() {
+  if (!renderer_ && !imgui_) return;
+  // GL objects go with the context they were made in.
+  makeCurrent();
+  imgui_.reset();
+  renderer_.reset();
+  doneCurrent();
+}
+
+void ViewportWidget::initializeGL() {
+  try {
+    renderer_ = std::make_unique<FrameRenderer>();
+    imgui_ = std::make_unique<ImGuiLayer>();
+    install_key_map(imgui_->io());
+    gl_renderer_ = gl::renderer_name();
+    gl_version_ = gl::version_text();
+  } catch (const Error& e) {
+    renderer_.reset();
+    imgui_.reset();
+    last_error_ = e.full_message();
+    emit render_error(QString::fromStdString("the viewport cannot draw: " + last_error_));
+  }
+  // The context can go away (the widget moves to another window): free our GL objects while it still exists.
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] { release_gl(); }, Qt::UniqueConnection);
+}
+
+Size2 ViewportWidget::framebuffer_size() const {
+  const double r = devicePixelRatioF();
+  return {int(std::lround(width() * r)), int(std::lround(height() * r))};
+}
+
+Vec2 ViewportWidget::to_screen(const QPointF& p) const {
+  const double r = devicePixelRatioF();
+  return {p.x() * r, p.y() * r};
+}
+
+bool ViewportWidget::panels_want_mouse() const { return imgui_ && imgui_->io().WantCaptureMouse; }
+
+void ViewportWidget::note_input() {
+  last_input_s_ = double(clock_.nsecsElapsed()) * 1e-9;
+  update();
+}
+
+void ViewportWidget::fit() {
+  const DisplayFrame f = session_.display_frame();
+  const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
+  if (shape.width <= 0 || shape.height <= 0) return;
+  const Size2 fb = framebuffer_size();
+  // The sidebar covers the right edge: fit the image into the area left of it and centre it there.
+  const double ratio = devicePixelRatioF();
+  int covered = int(panels_width(panels_, float(width())) * ratio);
+  if (fb.width - covered < fb.width / 3) covered = 0;
+  view_ = ui::fit(view_, {shape.width, shape.height}, {fb.width - covered, fb.height});
+  view_.center_x += float(covered / 2.0 / view_.zoom);
+  update();
+}
+
+void ViewportWidget::one_to_one() {
+  view_ = ui::one_to_one(view_);
+  update();
+}
+
+void ViewportWidget::zoom_by(double factor) {
+  const Size2 fb = framebuffer_size();
+  const double covered = panels_width(panels_, float(width())) * devicePixelRatioF();
+  view_ = zoom_around(view_, fb, factor, {(fb.width - covered) / 2, fb.height / 2.0});
+  update();
+}
+
+void ViewportWidget::set_split(bool on) {
+  view_.split = on;
+  update();
+}
+
+void ViewportWidget::fit_if_new_input() {
+  const std::uint64_t g = session_.display_frame().input_generation;
+  if (g == fitted_generation_ || g == 0) return;
+  fitted_generation_ = g;
+  fit();
+}
+
+void ViewportWidget::update_probe(const QPointF& logical) {
+  if (panels_want_mouse()) {
+    panels_.probe.reset();
+    return;
+  }
+  try {
+    panels_.probe = probe_pixel(session_.display_frame(), view_, framebuffer_size(), to_screen(logical));
+  } catch (const Error& e) {
+    panels_.probe.reset();
+    emit render_error(QString::fromStdString(e.full_message()));
+  }
+}
+
+void ViewportWidget::paintGL() {
+  const double now = double(clock_.nsecsElapsed()) * 1e-9;
+  frame_times_s_.push_back(now);
+  while (!frame_times_s_.empty() && frame_times_s_.front() < now - 1.0) frame_times_s_.pop_front();
+  const float dt = last_frame_s_ > 0 ? float(now - last_frame_s_) : 1.0f / 60.0f;
+  last_frame_s_ = now;
+  if (!renderer_ || !imgui_) {
+    glClearColor(0.1f, 0.1f, 0.12f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    return;
+  }
+  fit_if_new_input();
+  const Size2 fb = framebuffer_size();
+  try {
+    const DisplayFrame frame = session_.display_frame();
+    const DisplayUpdate u = renderer_->update(frame);
+    if (u.output_changed) session_.note_display(frame.output_generation, u.output_ms, renderer_->display_path());
+    drawn_input_generation_ = frame.input_generation;
+    drawn_output_generation_ = frame.output_generation;
+    renderer_->draw(fb.width, fb.height, view_);
+  } catch (const Error& e) {
+    if (e.full_message() != last_error_) {
+      last_error_ = e.full_message();
+      emit render_error(QString::fromStdString(last_error_));
+    }
+  }
+  panels_.display_fps = display_fps();
+  imgui_->begin_frame(float(width()), float(height()), float(devicePixelRatioF()), dt);
+  draw_legend(*renderer_, view_);
+  if (!hide_panels_) draw_panels(session_, panels_);
+  imgui_->end_frame_and_render();
+}
+
+bool ViewportWidget::refresh_if_needed() {
+  const DisplayFrame f = session_.display_frame();
+  const double now = double(clock_.nsecsElapsed()) * 1e-9;
+  const bool needed = f.output_generation != drawn_output_generation_ ||
+                      f.input_generation != drawn_input_generation_ || session_.job_status().busy ||
+                      (last_input_s_ >= 0 && now - last_input_s_ < kFramesAfterInputS);
+  if (needed) update();
+  return needed;
+}
+
+QImage ViewportWidget::grab_viewport(bool with_panels) {
+  hide_panels_ = !with_panels;
+  QImage image = grabFramebuffer();
+  hide_panels_ = false;
+  return image;
+}
+
+std::string ViewportWidget::display_path() const { return renderer_ ? renderer_->display_path() : last_error_; }
+
+double ViewportWidget::display_fps() const {
+  if (frame_times_s_.size() < 2) return 0;
+  const double now = double(clock_.nsecsElapsed()) * 1e-9;
+  if (now - frame_times_s_.back() > 1.0) return 0;
+  return double(frame_times_s_.size() - 1) / std::max(frame_times_s_.back() - frame_times_s_.front(), 1e-3);
+}
+
+// ---- input ----
+
+bool ViewportWidget::event(QEvent* e) {
+  // While a panel's text field has the keyboard, typed letters ("f", "1") are text, not the window's shortcuts.
+  if (e->type() == QEvent::ShortcutOverride && imgui_ && imgui_->io().WantTextInput) {
+    e->accept();
+    return true;
+  }
+  return QOpenGLWidget::event(e);
+}
+
+void ViewportWidget::mousePressEvent(QMouseEvent* e) {
+  if (imgui_) feed_mouse_button(imgui_->io(), *e, true);
+  note_input();
+  if (panels_want_mouse()) return;
+  const bool near_split =
+      view_.split && std::abs(to_screen(e->position()).x - split_screen_x(view_, framebuffer_size())) <=
+                         kSplitGrabPoints * devicePixelRatioF();
+  if (e->button() == Qt::LeftButton && near_split) {
+    drag_ = Drag::Split;
+  } else if (e->button() == Qt::LeftButton || e->button() == Qt::MiddleButton) {
+    drag_ = Drag::Pan;
+    setCursor(Qt::ClosedHandCursor);
+  }
+  drag_last_ = e->position();
+}
+
+void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
+  if (imgui_) feed_mouse_button(imgui_->io(), *e, false);
+  if (drag_ != Drag::None) unsetCursor();
+  drag_ = Drag::None;
+  note_input();
+}
+
+void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
+  if (imgui_) {
+    feed_mouse_position(imgui_->io(), e->position());
+    feed_modifiers(imgui_->io(), e->modifiers());
+  }
+  switch (drag_) {
+    case Drag::Pan: {
+      const Vec2 a = to_screen(drag_last_), b = to_screen(e->position());
+      view_ = pan(view_, {b.x - a.x, b.y - a.y});
+      break;
+    }
+    case Drag::Split: view_.split_position = float(std::clamp(e->position().x() / std::max(1, width()), 0.0, 1.0)); break;
+    case Drag::None: break;
+  }
+  drag_last_ = e->position();
+  update_probe(e->position());
+  note_input();
+}
+
+void ViewportWidget::wheelEvent(QWheelEvent* e) {
+  if (imgui_) feed_wheel(imgui_->io(), *e);
+  note_input();
+  if (panels_want_mouse()) return;
+  const double notches = wheel_notches(e->angleDelta().y());
+  if (notches == 0) return;
+  view_ = zoom_around(view_, framebuffer_size(), std::pow(kWheelZoomStep, notches), to_screen(e->position()));
+  update_probe(e->position());
+  e->accept();
+}
+
+void ViewportWidget::keyPressEvent(QKeyEvent* e) {
+  if (imgui_) feed_key(imgui_->io(), *e, true);
+  note_input();
+  if (imgui_ && imgui_->io().WantCaptureKeyboard) return;
+  QOpenGLWidget::keyPressEvent(e);
+}
+
+void ViewportWidget::keyReleaseEvent(QKeyEvent* e) {
+  if (imgui_) feed_key(imgui_->io(), *e, false);
+  note_input();
+  QOpenGLWidget::keyReleaseEvent(e);
+}
+
+void ViewportWidget::focusInEvent(QFocusEvent* e) {
+  if (imgui_) feed_focus(imgui_->io(), true);
+  QOpenGLWidget::focusInEvent(e);
+}
+
+void ViewportWidget::focusOutEvent(QFocusEvent* e) {
+  if (imgui_) feed_focus(imgui_->io(), false);
+  drag_ = Drag::None;
+  QOpenGLWidget::focusOutEvent(e);
+}
+
+void ViewportWidget::leaveEvent(QEvent* e) {
+  if (imgui_) feed_mouse_left(imgui_->io());
+  panels_.probe.reset();
+  note_input();
+  QOpenGLWidget::leaveEvent(e);
+}
+
+}  // namespace ks::ui::qt

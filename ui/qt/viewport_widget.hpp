@@ -1,0 +1,104 @@
+#pragma once
+// The viewport: a QOpenGLWidget (GL 3.3 core) that draws the session's images with the Qt-free FrameRenderer and
+// the ImGui panels over them. Input goes to ImGui when the pointer is over a panel (io.WantCaptureMouse /
+// WantCaptureKeyboard of the last frame), to the image otherwise: drag to pan, wheel to zoom around the cursor,
+// drag the split line, hover for the pixel inspector.
+#include <QElapsedTimer>
+#include <QImage>
+#include <QOpenGLWidget>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "panels/panels.hpp"
+#include "render/display_frame.hpp"
+#include "render/view_math.hpp"
+
+namespace ks::app {
+class Session;
+}
+
+namespace ks::ui {
+class FrameRenderer;
+class ImGuiLayer;
+}  // namespace ks::ui
+
+namespace ks::ui::qt {
+
+class ViewportWidget : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  ViewportWidget(app::Session& session, PanelState& panels, QWidget* parent = nullptr);
+  ~ViewportWidget() override;
+
+  ViewState& view() noexcept { return view_; }
+  void fit();
+  void one_to_one();
+  void zoom_by(double factor);  // around the centre of the image area
+  void set_split(bool on);
+
+  // Draws a frame now and returns it at framebuffer size (logical size x device pixel ratio), with or without
+  // the panels (the legend stays: it belongs to the image).
+  QImage grab_viewport(bool with_panels);
+  // Schedules a frame when something may have changed; true when one was scheduled.
+  bool refresh_if_needed();
+
+  std::string gl_renderer() const { return gl_renderer_; }
+  std::string gl_version() const { return gl_version_; }
+  std::string display_path() const;
+  // Frames drawn per second over the last second; 0 when none was drawn in it (the viewport idles when nothing
+  // changes).
+  double display_fps() const;
+
+ signals:
+  // A failure of GL or of the display path; the viewport keeps running and shows the input or nothing.
+  void render_error(const QString& message);
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  bool event(QEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void keyReleaseEvent(QKeyEvent* event) override;
+  void focusInEvent(QFocusEvent* event) override;
+  void focusOutEvent(QFocusEvent* event) override;
+  void leaveEvent(QEvent* event) override;
+
+ private:
+  enum class Drag { None, Pan, Split };
+
+  Size2 framebuffer_size() const;
+  Vec2 to_screen(const QPointF& logical) const;  // framebuffer pixels
+  bool panels_want_mouse() const;
+  void update_probe(const QPointF& logical);
+  void fit_if_new_input();
+  void note_input();
+  void release_gl();
+
+  app::Session& session_;
+  PanelState& panels_;
+  ViewState view_;
+  std::unique_ptr<FrameRenderer> renderer_;
+  std::unique_ptr<ImGuiLayer> imgui_;
+  std::string gl_renderer_, gl_version_;
+  std::string last_error_;
+
+  Drag drag_ = Drag::None;
+  QPointF drag_last_;
+  std::uint64_t fitted_generation_ = 0;
+  bool hide_panels_ = false;          // for one grab without panels
+  QElapsedTimer clock_;
+  double last_frame_s_ = 0;
+  double last_input_s_ = -1;
+  std::deque<double> frame_times_s_;  // of the last second's frames
+  std::uint64_t drawn_output_generation_ = 0;
+  std::uint64_t drawn_input_generation_ = 0;
+};
+
+}  // namespace ks::ui::qt

@@ -1,0 +1,22 @@
+#pragma once
+// The colormaps of single-channel images as 256-entry RGBA tables: the shader looks values up in a 256x1 texture
+// made from them, and the legend shows the same texture, so the two cannot disagree.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "render/display_frame.hpp"
+
+namespace ks::ui {
+
+using Rgba8 = std::array<std::uint8_t, 4>;
+using ColormapTable = std::array<Rgba8, 256>;
+
+// Entry i is the colour of t = i / 255. Opaque.
+const ColormapTable& colormap_table(Colormap map);
+
+std::string_view colormap_name(Colormap map);  // "gray", "viridis", "magma", "diverging"
+std::span<const Colormap> all_colormaps();
+
+}  // namespace ks::ui

@@ -1,0 +1,60 @@
+#pragma once
+// The seam between what was computed (app/session) and what is drawn (ui/render). No Qt, GL or CUDA headers here,
+// so the session can fill it without knowing how the frame reaches the screen.
+//
+// For the session (how to fill a frame so that the CUDA result reaches the screen without a host round trip):
+//   StencilRequest req; ... req.keep_on_device = true;   // CUDA backend: the result stays on the GPU too
+//   req.download = false;                                // optional: skip the device -> host copy entirely
+//   StencilResult r = engine.run_stencil(input, req);
+//   frame.output = r.output.empty() ? nullptr : &r.output;   // host copy, when there is one
+//   frame.output_device = r.output_device;                   // shown through CUDA-GL interop when it works
+// Bump output_generation whenever output/output_device change (input_generation for the input): the renderer
+// uploads or copies only then, so drawing a frame costs a quad, not a transfer. The pointed-to Images and the
+// device allocation (kept alive by output_device.owner) must stay valid until the next FrameRenderer::update.
+// With download = false, the pixel inspector (ui/render/pixel_probe.hpp) reads the device result one pixel at a
+// time, and exports need download_device_image(frame.output_device) (gpu/core/device_image_ref.hpp).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "core/device_image_ref.hpp"
+#include "core/image.hpp"
+
+namespace ks::ui {
+
+// A result that stayed on the GPU: a pitched device allocation, kept alive by `owner` as long as the reference is.
+// (Defined in gpu/core so the engine can return it; fields: data, pitch, shape, owner, device.)
+using DeviceImageRef = ks::DeviceImageRef;
+
+// What the viewport shows this frame. Generations change when the pixels change, so the renderer uploads only then.
+struct DisplayFrame {
+  const Image* input = nullptr;    // the image as the kernel took it
+  const Image* output = nullptr;   // the result on the host; null while there is none (or it lives on the GPU only)
+  DeviceImageRef output_device;    // the result on the GPU when the CUDA backend ran: shown through interop
+  std::uint64_t input_generation = 0;
+  std::uint64_t output_generation = 0;
+  bool signed_output = false;      // Laplacian, dx, dy: a diverging colormap and a range symmetric about 0
+};
+
+enum class Colormap { Gray, Viridis, Magma, Diverging };
+
+// How the images are laid on the viewport. Image coordinates are pixels, (0,0) the top-left corner of pixel 0.
+// Screen coordinates are framebuffer pixels, (0,0) the top-left corner of the viewport, y down (Qt's and ImGui's
+// convention; multiply Qt's logical positions by devicePixelRatio first). ui/render/view_math.hpp does the math.
+struct ViewState {
+  float zoom = 1.0f;                 // screen (framebuffer) pixels per image pixel
+  float center_x = 0.0f;             // image coordinates shown at the viewport's centre
+  float center_y = 0.0f;
+  bool split = false;                // before/after: input left of the split line, output right of it
+  float split_position = 0.5f;       // 0..1 across the viewport
+  Colormap colormap = Colormap::Gray;  // applied to single-channel images; colour images are shown as they are
+  // Values mapped to the colormap's ends, in the image's units (u8: 0..255, f32: as stored, often 0..1). They
+  // apply to the output (and to colour outputs as a linear window); the input is always shown over its type's
+  // natural range (u8 0..255, f32 0..1). suggested_range() in ui/render/value_range.hpp picks them for a result
+  // (0..255 for u8, symmetric about 0 for signed outputs). The defaults suit f32 results in 0..1.
+  float range_min = 0.0f;
+  float range_max = 1.0f;
+  bool show_legend = true;           // drawn by ui/imgui/legend.hpp (draw_legend) for single-channel outputs
+};
+
+}  // namespace ks::ui

@@ -1,0 +1,55 @@
+#include "render/pixel_probe.hpp"
+
+#include <fmt/format.h>
+
+#include "core/pixel_values.hpp"
+
+namespace ks::ui {
+
+PixelProbe probe_pixel(const DisplayFrame& frame, const ViewState& view, Size2 viewport, Vec2 screen) {
+  PixelProbe probe;
+  const ImageShape* shape = frame.input ? &frame.input->shape()
+                            : frame.output ? &frame.output->shape()
+                            : frame.output_device ? &frame.output_device.shape
+                                                  : nullptr;
+  if (!shape) return probe;
+  const PixelHit hit = pixel_at(view, viewport, {shape->width, shape->height}, screen);
+  if (!hit.inside) return probe;
+  probe.inside = true;
+  probe.x = hit.x;
+  probe.y = hit.y;
+  probe.channels = shape->channels;
+  probe.type = shape->type;
+  if (frame.input) {
+    probe.input = read_pixel(*frame.input, hit.x, hit.y);
+    probe.has_input = true;
+  }
+  // A result of another size (none of the kernels makes one) is only probed where it has pixels.
+  auto inside = [&](const ImageShape& s) { return hit.x < s.width && hit.y < s.height; };
+  if (frame.output && inside(frame.output->shape())) {
+    probe.output = read_pixel(*frame.output, hit.x, hit.y);
+    probe.has_output = true;
+  } else if (frame.output_device && inside(frame.output_device.shape)) {
+    probe.output = read_device_pixel(frame.output_device, hit.x, hit.y);
+    probe.has_output = true;
+    probe.output_from_device = true;
+  }
+  return probe;
+}
+
+std::string format_probe(const PixelProbe& probe) {
+  if (!probe.inside) return "off the image";
+  auto values = [&](const std::array<double, 4>& v) {
+    std::string s;
+    for (int c = 0; c < probe.channels && c < 4; ++c)
+      s += probe.type == ElemType::F32 ? fmt::format(" {:.4g}", v[std::size_t(c)])
+                                       : fmt::format(" {}", static_cast<long long>(v[std::size_t(c)]));
+    return s;
+  };
+  std::string text = fmt::format("({}, {})", probe.x, probe.y);
+  if (probe.has_input) text += "  in" + values(probe.input);
+  if (probe.has_output) text += "  out" + values(probe.output);
+  return text;
+}
+
+}  // namespace ks::ui
