@@ -23,6 +23,8 @@ Command add_info_command(CLI::App& app, const GlobalOptions& global);
 Command add_run_command(CLI::App& app, const GlobalOptions& global);
 Command add_bench_command(CLI::App& app, const GlobalOptions& global);
 Command add_demo_command(CLI::App& app, const GlobalOptions& global);
+Command add_topo_command(CLI::App& app, const GlobalOptions& global);
+Command add_sim_command(CLI::App& app, const GlobalOptions& global);
 
 // "kernelscope-cli 0.1.0 (CUDA backend: built in)"; shared by --version of the app and every subcommand.
 std::string version_text();

@@ -12,9 +12,10 @@
 #include "headless/headless_renderer.hpp"
 #include "io/image_io.hpp"
 #include "panels/panels.hpp"
-#include "render/value_range.hpp"
 #include "render/view_math.hpp"
+#include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
+#include "session/topology_document.hpp"
 
 namespace ks::app {
 
@@ -47,32 +48,45 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
       throw_usage("--param '" + p + "' is not name=value", "e.g. --param radius=3");
     session.set_param(p.substr(0, eq), p.substr(eq + 1));
   }
+  if (!r.pattern.empty()) {
+    if (!r.kernel.empty() && r.kernel != "life")
+      throw_usage("--pattern gives a Life pattern, and the kernel is '" + r.kernel + "'", "use --kernel life");
+    use_life_pattern(session, r.pattern);
+  }
+  if (r.steps < 0) throw_usage("--steps must be >= 0", "e.g. --steps 100");
+  if (r.steps > 0 && !session.simulating())
+    throw_usage("--steps applies to simulation kernels", "use --kernel life, heat or grayscott");
+  if (session.simulating()) session.simulation().set_playing(false);  // the frame shows exactly --steps steps
   session.run_now();
+  if (r.steps > 0) session.simulation().step(r.steps);
   session.wait_idle();
 }
 
 // What the window does when a result arrives: fit the image beside the sidebar, and show the result over its
-// suggested range (diverging around 0 for signed results), as the View panel's "follow each result" does.
-ui::ViewState initial_view(const Session& session, const ui::PanelState& panels, const ScreenshotRequest& r) {
-  ui::ViewState view;
+// suggested range (diverging around 0 for signed results): the View panel's "follow each result".
+ui::ViewState initial_view(Session& session, ui::PanelState& panels, const ScreenshotRequest& r) {
   const ui::DisplayFrame f = session.display_frame();
   const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
-  int covered = r.panels ? int(ui::panels_width(panels, float(r.width))) : 0;
-  if (r.width - covered < r.width / 3) covered = 0;
-  view = ui::fit(view, {shape.width, shape.height}, {r.width - covered, r.height});
-  view.center_x += float(covered / 2.0 / view.zoom);
-  if (f.output || f.output_device) {
-    const ImageShape out = f.output ? f.output->shape() : f.output_device.shape;
-    const ui::ValueRange range = ui::suggested_range(out, f.signed_output, f.output);
-    view.range_min = range.min;
-    view.range_max = range.max;
-    if (f.signed_output) view.colormap = ui::Colormap::Diverging;
-  }
+  ui::ViewState view =
+      ui::fit_beside_panels(ui::ViewState{}, {shape.width, shape.height}, {r.width, r.height}, panels, 1.0);
+  panels.view = &view;
+  ui::follow_output(session, panels);
+  panels.view = nullptr;
   if (r.split) {
     view.split = true;
     view.split_position = *r.split;
   }
   return view;
+}
+
+// The Topology panel as it shows after loading the traffic (or on its sample) and one sweep.
+void prepare_topology(TopologyDocument& topo, const ScreenshotRequest& r) {
+  if (r.topology_traffic.empty()) topo.open_sample();
+  else topo.open_traffic(r.topology_traffic);
+  if (!r.topology_placements.empty()) topo.settings().placements = r.topology_placements;
+  if (!r.topology_traffic.empty() || !r.topology_placements.empty()) topo.run();
+  topo.wait_idle();
+  if (!topo.run_result()) throw_io("the topology sweep failed: " + topo.last_error());
 }
 
 std::pair<int, int> parse_size(const std::string& text) {
@@ -105,7 +119,10 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   panels.visible = request.panels;
   ui::ViewState view = initial_view(session, panels, request);
   panels.view = &view;
-  panels.followed_generation = session.display_frame().output_generation;  // the view above already follows it
+  if (request.topology || !request.topology_traffic.empty() || !request.topology_placements.empty()) {
+    panels.topology.open = panels.topology.sample_opened = true;
+    prepare_topology(session.topology(), request);
+  }
 
   const ui::DisplayFrame frame = session.display_frame();
   const ui::DisplayUpdate update = renderer.renderer().update(frame);
@@ -138,8 +155,13 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--param,-p", request.params, "a kernel parameter, name=value (repeatable)");
   cli.add_option("--size", size, "frame size WxH in pixels (default 1280x800)");
   cli.add_flag("--no-panels", no_panels, "the image only, without the ImGui panels");
+  cli.add_flag("--topology", request.topology, "show the Topology panel with its sample swept");
+  cli.add_option("--topology-traffic", request.topology_traffic, "the Topology panel on this traffic file or folder");
+  cli.add_option("--topology-placements", request.topology_placements, "all, sample:N or identity");
   cli.add_option("--split", split, "show input left and output right of this fraction of the width (0..1)");
   cli.add_option("--backend", request.backend, "cpu or cuda (default: cuda when there is a GPU)");
+  cli.add_option("--steps", request.steps, "simulations: steps to run before the frame (default 0)");
+  cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {
     cli.parse(argc, argv);

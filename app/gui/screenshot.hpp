@@ -1,6 +1,6 @@
 #pragma once
 // `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--size WxH] [--no-panels] [--split F]
-//  [--backend cpu|cuda] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
+//  [--backend cpu|cuda] [--steps N] [--pattern NAME|FILE.rle] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
 // EGL, writes it atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer,
 // ImGuiLayer and panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad
 // request (unknown option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file,
@@ -23,6 +23,13 @@ struct ScreenshotRequest {
   int width = 1280, height = 800;               // framebuffer pixels
   bool panels = true;
   std::optional<float> split;                   // before/after split at this fraction of the width (0..1)
+  // Simulations (life, heat, grayscott): steps run before the frame, and a Life pattern (a built-in name or an
+  // .rle file) to start from.
+  long long steps = 0;
+  std::string pattern;
+  bool topology = false;                        // with the Topology panel, swept: its sample, or
+  std::string topology_traffic;                 // this traffic file or folder (implies topology)
+  std::string topology_placements;              // all | sample:N | identity (implies topology)
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls

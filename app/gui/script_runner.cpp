@@ -8,6 +8,9 @@
 #include "core/launch_shape.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
+#include "gui/script_inspect.hpp"
+#include "gui/sim_script.hpp"
+#include "render/colormap.hpp"
 #include "session/session.hpp"
 
 namespace ks::gui {
@@ -28,6 +31,8 @@ bool on_off(const QString& word) {
   throw_usage("expected on or off, not '" + word.toStdString() + "'");
 }
 
+bool throw_usage_bool(const QString& word) { throw_usage("expected yes or no, not '" + word.toStdString() + "'"); }
+
 }  // namespace
 
 ScriptRunner::ScriptRunner(ui::qt::MainWindow& window, app::Session& session, QStringList lines, int time_limit_s)
@@ -43,20 +48,24 @@ ScriptRunner::ScriptRunner(ui::qt::MainWindow& window, app::Session& session, QS
 
 void ScriptRunner::start() {
   window_.set_interactive(false);
+  wait_for_work_ = true;  // the file (or sample) given on the command line loads first
   deadline_.start();
   timer_.start(kStepMs);
 }
 
-bool ScriptRunner::waiting() const { return session_.busy() || window_.opening(); }
+bool ScriptRunner::waiting() const {
+  const bool behind = sim_wait_generation_ >= 0 && session_.simulating() && session_.simulation().playing() &&
+                      session_.simulation().generation() < sim_wait_generation_;
+  return session_.busy() || window_.opening() || behind;
+}
 
 void ScriptRunner::step() {
   if (wait_for_work_) {
     if (waiting()) return;
     wait_for_work_ = false;
-    settle_frames_ = kSettleFrames;
+    settle_until_frame_ = window_.viewport().frames_drawn() + kSettleFrames;
   }
-  if (settle_frames_ > 0) {
-    --settle_frames_;
+  if (window_.viewport().frames_drawn() < settle_until_frame_) {  // frames drawn, not timer steps
     window_.viewport().update();
     return;
   }
@@ -78,9 +87,16 @@ void ScriptRunner::step() {
       run_line(line);
     } catch (const Error& e) {
       failure_ = QString::fromStdString(e.full_message());
+    } catch (const std::exception& e) {
+      failure_ = QString::fromStdString(std::string("unexpected: ") + e.what());
     }
     return;  // one command per step: the next one waits for this one's work
   }
+}
+
+void ScriptRunner::print_question() {
+  const QString question = window_.take_question();
+  if (!question.isEmpty()) print("question: " + question);
 }
 
 void ScriptRunner::fail(const QString& message) {
@@ -131,37 +147,67 @@ void ScriptRunner::run_line(const QString& line) {
     session_.start_sweep();
   } else if (cmd == "fit") {
     window_.viewport().fit();
+  } else if (cmd == "zoom") {
+    need_arg();
+    bool ok = false;
+    const double factor = arg.toDouble(&ok);
+    if (!ok || factor <= 0) throw_usage("zoom needs a positive factor, not '" + arg.toStdString() + "'");
+    window_.viewport().zoom_by(factor);
+  } else if (cmd == "colormap") {
+    need_arg();
+    window_.viewport().view().colormap = colormap_from_name(arg.toStdString());
+  } else if (cmd == "click") {
+    if (w.size() != 3) throw_usage("click needs X Y (the viewport's logical pixels)");
+    click_viewport(window_, QPointF(w[1].toDouble(), w[2].toDouble()));
+  } else if (cmd == "drop") {
+    need_arg();
+    drop_file(window_, arg);
+  } else if (cmd == "menu") {
+    need_arg();
+    trigger_menu_entry(window_, line.mid(line.indexOf(' ') + 1).trimmed());
+  } else if (cmd == "overwrite") {
+    need_arg();
+    window_.set_overwrite_answer(arg == "yes" ? true : arg == "no" ? false : throw_usage_bool(arg));
   } else if (cmd == "split") {
     window_.viewport().set_split(on_off(arg));
   } else if (cmd == "panels") {
     window_.panels().visible = on_off(arg);
   } else if (cmd == "window-shot") {
     need_arg();
-    window_.save_window(arg);
+    const bool written = window_.save_window(arg);
+    print_question();
     const qreal r = window_.devicePixelRatioF();
-    print(QString("window-shot %1 %2x%3").arg(arg).arg(qRound(window_.width() * r)).arg(qRound(window_.height() * r)));
+    if (written)
+      print(QString("window-shot %1 %2x%3").arg(arg).arg(qRound(window_.width() * r)).arg(qRound(window_.height() * r)));
   } else if (cmd == "viewport-shot") {
     need_arg();
     const bool panels = !(w.size() > 2 && w[2] == "no-panels");
-    window_.save_viewport(arg, panels);
+    const bool written = window_.save_viewport(arg, panels);
+    print_question();
     const auto& v = window_.viewport();
     const qreal r = v.devicePixelRatioF();
-    print(QString("viewport-shot %1 %2x%3").arg(arg).arg(qRound(v.width() * r)).arg(qRound(v.height() * r)));
+    if (written)
+      print(QString("viewport-shot %1 %2x%3").arg(arg).arg(qRound(v.width() * r)).arg(qRound(v.height() * r)));
   } else if (cmd == "export") {
     need_arg();
     window_.export_result(arg, w.size() > 2 ? w[2].toInt() : 0);
+    print_question();
   } else if (cmd == "export-timings") {
     need_arg();
     window_.export_timings(arg);
+    print_question();
   } else if (cmd == "print-status") {
-    const auto& r = session_.last_report();
-    print(QString::fromStdString("status kernel=" + session_.kernel().id + " backend=" +
-                                 to_string(session_.backend()) + " runs=" + std::to_string(session_.runs_applied()) +
-                                 (r ? " last=" + r->kernel + "/" + r->variant : std::string())));
+    print(status_line(window_, session_));
+  } else if (cmd == "print-menus") {
+    for (const QString& entry : menu_entries(window_)) print("menu " + entry);
+  } else if (cmd == "print-about") {
+    print("about " + about_plain_text(window_));
   } else if (cmd == "quit") {
     timer_.stop();
     window_.close();
     QApplication::exit(0);
+  } else if (run_sim_command(w, session_, sim_wait_generation_)) {
+    // life, heat and grayscott in the window: gui/sim_script.hpp
   } else {
     throw_usage("unknown script command '" + cmd.toStdString() + "'");
   }

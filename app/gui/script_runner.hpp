@@ -5,10 +5,21 @@
 //
 //   open PATH | open sample      kernel ID         param NAME=VALUE     backend cpu|cuda    variant NAME
 //   block WxH | block default    type u8|f32       run                  wait                fit
-//   split on|off                 panels on|off     sweep
+//   split on|off                 panels on|off     sweep                colormap NAME       zoom FACTOR
+//   drop PATH                    (a file dropped on the window, as from a file manager)
+//   click X Y                    (a left click at the viewport's logical pixel X, Y: panels included)
+//   menu MENU/ENTRY              (triggers a menu entry by its text, e.g. "menu View/1:1"; not those that open a
+//                                dialog)
 //   window-shot PATH             (the whole window; prints "window-shot PATH WxH")
 //   viewport-shot PATH [no-panels]  (prints "viewport-shot PATH WxH")
-//   export PATH [8|16]           export-timings PATH                    print-status        quit
+//   export PATH [8|16]           export-timings PATH
+//   overwrite yes|no             (the answer the commands that write give to "replace these files?"; each
+//                                question asked is printed: "question: Replace files? a.png, a.png.json -> no")
+//   print-status                 (prints "status input=... kernel=... backend=... runs=N panels=on split=off ...")
+//   print-menus                  (prints "menu File/Open image... [Ctrl+O]" for every entry)
+//   print-about                  (prints the About box's text)
+//   quit
+//   pattern NAME|FILE.rle, sim play|pause|step N|paint X Y|...  (live simulations: gui/sim_script.hpp)
 //   expect-error                 (the previous command failed as it should; without it a failure ends the script)
 //
 // A failing command ends the app with exit code 1 and "script line N: ..." on stderr; a script that does not
@@ -17,6 +28,7 @@
 #include <QString>
 #include <QStringList>
 #include <QTimer>
+#include <cstdint>
 
 namespace ks::app {
 class Session;
@@ -39,6 +51,7 @@ class ScriptRunner : public QObject {
   bool waiting() const;  // the previous command's work is still going on
   void run_line(const QString& line);
   void fail(const QString& message);
+  void print_question();  // the overwrite question the last command asked, if any
 
   ui::qt::MainWindow& window_;
   app::Session& session_;
@@ -47,8 +60,11 @@ class ScriptRunner : public QObject {
   QTimer timer_;
   QTimer deadline_;
   bool wait_for_work_ = false;
+  long long sim_wait_generation_ = -1;  // `sim wait-generation N` (gui/sim_script.hpp)
   QString failure_;        // of the last command, until expect-error takes it
-  int settle_frames_ = 0;  // frames to draw after work ended, so that a shot shows the result
+  // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
+  // must see the result.
+  std::uint64_t settle_until_frame_ = 0;
 };
 
 }  // namespace ks::gui

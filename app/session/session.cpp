@@ -10,6 +10,7 @@
 #include "registry/registry.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
 #include "stencil/stencil_plan.hpp"
+#include "session/topology_document.hpp"
 
 namespace ks::app {
 
@@ -63,11 +64,17 @@ Session::Session(Options options)
              label + " failed: " + err.what() + ". This is a bug of kernelscope");
     }
   });
+  make_simulation_runner();
   if (device_.cuda) start_device_probe();
   refresh_launch_info();
 }
 
 Session::~Session() = default;
+
+TopologyDocument& Session::topology() {
+  if (!topology_) topology_ = std::make_unique<TopologyDocument>(TopologyDocument::Options{options_.cpu_threads, options_.use_cuda});
+  return *topology_;
+}
 
 Session::Clock::time_point Session::now() const { return options_.now(); }
 
@@ -159,11 +166,13 @@ ElemType Session::element_type() const noexcept {
 void Session::select_kernel(const std::string& id) {
   const KernelSpec& spec = KernelRegistry::builtin().get(id);
   if (!can_run(spec))
-    throw_usage(fmt::format("the app runs image stencils, and '{}' is a {} kernel", spec.id, spec.category),
+    throw_usage(fmt::format("the app runs image stencils and simulations, and '{}' is a {} kernel", spec.id, spec.category),
                 "run it with kernelscope-cli");
   kernel_ = &spec;
   params_ = spec.default_params();
   if (!variant_.empty() && !spec.find_variant(variant_)) variant_.clear();
+  if (simulating()) enter_simulation();
+  else simulation_->deactivate();
   sweep_.reset();
   refresh_launch_info();
   request_run();
@@ -172,6 +181,7 @@ void Session::select_kernel(const std::string& id) {
 void Session::set_param(const std::string& name, const std::string& text) {
   ParamSet next = params_;
   next.set(name, text);  // throws before anything changes
+  if (simulating()) check_simulation_params(kernel_->id, next);  // dt beyond the stability limit, ...
   params_ = std::move(next);
   refresh_launch_info();
   request_run();
@@ -197,6 +207,7 @@ void Session::set_backend(Backend backend) {
 
 std::string Session::effective_variant() const {
   if (!variant_.empty()) return variant_;
+  if (simulating()) return Simulation::default_variant(*kernel_, backend_);
   return backend_ == Backend::Cpu ? "cpu" : Engine::default_cuda_variant(*kernel_, params_);
 }
 
@@ -218,7 +229,7 @@ void Session::set_block(std::optional<BlockShape> block) {
   if (block) {
     if (block->x < 1 || block->y < 1)
       throw_usage(fmt::format("block {} has no threads", to_string(*block)), "both sides must be at least 1");
-    if (device_.cuda && backend_ == Backend::Cuda && input_) {
+    if (device_.cuda && backend_ == Backend::Cuda && input_ && !simulating()) {
       // The kernel's own limits (registers, shared memory) as well as the GPU's: a usage Error names the one
       // the block breaks, and the previous block stays.
       cuda::stencil_occupancy(engine_->cuda(), make_stencil_plan(kernel_->id, params_), effective_variant(),
@@ -232,6 +243,7 @@ void Session::set_block(std::optional<BlockShape> block) {
 
 void Session::refresh_launch_info() {
   launch_info_ = {};
+  if (simulating() && backend_ == Backend::Cuda) return sync_simulation_launch_info();
   if (backend_ == Backend::Cpu) {
     launch_info_.problem = device_.cuda ? "the CPU backend runs without CUDA blocks"
                                         : "CPU backend in use: " + device_.unavailable_reason;
@@ -256,6 +268,7 @@ void Session::refresh_launch_info() {
 }
 
 BlockShape Session::suggest_block() {
+  if (simulating()) throw_usage("Suggest works for image stencils", "pick the simulation's block by hand");
   if (backend_ != Backend::Cuda)
     throw_usage("block shapes apply to the CUDA backend", "switch the backend to CUDA first");
   if (!input_) throw_usage("no image is loaded", "open an image first");

@@ -29,10 +29,13 @@
 #include "render/display_frame.hpp"
 #include "session/block_sweep.hpp"
 #include "session/exports.hpp"
+#include "session/simulation_runner.hpp"
 #include "session/timing_history.hpp"
 #include "session/worker.hpp"
 
 namespace ks::app {
+
+class TopologyDocument;  // session/topology_document.hpp: the Topology panel's document
 
 // What the Device panel shows.
 struct DeviceStatus {
@@ -105,8 +108,10 @@ class Session {
 
   // ---- the request ----
   const KernelSpec& kernel() const noexcept { return *kernel_; }
-  // Whether the session runs this kernel of the registry (image stencils; simulations have their own commands).
-  static bool can_run(const KernelSpec& spec) { return spec.category == "stencil"; }
+  // Whether the session runs this kernel of the registry: image stencils, and simulations (run live by
+  // simulation(): the request's parameters, backend, variant and block go to it instead of a stencil run).
+  static bool can_run(const KernelSpec& spec) { return spec.category == "stencil" || spec.category == "simulation"; }
+  bool simulating() const noexcept { return kernel_->category == "simulation"; }
   // Parameters reset to the kernel's defaults; the variant too when the new kernel lacks it. A usage Error for
   // an unknown id or a kernel the session cannot run.
   void select_kernel(const std::string& id);
@@ -139,7 +144,8 @@ class Session {
   void poll();
   void cancel();       // stops the sweep between shapes; a running kernel finishes and its result is dropped
   Worker::Status job_status() const { return worker_->status(); }
-  bool busy() const { return run_requested_ || !worker_->idle(); }
+  // A playing simulation keeps the worker going on its own: only what was asked of it counts.
+  bool busy() const { return run_requested_ || !(worker_->idle() || (simulating() && simulation_->only_playing())); }
   // Blocks until every requested run and job is done and applied (tests, headless use); a run still waiting
   // for its debounce interval starts at once.
   void wait_idle();
@@ -148,7 +154,9 @@ class Session {
   ui::DisplayFrame display_frame() const;
   // The result on screen and the run that made it. A CUDA result stays on the GPU (shown through CUDA-GL
   // interop, no host round trip): output() is null then and output_device() holds it.
-  bool has_output() const noexcept { return output_ || output_device_; }
+  bool has_output() const noexcept {
+    return simulating() ? simulation_->has_frame() : bool(output_ || output_device_);
+  }
   const Image* output() const noexcept { return output_.get(); }
   const DeviceImageRef& output_device() const noexcept { return output_device_; }
   // The result on the host, copied from the GPU when it lives there (blocks for the copy).
@@ -176,6 +184,14 @@ class Session {
   void note_display(std::uint64_t generation, double ms, std::string path);
   const std::string& display_path() const noexcept { return display_path_; }
 
+  // ---- the Topology panel ----
+  // Its own document, worker and thread pool (a sweep must not hold up kernel runs), made on first use.
+  TopologyDocument& topology();
+
+  // ---- the live simulation (while simulating(); see simulation_runner.hpp) ----
+  SimulationRunner& simulation() noexcept { return *simulation_; }
+  const SimulationRunner& simulation() const noexcept { return *simulation_; }
+
   // ---- exports ----
   // The result at full resolution in the file's layout (channels and 16-bit depth of the input file) with its
   // JSON sidecar; see exports.hpp. A usage Error before the first result.
@@ -194,6 +210,12 @@ class Session {
   void start_device_probe();
   void apply_run(std::uint64_t input_generation, RunOutput out);
   void fail_run(std::uint64_t ticket, const Error& e);
+  // session_simulation.cpp: the hooks of the live simulation into the stencil document's methods.
+  void make_simulation_runner();
+  void enter_simulation();
+  ui::DisplayFrame simulation_frame() const;
+  void run_simulation_now();
+  void sync_simulation_launch_info();
   void notify(Notice::Level level, Notice::Source source, std::string text);
   double seconds_since_start() const;
   Clock::time_point now() const;
@@ -245,6 +267,8 @@ class Session {
   std::string display_path_;
   std::vector<Notice> notices_;
 
+  std::unique_ptr<TopologyDocument> topology_;
+  std::unique_ptr<SimulationRunner> simulation_;  // its jobs post to it: destroyed after worker_
   std::unique_ptr<Worker> worker_;  // last: destroyed first, so no job outlives what it uses
 };
 

@@ -3,7 +3,9 @@
 // change the session by posting closures that poll() runs on the GUI thread.
 #include <fmt/format.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "cli/image_files.hpp"
 #include "session/session.hpp"
@@ -59,10 +61,20 @@ void Session::start_device_probe() {
   });
 }
 
-void Session::request_run() { run_requested_ = true; }
+void Session::request_run() {
+  if (!simulating()) {
+    run_requested_ = true;
+    return;
+  }
+  simulation_->configure(kernel_->id, params_, backend_, variant_, block_, input_);
+}
 
 void Session::poll() {
   for (auto& apply : worker_->take_posted()) apply();
+  if (simulating()) {
+    simulation_->tick();
+    if (backend_ == Backend::Cuda) sync_simulation_launch_info();
+  }
   if (run_requested_ && input_) {
     const Clock::time_point t = now();
     if (!last_submit_ || t - *last_submit_ >= options_.debounce) {
@@ -77,10 +89,20 @@ void Session::poll() {
 }
 
 void Session::wait_idle() {
+  // A playing simulation never runs out of work: what is waited for is what was asked (restarts, steps, paints).
+  simulation_->hold_playback(true);
+  struct Release {
+    SimulationRunner& s;
+    ~Release() { s.hold_playback(false); }
+  } release{*simulation_};
   for (;;) {
     worker_->wait_idle();
     poll();  // applies results; may start a due run or a CPU reference
     if (!worker_->idle()) continue;
+    if (!simulation_->settled()) {  // a CUDA frame not yet drawn holds the next step for a moment
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      continue;
+    }
     if (!run_requested_ || !input_) return;
     // A run is requested but not due yet: waiting here is what the caller asked for, so it starts now.
     run_requested_ = false;
@@ -90,6 +112,7 @@ void Session::wait_idle() {
 }
 
 void Session::run_now() {
+  if (simulating()) return run_simulation_now();
   if (!input_) throw_usage("no image is loaded", "open an image first");
   run_requested_ = false;
   last_submit_ = now();
@@ -204,6 +227,7 @@ void Session::submit_cpu_reference() {
 }
 
 void Session::start_sweep() {
+  if (simulating()) throw_usage("the sweep times image stencils", "pick the simulation's block by hand and read its step time");
   if (!input_) throw_usage("no image is loaded", "open an image first");
   if (backend_ != Backend::Cuda || !device_.cuda)
     throw Error(ErrorKind::Usage, "the sweep times CUDA block shapes, and the backend in use is the CPU",
@@ -252,11 +276,13 @@ void Session::start_sweep() {
 }
 
 void Session::note_display(std::uint64_t generation, double ms, std::string path) {
+  if (simulating()) simulation_->note_displayed(generation, ms);
   display_path_ = std::move(path);
   if (generation == output_generation_ && output_run_ != 0) history_.set_display_ms(output_run_, ms);
 }
 
 ui::DisplayFrame Session::display_frame() const {
+  if (simulating()) return simulation_frame();
   ui::DisplayFrame f;
   f.input = input_.get();
   f.output = output_.get();
@@ -268,6 +294,7 @@ ui::DisplayFrame Session::display_frame() const {
 }
 
 void Session::export_result(const std::filesystem::path& path, const SaveOptions& options) const {
+  if (simulating()) return simulation_->export_frame(path);  // as the view shows it, with a sidecar
   if (!has_output() || !last_report_) throw_usage("there is no result to export yet", "run a kernel first");
   ResultProvenance p;
   p.input = input_name_;

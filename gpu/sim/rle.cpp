@@ -72,6 +72,9 @@ class RleParser {
 
   // "x = 3, y = 3, rule = B3/S23": key = value pairs separated by commas; x and y required.
   void read_header(const std::string& t, int line_no) {
+    if (t[0] != 'x' && t[0] != 'X')
+      fail_at(line_no, fmt::format("expected the header 'x = WIDTH, y = HEIGHT' before the cells, found '{}'",
+                                   t.substr(0, 40)));
     long long x = -1, y = -1;
     std::stringstream items(t);
     std::string item;

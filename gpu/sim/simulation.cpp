@@ -83,6 +83,9 @@ Simulation::Simulation(Engine& engine, SimulationRequest request, SimulationStar
     throw_usage("give an image or a pattern, not both", "a pattern is placed on an empty grid");
   if (start.pattern && spec.id != "life")
     throw_usage(fmt::format("patterns are Life patterns; '{}' starts from an image or its parameters", spec.id));
+  // A pattern runs under the rule its file names, unless the request sets one.
+  if (start.pattern && start.pattern->rule && !request_.params.was_set("rule"))
+    request_.params.set("rule", *start.pattern->rule);
   int w = request_.width, h = request_.height;
   if (start.image) {
     if (start.image->empty()) throw_usage("the image is empty", "give an image with at least one pixel");

@@ -39,7 +39,8 @@ struct SimulationRequest {
   ParamSet params;                   // checked values (start from spec.default_params())
   Backend backend = Backend::Cpu;
   std::string variant;               // empty: "cpu" on the CPU backend, the fastest CUDA variant otherwise
-  std::optional<BlockShape> block;   // CUDA only; empty: 32x8
+  std::optional<BlockShape> block;   // CUDA only; empty: 32x8 (strip: a width that is a multiple of 32 or a
+                                     // power of two, since neighbours travel by warp shuffles)
   int width = 0, height = 0;         // grid size; 0 x 0: the image's size, or kDefaultSimSize without an image
 };
 
@@ -48,8 +49,9 @@ inline constexpr int kDefaultSimSize = 512;
 // Where the state comes from (at most one of image and pattern); neither: random fill / hot spots / seed squares
 // from the parameters.
 struct SimulationStart {
-  std::optional<Image> image;           // heat: u = luminance; grayscott: v = luminance/4; life: live where >= 0.5
-  std::optional<sim::LifePattern> pattern;  // life only: placed at the centre, dead elsewhere
+  // (Default member initializers let callers name just one of them: SimulationStart{.pattern = p}.)
+  std::optional<Image> image{};           // heat: u = luminance; grayscott: v = luminance/4; life: live where >= 0.5
+  std::optional<sim::LifePattern> pattern{};  // life only: placed at the centre, dead elsewhere
 };
 
 struct SimulationStats {
@@ -86,8 +88,9 @@ class Simulation {
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
 
-  // Runs n >= 1 steps. CUDA: launches go back to back on the context's stream, each between its own pair of
-  // events; the host waits once at the end (to read the times), never between steps.
+  // Runs n >= 0 steps. CUDA: launches go back to back on the context's stream with an event between any two
+  // (the event that closes one step opens the next); the host waits once per 512 steps to read the times, never
+  // between steps.
   void step(long long n = 1);
   // Back to the initial state, generation 0; the timing samples are kept (clear_timings drops them).
   void reset();

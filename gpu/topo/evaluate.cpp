@@ -135,7 +135,7 @@ class Runner {
     const std::uint64_t per_item_sweep = work.placements_per_item * p.pairs();
     const std::uint64_t batch = r.batch_evaluations ? r.batch_evaluations : backend.default_batch_evaluations();
     batch_items_ = std::max<std::uint64_t>(1, batch / std::max<std::uint64_t>(per_item_sweep, 1));
-    const std::uint64_t per_rep = work.placements * p.pairs() * (1 + (r.histogram ? 1 : 0) + (r.cube_limit_bytes ? 1 : 0)) +
+    const std::uint64_t per_rep = work.placements * p.pairs() * (1 + (r.histogram || (r.top_k && r.backend == Backend::Cuda) ? 1 : 0) + (r.cube_limit_bytes ? 1 : 0)) +
                                   (r.top_k ? work.placements * std::uint64_t(p.configs) : 0);
     total_ = per_rep * std::uint64_t(r.warmup + r.repeat);
   }
@@ -247,12 +247,14 @@ EvalResult evaluate(const Problem& p, const EvalRequest& r, const EvalControl& c
       cancelled = true;
       break;
     }
-    if (r.histogram) {
+    // The CUDA top pass keeps only costs in the histogram's lowest bins that can hold the top K: it needs them.
+    if (r.histogram || (r.top_k && r.backend == Backend::Cuda)) {
       bins = bins_of(p, stats);
       counts.assign(pairs, {});
       io.bins = &bins;
       io.counts = &counts;
       if (!(have_hist = runner.pass(Pass::Histogram, io, t_hist, timed))) cancelled = true;
+      if (!r.histogram) have_hist = false;
     }
     if (r.top_k && !cancelled) {
       top.clear();

@@ -11,6 +11,7 @@ namespace ks::topo {
 
 std::vector<int> placement_of_index(std::uint64_t index, int n) {
   if (n > 20) throw Error(ErrorKind::Internal, "placement_of_index: n > 20");
+  if (index >= factorial(n)) throw Error(ErrorKind::Internal, "placement_of_index: index beyond n!");
   std::vector<int> unused;
   for (int i = 0; i < n; ++i) unused.push_back(i);
   std::vector<int> out;

@@ -1,5 +1,6 @@
 // SNDlib XML networks through pugixml: <meta> (time, unit), <networkStructure> (nodes with coordinates, links)
 // and <demands>.
+#include <fstream>
 #include <pugixml.hpp>
 
 #include <algorithm>
@@ -18,6 +19,15 @@ std::string text_of(const pugi::xml_node& node, const char* child) {
   return std::string(trim(node.child(child).text().as_string()));
 }
 
+// 1-based line of a byte offset into the file (pugixml reports offsets; people look for lines).
+std::size_t line_of_offset(const std::filesystem::path& path, std::size_t offset) {
+  std::ifstream in(path, std::ios::binary);
+  std::size_t line = 1;
+  for (std::size_t i = 0; i < offset && in; ++i)
+    if (in.get() == '\n') ++line;
+  return line;
+}
+
 }  // namespace
 
 SndlibNetwork read_sndlib_xml(const std::filesystem::path& path) {
@@ -27,8 +37,8 @@ SndlibNetwork read_sndlib_xml(const std::filesystem::path& path) {
   if (!parsed) {
     if (parsed.status == pugi::status_file_not_found || parsed.status == pugi::status_io_error)
       throw_io("cannot read '" + name + "'", "check the path and permissions");
-    throw_io(name + ": not well-formed XML (" + parsed.description() + " at byte " +
-             std::to_string(parsed.offset) + ")");
+    throw_io(name + " line " + std::to_string(line_of_offset(path, std::size_t(parsed.offset))) +
+             ": not well-formed XML (" + parsed.description() + ")");
   }
   const pugi::xml_node network = doc.child("network");
   if (!network) throw_io(name + ": no <network> element", "is this an SNDlib XML file?");

@@ -9,6 +9,7 @@
 #include "core/hd.hpp"
 #include "topo/arith.hpp"
 #include "topo/evaluation.hpp"
+#include "topo/sweep_core.hpp"
 #include "topo/sweep_plan.hpp"
 
 namespace ks::topo {
@@ -74,6 +75,44 @@ std::unique_ptr<SweepBackend> make_cpu_backend(const Problem& p, ThreadPool& poo
 // `variant`: "naive" or "delta". Device Error when CUDA is not available (hint: --backend cpu).
 std::unique_ptr<SweepBackend> make_cuda_backend(const Problem& p, CudaContext& cuda, const std::string& variant,
                                                 int block_threads);
+
+// Merges two summaries of the same (slice, configuration): the lowest minimum with the lowest key among equals,
+// the highest maximum, the sums and counts. Shared by the backends (the CUDA one merges on the device).
+KS_HD void merge_raw(RawStats& into, const RawStats& o, bool exact) {
+  if (o.count == 0) return;
+  if (into.count == 0) {
+    into = o;
+    return;
+  }
+  if (exact) {
+    if (o.min_i < into.min_i || (o.min_i == into.min_i && o.key < into.key)) into.min_i = o.min_i, into.key = o.key;
+    if (o.max_i > into.max_i) into.max_i = o.max_i;
+    into.sum_i.add(o.sum_i);
+  } else {
+    if (o.min_d < into.min_d || (o.min_d == into.min_d && o.key < into.key)) into.min_d = o.min_d, into.key = o.key;
+    if (o.max_d > into.max_d) into.max_d = o.max_d;
+    into.sum_d += o.sum_d;
+  }
+  into.count += o.count;
+}
+
+// A worker's RunningStats as RawStats (what the backends hand back).
+template <class A>
+KS_HD void to_raw(const RunningStats<A>& s, RawStats& r) {
+  r = RawStats{};
+  if (s.count == 0) return;
+  if constexpr (A::exact) {
+    r.min_i = A::to_int(s.min);
+    r.max_i = A::to_int(s.max);
+    r.sum_i = s.sum;
+  } else {
+    r.min_d = s.min;
+    r.max_d = s.max;
+    r.sum_d = s.sum;
+  }
+  r.key = s.key;
+  r.count = s.count;
+}
 
 // Histogram bin of a cost, shared by the backends so that they bin identically.
 KS_HD int exact_bin(std::int64_t cost, const HistogramBins& b) {

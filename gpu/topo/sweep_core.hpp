@@ -124,20 +124,22 @@ struct TileWalker {
     }
     code = swap_positions(code, r, s);
   }
-
-  // Moves positions 0 .. q-1 to the next prefix in lexicographic order, by swaps (usually one).
-  KS_HD void advance_prefix(int q) {
-    std::uint64_t target = code;
-    next_prefix(target, n(), q);
-    for (int i = 0; i < q; ++i) {
-      const int want = node_at(target, i);
-      if (node_at(code, i) == want) continue;
-      int j = i + 1;
-      while (node_at(code, j) != want) ++j;
-      swap(i, j);
-    }
-  }
 };
+
+// Moves positions 0 .. q-1 of a walker (anything with `code`, `n()` and `swap(r, s)`) to the next prefix in
+// lexicographic order, by swaps (usually one).
+template <class Walker>
+KS_HD void advance_prefix(Walker& w, int q) {
+  std::uint64_t target = w.code;
+  next_prefix(target, w.n(), q);
+  for (int i = 0; i < q; ++i) {
+    const int want = node_at(target, i);
+    if (node_at(w.code, i) == want) continue;
+    int j = i + 1;
+    while (node_at(w.code, j) != want) ++j;
+    w.swap(i, j);
+  }
+}
 
 // Walks one run, calling visit(walker) for every placement of the run that the bounds count.
 template <class Walker, class Visit>
@@ -152,7 +154,7 @@ KS_HD void walk_run(Walker& w, const RunGeometry& g, const RunBounds& b, Visit& 
       w.swap(g.q + (pair >> 4), g.q + (pair & 15));
     }
     if (block + 1 >= b.blocks) break;
-    w.advance_prefix(g.q);
+    advance_prefix(w, g.q);
   }
 }
 

@@ -118,7 +118,11 @@ Configuration configuration_from_network(const Network& net, Metric metric, cons
   return c;
 }
 
-Configuration configuration_from_next_hops(const std::vector<int>& next, int n, const std::string& name) {
+Configuration configuration_from_next_hops(const std::vector<int>& next, int n, const std::string& name,
+                                          const std::vector<std::string>& names) {
+  auto label = [&](int v) {
+    return v >= 0 && std::size_t(v) < names.size() ? names[std::size_t(v)] : std::to_string(v);
+  };
   Configuration c;
   c.name = name;
   c.metric = "hops";
@@ -136,18 +140,19 @@ Configuration configuration_from_next_hops(const std::vector<int>& next, int n, 
         const int nx = hop(cur, j);
         auto path = [&] {
           std::string s;
-          for (int v : chain) s += std::to_string(v) + " -> ";
-          return s + std::to_string(nx);
+          for (int v : chain) s += label(v) + " -> ";
+          return s + label(nx);
         };
         if (nx < 0 || nx >= n)
-          throw_io(fmt::format("{}: the route from {} toward {} leaves the positions 0 .. {}: {}", name, i, j, n - 1, path()),
+          throw_io(fmt::format("{}: the route from {} toward {} leaves the positions 0 .. {}: {}", name, label(i), label(j),
+                               n - 1, path()),
                    "every next hop must be a position");
         if (nx == cur)
-          throw_io(fmt::format("{}: the route from {} toward {} stops at {} (its next hop is itself): {}", name, i, j,
-                               cur, path()),
+          throw_io(fmt::format("{}: the route from {} toward {} stops at {} (its next hop is itself): {}", name, label(i),
+                               label(j), label(cur), path()),
                    "only next[j][j] may point to j itself");
         if (seen[std::size_t(nx)])
-          throw_io(fmt::format("{}: the route from {} toward {} loops: {}", name, i, j, path()),
+          throw_io(fmt::format("{}: the route from {} toward {} loops: {}", name, label(i), label(j), path()),
                    "every chain of next hops must reach its target without visiting a position twice");
         seen[std::size_t(nx)] = 1;
         chain.push_back(nx);

@@ -49,7 +49,9 @@ Configuration configuration_from_network(const Network& net, Metric metric, cons
 // Checks and follows explicit next-hop tables: next[i][j] is the first hop from position i toward j. Every chain
 // must reach its target without visiting a position twice; an Io Error names the first pair that loops or
 // leaves the positions, with the chain it took. Path cost = hops.
-Configuration configuration_from_next_hops(const std::vector<int>& next, int n, const std::string& name);
+// `names` (optional, one per position) label the positions in messages.
+Configuration configuration_from_next_hops(const std::vector<int>& next, int n, const std::string& name,
+                                          const std::vector<std::string>& names = {});
 
 // --topology PATH|SPEC for a given traffic: a file (SNDlib native or XML: its links; `nexthop` or `pathcost`
 // files, see topology_files.cpp) or a spec of a built-in family (topology_families.cpp). Configurations are

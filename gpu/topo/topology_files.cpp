@@ -96,7 +96,7 @@ std::vector<Configuration> read_table_file(const std::filesystem::path& path) {
             text.fail(tb.row_lines[r], fmt::format("the diagonal entry of row {} must be {} or '-'", r, r));
           next[r * n + k] = v;
         }
-      c = configuration_from_next_hops(next, int(n), config_name);
+      c = configuration_from_next_hops(next, int(n), config_name, names);
     } else {
       ExactValues v;
       for (std::size_t r = 0; r < n; ++r)

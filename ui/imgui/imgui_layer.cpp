@@ -2,6 +2,7 @@
 
 #include <backends/imgui_impl_opengl3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cfloat>
@@ -68,6 +69,11 @@ void ImGuiLayer::end_frame_and_render() {
   ImGui::SetCurrentContext(context_);
   ImGui::Render();
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+}
+
+void ImGuiLayer::recover_after_error() {
+  ImGui::SetCurrentContext(context_);
+  ImGui::ErrorCheckEndFrameRecover(nullptr);
 }
 
 }  // namespace ks::ui

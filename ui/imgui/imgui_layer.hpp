@@ -30,6 +30,9 @@ class ImGuiLayer {
   void begin_frame(float width, float height, float device_pixel_ratio, float dt);
   // Ends the frame and draws it into the bound framebuffer, over whatever is there (the image).
   void end_frame_and_render();
+  // After an exception escaped from the frame's widgets: ends the windows, ID scopes and groups they left open,
+  // so that end_frame_and_render and the next frames work.
+  void recover_after_error();
 
  private:
   void rebuild_fonts(float device_pixel_ratio);

@@ -130,9 +130,9 @@ void draw_kernel_section(app::Session& s, PanelState& st) {
   const std::string variant = s.effective_variant();
   const std::string variant_label = s.variant().empty() ? variant + " (default)" : variant;
   if (ImGui::BeginCombo("variant", variant_label.c_str())) {
-    for (const auto& v : spec.variants) {
+    for (const auto& v : s.kernel().variants) {
       if (v.backend != s.backend()) continue;
-      const auto why = spec.unavailable_reason(v.name, s.params());
+      const auto why = s.kernel().unavailable_reason(v.name, s.params());
       if (why) ImGui::BeginDisabled();
       if (ImGui::Selectable(v.name.c_str(), v.name == variant)) try_change(st, [&] { s.set_variant(v.name); });
       if (why) ImGui::EndDisabled();
@@ -142,7 +142,7 @@ void draw_kernel_section(app::Session& s, PanelState& st) {
     ImGui::EndCombo();
   }
 
-  if (s.has_input()) {
+  if (s.has_input() && !s.simulating()) {  // simulations have their own state types
     const ElemType type = s.element_type();
     if (ImGui::BeginCombo("type", type_label(type))) {
       for (ElemType t : {ElemType::U8, ElemType::F32})
@@ -155,10 +155,13 @@ void draw_kernel_section(app::Session& s, PanelState& st) {
   }
 
   ImGui::Separator();
-  for (const auto& p : spec.params) param_widget(s, st, p);
+  // s.kernel(), not spec: the combo above may have changed the kernel in this very frame.
+  for (const auto& p : s.kernel().params) param_widget(s, st, p);
   if (ImGui::SmallButton("Defaults")) try_change(st, [&] { s.reset_params(); });
-  ImGui::SameLine();
-  if (ImGui::SmallButton("Run again")) s.request_run();
+  if (!s.simulating()) {  // a simulation runs on by itself (Simulation section)
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Run again")) s.request_run();
+  }
 
   if (!st.error.empty()) error_text(st.error);
   if (s.last_error()) error_text("Last run failed: " + s.last_error()->full_message());

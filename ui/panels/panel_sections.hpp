@@ -16,12 +16,13 @@ void draw_launch_section(app::Session& session, PanelState& state);
 void draw_timing_section(app::Session& session, PanelState& state);
 void draw_device_section(app::Session& session, PanelState& state);
 void draw_view_section(app::Session& session, PanelState& state);
-// While state.auto_range is on, sets the view's range and colormap for each new result (once per generation).
-void follow_output(app::Session& session, PanelState& state);
 
 // Runs a change the session may refuse; its ks::Error goes to state.error (shown in red) instead of escaping
 // the frame. Returns whether the change was accepted.
 bool try_change(PanelState& state, const std::function<void()>& change);
+
+// One row of a two-column table: the name (with `help` as its tooltip) and the value.
+void table_row(const char* name, const std::string& value, const char* help = nullptr);
 
 // A "(?)" after the last item whose tooltip shows `text`.
 void help_marker(const std::string& text);

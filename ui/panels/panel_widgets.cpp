@@ -16,6 +16,15 @@ bool try_change(PanelState& state, const std::function<void()>& change) {
   }
 }
 
+void table_row(const char* name, const std::string& value, const char* help) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextUnformatted(name);
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::TextUnformatted(value.c_str());
+}
+
 void help_marker(const std::string& text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");

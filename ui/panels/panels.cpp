@@ -7,7 +7,9 @@
 #include <cmath>
 
 #include "panels/panel_sections.hpp"
+#include "panels/simulation_section.hpp"
 #include "session/session.hpp"
+#include "session/topology_document.hpp"
 
 namespace ks::ui {
 
@@ -81,11 +83,22 @@ float panels_width(const PanelState& state, float viewport_width) {
   return std::max(0.0f, std::min(state.sidebar_width, viewport_width * 0.6f));
 }
 
+ViewState fit_beside_panels(const ViewState& view, Size2 image, Size2 framebuffer, const PanelState& state,
+                            double device_pixel_ratio) {
+  const double logical_width = framebuffer.width / device_pixel_ratio;
+  int covered = int(panels_width(state, float(logical_width)) * device_pixel_ratio);
+  if (framebuffer.width - covered < framebuffer.width / 3) covered = 0;
+  ViewState fitted = fit(view, image, {framebuffer.width - covered, framebuffer.height});
+  fitted.center_x += float(covered / 2.0 / fitted.zoom);
+  return fitted;
+}
+
 void draw_panels(app::Session& s, PanelState& st) {
-  panels::follow_output(s, st);
+  follow_output(s, st);
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);
   draw_inspector(st, job.busy && job.elapsed_s >= kIndicatorAfterS);
+  if (st.topology.open) draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
   if (!st.visible) return;
 
   const ImGuiIO& io = ImGui::GetIO();
@@ -98,6 +111,7 @@ void draw_panels(app::Session& s, PanelState& st) {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoTitleBar);
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 7);  // room for the labels at the right of the widgets
   section("Kernel", st.kernel_open, s, st, panels::draw_kernel_section);
+  if (s.simulating()) section("Simulation", st.simulation_open, s, st, panels::draw_simulation_section);
   section("Launch", st.launch_open, s, st, panels::draw_launch_section);
   section("Timing", st.timing_open, s, st, panels::draw_timing_section);
   section("Device", st.device_open, s, st, panels::draw_device_section);

@@ -10,6 +10,8 @@
 
 #include "render/display_frame.hpp"
 #include "render/pixel_probe.hpp"
+#include "render/view_math.hpp"
+#include "panels/topology_panel.hpp"
 
 namespace ks::app {
 class Session;  // app/session/session.hpp
@@ -30,18 +32,32 @@ struct PanelState {
   // The pixel under the cursor (the viewport fills it from probe_pixel); shown by the inspector.
   std::optional<PixelProbe> probe;
   double display_fps = 0;       // frames the viewport drew per second, lately (0: unknown, e.g. headless)
+  TopologyPanelState topology;  // the Topology window (View > Topology), beside the sidebar
 
   // Widgets' transient state.
   std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"
   std::string error;                              // the last refused change, until the next accepted one
   std::uint64_t followed_generation = 0;          // the output generation auto_range last adjusted to
+  bool simulation_open = true;                    // the Simulation section (while a simulation is selected)
+  std::uint64_t followed_simulation = 0;          // the fresh simulation whose colormap and range were applied
 };
 
 // Draws every panel (Kernel, Launch, Timing, Device, View), the job indicator and the pixel inspector.
+// Calls follow_output first.
 void draw_panels(app::Session& session, PanelState& state);
+
+// While state.auto_range is on, sets the view's range and colormap for each new result (once per generation).
+// The viewport calls it before it draws the image, so a new result shows in its range on its first frame.
+void follow_output(app::Session& session, PanelState& state);
 
 // The width (logical pixels) the sidebar covers at the right edge of a viewport `viewport_width` wide: 0 when
 // hidden, at most 60% of the viewport. The viewport fits the image beside it.
 float panels_width(const PanelState& state, float viewport_width);
+
+// `view` fitted to show the whole image in the part of the framebuffer the sidebar leaves free (all of it when
+// the sidebar would leave less than a third), centred there. `device_pixel_ratio`: framebuffer pixels per
+// logical pixel. Colormap, range and split stay as they were.
+ViewState fit_beside_panels(const ViewState& view, Size2 image, Size2 framebuffer, const PanelState& state,
+                            double device_pixel_ratio);
 
 }  // namespace ks::ui

@@ -8,26 +8,21 @@
 
 #include "cli/text_format.hpp"
 #include "panels/panel_sections.hpp"
+#include "panels/simulation_section.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::panels {
 
 namespace {
 
-void row(const char* name, const std::string& value, const char* help = nullptr) {
-  ImGui::TableNextRow();
-  ImGui::TableSetColumnIndex(0);
-  ImGui::TextUnformatted(name);
-  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
-  ImGui::TableSetColumnIndex(1);
-  ImGui::TextUnformatted(value.c_str());
-}
+void row(const char* name, const std::string& value, const char* help = nullptr) { table_row(name, value, help); }
 
 std::string ms_or_dash(double ms, bool present) { return present ? cli::format_ms(ms) + " ms" : "-"; }
 
 }  // namespace
 
 void draw_timing_section(app::Session& s, PanelState& st) {
+  if (s.simulating()) return draw_simulation_timing(s, st);
   const std::string& kernel = s.kernel().id;
   const auto& runs = s.history().of(kernel);
   if (runs.empty()) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "panels/panel_sections.hpp"
+#include "panels/simulation_section.hpp"
 #include "render/colormap.hpp"
 #include "render/value_range.hpp"
 #include "session/session.hpp"
@@ -32,8 +33,13 @@ void draw_view_section(app::Session& s, PanelState& st) {
   if (!s.has_output()) note_text("No result yet: the input is shown.");
 }
 
+}  // namespace ks::ui::panels
+
+namespace ks::ui {
+
 // Keeps the view in step with new results while state.auto_range is on.
 void follow_output(app::Session& s, PanelState& st) {
+  if (s.simulating()) return panels::follow_simulation(s, st);
   const DisplayFrame f = s.display_frame();
   if (!st.view || !st.auto_range || !s.has_output() || f.output_generation == st.followed_generation) return;
   st.followed_generation = f.output_generation;
@@ -47,4 +53,4 @@ void follow_output(app::Session& s, PanelState& st) {
     st.view->colormap = Colormap::Gray;
 }
 
-}  // namespace ks::ui::panels
+}  // namespace ks::ui

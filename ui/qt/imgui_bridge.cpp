@@ -57,11 +57,39 @@ float wheel_notches(int angle_delta) { return float(angle_delta) / 120.0f; }
 
 void feed_mouse_position(ImGuiIO& io, const QPointF& p) { io.MousePos = ImVec2(float(p.x()), float(p.y())); }
 
-void feed_mouse_button(ImGuiIO& io, const QMouseEvent& e, bool pressed) {
+namespace {
+
+// A press is down at once; its release waits while no frame has seen the press.
+template <std::size_t N>
+void press_or_release(bool& down, std::size_t i, bool pressed, std::bitset<N>& unseen, std::bitset<N>& release) {
+  if (pressed) {
+    down = true;
+    unseen.set(i);
+    release.reset(i);
+  } else if (unseen.test(i)) {
+    release.set(i);
+  } else {
+    down = false;
+  }
+}
+
+}  // namespace
+
+void feed_mouse_button(ImGuiIO& io, const QMouseEvent& e, bool pressed, PendingReleases& pending) {
   feed_mouse_position(io, e.position());
   feed_modifiers(io, e.modifiers());
   const int b = imgui_mouse_button(e.button());
-  if (b >= 0) io.MouseDown[b] = pressed;
+  if (b >= 0) press_or_release(io.MouseDown[b], std::size_t(b), pressed, pending.mouse_unseen, pending.mouse_release);
+}
+
+bool apply_pending_releases(ImGuiIO& io, PendingReleases& pending) {
+  const bool any = pending.mouse_release.any() || pending.key_release.any();
+  for (std::size_t b = 0; b < pending.mouse_release.size(); ++b)
+    if (pending.mouse_release.test(b)) io.MouseDown[b] = false;
+  for (std::size_t k = 0; k < pending.key_release.size(); ++k)
+    if (pending.key_release.test(k)) io.KeysDown[k] = false;
+  pending = PendingReleases{};
+  return any;
 }
 
 void feed_wheel(ImGuiIO& io, const QWheelEvent& e) {
@@ -84,10 +112,10 @@ void feed_modifiers(ImGuiIO& io, Qt::KeyboardModifiers m) {
   io.KeySuper = m.testFlag(Qt::MetaModifier);
 }
 
-void feed_key(ImGuiIO& io, const QKeyEvent& e, bool pressed) {
+void feed_key(ImGuiIO& io, const QKeyEvent& e, bool pressed, PendingReleases& pending) {
   feed_modifiers(io, e.modifiers());
   const int k = imgui_key_index(e.key());
-  if (k >= 0) io.KeysDown[k] = pressed;
+  if (k >= 0) press_or_release(io.KeysDown[k], std::size_t(k), pressed, pending.key_unseen, pending.key_release);
   if (!pressed) return;
   // Backspace, Enter, Tab and Ctrl+letter arrive with control characters as text: they are keys.
   const QString text = e.text();

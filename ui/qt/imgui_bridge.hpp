@@ -5,6 +5,8 @@
 // framebuffer. No widget here: the viewport forwards its events, the tests build events by hand.
 #include <Qt>
 
+#include <bitset>
+
 struct ImGuiIO;
 class QKeyEvent;
 class QMouseEvent;
@@ -23,11 +25,22 @@ int imgui_mouse_button(Qt::MouseButton button);
 // Qt reports wheels in eighths of a degree, 120 per notch; ImGui counts notches.
 float wheel_notches(int angle_delta);
 
+// ImGui 1.86 reads io.MouseDown and io.KeysDown once per frame (in NewFrame): a button or key pressed and
+// released between two frames (a quick click, a tap on a touchpad, a fast key) would never be seen. Releases of
+// presses no frame has seen yet wait here until one has (apply_pending_releases).
+struct PendingReleases {
+  std::bitset<5> mouse_unseen, mouse_release;
+  std::bitset<512> key_unseen, key_release;
+};
+
 void feed_mouse_position(ImGuiIO& io, const QPointF& logical_position);
-void feed_mouse_button(ImGuiIO& io, const QMouseEvent& event, bool pressed);
+void feed_mouse_button(ImGuiIO& io, const QMouseEvent& event, bool pressed, PendingReleases& pending);
 void feed_wheel(ImGuiIO& io, const QWheelEvent& event);
 // Key state, modifiers and, on a press, the typed text (control characters are keys, not text).
-void feed_key(ImGuiIO& io, const QKeyEvent& event, bool pressed);
+void feed_key(ImGuiIO& io, const QKeyEvent& event, bool pressed, PendingReleases& pending);
+// Call right after ImGui::NewFrame (ImGuiLayer::begin_frame): the presses are seen now, so the releases held for
+// them apply and the next frame sees them. True when there were any: draw that next frame.
+bool apply_pending_releases(ImGuiIO& io, PendingReleases& pending);
 void feed_modifiers(ImGuiIO& io, Qt::KeyboardModifiers modifiers);
 // The pointer left the widget: ImGui must not think it still hovers a panel.
 void feed_mouse_left(ImGuiIO& io);

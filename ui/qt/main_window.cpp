@@ -22,8 +22,10 @@
 #include "core/error.hpp"
 #include "io/image_io.hpp"
 #include "qt/qimage_convert.hpp"
+#include "qt/simulation_menu.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/exports.hpp"
+#include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::qt {
@@ -96,11 +98,14 @@ void MainWindow::build_menus() {
       show_error("Open the sample", q(e.full_message()));
     }
   });
+  add_topology_file_actions(file);
+  add_simulation_entries(file, simulation_menu_context());
   file->addSeparator();
   file->addAction("&Export result image...", QKeySequence::Save, this, &MainWindow::export_result_dialog);
-  file->addAction("Save &screenshot...", this, [this] { screenshot_dialog(true); });
+  file->addAction("Save &screenshot...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                  [this] { screenshot_dialog(true); });
   file->addAction("Save screenshot &without panels...", this, [this] { screenshot_dialog(false); });
-  file->addAction("Export &timings...", this, &MainWindow::export_timings_dialog);
+  file->addAction("Export &timings...", QKeySequence(Qt::CTRL | Qt::Key_T), this, &MainWindow::export_timings_dialog);
   file->addSeparator();
   file->addAction("&Quit", QKeySequence::Quit, this, &QWidget::close);
 
@@ -121,6 +126,7 @@ void MainWindow::build_menus() {
   split_action_ = view->addAction("&Before/after split", QKeySequence(Qt::Key_S), this,
                                   [this](bool on) { viewport_->set_split(on); });
   split_action_->setCheckable(true);
+  add_topology_view_action(view);
 
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About kernelscope", this, &MainWindow::about);
@@ -139,11 +145,18 @@ void MainWindow::rebuild_recent_menu() {
 // ---- the frame tick: collect results, show notices, refresh ----
 
 void MainWindow::tick() {
-  session_.poll();
+  try {
+    session_.poll();
+  } catch (const std::exception& e) {
+    // Results are applied here; one that fails must not end the app (exceptions must not cross Qt's loop).
+    const Error* error = dynamic_cast<const Error*>(&e);
+    statusBar()->showMessage(q(error ? error->full_message() : e.what()), 10000);
+  }
   handle_notices();
   if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
   if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
   viewport_->refresh_if_needed();
+  refresh_topology();
   if (++status_ticks_ >= kStatusEveryTicks) {
     status_ticks_ = 0;
     update_status();
@@ -174,12 +187,18 @@ void MainWindow::update_status() {
   const app::DeviceStatus& d = session_.device();
   device_label_->setText(d.cuda ? q(d.info.name) : q(d.cpu) + " (no CUDA)");
   device_label_->setToolTip(d.cuda ? QString() : q("The CPU backend is in use: " + d.unavailable_reason));
-  std::string backend = fmt::format("{} {}", to_string(session_.backend()), session_.effective_variant());
-  if (session_.backend() == Backend::Cuda) backend += " " + to_string(session_.effective_block());
+  std::string backend = "CPU backend";
+  if (session_.backend() == Backend::Cuda)
+    backend = fmt::format("CUDA {}, block {}", session_.effective_variant(), to_string(session_.effective_block()));
   backend_label_->setText(q(backend));
   const auto& r = session_.last_report();
   kernel_label_->setText(r ? q(fmt::format("{} {} ms", r->kernel, cli::format_ms(r->kernel_time.median_ms)))
                            : QString("no run yet"));
+  if (session_.simulating()) {  // a live simulation: its generation and median step time
+    const auto& sim = session_.simulation();
+    kernel_label_->setText(q(fmt::format("{} generation {}, {} ms/step", session_.kernel().id, sim.generation(),
+                                         cli::format_ms(sim.timing().stats.median_ms))));
+  }
   const double fps = viewport_->display_fps();
   fps_label_->setText(fps > 0 ? QString("%1 fps").arg(fps, 0, 'f', 0) : QString("display idle"));
   fps_label_->setToolTip(q("display path: " + viewport_->display_path()));
@@ -203,10 +222,14 @@ bool MainWindow::confirm_overwrite(const QStringList& paths) {
   QStringList existing;
   for (const QString& p : paths)
     if (QFileInfo::exists(p)) existing << QFileInfo(p).fileName();
-  if (existing.isEmpty() || !interactive_) return true;
-  return QMessageBox::question(this, "Replace files?",
-                               "These files exist already and will be replaced:\n" + existing.join("\n"),
-                               QMessageBox::Yes | QMessageBox::Cancel, QMessageBox::Cancel) == QMessageBox::Yes;
+  if (existing.isEmpty()) return true;
+  const QString question = "These files exist already and will be replaced:\n" + existing.join("\n");
+  if (!interactive_) {
+    last_question_ = "Replace files? " + existing.join(", ") + (overwrite_answer_ ? " -> yes" : " -> no");
+    return overwrite_answer_;
+  }
+  return QMessageBox::question(this, "Replace files?", question, QMessageBox::Yes | QMessageBox::Cancel,
+                               QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
 QString MainWindow::save_path(const QString& title, const QString& suggested, const QString& filters,
@@ -228,27 +251,36 @@ void MainWindow::open_file(const QString& path) {
   statusBar()->showMessage("Loading " + path + "...");
 }
 
-void MainWindow::export_result(const QString& path, int png_bits) {
+bool MainWindow::export_result(const QString& path, int png_bits) {
+  if (!session_.has_output()) throw_usage("there is no result to export yet", "run a kernel first");
+  const QString sidecar = q(app::sidecar_path_for(path_of(path)).string());
+  if (!confirm_overwrite({path, sidecar})) return false;
   SaveOptions options;
   if (png_bits && QFileInfo(path).suffix().compare("png", Qt::CaseInsensitive) == 0) options.png_bit_depth = png_bits;
   session_.export_result(path_of(path), options);
-  statusBar()->showMessage("Exported " + path + " and " + q(app::sidecar_path_for(path_of(path)).filename().string()),
-                           6000);
+  statusBar()->showMessage("Exported " + path + " and " + QFileInfo(sidecar).fileName(), 6000);
+  return true;
 }
 
-void MainWindow::save_viewport(const QString& path, bool with_panels) {
+bool MainWindow::save_viewport(const QString& path, bool with_panels) {
+  if (!confirm_overwrite({path})) return false;
   save_image(rgb_image_from(viewport_->grab_viewport(with_panels)), path_of(path));
   statusBar()->showMessage("Saved " + path, 6000);
+  return true;
 }
 
-void MainWindow::save_window(const QString& path) {
+bool MainWindow::save_window(const QString& path) {
+  if (!confirm_overwrite({path})) return false;
   save_image(rgb_image_from(grab().toImage()), path_of(path));
   statusBar()->showMessage("Saved " + path, 6000);
+  return true;
 }
 
-void MainWindow::export_timings(const QString& path) {
+bool MainWindow::export_timings(const QString& path) {
+  if (!confirm_overwrite({path})) return false;
   session_.export_timings(path_of(path));
   statusBar()->showMessage("Exported " + path, 6000);
+  return true;
 }
 
 void MainWindow::open_dialog() {
@@ -261,7 +293,7 @@ void MainWindow::export_result_dialog() {
   QString filter = kPng8;
   const QString suggested = q(fmt::format("{}-{}.png", session_.kernel().id, session_.effective_variant()));
   const QString path = save_path("Export result image", suggested, kResultFilters, &filter);
-  if (path.isEmpty() || !confirm_overwrite({path, q(app::sidecar_path_for(path_of(path)).string())})) return;
+  if (path.isEmpty()) return;
   try {
     export_result(path, filter == kPng16 ? 16 : filter == kPng8 ? 8 : 0);
   } catch (const Error& e) {
@@ -273,7 +305,7 @@ void MainWindow::screenshot_dialog(bool with_panels) {
   QString filter;
   const QString path = save_path(with_panels ? "Save screenshot" : "Save screenshot without panels",
                                  "kernelscope.png", kShotFilters, &filter);
-  if (path.isEmpty() || !confirm_overwrite({path})) return;
+  if (path.isEmpty()) return;
   try {
     save_viewport(path, with_panels);
   } catch (const Error& e) {
@@ -284,7 +316,7 @@ void MainWindow::screenshot_dialog(bool with_panels) {
 void MainWindow::export_timings_dialog() {
   QString filter;
   const QString path = save_path("Export timings", "timings.csv", kTimingFilters, &filter);
-  if (path.isEmpty() || !confirm_overwrite({path})) return;
+  if (path.isEmpty()) return;
   try {
     export_timings(path);
   } catch (const Error& e) {
@@ -292,7 +324,9 @@ void MainWindow::export_timings_dialog() {
   }
 }
 
-void MainWindow::about() {
+void MainWindow::about() { QMessageBox::about(this, "About kernelscope", about_text()); }
+
+QString MainWindow::about_text() const {
   const app::DeviceStatus& d = session_.device();
   std::string gpu = d.cuda ? fmt::format("{} (compute {}.{}, {} SMs)<br>driver {}, CUDA runtime {}", d.info.name,
                                          d.info.cc_major, d.info.cc_minor, d.info.sm_count,
@@ -311,7 +345,7 @@ void MainWindow::about() {
       "<p><b>OpenGL:</b> {}<br>{}<br><b>Display path:</b> {}</p><p>Qt {}, Dear ImGui {}</p>",
       KS_VERSION, build, gpu, d.cpu, viewport_->gl_renderer(), viewport_->gl_version(), viewport_->display_path(),
       qVersion(), IMGUI_VERSION);
-  QMessageBox::about(this, "About kernelscope", q(text));
+  return q(text);
 }
 
 // ---- window events ----
@@ -329,9 +363,24 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
       if (u.isLocalFile()) return event->acceptProposedAction();
 }
 
+SimulationMenuContext MainWindow::simulation_menu_context() {
+  return {session_, this, [this](const QString& t, const QString& m) { show_error(t, m); },
+          [this] { return settings_.last_folder(); }, [this](const QString& m) { statusBar()->showMessage(m, 6000); }};
+}
+
 void MainWindow::dropEvent(QDropEvent* event) {
   for (const QUrl& u : event->mimeData()->urls())
     if (u.isLocalFile()) {
+      if (app::is_life_pattern_file(path_of(u.toLocalFile()))) {  // .rle: life starts from the pattern
+        open_pattern_file(simulation_menu_context(), u.toLocalFile());
+        event->acceptProposedAction();
+        return;
+      }
+      if (is_traffic_path(u.toLocalFile())) {  // .txt, .xml, .csv, .dat or a folder: the Topology panel's
+        open_traffic(u.toLocalFile());
+        event->acceptProposedAction();
+        return;
+      }
       open_file(u.toLocalFile());  // one image at a time: the first file dropped
       event->acceptProposedAction();
       return;

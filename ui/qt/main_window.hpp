@@ -8,6 +8,7 @@
 #include <QSettings>
 #include <QString>
 #include <QTimer>
+#include <utility>
 
 #include "panels/panels.hpp"
 #include "qt/app_settings.hpp"
@@ -21,6 +22,7 @@ class Session;
 namespace ks::ui::qt {
 
 class ViewportWidget;
+struct SimulationMenuContext;  // qt/simulation_menu.hpp
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -40,12 +42,23 @@ class MainWindow : public QMainWindow {
   // Whether a file given to open_file is still loading.
   bool opening() const noexcept { return !pending_open_.isEmpty(); }
 
-  // The actions behind the menus, also used by the self-test script. Each throws ks::Error on failure.
+  // The actions behind the menus, also used by the script runner. Those that write ask before replacing a file
+  // (the result's sidecar included) and return false when the answer is no; each throws ks::Error on failure.
   void open_file(const QString& path);  // loads in the background; the result arrives through the session
-  void export_result(const QString& path, int png_bits);
-  void save_viewport(const QString& path, bool with_panels);
-  void save_window(const QString& path);  // the whole window, menus and status bar included
-  void export_timings(const QString& path);
+  bool export_result(const QString& path, int png_bits);  // png_bits 8 or 16 for .png, 0: the input's depth
+  bool save_viewport(const QString& path, bool with_panels);
+  bool save_window(const QString& path);  // the whole window, menus and status bar included
+  bool export_timings(const QString& path);
+  // The Topology panel (main_window_topology.cpp): traffic loads in the background and opens the panel; export
+  // by extension: .csv, .json (the document's exports) or .png (the viewport with the panel).
+  void open_traffic(const QString& path);
+  bool export_topology(const QString& path);
+
+  // Scripted runs: the answer to "replace these files?" (yes until set), and the last question asked, taken.
+  void set_overwrite_answer(bool replace) noexcept { overwrite_answer_ = replace; }
+  QString take_question() { return std::exchange(last_question_, QString()); }
+  // Help > About: version, GPU, driver and CUDA versions, GL renderer, the display path (rich text).
+  QString about_text() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -54,6 +67,11 @@ class MainWindow : public QMainWindow {
 
  private:
   void build_menus();
+  void add_topology_file_actions(QMenu* file);
+  SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
+  void add_topology_view_action(QMenu* view);
+  bool refresh_topology();
+  static bool is_traffic_path(const QString& path);
   void rebuild_recent_menu();
   void tick();
   void handle_notices();
@@ -83,6 +101,8 @@ class MainWindow : public QMainWindow {
   QTimer timer_;
   QString pending_open_;  // the file being loaded in the background, for its dialog and the recent list
   bool interactive_ = true;
+  bool overwrite_answer_ = true;
+  QString last_question_;
   QString last_failure_;
   int status_ticks_ = 0;
 };

@@ -14,6 +14,7 @@
 #include "imgui/imgui_layer.hpp"
 #include "imgui/legend.hpp"
 #include "qt/imgui_bridge.hpp"
+#include "qt/simulation_brush.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/gl/gl_api.hpp"
 #include "render/pixel_probe.hpp"
@@ -25,7 +26,7 @@ namespace {
 
 constexpr double kWheelZoomStep = 1.25;     // per notch
 constexpr double kSplitGrabPoints = 6;      // how close to the split line a press grabs it
-constexpr double kFramesAfterInputS = 0.5;  // ImGui's hover and click states settle over a few frames
+constexpr double kFramesAfterChangeS = 0.5;  // ImGui's layout, hover and click states settle over a few frames
 
 }  // namespace
 
@@ -66,7 +67,8 @@ void ViewportWidget::initializeGL() {
     emit render_error(QString::fromStdString("the viewport cannot draw: " + last_error_));
   }
   // The context can go away (the widget moves to another window): free our GL objects while it still exists.
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] { release_gl(); }, Qt::UniqueConnection);
+  // initializeGL runs again for a new context, which needs its own connection.
+  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, &ViewportWidget::release_gl);
 }
 
 Size2 ViewportWidget::framebuffer_size() const {
@@ -81,8 +83,10 @@ Vec2 ViewportWidget::to_screen(const QPointF& p) const {
 
 bool ViewportWidget::panels_want_mouse() const { return imgui_ && imgui_->io().WantCaptureMouse; }
 
+void ViewportWidget::keep_drawing() { last_change_s_ = double(clock_.nsecsElapsed()) * 1e-9; }
+
 void ViewportWidget::note_input() {
-  last_input_s_ = double(clock_.nsecsElapsed()) * 1e-9;
+  keep_drawing();
   update();
 }
 
@@ -90,13 +94,8 @@ void ViewportWidget::fit() {
   const DisplayFrame f = session_.display_frame();
   const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
   if (shape.width <= 0 || shape.height <= 0) return;
-  const Size2 fb = framebuffer_size();
-  // The sidebar covers the right edge: fit the image into the area left of it and centre it there.
-  const double ratio = devicePixelRatioF();
-  int covered = int(panels_width(panels_, float(width())) * ratio);
-  if (fb.width - covered < fb.width / 3) covered = 0;
-  view_ = ui::fit(view_, {shape.width, shape.height}, {fb.width - covered, fb.height});
-  view_.center_x += float(covered / 2.0 / view_.zoom);
+  // The sidebar covers the right edge: fit the image into the area left of it.
+  view_ = fit_beside_panels(view_, {shape.width, shape.height}, framebuffer_size(), panels_, devicePixelRatioF());
   update();
 }
 
@@ -138,6 +137,7 @@ void ViewportWidget::update_probe(const QPointF& logical) {
 }
 
 void ViewportWidget::paintGL() {
+  ++frames_drawn_;
   const double now = double(clock_.nsecsElapsed()) * 1e-9;
   frame_times_s_.push_back(now);
   while (!frame_times_s_.empty() && frame_times_s_.front() < now - 1.0) frame_times_s_.pop_front();
@@ -154,8 +154,11 @@ void ViewportWidget::paintGL() {
     const DisplayFrame frame = session_.display_frame();
     const DisplayUpdate u = renderer_->update(frame);
     if (u.output_changed) session_.note_display(frame.output_generation, u.output_ms, renderer_->display_path());
+    if (frame.input_generation != drawn_input_generation_ || frame.output_generation != drawn_output_generation_)
+      keep_drawing();  // ImGui lays out what changed with the result (new rows, new widths) over a few frames
     drawn_input_generation_ = frame.input_generation;
     drawn_output_generation_ = frame.output_generation;
+    follow_output(session_, panels_);  // a new result shows in its range on its first frame
     renderer_->draw(fb.width, fb.height, view_);
   } catch (const Error& e) {
     if (e.full_message() != last_error_) {
@@ -165,8 +168,17 @@ void ViewportWidget::paintGL() {
   }
   panels_.display_fps = display_fps();
   imgui_->begin_frame(float(width()), float(height()), float(devicePixelRatioF()), dt);
-  draw_legend(*renderer_, view_);
-  if (!hide_panels_) draw_panels(session_, panels_);
+  if (apply_pending_releases(imgui_->io(), pending_)) note_input();
+  try {
+    draw_legend(*renderer_, view_);
+    if (!hide_panels_) draw_panels(session_, panels_);
+  } catch (const std::exception& e) {
+    // A panel that throws (a bug: the panels catch the session's refusals themselves) must not take the window
+    // down, as an exception through Qt's event loop would: close what it left open, say what happened, go on.
+    imgui_->recover_after_error();
+    const Error* error = dynamic_cast<const Error*>(&e);
+    emit render_error(QString::fromStdString("a panel failed: " + (error ? error->full_message() : e.what())));
+  }
   imgui_->end_frame_and_render();
 }
 
@@ -175,7 +187,7 @@ bool ViewportWidget::refresh_if_needed() {
   const double now = double(clock_.nsecsElapsed()) * 1e-9;
   const bool needed = f.output_generation != drawn_output_generation_ ||
                       f.input_generation != drawn_input_generation_ || session_.job_status().busy ||
-                      (last_input_s_ >= 0 && now - last_input_s_ < kFramesAfterInputS);
+                      (last_change_s_ >= 0 && now - last_change_s_ < kFramesAfterChangeS);
   if (needed) update();
   return needed;
 }
@@ -208,7 +220,7 @@ bool ViewportWidget::event(QEvent* e) {
 }
 
 void ViewportWidget::mousePressEvent(QMouseEvent* e) {
-  if (imgui_) feed_mouse_button(imgui_->io(), *e, true);
+  if (imgui_) feed_mouse_button(imgui_->io(), *e, true, pending_);
   note_input();
   if (panels_want_mouse()) return;
   const bool near_split =
@@ -216,6 +228,11 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
                          kSplitGrabPoints * devicePixelRatioF();
   if (e->button() == Qt::LeftButton && near_split) {
     drag_ = Drag::Split;
+  } else if (e->button() == Qt::LeftButton && brush_active(session_)) {
+    drag_ = Drag::Paint;
+    setCursor(Qt::CrossCursor);
+    const Vec2 p = to_screen(e->position());
+    paint_stroke(session_, view_, framebuffer_size(), p, p);
   } else if (e->button() == Qt::LeftButton || e->button() == Qt::MiddleButton) {
     drag_ = Drag::Pan;
     setCursor(Qt::ClosedHandCursor);
@@ -224,7 +241,7 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
 }
 
 void ViewportWidget::mouseReleaseEvent(QMouseEvent* e) {
-  if (imgui_) feed_mouse_button(imgui_->io(), *e, false);
+  if (imgui_) feed_mouse_button(imgui_->io(), *e, false, pending_);
   if (drag_ != Drag::None) unsetCursor();
   drag_ = Drag::None;
   note_input();
@@ -242,6 +259,9 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
       break;
     }
     case Drag::Split: view_.split_position = float(std::clamp(e->position().x() / std::max(1, width()), 0.0, 1.0)); break;
+    case Drag::Paint:
+      paint_stroke(session_, view_, framebuffer_size(), to_screen(drag_last_), to_screen(e->position()));
+      break;
     case Drag::None: break;
   }
   drag_last_ = e->position();
@@ -261,14 +281,14 @@ void ViewportWidget::wheelEvent(QWheelEvent* e) {
 }
 
 void ViewportWidget::keyPressEvent(QKeyEvent* e) {
-  if (imgui_) feed_key(imgui_->io(), *e, true);
+  if (imgui_) feed_key(imgui_->io(), *e, true, pending_);
   note_input();
   if (imgui_ && imgui_->io().WantCaptureKeyboard) return;
   QOpenGLWidget::keyPressEvent(e);
 }
 
 void ViewportWidget::keyReleaseEvent(QKeyEvent* e) {
-  if (imgui_) feed_key(imgui_->io(), *e, false);
+  if (imgui_) feed_key(imgui_->io(), *e, false, pending_);
   note_input();
   QOpenGLWidget::keyReleaseEvent(e);
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "panels/panels.hpp"
+#include "qt/imgui_bridge.hpp"
 #include "render/display_frame.hpp"
 #include "render/view_math.hpp"
 
@@ -45,6 +46,8 @@ class ViewportWidget : public QOpenGLWidget {
   // Schedules a frame when something may have changed; true when one was scheduled.
   bool refresh_if_needed();
 
+  // Frames painted so far (scripts wait for frames, not for time).
+  std::uint64_t frames_drawn() const noexcept { return frames_drawn_; }
   std::string gl_renderer() const { return gl_renderer_; }
   std::string gl_version() const { return gl_version_; }
   std::string display_path() const;
@@ -71,13 +74,14 @@ class ViewportWidget : public QOpenGLWidget {
   void leaveEvent(QEvent* event) override;
 
  private:
-  enum class Drag { None, Pan, Split };
+  enum class Drag { None, Pan, Split, Paint };  // Paint: the simulation's brush (qt/simulation_brush.hpp)
 
   Size2 framebuffer_size() const;
   Vec2 to_screen(const QPointF& logical) const;  // framebuffer pixels
   bool panels_want_mouse() const;
   void update_probe(const QPointF& logical);
   void fit_if_new_input();
+  void keep_drawing();  // frames for a little while: ImGui settles over several
   void note_input();
   void release_gl();
 
@@ -86,6 +90,7 @@ class ViewportWidget : public QOpenGLWidget {
   ViewState view_;
   std::unique_ptr<FrameRenderer> renderer_;
   std::unique_ptr<ImGuiLayer> imgui_;
+  PendingReleases pending_;  // quick clicks and keys, held for ImGui's next frame
   std::string gl_renderer_, gl_version_;
   std::string last_error_;
 
@@ -95,8 +100,9 @@ class ViewportWidget : public QOpenGLWidget {
   bool hide_panels_ = false;          // for one grab without panels
   QElapsedTimer clock_;
   double last_frame_s_ = 0;
-  double last_input_s_ = -1;
+  double last_change_s_ = -1;     // the last input or new image or result
   std::deque<double> frame_times_s_;  // of the last second's frames
+  std::uint64_t frames_drawn_ = 0;
   std::uint64_t drawn_output_generation_ = 0;
   std::uint64_t drawn_input_generation_ = 0;
 };

@@ -30,21 +30,6 @@ struct Matrices {
 };
 
 template <class A>
-void to_raw(const RunningStats<A>& s, RawStats& r) {
-  if constexpr (A::exact) {
-    r.min_i = A::to_int(s.min);
-    r.max_i = A::to_int(s.max);
-    r.sum_i = s.sum;
-  } else {
-    r.min_d = s.min;
-    r.max_d = s.max;
-    r.sum_d = s.sum;
-  }
-  r.key = s.key;
-  r.count = s.count;
-}
-
-template <class A>
 RunningStats<A> from_raw(const RawStats& r) {
   RunningStats<A> s;
   if (r.count == 0) return s;

@@ -151,7 +151,9 @@ TEST(InteropFrameTiles, EveryTileIsWrittenThroughInterop) {
     frame.output_generation = 1;
     ASSERT_TRUE(r.renderer().update(frame).output_via_interop) << r.renderer().display_path();
     EXPECT_EQ(r.renderer().texture_count(), 6u);
-    EXPECT_TRUE(frame_shows(r.render(test::one_to_one_view(300, 200), {}, 1), expected, {0, 255}));
+    ui::ViewState view = test::one_to_one_view(300, 200);
+    view.range_max = 255;  // u8 values shown as they are (the default range is that of f32 data, 0..1)
+    EXPECT_TRUE(frame_shows(r.render(view, {}, 1), expected, {0, 255}));
   }
 }
 

@@ -1,0 +1,22 @@
+#include "cli/backend_choice.hpp"
+
+#include <fmt/format.h>
+
+#include "cli/request_checks.hpp"
+
+namespace ks::cli {
+
+Backend choose_backend(const std::string& backend, const std::string& variant, const std::string& block,
+                       const KernelSpec& spec, Engine& engine, std::string& note) {
+  if (!backend.empty()) return backend_from_string(backend);
+  if (!variant.empty()) {
+    if (const VariantSpec* v = spec.find_variant(variant)) return v->backend;
+    return Backend::Cpu;  // check_variant reports the unknown name
+  }
+  if (!block.empty()) return Backend::Cuda;
+  if (engine.cuda_available()) return Backend::Cuda;
+  note = fmt::format("backend: cpu, because there is no CUDA device: {}", cuda_missing_reason(engine));
+  return Backend::Cpu;
+}
+
+}  // namespace ks::cli

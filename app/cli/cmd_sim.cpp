@@ -1,0 +1,223 @@
+// `sim`: runs a simulation (life, heat, grayscott) for N steps on the CPU or the GPU. Checks the whole
+// request first (exit 2), then steps in chunks with a progress bar (Ctrl-C stops between chunks, exit 130,
+// writing nothing but the frames already complete), writes the final state and every K-th frame as PNGs
+// (atomically), and prints the per-step timing and, for Life, the population.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+
+#include "cli/backend_choice.hpp"
+#include "cli/commands.hpp"
+#include "cli/image_files.hpp"
+#include "cli/interrupt.hpp"
+#include "cli/progress_bar.hpp"
+#include "cli/request_checks.hpp"
+#include "cli/sim_frames.hpp"
+#include "cli/sim_report.hpp"
+#include "core/error.hpp"
+#include "io/atomic_file.hpp"
+#include "io/image_io.hpp"
+#include "registry/registry.hpp"
+#include "sim/life_patterns.hpp"
+#include "sim/simulation.hpp"
+
+namespace ks::cli {
+
+namespace {
+
+struct SimOptions {
+  std::string kernel;
+  long long steps = 0;
+  std::string size;
+  std::string input;
+  std::string pattern;
+  std::vector<std::string> params;
+  std::string backend;
+  std::string variant;
+  std::string block;
+  std::string output;
+  long long every = 0;
+  std::string frames;
+  std::string json;
+};
+
+// "WxH" with both sides >= 1; the simulation checks the upper limits.
+std::pair<int, int> parse_grid_size(const std::string& text) {
+  int w = 0, h = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w < 1 ||
+      h < 1)
+    throw_usage(fmt::format("--size '{}' is not a grid size", text),
+                "write WIDTHxHEIGHT, e.g. --size 512x512");
+  return {w, h};
+}
+
+// A file when one exists at that path, else a built-in pattern of that name.
+sim::LifePattern load_pattern(const std::string& what) {
+  std::error_code ec;
+  if (std::filesystem::exists(what, ec)) return sim::load_rle_file(what);
+  if (what.find('/') != std::string::npos || what.ends_with(".rle"))
+    throw_io(fmt::format("cannot read the pattern '{}': there is no such file", what),
+             "check the path, or name a built-in pattern: " + sim::builtin_pattern_names());
+  return sim::builtin_pattern(what);
+}
+
+// Steps per chunk between progress updates and Ctrl-C checks: doubled while a chunk takes under 50 ms, halved
+// above 400 ms, so a fast GPU does not wait on the host and a slow CPU still answers Ctrl-C promptly.
+long long next_chunk(long long chunk, double chunk_ms) {
+  if (chunk_ms < 50) return std::min<long long>(chunk * 2, 1 << 16);
+  if (chunk_ms > 400) return std::max<long long>(chunk / 2, 1);
+  return chunk;
+}
+
+int run_sim(const SimOptions& opt, const GlobalOptions& global) {
+  // Everything that needs no file and no device first: a bad request costs nothing.
+  const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
+  if (spec.category != "simulation")
+    throw_usage(fmt::format("'{}' is not a simulation kernel", spec.id),
+                "simulations are life, heat and grayscott; run image kernels with `kernelscope-cli run`");
+  SimulationRequest request;
+  request.kernel = spec.id;
+  request.params = params_from_assignments(spec, opt.params);
+  if (!opt.size.empty()) std::tie(request.width, request.height) = parse_grid_size(opt.size);
+  if (!opt.block.empty()) request.block = parse_block_shape(opt.block);
+  if ((opt.every > 0) != !opt.frames.empty())
+    throw_usage("--every and --frames go together", "give both, e.g. --every 10 --frames frames/");
+  if (!opt.input.empty() && !opt.pattern.empty())
+    throw_usage("give -i IMAGE or --pattern, not both", "a pattern is placed on an empty grid");
+  if (!opt.input.empty() && !opt.size.empty())
+    throw_usage("-i and --size: a grid started from an image has the image's size", "drop --size");
+
+  Engine engine(Engine::Options{global.threads});
+  std::string note;
+  request.backend = choose_backend(opt.backend, opt.variant, opt.block, spec, engine, note);
+  request.variant = opt.variant;
+  if (!request.variant.empty()) check_variant(spec, request.backend, request.variant, request.params);
+  if (request.backend == Backend::Cpu && request.block)
+    throw_usage("--block applies to the CUDA backend only", "drop --block, or use --backend cuda");
+  if (!opt.output.empty()) check_output_folder(opt.output);
+  if (!opt.json.empty()) check_output_folder(opt.json);
+  if (request.backend == Backend::Cuda) require_cuda(engine, "--backend cpu");
+
+  SimulationStart start;
+  std::string start_text = "the kernel's parameters";
+  if (!opt.pattern.empty()) {
+    start.pattern = load_pattern(opt.pattern);
+    start_text = fmt::format("pattern '{}' ({}x{}, {} cells)", start.pattern->name, start.pattern->width,
+                             start.pattern->height, start.pattern->population());
+  }
+  if (!opt.input.empty()) {
+    InputImage in = load_input(opt.input);
+    start_text = "image " + in.name;
+    start.image = std::move(in.image);
+  }
+  Simulation sim(engine, request, std::move(start));
+  if (!opt.frames.empty()) prepare_frames_folder(opt.frames);
+  const SimPicture picture(sim, request.params);
+
+  if (!note.empty()) fmt::print("{}\n", note);
+  fmt::print("{} on a {}x{} grid from {}\n", spec.id, sim.width(), sim.height(), start_text);
+  if (request.backend == Backend::Cuda) {
+    // Measured once per process (a few 1 GiB copies), before the timed steps rather than in the report.
+    engine.cuda().copy_bandwidth_gbps();
+  }
+
+  InterruptFlag interrupt;
+  const bool interactive = ProgressBar::is_terminal(stderr);
+  ProgressBar progress(stderr, std::size_t(opt.steps), interactive);
+  Stopwatch clock;
+  long long frames_written = 0;
+  auto write_frame = [&] {
+    save_image(picture.of(sim), frame_path(opt.frames, frames_written));
+    ++frames_written;
+  };
+  if (!opt.frames.empty()) write_frame();  // frame 0: the initial state
+  long long chunk = 1;
+  while (sim.generation() < opt.steps && !interrupt.raised()) {
+    const long long left = opt.steps - sim.generation();
+    const long long n = opt.every > 0 ? std::min(opt.every, left) : std::min(chunk, left);
+    Stopwatch watch;
+    sim.step(n);
+    if (opt.every > 0) {
+      if (sim.generation() % opt.every == 0) write_frame();  // the last chunk may stop short of a multiple
+    } else {
+      chunk = next_chunk(chunk, watch.elapsed_ms());
+    }
+    const double done = double(sim.generation());
+    const double seconds = clock.elapsed_ms() / 1000.0;
+    progress.start(std::size_t(sim.generation()), fmt::format("generation {}", sim.generation()),
+                   seconds * (double(opt.steps) - done) / done);
+  }
+  progress.clear();
+  if (sim.generation() < opt.steps) {
+    std::fflush(stdout);
+    fmt::print(stderr, "interrupted after {} of {} steps; {} frame{} written, no other output\n",
+               sim.generation(), opt.steps, frames_written, frames_written == 1 ? "" : "s");
+    return kInterruptedExitCode;
+  }
+
+  const SimulationReport report = sim.report();
+  const SimulationStats stats = sim.stats();
+  // The image first: if saving fails there is no report claiming an output that does not exist.
+  if (!opt.output.empty()) save_image(picture.of(sim), opt.output);
+  if (!opt.json.empty()) {
+    nlohmann::ordered_json j = to_json(report, stats);
+    j["output"] = opt.output.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(opt.output);
+    j["frames"] =
+        opt.frames.empty()
+            ? nlohmann::ordered_json(nullptr)
+            : nlohmann::ordered_json{{"folder", opt.frames}, {"every", opt.every}, {"count", frames_written}};
+    write_text_atomically(opt.json, j.dump(2) + "\n");
+  }
+  fmt::print("{}", sim_report_text(report, stats));
+  if (!opt.output.empty()) fmt::print("wrote {} ({})\n", opt.output, picture.mapping());
+  if (!opt.frames.empty())
+    fmt::print("wrote {} frames to {} (frame_00000.png is the initial state; {})\n", frames_written,
+               opt.frames, picture.mapping());
+  if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
+  return 0;
+}
+
+}  // namespace
+
+Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
+  auto opt = std::make_shared<SimOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "sim",
+      "Run a simulation (life, heat, grayscott) for N steps, save its state and print the step timings");
+  sub->add_option("kernel", opt->kernel, "Simulation: life, heat or grayscott (see `kernelscope-cli list`)")
+      ->required();
+  sub->add_option("--steps", opt->steps, "Steps (generations) to run")
+      ->required()
+      ->check(CLI::Range(1LL, 1LL << 40));
+  sub->add_option("--size", opt->size, "Grid size WxH (default: the image's size, else 512x512)");
+  sub->add_option(
+      "-i,--input", opt->input,
+      "Start from an image (" + supported_load_formats() +
+          "; 'sample' for the embedded one): heat u = luminance, grayscott v = luminance / 4, life "
+          "alive where luminance >= 0.5");
+  sub->add_option("--pattern", opt->pattern,
+                  "Life: an RLE file, or a built-in pattern (" + sim::builtin_pattern_names() +
+                      "), placed at the centre; its rule applies unless --param rule=... is given");
+  sub->add_option("-p,--param", opt->params, "Parameter as NAME=VALUE; repeat for several")
+      ->allow_extra_args(false);
+  sub->add_option("--backend", opt->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
+      ->check(CLI::IsMember({"cpu", "cuda"}));
+  sub->add_option(
+      "--variant", opt->variant,
+      "Implementation: cpu, cpu_bitpacked (life); naive, tiled, bitpacked (life on CUDA); naive, strip "
+      "(heat, grayscott on CUDA). Default: cpu, or the fastest CUDA one");
+  sub->add_option("--block", opt->block, "CUDA block shape WxH (default 32x8)");
+  sub->add_option("-o,--output", opt->output,
+                  "Save the final state as an 8-bit image (" + supported_save_formats() + ")");
+  sub->add_option("--every", opt->every, "With --frames: save every K-th step")
+      ->check(CLI::Range(1LL, 1LL << 40));
+  sub->add_option("--frames", opt->frames, "With --every: folder for frame_00000.png, frame_00001.png, ...");
+  sub->add_option("--json", opt->json,
+                  "Also write the report (steps, timings, population) as JSON to this file");
+  return {sub, [opt, &global] { return run_sim(*opt, global); }};
+}
+
+}  // namespace ks::cli

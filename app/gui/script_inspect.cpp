@@ -1,0 +1,117 @@
+#include "gui/script_inspect.hpp"
+
+#include <QAction>
+#include <QApplication>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMimeData>
+#include <QMouseEvent>
+#include <QTextDocument>
+#include <QUrl>
+#include <functional>
+
+#include "core/error.hpp"
+#include "qt/main_window.hpp"
+#include "qt/viewport_widget.hpp"
+#include "render/colormap.hpp"
+#include "session/session.hpp"
+
+namespace ks::gui {
+
+namespace {
+
+QString plain(QString text) { return text.remove('&'); }
+
+// Calls `visit(path, action)` for every action of the menu bar, depth first, submenus included.
+void walk_menus(const QWidget* menu_or_bar, const QString& prefix,
+                const std::function<void(const QString&, QAction*)>& visit) {
+  for (QAction* a : menu_or_bar->actions()) {
+    if (a->isSeparator()) continue;
+    const QString path = prefix.isEmpty() ? plain(a->text()) : prefix + "/" + plain(a->text());
+    if (QMenu* sub = a->menu()) {
+      // The recent-files menu fills itself when it is about to show.
+      emit sub->aboutToShow();
+      walk_menus(sub, path, visit);
+    } else {
+      visit(path, a);
+    }
+  }
+}
+
+}  // namespace
+
+QStringList menu_entries(const ui::qt::MainWindow& window) {
+  QStringList out;
+  walk_menus(window.menuBar(), {}, [&](const QString& path, QAction* a) {
+    QStringList keys;
+    for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::PortableText);
+    out << (keys.isEmpty() ? path : path + " [" + keys.join(", ") + "]");
+  });
+  return out;
+}
+
+void trigger_menu_entry(ui::qt::MainWindow& window, const QString& wanted) {
+  QAction* found = nullptr;
+  walk_menus(window.menuBar(), {}, [&](const QString& path, QAction* a) {
+    if (!found && path == wanted) found = a;
+  });
+  if (!found)
+    throw_usage("no menu entry '" + wanted.toStdString() + "'",
+                "print-menus lists them: " + menu_entries(window).join("; ").toStdString());
+  if (!found->isEnabled()) throw_usage("the menu entry '" + wanted.toStdString() + "' is disabled");
+  found->trigger();
+}
+
+void drop_file(ui::qt::MainWindow& window, const QString& path) {
+  QMimeData data;
+  data.setUrls({QUrl::fromLocalFile(path)});
+  const QPoint at = window.rect().center();
+  QDragEnterEvent enter(at, Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &enter);
+  if (!enter.isAccepted()) throw_usage("the window refused the drag of '" + path.toStdString() + "'");
+  QDropEvent drop(QPointF(at), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &drop);
+  if (!drop.isAccepted()) throw_usage("the window did not take the drop of '" + path.toStdString() + "'");
+}
+
+void click_viewport(ui::qt::MainWindow& window, const QPointF& at) {
+  QWidget& target = window.viewport();
+  const QPointF global = target.mapToGlobal(at);
+  QMouseEvent move(QEvent::MouseMove, at, at, global, Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+  QMouseEvent press(QEvent::MouseButtonPress, at, at, global, Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+  QMouseEvent release(QEvent::MouseButtonRelease, at, at, global, Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+  for (QMouseEvent* e : {&move, &press, &release}) QApplication::sendEvent(&target, e);
+}
+
+QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
+  const ui::ViewState& v = window.viewport().view();
+  const auto& r = session.last_report();
+  QString line = QString("status input=%1 kernel=%2 backend=%3 runs=%4 panels=%5 split=%6 zoom=%7 colormap=%8")
+                     .arg(QString::fromStdString(session.has_input() ? session.input_name() : "none"))
+                     .arg(QString::fromStdString(session.kernel().id))
+                     .arg(QString::fromStdString(to_string(session.backend())))
+                     .arg(session.runs_applied())
+                     .arg(window.panels().visible ? "on" : "off")
+                     .arg(v.split ? "on" : "off")
+                     .arg(double(v.zoom), 0, 'g', 4)
+                     .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
+  line += " title=" + window.windowTitle().replace(' ', '_');
+  if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
+  return line;
+}
+
+QString about_plain_text(const ui::qt::MainWindow& window) {
+  QTextDocument doc;
+  doc.setHtml(window.about_text());
+  return doc.toPlainText().simplified();
+}
+
+ui::Colormap colormap_from_name(const std::string& name) {
+  for (ui::Colormap m : ui::all_colormaps())
+    if (ui::colormap_name(m) == name) return m;
+  throw_usage("unknown colormap '" + name + "'", "use gray, viridis, magma or diverging");
+}
+
+}  // namespace ks::gui

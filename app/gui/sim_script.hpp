@@ -1,0 +1,23 @@
+#pragma once
+// Script commands for live simulations (kernelscope --script, see script_runner.hpp):
+//
+//   pattern NAME|FILE.rle         life starts from a built-in pattern or an RLE file
+//   sim play|pause|reset          sim step N          sim steps-per-frame N       sim grid WxH
+//   sim start parameters|image|pattern               sim brush on|off [RADIUS [VALUE]]
+//   sim paint X Y [X2 Y2]         (a brush stroke in grid cells, as a left drag with Paint on)
+//   sim export-frames DIR N       (the next N steps as DIR/frame_00000.png ...)
+//   sim wait-generation N         (waits until the generation reaches N, while playing)
+//   sim print                     (prints "sim kernel=life generation=N population=P playing=on ...")
+#include <QStringList>
+
+namespace ks::app {
+class Session;
+}
+
+namespace ks::gui {
+
+// Runs `words` when it is a simulation command and returns true; false when it is not one. Usage Errors for
+// malformed commands. `wait_until_generation` is set by `sim wait-generation`.
+bool run_sim_command(const QStringList& words, app::Session& session, long long& wait_until_generation);
+
+}  // namespace ks::gui

@@ -1,0 +1,62 @@
+// The session's side of a live simulation: while a kernel of category `simulation` is selected, the request
+// (parameters, backend, variant, block, loaded image) goes to the SimulationRunner instead of a stencil run, and
+// the display shows the runner's frames. The runner does the work; these are the seams.
+#include <fmt/format.h>
+
+#include "session/session.hpp"
+
+namespace ks::app {
+
+void Session::make_simulation_runner() {
+  SimulationRunner::Hooks hooks;
+  // Frames and stencil results share the output generation, so the renderer never mistakes one for the other.
+  hooks.next_frame_generation = [this] { return ++output_generation_; };
+  // A grid of another shape counts as a new input: the viewport fits it (and a stencil run afterwards re-uploads
+  // the image, which is what it needs then).
+  hooks.grid_changed = [this] { ++input_generation_; };
+  hooks.notify = [this](bool error, std::string text) {
+    notify(error ? Notice::Level::Error : Notice::Level::Info, Notice::Source::Run, std::move(text));
+  };
+  simulation_ = std::make_unique<SimulationRunner>(*engine_, *worker_, std::move(hooks));
+}
+
+void Session::enter_simulation() {
+  // The stencil's result, its report and reference belong to another kernel; the simulation shows its own.
+  run_requested_ = false;
+  worker_->drop_waiting("run");
+  worker_->drop_waiting("cpu-reference");
+  output_.reset();
+  output_device_ = {};
+  last_report_.reset();
+  last_error_.reset();
+  cpu_reference_.reset();
+}
+
+ui::DisplayFrame Session::simulation_frame() const {
+  ui::DisplayFrame f;
+  const SimulationFrame& frame = simulation_->frame();
+  f.output = frame.host.get();
+  f.output_device = frame.device;
+  f.input_generation = input_generation_;
+  f.output_generation = frame.generation;
+  // No input: the grid is what is shown and fitted (a random or pattern grid has nothing to compare with).
+  return f;
+}
+
+void Session::run_simulation_now() {
+  request_run();  // the current request, if it changed
+  wait_idle();
+  if (const auto& e = simulation_->error()) throw *e;
+}
+
+void Session::sync_simulation_launch_info() {
+  launch_info_ = {};
+  const auto& report = simulation_->report();
+  if (report && report->occupancy)
+    launch_info_.occupancy = report->occupancy;
+  else
+    launch_info_.problem = report ? fmt::format("no occupancy report for the {} variant", report->variant)
+                                  : std::string("measured when the simulation starts");
+}
+
+}  // namespace ks::app

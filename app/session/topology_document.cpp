@@ -1,0 +1,289 @@
+// The Topology document: inputs, settings, sweeps on the worker, selection. Exports are in topology_exports.cpp,
+// building inputs in topology_inputs_build.cpp.
+#include "session/topology_document.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cmath>
+#include <limits>
+
+#include "cli/topo_inputs.hpp"
+#include "core/cuda_context.hpp"
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "session/topology_inputs_build.hpp"
+
+namespace ks::app {
+
+namespace {
+
+topo::EvalRequest request_for(const TopologyInputs& in, const TopologySettings& s) {
+  topo::EvalRequest r;
+  cli::apply_placements(s.placements, in.traffic, r);
+  r.backend = s.backend;
+  r.top_k = s.top_k;
+  r.seed = s.seed;
+  r.histogram = true;
+  return r;
+}
+
+std::string evaluations_text(std::uint64_t v) {
+  if (v >= 1000000000ull) return fmt::format("{:.2f} G", double(v) / 1e9);
+  if (v >= 1000000ull) return fmt::format("{:.2f} M", double(v) / 1e6);
+  return fmt::format("{}", v);
+}
+
+}  // namespace
+
+TopologyDocument::TopologyDocument(Options options)
+    : options_(options), pool_(std::make_unique<ThreadPool>(options.cpu_threads)) {
+  worker_ = std::make_unique<Worker>([this](const std::string& label, std::exception_ptr e) {
+    try {
+      std::rethrow_exception(e);
+    } catch (const Error& err) {
+      notify(true, label + ": " + err.full_message());
+    } catch (const std::exception& err) {
+      notify(true, label + " failed: " + err.what() + ". This is a bug of kernelscope");
+    }
+  });
+}
+
+TopologyDocument::~TopologyDocument() {
+  cancel_ = true;
+  worker_.reset();  // joins: no job runs past this point
+}
+
+void TopologyDocument::notify(bool error, std::string text) {
+  if (error) last_error_ = text;
+  notices_.push_back({error, std::move(text)});
+}
+
+// ---- inputs ----
+
+void TopologyDocument::set_inputs(std::shared_ptr<const TopologyInputs> next) {
+  for (const std::string& note : next->notes) notify(false, note);
+  inputs_ = std::move(next);
+  changed_since_run_ = true;
+  last_error_.clear();
+}
+
+void TopologyDocument::open_sample() {
+  set_inputs(std::make_shared<const TopologyInputs>(sample_inputs()));
+  settings_ = TopologySettings{};
+  run();
+}
+
+void TopologyDocument::open_traffic(const std::filesystem::path& path) {
+  set_inputs(std::make_shared<const TopologyInputs>(inputs_from_file(path, inputs_.get())));
+}
+
+void TopologyDocument::open_traffic_async(const std::filesystem::path& path) {
+  const std::uint64_t ticket = ++load_ticket_;
+  worker_->submit("load", "Loading " + path.filename().string(), [this, path, ticket, prev = inputs_](Worker::Context& ctx) {
+    try {
+      auto in = std::make_shared<const TopologyInputs>(inputs_from_file(path, prev.get()));
+      ctx.post([this, in, ticket, path] {
+        if (ticket != load_ticket_) return;  // a newer load was asked for
+        set_inputs(in);
+        notify(false, fmt::format("Loaded {}: {} nodes, {} timestamp(s), {} configuration(s)", path.string(),
+                                  in->traffic.node_count(), in->traffic.timestamp_count(), in->configs.size()));
+      });
+    } catch (const Error& e) {
+      ctx.post([this, msg = e.full_message(), path] { notify(true, "Open " + path.string() + ": " + msg); });
+    }
+  });
+}
+
+void TopologyDocument::generate_traffic(const std::string& spec) {
+  set_inputs(std::make_shared<const TopologyInputs>(inputs_from_generator(spec, inputs_.get())));
+}
+
+void TopologyDocument::add_topology(const std::string& spec_or_path) {
+  if (!has_traffic()) throw_usage("there is no traffic yet", "open or generate traffic first: topologies fit its nodes");
+  TopologyInputs next = *inputs_;
+  next.notes.clear();
+  next.sources.push_back({spec_or_path, std::nullopt});
+  build_configurations(next, false);
+  set_inputs(std::make_shared<const TopologyInputs>(std::move(next)));
+}
+
+void TopologyDocument::remove_topology(int source_index) {
+  if (!inputs_ || source_index < 0 || source_index >= int(inputs_->sources.size()))
+    throw_usage(fmt::format("there is no topology {}", source_index));
+  TopologyInputs next = *inputs_;
+  next.notes.clear();
+  next.sources.erase(next.sources.begin() + source_index);
+  build_configurations(next, false);
+  set_inputs(std::make_shared<const TopologyInputs>(std::move(next)));
+}
+
+void TopologyDocument::set_metric(const std::string& metric) {
+  topo::metric_from_string(metric);  // a usage Error for anything but hops and weighted
+  if (!inputs_) throw_usage("there is no traffic yet", "open or generate traffic first");
+  if (inputs_->metric == metric) return;
+  TopologyInputs next = *inputs_;
+  next.notes.clear();
+  next.metric = metric;
+  build_configurations(next, false);  // e.g. links without lengths refuse "weighted": the metric stays
+  set_inputs(std::make_shared<const TopologyInputs>(std::move(next)));
+}
+
+void TopologyDocument::check_settings() const {
+  if (!has_traffic()) throw_usage("there is no traffic to sweep", "open a traffic dataset or generate one");
+  if (inputs_->configs.empty())
+    throw_usage("there is no topology configuration to sweep", "add one: a family such as ring, or a file");
+  if (settings_.top_k < 0 || settings_.top_k > 1000)
+    throw_usage(fmt::format("top {} placements is outside 0 .. 1000", settings_.top_k));
+  if (settings_.backend == Backend::Cuda && !options_.use_cuda)
+    throw Error(ErrorKind::Device, "the CUDA backend is switched off in this session", "use the CPU backend");
+  request_for(*inputs_, settings_);
+}
+
+// ---- sweeping ----
+
+void TopologyDocument::run() {
+  check_settings();
+  const topo::EvalRequest request = request_for(*inputs_, settings_);
+  last_error_.clear();
+  worker_->submit("sweep", "Topology sweep", [this, in = inputs_, settings = settings_, request](Worker::Context& ctx) {
+    cancel_ = false;
+    auto run = std::make_shared<TopologyRun>();
+    run->inputs = in;
+    run->settings = settings;
+    try {
+      run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
+      CudaContext* cuda = nullptr;
+      if (request.backend == Backend::Cuda) {
+        if (!cuda_) cuda_ = CudaContext::create();
+        cuda = cuda_.get();
+      }
+      topo::EvalControl control;
+      control.cancel = &cancel_;
+      control.progress = [&](const topo::EvalProgress& p) {
+        if (ctx.cancelled()) cancel_ = true;
+        const double f = p.evaluations_total ? double(p.evaluations_done) / double(p.evaluations_total) : -1.0;
+        ctx.set_progress(f, fmt::format("{}: {} of {} evaluations", p.pass, evaluations_text(p.evaluations_done),
+                                        evaluations_text(p.evaluations_total)));
+      };
+      const auto start = std::chrono::steady_clock::now();
+      run->result = topo::evaluate(*run->problem, request, control, *pool_, cuda);
+      run->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      ctx.post([this, run] { apply_run(run); });
+    } catch (const Error& e) {
+      ctx.post([this, msg = e.full_message()] { notify(true, "Topology sweep: " + msg); });
+    }
+  });
+}
+
+void TopologyDocument::cancel() {
+  cancel_ = true;
+  worker_->cancel_running();
+}
+
+bool TopologyDocument::poll() {
+  auto posted = worker_->take_posted();
+  for (auto& apply : posted) apply();
+  return !posted.empty();
+}
+
+void TopologyDocument::wait_idle() {
+  worker_->wait_idle();
+  poll();
+}
+
+void TopologyDocument::apply_run(std::shared_ptr<TopologyRun> run) {
+  const bool same_shape = run_ && run_->problem->slices == run->problem->slices &&
+                          run_->problem->configs == run->problem->configs;
+  run_ = std::move(run);
+  if (run_->inputs == inputs_) changed_since_run_ = false;
+  const topo::EvalResult& r = run_->result;
+  notify(false, fmt::format("Topology sweep {}: {} evaluations in {:.2f} s on {}",
+                            r.complete ? "done" : "cancelled", evaluations_text(r.evaluations), run_->wall_s,
+                            r.timing.device));
+  if (!same_shape) {
+    selection_ = Selection{};
+    bool any = false;
+    for (const auto& s : r.slices) any = any || s.count > 0;
+    if (any) {
+      const topo::BestPlacement best = topo::best_overall(r);
+      selection_.slice = best.slice;
+      selection_.configuration = best.configuration;
+    }
+  }
+  selection_.top_rank = -1;
+}
+
+// ---- results ----
+
+CostGrid TopologyDocument::cost_grid() const {
+  CostGrid g;
+  if (!run_) return g;
+  const topo::EvalResult& r = run_->result;
+  g.rows = run_->problem->timestamps;
+  g.cols = run_->problem->configs;
+  g.values.assign(std::size_t(g.rows) * std::size_t(g.cols), std::numeric_limits<double>::quiet_NaN());
+  g.best_col.assign(std::size_t(g.rows), -1);
+  bool first = true;
+  for (int t = 0; t < g.rows; ++t)
+    for (int c = 0; c < g.cols; ++c) {
+      const topo::SliceResult& s = r.at(t, c);
+      if (s.count == 0) continue;
+      const double v = s.min.value;
+      g.values[std::size_t(t) * std::size_t(g.cols) + std::size_t(c)] = v;
+      g.lo = first ? v : std::min(g.lo, v);
+      g.hi = first ? v : std::max(g.hi, v);
+      first = false;
+      const int b = g.best_col[std::size_t(t)];
+      if (b < 0 || v < g.at(t, b)) g.best_col[std::size_t(t)] = c;
+    }
+  return g;
+}
+
+void TopologyDocument::select(int slice, int configuration) {
+  if (!run_) throw_usage("there is no result to select in yet", "run a sweep first");
+  if (slice < 0 || slice >= run_->problem->slices || configuration < 0 || configuration >= run_->problem->configs)
+    throw_usage(fmt::format("there is no result for timestamp {} and configuration {} ({} x {})", slice,
+                            configuration, run_->problem->slices, run_->problem->configs));
+  selection_ = {slice, configuration, -1};
+}
+
+void TopologyDocument::select_top(int rank) {
+  if (!run_) throw_usage("there is no result to select in yet", "run a sweep first");
+  if (rank < 0) {
+    selection_.top_rank = -1;
+    return;
+  }
+  const auto& top = run_->result.top;
+  if (rank >= int(top.size()))
+    throw_usage(fmt::format("there is no top placement {} (the result lists {})", rank + 1, top.size()));
+  selection_ = {run_->result.top_slice, top[std::size_t(rank)].configuration, rank};
+}
+
+const topo::SliceResult* TopologyDocument::selected_slice() const {
+  if (!run_) return nullptr;
+  return &run_->result.at(selection_.slice, selection_.configuration);
+}
+
+std::vector<int> TopologyDocument::selected_placement() const {
+  if (!run_) return {};
+  if (selection_.top_rank >= 0) return run_->result.top[std::size_t(selection_.top_rank)].placement;
+  const topo::SliceResult* s = selected_slice();
+  return s && s->count ? s->placement : std::vector<int>{};
+}
+
+std::optional<topo::Cost> TopologyDocument::selected_cost() const {
+  if (!run_) return std::nullopt;
+  if (selection_.top_rank >= 0) return run_->result.top[std::size_t(selection_.top_rank)].cost;
+  const topo::SliceResult* s = selected_slice();
+  return s && s->count ? std::optional(s->min) : std::nullopt;
+}
+
+std::optional<LoadedNetwork> TopologyDocument::selected_network() const {
+  const std::vector<int> placement = selected_placement();
+  if (placement.empty()) return std::nullopt;
+  const TopologyInputs& in = *run_->inputs;
+  return load_network(in.traffic, selection_.slice, in.configs[std::size_t(selection_.configuration)], placement);
+}
+
+}  // namespace ks::app

@@ -1,0 +1,358 @@
+// The CUDA backend of the topology sweep (make_cuda_backend): uploads the problem once, then runs each pass of a
+// batch as one kernel (topo_kernels.cuh) and reduces on the device; only per-pair summaries, histogram counts, the
+// top candidates and (when asked) the cube come back.
+//
+// Arithmetic: exact problems whose largest cost stays below 2^50 (so that every partial sum of the delta, at most
+// 8x the bound, is below 2^53) run in double (ExactDouble: integers, every operation exact, on the FP64 units);
+// other exact problems in 64-bit integers; real-valued ones in separately rounded double (RealDouble). "delta"
+// follows the same sweep plan as the CPU, so its costs equal the CPU's to the last bit in every mode; "naive"
+// evaluates each placement from the definition, which equals the CPU exactly for exact problems and within
+// rounding for real-valued ones.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+
+#include "core/cuda/check.cuh"
+#include "core/cuda/device_buffer.cuh"
+#include "core/cuda/event_timer.cuh"
+#include "core/error.hpp"
+#include "topo/cuda/topo_kernels.cuh"
+
+namespace ks::topo {
+
+namespace {
+
+using cuda::PassArgs;
+
+constexpr unsigned long long kTopCapacity = 1ull << 21;  // candidates per batch (64 MB)
+
+// (No fmt here: its headers do not compile under nvcc in C++20 mode; std::to_string instead.)
+using std::to_string;
+
+// Grows `buffer` to at least `bytes`.
+void ensure(ks::cuda::DeviceBuffer& buffer, std::size_t bytes, const char* what) {
+  if (buffer.bytes() < bytes) buffer = ks::cuda::DeviceBuffer(std::max<std::size_t>(bytes, 256), what);
+}
+
+// The last bin of each configuration (on the top slice) whose costs can be among the top K, from the histogram
+// of the whole sweep: the smallest bin edge E below which at least K costs lie; every top-K cost is then below E,
+// so within bin_c(E) of its configuration c. -1 .. 63; 63 everywhere when no edge qualifies.
+std::vector<int> top_bins(const Problem& p, const PassIo& io) {
+  std::vector<int> last(std::size_t(p.configs), kHistogramBins - 1);
+  if (!io.counts || !io.bins) return last;
+  const auto pair = [&](int c) { return std::size_t(io.top_slice) * std::size_t(p.configs) + std::size_t(c); };
+  auto below = [&](std::int64_t ei, double ed, std::vector<int>& bins_at) {
+    std::uint64_t n = 0;
+    for (int c = 0; c < p.configs; ++c) {
+      const HistogramBins& b = (*io.bins)[pair(c)];
+      const int at = p.exact ? exact_bin(ei, b) : real_bin(ed, b);
+      bins_at[std::size_t(c)] = at;
+      for (int k = 0; k < at; ++k) n += (*io.counts)[pair(c)][std::size_t(k)];
+    }
+    return n;
+  };
+  bool found = false;
+  std::int64_t best_i = 0;
+  double best_d = 0;
+  std::vector<int> bins_at(std::size_t(p.configs));
+  for (int c = 0; c < p.configs; ++c) {
+    const HistogramBins& b = (*io.bins)[pair(c)];
+    for (int k = 1; k < kHistogramBins; ++k) {
+      const std::int64_t ei = b.lo_i + b.width_i * k;
+      const double ed = b.lo_d + b.width_d * k;
+      if (found && (p.exact ? ei >= best_i : ed >= best_d)) break;
+      if (below(ei, ed, bins_at) >= std::uint64_t(io.top_k)) {
+        found = true;
+        best_i = ei;
+        best_d = ed;
+        break;
+      }
+    }
+  }
+  if (found) below(best_i, best_d, last);
+  return last;
+}
+
+class CudaBackend final : public SweepBackend {
+ public:
+  CudaBackend(const Problem& p, CudaContext& ctx, std::string variant, int block_threads)
+      : p_(p), ctx_(ctx), variant_(std::move(variant)), threads_(block_threads) {
+    stream_ = static_cast<cudaStream_t>(ctx.stream());
+    if (p.exact && p.cost_bound < (std::uint64_t(1) << 50)) policy_ = Policy::ExactDouble;
+    else if (p.exact) policy_ = Policy::ExactInt64;
+    else policy_ = Policy::Real;
+    ks::cuda::EventTimer timer(stream_);
+    timer.start();
+    if (policy_ == Policy::ExactInt64) {
+      upload(traffic_, p.traffic_scaled);
+      upload(cost_, p.cost_scaled);
+    } else if (policy_ == Policy::ExactDouble) {
+      upload(traffic_, std::vector<double>(p.traffic_scaled.begin(), p.traffic_scaled.end()));
+      upload(cost_, std::vector<double>(p.cost_scaled.begin(), p.cost_scaled.end()));
+    } else {
+      upload(traffic_, p.traffic_real);
+      upload(cost_, p.cost_real);
+    }
+    timer.stop();
+    upload_ms_ = timer.elapsed_ms();
+  }
+
+  std::string device() const override { return ctx_.device().name; }
+  std::string launch_description() const override { return launch_; }
+  double upload_ms() const override { return upload_ms_; }
+  double download_ms() const override { return download_ms_; }
+  std::uint64_t default_batch_evaluations() const override { return std::uint64_t(1) << 33; }
+
+  double run(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) override {
+    if (b <= a) return 0;
+    switch (policy_) {
+      case Policy::ExactInt64: return run_typed<ExactInt64>(pass, src, a, b, io);
+      case Policy::ExactDouble: return run_typed<ExactDouble>(pass, src, a, b, io);
+      default: return run_typed<RealDouble>(pass, src, a, b, io);
+    }
+  }
+
+ private:
+  enum class Policy { ExactInt64, ExactDouble, Real };
+
+  template <class T>
+  void upload(ks::cuda::DeviceBuffer& to, const std::vector<T>& v) {
+    to = ks::cuda::DeviceBuffer(v.size() * sizeof(T), "the topology matrices");
+    ks::cuda::check(cudaMemcpyAsync(to.get(), v.data(), v.size() * sizeof(T), cudaMemcpyHostToDevice, stream_),
+                    "uploading the topology matrices");
+  }
+
+  template <class T>
+  void download(T* host, const ks::cuda::DeviceBuffer& from, std::size_t count) {
+    if (!count) return;
+    ks::cuda::EventTimer timer(stream_);
+    timer.start();
+    ks::cuda::check(cudaMemcpyAsync(host, from.get(), count * sizeof(T), cudaMemcpyDeviceToHost, stream_),
+                    "downloading topology results");
+    timer.stop();
+    download_ms_ += timer.elapsed_ms();
+  }
+
+  // Launches `kernel` over units x tiles with the shared memory it needs.
+  template <class Kernel, class Args>
+  void launch(Kernel kernel, const Args& args, std::uint64_t units, int tiles, std::size_t smem, const char* name,
+              const std::string& shape) {
+    const std::uint64_t blocks = (units + std::uint64_t(threads_) - 1) / std::uint64_t(threads_);
+    if (tiles > 65535)
+      throw_usage(to_string(tiles) + " slice x configuration tiles is more than one launch takes (65535)",
+                  "evaluate fewer timestamps or configurations at once");
+    if (smem > 48 * 1024)
+      ks::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
+                      "raising the shared memory of the topology kernel");
+    kernel<<<dim3(unsigned(blocks), unsigned(tiles)), dim3(unsigned(threads_)), smem, stream_>>>(args);
+    ks::cuda::check_launch(name);
+    if (args.pass == Pass::Stats) {
+      cudaFuncAttributes attr{};
+      cudaFuncGetAttributes(&attr, kernel);
+      launch_ = std::string(name) + " " + shape + ": " + to_string(blocks) + " x " + to_string(tiles) + " blocks of " +
+                to_string(threads_) + " threads, " + to_string(attr.numRegs) + " registers, " + to_string(smem) +
+                " B shared";
+    }
+  }
+
+  template <class A, int N, int TT, int CC>
+  void launch_walk(PassArgs<typename A::Value>& args, std::uint64_t units) {
+    using V = typename A::Value;
+    args.tiles_c = (args.configs + CC - 1) / CC;
+    const int tiles = ((args.slices + TT - 1) / TT) * args.tiles_c;
+    launch(cuda::walk_kernel<A, N, TT, CC>, args, units, tiles, cuda::SharedLayout<V, TT, CC>::bytes(args.n, threads_),
+           "walk_kernel", "<n=" + (N ? to_string(N) : std::string("any")) + ", tile " + to_string(TT) + "x" + to_string(CC) + ">");
+  }
+
+  template <class A, int TT, int CC>
+  void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units) {
+    switch (args.n) {
+      case 8: return launch_walk<A, 8, TT, CC>(args, units);
+      case 12: return launch_walk<A, 12, TT, CC>(args, units);
+      default: return launch_walk<A, 0, TT, CC>(args, units);
+    }
+  }
+
+  template <class A>
+  double run_typed(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) {
+    using V = typename A::Value;
+    PassArgs<V> args;
+    args.traffic = traffic_.as<V>();
+    args.cost = cost_.as<V>();
+    args.n = p_.n;
+    args.slice0 = pass == Pass::Top ? io.top_slice : 0;
+    args.slices = pass == Pass::Top ? 1 : p_.slices;
+    args.configs = args.all_configs = p_.configs;
+    args.pass = pass;
+    args.pairs = int(p_.pairs());
+    args.mode = src.mode;
+    args.seed = src.seed;
+
+    // What the threads take: runs (delta), or placements, samples, list rows (items).
+    const bool walk = src.mode == PlacementMode::All && variant_ == "delta";
+    std::uint64_t first_row = a, rows = b - a;
+    if (src.mode == PlacementMode::All) {
+      const SweepPlan& plan = *src.plan;
+      first_row = std::max(a * plan.run_size, plan.lo);
+      rows = std::min(b * plan.run_size, plan.hi) - first_row;
+      if (walk) {
+        args.unit0 = a;
+        args.units = b - a;
+        args.q = plan.q;
+        args.heap_steps = plan.heap.count;
+        std::copy(plan.heap.step, plan.heap.step + plan.heap.count, args.heap);
+        args.run_size = plan.run_size;
+        args.block_size = plan.block_size;
+        args.total = plan.total;
+        args.lo = plan.lo;
+        args.hi = plan.hi;
+        args.lo_code = code_of_index(plan.lo, p_.n);
+        args.hi_code = plan.hi == plan.total ? ~std::uint64_t(0) : code_of_index(plan.hi, p_.n);
+      } else {
+        args.unit0 = first_row;
+        args.units = rows;
+      }
+    } else {
+      args.unit0 = a;
+      args.units = b - a;
+      if (src.mode == PlacementMode::Given) {
+        if (listed_source_ != src.listed) {
+          listed_ = ks::cuda::upload_array(src.listed->data(), src.listed->size(), "the given placements");
+          listed_source_ = src.listed;
+        }
+        args.listed = listed_.as<std::uint8_t>();
+      }
+    }
+
+    // Pass inputs and outputs.
+    const std::size_t pairs = std::size_t(p_.pairs());
+    if (pass == Pass::Histogram || pass == Pass::Top) {
+      ensure(bins_, pairs * sizeof(HistogramBins), "histogram bins");
+      ks::cuda::check(cudaMemcpyAsync(bins_.get(), io.bins->data(), pairs * sizeof(HistogramBins),
+                                      cudaMemcpyHostToDevice, stream_), "uploading histogram bins");
+      args.bins = bins_.as<HistogramBins>();
+    }
+    std::vector<int> top_bin;
+    if (pass == Pass::Histogram) {
+      ensure(counts_, pairs * kHistogramBins * sizeof(unsigned long long), "histogram counts");
+      ks::cuda::check(cudaMemsetAsync(counts_.get(), 0, pairs * kHistogramBins * sizeof(unsigned long long), stream_),
+                      "clearing histogram counts");
+      args.counts = counts_.as<unsigned long long>();
+    } else if (pass == Pass::Top) {
+      top_bin = top_bins(p_, io);
+      ensure(top_bin_, top_bin.size() * sizeof(int), "top bins");
+      ks::cuda::check(cudaMemcpyAsync(top_bin_.get(), top_bin.data(), top_bin.size() * sizeof(int),
+                                      cudaMemcpyHostToDevice, stream_), "uploading top bins");
+      ensure(top_, kTopCapacity * sizeof(Candidate), "top candidates");
+      ensure(top_count_, sizeof(unsigned long long), "top count");
+      ks::cuda::check(cudaMemsetAsync(top_count_.get(), 0, sizeof(unsigned long long), stream_), "clearing top count");
+      args.top_bin = top_bin_.as<int>();
+      args.top = top_.as<Candidate>();
+      args.top_count = top_count_.as<unsigned long long>();
+      args.top_capacity = kTopCapacity;
+    } else if (pass == Pass::Cube) {
+      ensure(cube_, rows * pairs * sizeof(V), "the cost cube");
+      args.cube_i = cube_.as<std::int64_t>();
+      args.cube_d = cube_.as<double>();
+      args.cube_first = first_row;
+    }
+
+    ks::cuda::EventTimer timer(stream_);
+    const std::uint64_t blocks = (args.units + std::uint64_t(threads_) - 1) / std::uint64_t(threads_);
+    const bool tiles_2x2 = pass == Pass::Stats && args.slices >= 2 && args.configs >= 2;
+    const int tt = walk && tiles_2x2 ? 2 : 1, cc = tt;
+    const int tiles = ((args.slices + tt - 1) / tt) * ((args.configs + cc - 1) / cc);
+    if (pass == Pass::Stats) {
+      ensure(partial_, std::size_t(tiles) * blocks * std::size_t(tt * cc) * sizeof(RawStats), "partial statistics");
+      ensure(stats_out_, pairs * sizeof(RawStats), "statistics");
+      args.partial = partial_.as<RawStats>();
+    }
+    timer.start();
+    if (walk) {
+      if (tiles_2x2) walk_with_size<A, 2, 2>(args, args.units);
+      else walk_with_size<A, 1, 1>(args, args.units);
+    } else {
+      args.tiles_c = args.configs;
+      launch(cuda::item_kernel<A>, args, args.units, args.slices * args.configs,
+             cuda::SharedLayout<V, 1, 1>::bytes(args.n, threads_), "item_kernel", "<one placement per thread>");
+    }
+    if (pass == Pass::Stats) {
+      const int k = tiles * tt * cc;
+      cuda::reduce_stats<<<unsigned((k + 127) / 128), 128, 0, stream_>>>(
+          partial_.as<RawStats>(), int(blocks), tiles, (args.configs + cc - 1) / cc, tt, cc, args.slice0, args.slices,
+          args.configs, args.all_configs, A::exact, stats_out_.as<RawStats>());
+      ks::cuda::check_launch("reduce_stats");
+    }
+    timer.stop();
+    const double ms = timer.elapsed_ms();
+
+    switch (pass) {
+      case Pass::Stats: {
+        std::vector<RawStats> out(pairs);
+        download(out.data(), stats_out_, pairs);
+        for (std::size_t k = 0; k < pairs; ++k) merge_raw((*io.stats)[k], out[k], A::exact);
+        break;
+      }
+      case Pass::Histogram: {
+        std::vector<unsigned long long> counts(pairs * kHistogramBins);
+        download(counts.data(), counts_, counts.size());
+        for (std::size_t k = 0; k < pairs; ++k)
+          for (int bin = 0; bin < kHistogramBins; ++bin) (*io.counts)[k][std::size_t(bin)] += counts[k * kHistogramBins + std::size_t(bin)];
+        break;
+      }
+      case Pass::Top: {
+        unsigned long long count = 0;
+        download(&count, top_count_, 1);
+        if (count > kTopCapacity)
+          throw Error(ErrorKind::Device,
+                      to_string(count) + " placements tie for the top " + to_string(io.top_k) +
+                          " in one batch, more than the GPU keeps (" + to_string(kTopCapacity) + ")",
+                      "ask for fewer --top, or use --backend cpu");
+        std::vector<Candidate> c(count);
+        download(c.data(), top_, count);
+        // Keep this batch's best K (the caller merges batches).
+        const bool exact = A::exact;
+        std::sort(c.begin(), c.end(), [exact](const Candidate& x, const Candidate& y) {
+          if (exact ? x.cost_i != y.cost_i : x.cost_d != y.cost_d) return exact ? x.cost_i < y.cost_i : x.cost_d < y.cost_d;
+          if (x.key != y.key) return x.key < y.key;
+          return x.configuration < y.configuration;
+        });
+        if (c.size() > std::size_t(io.top_k)) c.resize(std::size_t(io.top_k));
+        io.top->insert(io.top->end(), c.begin(), c.end());
+        break;
+      }
+      case Pass::Cube: {
+        const std::size_t offset = std::size_t(first_row - io.cube_first) * pairs;
+        if (A::exact) {  // the kernel writes exact costs as integers
+          download(io.cube_i + offset, cube_, rows * pairs);
+        } else {
+          download(io.cube_d + offset, cube_, rows * pairs);
+        }
+        break;
+      }
+    }
+    return ms;
+  }
+
+  const Problem& p_;
+  CudaContext& ctx_;
+  std::string variant_;
+  int threads_ = 128;
+  cudaStream_t stream_ = nullptr;
+  Policy policy_ = Policy::Real;
+  ks::cuda::DeviceBuffer traffic_, cost_, listed_, bins_, counts_, top_bin_, top_, top_count_, cube_, partial_, stats_out_;
+  const std::vector<std::uint8_t>* listed_source_ = nullptr;
+  double upload_ms_ = 0, download_ms_ = 0;
+  std::string launch_;
+};
+
+}  // namespace
+
+std::unique_ptr<SweepBackend> make_cuda_backend(const Problem& p, CudaContext& cuda, const std::string& variant,
+                                                int block_threads) {
+  if (variant != "naive" && variant != "delta")
+    throw_usage("unknown CUDA variant '" + variant + "'", "the topology sweep has the CUDA variants naive and delta");
+  return std::make_unique<CudaBackend>(p, cuda, variant, block_threads);
+}
+
+}  // namespace ks::topo

@@ -1,0 +1,31 @@
+#pragma once
+// Shared by the session's simulation tests: a CPU-only session and a paused simulation, started and settled.
+#include <string>
+#include <vector>
+
+#include "session/session.hpp"
+
+namespace ks::app::test_sim {
+
+inline Session::Options cpu_options() {
+  Session::Options o;
+  o.cpu_threads = 2;
+  o.use_cuda = false;
+  return o;
+}
+
+// `kernel` on a width x height grid (0 x 0: from the loaded sample image), paused, with `params` ("name=value").
+inline void start_paused(Session& s, const std::string& kernel, int width, int height,
+                         const std::vector<std::string>& params = {}) {
+  s.open_sample();
+  s.select_kernel(kernel);
+  s.simulation().set_playing(false);
+  if (width > 0)
+    s.simulation().set_grid_size(width, height);
+  else
+    s.simulation().set_start(SimStart::Image);
+  for (const auto& p : params) s.set_param(p.substr(0, p.find('=')), p.substr(p.find('=') + 1));
+  s.run_now();
+}
+
+}  // namespace ks::app::test_sim

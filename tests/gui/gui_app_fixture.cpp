@@ -1,0 +1,59 @@
+#include "gui_app_fixture.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace ks::test {
+
+namespace {
+
+// Seconds the script runner allows before it gives up (exit code 3); the process limit lies above it.
+constexpr int kScriptLimitS = 90;
+
+std::vector<std::string> private_folders(const std::filesystem::path& dir) {
+  return {"HOME=" + dir.string(), "XDG_CONFIG_HOME=" + (dir / "config").string(),
+          "XDG_RUNTIME_DIR=" + dir.string(), "XDG_CACHE_HOME=" + (dir / "cache").string()};
+}
+
+}  // namespace
+
+void GuiApp::SetUp() {
+  const std::string why = XvfbServer::unavailable_reason();
+  if (!why.empty()) GTEST_SKIP() << why;
+  xvfb_ = std::make_unique<XvfbServer>(kScreenWidth, kScreenHeight);
+}
+
+AppRun GuiApp::run_script(const std::string& script, const std::vector<std::string>& args) {
+  const auto script_path = dir_ / "script.txt";
+  std::ofstream(script_path) << script;
+  AppLaunch launch;
+  launch.args = {"--script", script_path.string(), "--settings", settings_path().string(), "--script-time-limit",
+                 std::to_string(kScriptLimitS)};
+  launch.args.insert(launch.args.end(), args.begin(), args.end());
+  launch.environment = private_folders(dir_.path());
+  launch.environment.push_back("DISPLAY=" + xvfb_->display());
+  launch.environment.push_back("QT_QPA_PLATFORM=xcb");
+  launch.cwd = dir_.path();
+  launch.time_limit = std::chrono::seconds(kScriptLimitS + 30);
+  return run_app(launch);
+}
+
+AppRun GuiApp::run_headless(const std::vector<std::string>& args) {
+  AppLaunch launch;
+  launch.args = args;
+  launch.environment = private_folders(dir_.path());
+  launch.environment.push_back("DISPLAY=");
+  launch.environment.push_back("WAYLAND_DISPLAY=");
+  launch.cwd = dir_.path();
+  launch.time_limit = std::chrono::seconds(kScriptLimitS);
+  return run_app(launch);
+}
+
+std::string line_starting(const std::string& out, const std::string& prefix) {
+  std::stringstream lines(out);
+  for (std::string line; std::getline(lines, line);)
+    if (line.rfind(prefix, 0) == 0) return line;
+  return {};
+}
+
+}  // namespace ks::test

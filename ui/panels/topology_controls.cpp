@@ -1,0 +1,204 @@
+// The Topology panel's controls: what to sweep and how. Specs are built from the widgets in the syntax the CLI
+// takes (gpu/topo/spec.hpp), shown, and handed to the document, which checks them.
+#include <fmt/format.h>
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <functional>
+#include <string>
+
+#include "core/error.hpp"
+#include "panels/panel_sections.hpp"
+#include "panels/topology_sections.hpp"
+#include "session/topology_document.hpp"
+
+namespace ks::ui::panels {
+
+namespace {
+
+constexpr const char* kGenerators[] = {"uniform", "gravity", "hotspot", "allreduce", "alltoall", "ps"};
+constexpr const char* kFamilies[] = {"ring",     "mesh",     "torus",  "hypercube", "complete",
+                                     "star",     "leafspine", "random", "ocs"};
+constexpr const char* kOcsBases[] = {"ring", "mesh", "torus", "hypercube", "complete", "star"};
+constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity"};
+
+bool attempt(TopologyPanelState& st, const std::function<void()>& change) {
+  try {
+    change();
+    st.error.clear();
+    return true;
+  } catch (const Error& e) {
+    st.error = e.full_message();
+    return false;
+  }
+}
+
+std::string generator_spec(const TopologyPanelState& st) {
+  const std::string family = kGenerators[st.generator];
+  std::string s = fmt::format("{}:n={},t={},seed={}", family, st.gen_nodes, st.gen_timestamps, st.gen_seed);
+  if (family == "hotspot") s += fmt::format(",hot={}", st.gen_extra);
+  if (family == "ps") s += fmt::format(",servers={}", st.gen_extra);
+  return s;
+}
+
+std::string family_spec(const std::string& family, const TopologyPanelState& st) {
+  if (family == "mesh" || family == "torus") return fmt::format("{}:{}x{}", family, st.fam_width, st.fam_height);
+  if (family == "star") return fmt::format("star:center={}", st.fam_center);
+  if (family == "leafspine") return fmt::format("leafspine:per_leaf={},spines={}", st.fam_per_leaf, st.fam_spines);
+  if (family == "random") return fmt::format("random:d={},seed={}", st.fam_degree, st.fam_seed);
+  return family;
+}
+
+std::string topology_spec(const TopologyPanelState& st) {
+  const std::string family = kFamilies[st.family];
+  if (family != "ocs") return family_spec(family, st);
+  return fmt::format("ocs:base={},k={},seed={}", family_spec(kOcsBases[st.ocs_base], st), st.ocs_k, st.fam_seed);
+}
+
+void family_parameters(TopologyPanelState& st, const std::string& family) {
+  if (family == "mesh" || family == "torus") {
+    ImGui::InputInt("width", &st.fam_width);
+    ImGui::InputInt("height", &st.fam_height);
+  } else if (family == "star") {
+    ImGui::InputInt("centre", &st.fam_center);
+  } else if (family == "leafspine") {
+    ImGui::InputInt("per leaf", &st.fam_per_leaf);
+    ImGui::InputInt("spines", &st.fam_spines);
+  } else if (family == "random") {
+    ImGui::InputInt("degree", &st.fam_degree);
+  }
+}
+
+void traffic_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
+  ImGui::TextUnformatted("Traffic");
+  ImGui::Separator();
+  if (const auto& in = doc.inputs(); in && in->traffic.node_count() > 0) {
+    ImGui::TextWrapped("%s", in->traffic.source.c_str());
+    ImGui::TextDisabled("%d nodes, %d timestamp(s)%s%s", in->traffic.node_count(), in->traffic.timestamp_count(),
+                        in->traffic.unit.empty() ? "" : ", unit ", in->traffic.unit.c_str());
+  } else {
+    ImGui::TextDisabled("none yet");
+  }
+  ImGui::TextDisabled("Files: File > Open traffic dataset..., or drop one");
+  ImGui::Combo("generator", &st.generator, kGenerators, IM_ARRAYSIZE(kGenerators));
+  ImGui::InputInt("nodes", &st.gen_nodes);
+  ImGui::InputInt("timestamps", &st.gen_timestamps);
+  ImGui::InputInt("seed##traffic", &st.gen_seed);
+  if (st.generator == 2) ImGui::InputInt("hot nodes", &st.gen_extra);
+  if (st.generator == 5) ImGui::InputInt("servers", &st.gen_extra);
+  const std::string spec = generator_spec(st);
+  if (ImGui::Button("Generate")) attempt(st, [&] { doc.generate_traffic(spec); });
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", spec.c_str());
+}
+
+void topology_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
+  ImGui::Spacing();
+  ImGui::TextUnformatted("Topology configurations");
+  ImGui::Separator();
+  const auto in = doc.inputs();
+  bool has_own = false;
+  if (in) {
+    for (std::size_t i = 0; i < in->sources.size(); ++i) {
+      int count = 0;
+      for (int s : in->config_source) count += s == int(i);
+      ImGui::PushID(int(i));
+      if (ImGui::SmallButton("x")) {
+        const int index = int(i);
+        attempt(st, [&] { doc.remove_topology(index); });
+        ImGui::PopID();
+        break;  // the list changed under us
+      }
+      ImGui::SameLine();
+      ImGui::Text("%s", in->sources[i].text.c_str());
+      if (count != 1) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%d configurations)", count);
+      }
+      ImGui::PopID();
+      has_own = has_own || in->sources[i].text == app::kOwnLinks;
+    }
+    if (in->sources.empty()) ImGui::TextDisabled("none yet: add a family or a file");
+  }
+  ImGui::Combo("family", &st.family, kFamilies, IM_ARRAYSIZE(kFamilies));
+  const std::string family = kFamilies[st.family];
+  if (family == "ocs") {
+    ImGui::Combo("base", &st.ocs_base, kOcsBases, IM_ARRAYSIZE(kOcsBases));
+    family_parameters(st, kOcsBases[st.ocs_base]);
+    ImGui::InputInt("matchings", &st.ocs_k);
+  } else {
+    family_parameters(st, family);
+  }
+  if (family == "random" || family == "ocs") ImGui::InputInt("seed##topology", &st.fam_seed);
+  const std::string spec = topology_spec(st);
+  if (ImGui::Button("Add")) attempt(st, [&] { doc.add_topology(spec); });
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s", spec.c_str());
+  ImGui::InputTextWithHint("##spec", "spec or file (SNDlib, nexthop, pathcost)", &st.spec_text);
+  ImGui::SameLine();
+  if (ImGui::Button("Add##text") && !st.spec_text.empty()) attempt(st, [&] { doc.add_topology(st.spec_text); });
+  if (in && in->traffic.own_links && !has_own && ImGui::Button("Add the traffic file's SNDlib links"))
+    attempt(st, [&] { doc.add_topology(app::kOwnLinks); });
+}
+
+void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
+  ImGui::Spacing();
+  ImGui::TextUnformatted("Sweep");
+  ImGui::Separator();
+  const auto in = doc.inputs();
+  const bool given_costs = in && !in->qaplib_instance.empty();
+  ImGui::BeginDisabled(given_costs);
+  const std::string metric = in ? in->metric : "hops";
+  if (ImGui::RadioButton("hops", metric == "hops")) attempt(st, [&] { doc.set_metric("hops"); });
+  ImGui::SameLine();
+  if (ImGui::RadioButton("weighted", metric == "weighted")) attempt(st, [&] { doc.set_metric("weighted"); });
+  ImGui::SameLine();
+  ImGui::TextDisabled(given_costs ? "(QAPLIB: given)" : "path cost");
+  ImGui::EndDisabled();
+
+  app::TopologySettings& s = doc.settings();
+  if (ImGui::Combo("placements", &st.placement_mode, kPlacementModes, IM_ARRAYSIZE(kPlacementModes)) ||
+      s.placements.empty())
+    st.error.clear();
+  if (st.placement_mode == 1) ImGui::InputInt("samples", &st.samples, 1000, 100000);
+  s.placements = st.placement_mode == 0 ? "all" : st.placement_mode == 2 ? "identity" : fmt::format("sample:{}", st.samples);
+  int backend = s.backend == Backend::Cuda ? 1 : 0;
+  ImGui::RadioButton("CPU", &backend, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("CUDA", &backend, 1);
+  ImGui::SameLine();
+  ImGui::TextDisabled("backend");
+  s.backend = backend ? Backend::Cuda : Backend::Cpu;
+  ImGui::InputInt("top K", &s.top_k);
+
+  if (in && in->traffic.node_count() > 0 && !in->configs.empty()) {
+    const int n = in->traffic.node_count();
+    const int slices = in->traffic.timestamp_count() + (in->traffic.timestamp_count() > 1 ? 1 : 0);
+    double placements = st.placement_mode == 1 ? st.samples : st.placement_mode == 2 ? 1 : std::tgamma(n + 1.0);
+    note_text(fmt::format("{:.4g} placements x {} slices x {} configurations = {:.4g} evaluations", placements,
+                          slices, in->configs.size(), placements * slices * double(in->configs.size())));
+  }
+
+  const app::Worker::Status job = doc.job_status();
+  if (job.busy) {
+    ImGui::ProgressBar(job.fraction >= 0 ? float(job.fraction) : 0.0f, ImVec2(-1, 0));
+    ImGui::TextDisabled("%s: %s (%.1f s)", job.label.c_str(), job.detail.c_str(), job.elapsed_s);
+    if (job.cancel_requested) ImGui::TextDisabled("stopping...");
+    else if (ImGui::Button("Cancel")) doc.cancel();
+  } else {
+    if (ImGui::Button("Run", ImVec2(120, 0))) attempt(st, [&] { doc.run(); });
+    if (doc.inputs_changed_since_run()) {
+      note_text("The inputs changed since the result shown: Run to sweep them");
+    }
+  }
+}
+
+}  // namespace
+
+void draw_topology_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
+  traffic_controls(doc, st);
+  topology_controls(doc, st);
+  sweep_controls(doc, st);
+}
+
+}  // namespace ks::ui::panels
