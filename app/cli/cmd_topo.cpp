@@ -113,36 +113,46 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<TopoOptions>();
   CLI::App* sub = app.add_subcommand(
       "topo", "Topology sweep: every placement of the nodes x topology configurations x timestamps (a QAP)");
-  sub->add_option("--traffic", opt->source.traffic,
-                  "Traffic file or folder: SNDlib native (.txt) or XML (a folder: one file per timestamp), CSV "
-                  "long form (timestamp,src,dst,value), dense CSV matrices");
-  sub->add_option("--generate", opt->source.generate, "Generated traffic, e.g. gravity:n=8,t=32,seed=1\n" +
-                                                          topo::traffic_spec_help());
+  sub->add_option(
+      "--traffic", opt->source.traffic,
+      "Traffic file or folder: SNDlib native (.txt) or XML (a folder: one file per timestamp), CSV "
+      "long form (timestamp,src,dst,value), dense CSV matrices");
+  sub->add_option("--generate", opt->source.generate,
+                  "Generated traffic, e.g. gravity:n=8,t=32,seed=1\n" + topo::traffic_spec_help());
   sub->add_option("--qaplib", opt->source.qaplib, "A QAPLIB .dat instance (A: path costs, B: traffic)");
-  sub->add_option("--topology", opt->source.topologies,
-                  "Topology file (SNDlib links, nexthop or pathcost tables) or family; repeat for several. Default: "
-                  "the traffic file's own links\n" + topo::topology_spec_help())
+  sub->add_option(
+         "--topology", opt->source.topologies,
+         "Topology file (SNDlib links, nexthop or pathcost tables) or family; repeat for several. Default: "
+         "the traffic file's own links\n" +
+             topo::topology_spec_help())
       ->allow_extra_args(false);
   sub->add_option("--placements", opt->placements, "all | sample:N | identity | FILE (node names per line)")
       ->capture_default_str();
-  sub->add_option("--range", opt->range, "Placement indices START:END of an exhaustive sweep (split and resume)");
+  sub->add_option("--range", opt->range,
+                  "Placement indices START:END of an exhaustive sweep (split and resume)");
   sub->add_option("--seed", opt->seed, "Seed of sample:N")->capture_default_str();
   sub->add_option("--metric", opt->source.metric, "Path cost: hops or weighted (link lengths)")
       ->check(CLI::IsMember({"hops", "weighted"}))
       ->capture_default_str();
-  sub->add_option("--top", opt->top, "Also list the K best placements (of the summed traffic when there are "
-                                     "several timestamps)")
+  sub->add_option("--top", opt->top,
+                  "Also list the K best placements (of the summed traffic when there are "
+                  "several timestamps)")
       ->check(CLI::Range(0, 1000))
       ->capture_default_str();
-  sub->add_flag("--no-histogram", opt->no_histogram, "Skip the 64-bin histogram of each (timestamp, configuration)");
-  sub->add_option("--backend", opt->backend, "cpu or cuda")->check(CLI::IsMember({"cpu", "cuda"}))->capture_default_str();
+  sub->add_flag("--no-histogram", opt->no_histogram,
+                "Skip the 64-bin histogram of each (timestamp, configuration)");
+  sub->add_option("--backend", opt->backend, "cpu or cuda")
+      ->check(CLI::IsMember({"cpu", "cuda"}))
+      ->capture_default_str();
   sub->add_option("--variant", opt->variant, "CUDA variant: delta (default) or naive")
       ->check(CLI::IsMember({"delta", "naive"}));
   sub->add_option("--block", opt->block, "CUDA threads per block")->capture_default_str();
   sub->add_option("--repeat", opt->repeat, "Timed repetitions (the results are the last one's)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();
-  sub->add_option("--warmup", opt->warmup, "Untimed repetitions first")->check(CLI::Range(0, 100000))->capture_default_str();
+  sub->add_option("--warmup", opt->warmup, "Untimed repetitions first")
+      ->check(CLI::Range(0, 100000))
+      ->capture_default_str();
   sub->add_option("--json", opt->json, "Write every result as JSON to this file");
   sub->add_option("--csv", opt->csv, "Write one row per (timestamp, configuration) as CSV to this file");
   return {sub, [opt, &global] { return run_topo(*opt, global); }};

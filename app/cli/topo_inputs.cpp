@@ -23,7 +23,8 @@ TopoInputs load_topo_inputs(const TopoSource& src) {
   in.metric = src.metric;
   if (!src.qaplib.empty()) {
     if (!src.topologies.empty())
-      throw_usage("--topology does not apply to --qaplib", "a QAPLIB instance brings its own path costs (matrix A)");
+      throw_usage("--topology does not apply to --qaplib",
+                  "a QAPLIB instance brings its own path costs (matrix A)");
     if (!std::filesystem::exists(src.qaplib)) throw_usage("no file '" + src.qaplib + "'", "check the path");
     const topo::QaplibInstance q = topo::read_qaplib(src.qaplib);
     in.traffic = topo::traffic_from_qaplib(q);
@@ -33,14 +34,16 @@ TopoInputs load_topo_inputs(const TopoSource& src) {
     return in;
   }
   if (!src.traffic.empty()) {
-    if (!std::filesystem::exists(src.traffic)) throw_usage("no file or folder '" + src.traffic + "'", "check the path");
+    if (!std::filesystem::exists(src.traffic))
+      throw_usage("no file or folder '" + src.traffic + "'", "check the path");
     in.traffic = topo::load_traffic(src.traffic);
   } else {
     in.traffic = topo::generate_traffic(src.generate);
   }
   if (src.topologies.empty()) {
     if (!in.traffic.own_links)
-      throw_usage(in.traffic.source + " brings no links of its own", "give --topology (e.g. ring, torus:4x2, a file)");
+      throw_usage(in.traffic.source + " brings no links of its own",
+                  "give --topology (e.g. ring, torus:4x2, a file)");
     in.configs.push_back(topo::own_links_configuration(in.traffic, metric));
   }
   for (const auto& t : src.topologies)
@@ -80,7 +83,8 @@ std::vector<std::vector<int>> read_placements_file(const std::filesystem::path& 
       if (node < 0)
         text.fail(i, fmt::format("'{}' is not a node of {}", name, traffic.source),
                   "list node names as the traffic names them, one placement per line");
-      if (seen[std::size_t(node)]) text.fail(i, fmt::format("node '{}' is placed twice", name), "every node exactly once");
+      if (seen[std::size_t(node)])
+        text.fail(i, fmt::format("node '{}' is placed twice", name), "every node exactly once");
       seen[std::size_t(node)] = 1;
       p.push_back(node);
     }
@@ -89,13 +93,15 @@ std::vector<std::vector<int>> read_placements_file(const std::filesystem::path& 
                 "a placement lists every node once");
     out.push_back(std::move(p));
   }
-  if (out.empty()) text.fail_file("no placement in the file", "one placement per line: node names in position order");
+  if (out.empty())
+    text.fail_file("no placement in the file", "one placement per line: node names in position order");
   return out;
 }
 
 }  // namespace
 
-void apply_placements(const std::string& arg, const topo::TrafficSeries& traffic, topo::EvalRequest& request) {
+void apply_placements(const std::string& arg, const topo::TrafficSeries& traffic,
+                      topo::EvalRequest& request) {
   if (arg == "all") {
     request.mode = topo::PlacementMode::All;
   } else if (arg == "identity") {
@@ -111,13 +117,15 @@ void apply_placements(const std::string& arg, const topo::TrafficSeries& traffic
     request.mode = topo::PlacementMode::Given;
     request.placements = read_placements_file(arg, traffic);
   } else {
-    throw_usage("--placements '" + arg + "' is neither all, sample:N, identity nor a file", "check the spelling or path");
+    throw_usage("--placements '" + arg + "' is neither all, sample:N, identity nor a file",
+                "check the spelling or path");
   }
 }
 
 void apply_range(const std::string& arg, topo::EvalRequest& request) {
   const auto colon = arg.find(':');
-  if (colon == std::string::npos) throw_usage("--range '" + arg + "' is not START:END", "e.g. --range 0:1000000");
+  if (colon == std::string::npos)
+    throw_usage("--range '" + arg + "' is not START:END", "e.g. --range 0:1000000");
   request.range_begin = parse_count(arg.substr(0, colon), "range start");
   const std::string end = arg.substr(colon + 1);
   request.range_end = end.empty() ? 0 : parse_count(end, "range end");

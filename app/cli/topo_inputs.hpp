@@ -1,7 +1,7 @@
 #pragma once
-// What `kernelscope-cli topo` sweeps, from its options: the traffic (a file, a generator or a QAPLIB instance),
-// the topology configurations, and which placements. Usage Errors for contradictory options; the loaders'
-// Io Errors (file and line) pass through.
+// What `kernelscope-cli topo` sweeps, from its options: the traffic (a file, a generator or a QAPLIB
+// instance), the topology configurations, and which placements. Usage Errors for contradictory options; the
+// loaders' Io Errors (file and line) pass through.
 #include <cstdint>
 #include <string>
 #include <vector>

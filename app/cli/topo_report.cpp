@@ -12,7 +12,8 @@ namespace ks::cli {
 
 using nlohmann::ordered_json;
 
-std::vector<std::string> placement_names(const topo::TrafficSeries& traffic, const std::vector<int>& placement) {
+std::vector<std::string> placement_names(const topo::TrafficSeries& traffic,
+                                         const std::vector<int>& placement) {
   std::vector<std::string> out;
   for (int node : placement) out.push_back(traffic.nodes.at(std::size_t(node)));
   return out;
@@ -97,13 +98,15 @@ std::string topo_text(const topo::EvalResult& r, const TopoContext& ctx) {
   if (!ctx.qaplib_instance.empty())
     out += fmt::format("QAPLIB {}: objective {}\n", ctx.qaplib_instance, cost_text(r, best.cost));
   const topo::EvalTiming& t = r.timing;
-  out += fmt::format("{} placements x {} slices x {} configurations = {} evaluations on {} ({}): sweep {:.3f} ms "
-                     "(median of {}), {}evaluations/s\n",
-                     r.placements, r.problem->slices, r.problem->configs, r.evaluations, t.device, t.variant,
-                     t.sweep.time.median_ms, t.sweep.time.count, rate_text(t.evaluations_per_second));
+  out += fmt::format(
+      "{} placements x {} slices x {} configurations = {} evaluations on {} ({}): sweep {:.3f} ms "
+      "(median of {}), {}evaluations/s\n",
+      r.placements, r.problem->slices, r.problem->configs, r.evaluations, t.device, t.variant,
+      t.sweep.time.median_ms, t.sweep.time.count, rate_text(t.evaluations_per_second));
   if (!r.complete)
-    out += fmt::format("incomplete: placements {} to {} of {}:{} were evaluated; resume with --range {}:{}\n",
-                       r.range_begin, r.evaluated_end, r.range_begin, r.range_end, r.evaluated_end, r.range_end);
+    out +=
+        fmt::format("incomplete: placements {} to {} of {}:{} were evaluated; resume with --range {}:{}\n",
+                    r.range_begin, r.evaluated_end, r.range_begin, r.range_end, r.evaluated_end, r.range_end);
   for (const auto& n : r.notes) out += "note: " + n + "\n";
   return out;
 }
@@ -115,7 +118,8 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
   j["kernelscope_version"] = KS_VERSION;
   j["best"] = best_json(r, ctx, topo::best_overall(r));
   j["complete"] = r.complete;
-  j["traffic"] = {{"source", tr.source}, {"unit", tr.unit}, {"nodes", tr.nodes}, {"timestamps", tr.timestamps}};
+  j["traffic"] = {
+      {"source", tr.source}, {"unit", tr.unit}, {"nodes", tr.nodes}, {"timestamps", tr.timestamps}};
   ordered_json configs = ordered_json::array();
   for (const auto& c : *ctx.configs)
     configs.push_back({{"name", c.name}, {"metric", c.metric}, {"positions", c.position_names}});
@@ -128,7 +132,8 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
   j["evaluations"] = r.evaluations;
   j["exact"] = r.exact;
   j["decimals"] = r.decimals;
-  if (!ctx.qaplib_instance.empty()) j["qaplib"] = {{"instance", ctx.qaplib_instance}, {"objective", j["best"]["cost"]}};
+  if (!ctx.qaplib_instance.empty())
+    j["qaplib"] = {{"instance", ctx.qaplib_instance}, {"objective", j["best"]["cost"]}};
   ordered_json results = ordered_json::array();
   for (const topo::SliceResult& s : r.slices) {
     ordered_json e;
@@ -142,7 +147,9 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
       e["argmin"] = s.argmin;
       e["placement"] = placement_names(tr, s.placement);
       if (s.histogram)
-        e["histogram"] = {{"lo", s.histogram->lo.value}, {"width", s.histogram->width.value}, {"counts", s.histogram->counts}};
+        e["histogram"] = {{"lo", s.histogram->lo.value},
+                          {"width", s.histogram->width.value},
+                          {"counts", s.histogram->counts}};
     }
     results.push_back(e);
   }

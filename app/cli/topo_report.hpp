@@ -1,6 +1,7 @@
 #pragma once
-// Reports of a topology sweep: the text printed by `kernelscope-cli topo`, its JSON and CSV. No CLI dependency,
-// so the GUI's exports can reuse them. Placements are written by node names: entry i is the node at position i.
+// Reports of a topology sweep: the text printed by `kernelscope-cli topo`, its JSON and CSV. No CLI
+// dependency, so the GUI's exports can reuse them. Placements are written by node names: entry i is the node
+// at position i.
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -13,13 +14,14 @@ namespace ks::cli {
 struct TopoContext {
   const topo::TrafficSeries* traffic = nullptr;
   const std::vector<topo::Configuration>* configs = nullptr;
-  std::string metric;            // "hops", "weighted", "given"
-  std::string placements;        // as asked: "all", "sample:1000", "identity", a file
-  std::string qaplib_instance;   // with --qaplib: the instance's name
+  std::string metric;           // "hops", "weighted", "given"
+  std::string placements;       // as asked: "all", "sample:1000", "identity", a file
+  std::string qaplib_instance;  // with --qaplib: the instance's name
 };
 
 // "ATLAM5 ATLAng ..." (node names in position order).
-std::vector<std::string> placement_names(const topo::TrafficSeries& traffic, const std::vector<int>& placement);
+std::vector<std::string> placement_names(const topo::TrafficSeries& traffic,
+                                         const std::vector<int>& placement);
 // The label of a slice: the timestamp's, or "sum" for the summed slice.
 std::string slice_label(const topo::EvalResult& r, const topo::TrafficSeries& traffic, int slice);
 // A cost as written in reports: exact costs in full ("1234.5"), others with 17 significant digits.

@@ -41,6 +41,7 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
   if (r.input) session.open_image(*r.input);
   else session.open_sample();
   if (r.backend == "cuda") session.set_backend(Backend::Cuda);
+  if (!r.type.empty()) session.set_element_type(elem_type_from_string(r.type));  // a usage Error names the types
   if (!r.kernel.empty()) session.select_kernel(r.kernel);
   for (const std::string& p : r.params) {
     const std::size_t eq = p.find('=');
@@ -52,6 +53,10 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
     if (!r.kernel.empty() && r.kernel != "life")
       throw_usage("--pattern gives a Life pattern, and the kernel is '" + r.kernel + "'", "use --kernel life");
     use_life_pattern(session, r.pattern);
+  }
+  if (r.grid) {
+    if (!session.simulating()) throw_usage("--grid applies to simulation kernels", "use --kernel life, heat or grayscott");
+    session.simulation().set_grid_size(r.grid->first, r.grid->second);
   }
   if (r.steps < 0) throw_usage("--steps must be >= 0", "e.g. --steps 100");
   if (r.steps > 0 && !session.simulating())
@@ -89,11 +94,11 @@ void prepare_topology(TopologyDocument& topo, const ScreenshotRequest& r) {
   if (!topo.run_result()) throw_io("the topology sweep failed: " + topo.last_error());
 }
 
-std::pair<int, int> parse_size(const std::string& text) {
+std::pair<int, int> parse_size(const std::string& text, const std::string& option = "--size") {
   int w = 0, h = 0;
   char x = 0, extra = 0;
   if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-    throw_usage("--size '" + text + "' is not WxH", "e.g. --size 1280x800");
+    throw_usage(option + " '" + text + "' is not WxH", "e.g. " + option + " 1280x800");
   return {w, h};
 }
 
@@ -160,7 +165,10 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--topology-placements", request.topology_placements, "all, sample:N or identity");
   cli.add_option("--split", split, "show input left and output right of this fraction of the width (0..1)");
   cli.add_option("--backend", request.backend, "cpu or cuda (default: cuda when there is a GPU)");
+  cli.add_option("--type", request.type, "u8 or f32: what kernels run on (f32 keeps signed results)");
   cli.add_option("--steps", request.steps, "simulations: steps to run before the frame (default 0)");
+  std::string grid;
+  cli.add_option("--grid", grid, "simulations: grid size WxH (default 512x512)");
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {
@@ -175,6 +183,7 @@ int screenshot_main(int argc, char** argv) {
     if (!input.empty()) request.input = input;
     if (cli.count("--split")) request.split = split;
     if (!size.empty()) std::tie(request.width, request.height) = parse_size(size);
+    if (!grid.empty()) request.grid = parse_size(grid, "--grid");
     const ScreenshotResult r = take_screenshot(request);
     std::printf("kernelscope: wrote %s (%dx%d; display: %s; EGL: %s)\n", request.out.string().c_str(),
                 r.frame.width(), r.frame.height(), r.display_path.c_str(), r.platform.c_str());

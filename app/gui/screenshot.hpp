@@ -1,6 +1,6 @@
 #pragma once
 // `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--size WxH] [--no-panels] [--split F]
-//  [--backend cpu|cuda] [--steps N] [--pattern NAME|FILE.rle] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
+//  [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
 // EGL, writes it atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer,
 // ImGuiLayer and panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad
 // request (unknown option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file,
@@ -20,6 +20,7 @@ struct ScreenshotRequest {
   std::string kernel;                           // empty: the session's default
   std::vector<std::string> params;              // "name=value", checked by the kernel's registry entry
   std::string backend;                          // "", "cpu" or "cuda"
+  std::string type;                             // "", "u8" or "f32": the element type kernels run on
   int width = 1280, height = 800;               // framebuffer pixels
   bool panels = true;
   std::optional<float> split;                   // before/after split at this fraction of the width (0..1)
@@ -27,6 +28,7 @@ struct ScreenshotRequest {
   // .rle file) to start from.
   long long steps = 0;
   std::string pattern;
+  std::optional<std::pair<int, int>> grid;      // the simulation's grid (default 512x512, or the image's size)
   bool topology = false;                        // with the Topology panel, swept: its sample, or
   std::string topology_traffic;                 // this traffic file or folder (implies topology)
   std::string topology_placements;              // all | sample:N | identity (implies topology)

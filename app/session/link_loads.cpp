@@ -21,8 +21,8 @@ double traffic_between(const topo::TrafficSeries& t, int slice, int src, int dst
   return sum;
 }
 
-// Vertices from SNDlib coordinates when every vertex has some, scaled into [0, 1] keeping their aspect (longitude
-// and latitude as they are: a map of a country reads fine without a projection); else a circle.
+// Vertices from SNDlib coordinates when every vertex has some, scaled into [0, 1] keeping their aspect
+// (longitude and latitude as they are: a map of a country reads fine without a projection); else a circle.
 void lay_out(LoadedNetwork& out, const topo::Network* net, int vertices) {
   out.x.assign(std::size_t(vertices), 0.5);
   out.y.assign(std::size_t(vertices), 0.5);
@@ -57,28 +57,34 @@ void lay_out(LoadedNetwork& out, const topo::Network* net, int vertices) {
 }  // namespace
 
 std::optional<LoadedNetwork> load_network(const topo::TrafficSeries& traffic, int slice,
-                                          const topo::Configuration& config, const std::vector<int>& placement) {
+                                          const topo::Configuration& config,
+                                          const std::vector<int>& placement) {
   const int n = config.positions();
   if (config.next_hop.empty()) return std::nullopt;
   if (int(placement.size()) != n || traffic.node_count() != n)
-    throw_usage(fmt::format("a placement of {} nodes does not fit {} ({} positions)", placement.size(), config.name, n));
+    throw_usage(fmt::format("a placement of {} nodes does not fit {} ({} positions)", placement.size(),
+                            config.name, n));
   if (slice < 0 || slice > traffic.timestamp_count())
-    throw_usage(fmt::format("there is no timestamp {} (the traffic has {})", slice, traffic.timestamp_count()));
+    throw_usage(
+        fmt::format("there is no timestamp {} (the traffic has {})", slice, traffic.timestamp_count()));
 
   const topo::Network* net = config.network ? &*config.network : nullptr;
   const int V = net ? net->vertices : n;
   if (config.next_hop.size() != std::size_t(V) * std::size_t(V))
-    throw Error(ErrorKind::Internal, fmt::format("{}: the next-hop table has {} entries for {} vertices", config.name,
-                               config.next_hop.size(), V));
+    throw Error(ErrorKind::Internal, fmt::format("{}: the next-hop table has {} entries for {} vertices",
+                                                 config.name, config.next_hop.size(), V));
   const bool hops = config.metric == "hops";
 
   LoadedNetwork out;
   out.configuration = config.name;
   out.positions = n;
   for (int v = 0; v < V; ++v) {
-    if (v < n) out.labels.push_back(traffic.nodes.at(std::size_t(placement[std::size_t(v)])));
-    else if (net && std::size_t(v) < net->vertex_names.size()) out.labels.push_back(net->vertex_names[std::size_t(v)]);
-    else out.labels.push_back(fmt::format("s{}", v - n));
+    if (v < n)
+      out.labels.push_back(traffic.nodes.at(std::size_t(placement[std::size_t(v)])));
+    else if (net && std::size_t(v) < net->vertex_names.size())
+      out.labels.push_back(net->vertex_names[std::size_t(v)]);
+    else
+      out.labels.push_back(fmt::format("s{}", v - n));
   }
   lay_out(out, net, V);
 
@@ -111,14 +117,17 @@ std::optional<LoadedNetwork> load_network(const topo::TrafficSeries& traffic, in
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
       if (i == j) continue;
-      const double amount = traffic_between(traffic, slice, placement[std::size_t(i)], placement[std::size_t(j)]);
+      const double amount =
+          traffic_between(traffic, slice, placement[std::size_t(i)], placement[std::size_t(j)]);
       if (amount == 0) continue;
       int u = i;
       for (int steps = 0; u != j; ++steps) {
         const int x = config.next_hop[std::size_t(u) * std::size_t(V) + std::size_t(j)];
         const auto it = x >= 0 ? edge_of.find(std::minmax(u, x)) : edge_of.end();
         if (it == edge_of.end() || steps >= V)
-          throw Error(ErrorKind::Internal, fmt::format("{}: the route from position {} toward {} breaks at vertex {}", config.name, i, j, u));
+          throw Error(ErrorKind::Internal,
+                      fmt::format("{}: the route from position {} toward {} breaks at vertex {}", config.name,
+                                  i, j, u));
         out.edges[it->second].load += amount;
         u = x;
       }

@@ -72,7 +72,8 @@ Session::Session(Options options)
 Session::~Session() = default;
 
 TopologyDocument& Session::topology() {
-  if (!topology_) topology_ = std::make_unique<TopologyDocument>(TopologyDocument::Options{options_.cpu_threads, options_.use_cuda});
+  if (!topology_)
+    topology_ = std::make_unique<TopologyDocument>(TopologyDocument::Options{options_.cpu_threads, options_.use_cuda});
   return *topology_;
 }
 

@@ -62,7 +62,8 @@ SimulationRequest request_of(const SimulationSetup& s) {
   if (s.start != SimStart::Image) {
     r.width = s.width;
     r.height = s.height;
-    if (s.start == SimStart::Pattern && s.pattern) {
+    // A pattern larger than the grid asked for gets a grid that holds it (describe_start says so).
+    if (s.start == SimStart::Pattern && s.pattern && (s.pattern->width > r.width || s.pattern->height > r.height)) {
       r.width = std::max(r.width, s.pattern->width + kPatternMargin);
       r.height = std::max(r.height, s.pattern->height + kPatternMargin);
     }
@@ -87,10 +88,15 @@ std::string describe_start(const SimulationSetup& s) {
     case SimStart::Image:
       return s.image ? fmt::format("the loaded image ({}x{})", s.image->width(), s.image->height())
                      : std::string("the loaded image (none loaded)");
-    case SimStart::Pattern:
-      return s.pattern ? fmt::format("pattern {} ({}x{}, {} cells)", s.pattern->name, s.pattern->width,
-                                     s.pattern->height, s.pattern->population())
-                       : std::string("a pattern (none chosen)");
+    case SimStart::Pattern: {
+      if (!s.pattern) return "a pattern (none chosen)";
+      std::string text = fmt::format("pattern {} ({}x{}, {} cells)", s.pattern->name, s.pattern->width,
+                                     s.pattern->height, s.pattern->population());
+      const SimulationRequest r = request_of(s);
+      if (r.width != s.width || r.height != s.height)
+        text += fmt::format(" on a {}x{} grid, enlarged to hold it", r.width, r.height);
+      return text;
+    }
     case SimStart::Parameters: break;
   }
   if (s.kernel == "life")

@@ -51,8 +51,8 @@ bool is_initial_state_param(const std::string& name);
 // F or k set by hand), so the panels can refuse a value at once, as they do for stencils. A usage Error.
 void check_simulation_params(const std::string& kernel, const ParamSet& params);
 
-// The request and start of a simulation made afresh from `setup`. A pattern larger than the default grid gets a
-// grid with room around it.
+// The request and start of a simulation made afresh from `setup`. A pattern larger than the grid asked for gets
+// a grid with room around it.
 SimulationRequest request_of(const SimulationSetup& setup);
 SimulationStart start_of(const SimulationSetup& setup);
 

@@ -1,5 +1,5 @@
-// The Topology document: inputs, settings, sweeps on the worker, selection. Exports are in topology_exports.cpp,
-// building inputs in topology_inputs_build.cpp.
+// The Topology document: inputs, settings, sweeps on the worker, selection. Exports are in
+// topology_exports.cpp, building inputs in topology_inputs_build.cpp.
 #include "session/topology_document.hpp"
 
 #include <fmt/format.h>
@@ -80,19 +80,23 @@ void TopologyDocument::open_traffic(const std::filesystem::path& path) {
 
 void TopologyDocument::open_traffic_async(const std::filesystem::path& path) {
   const std::uint64_t ticket = ++load_ticket_;
-  worker_->submit("load", "Loading " + path.filename().string(), [this, path, ticket, prev = inputs_](Worker::Context& ctx) {
-    try {
-      auto in = std::make_shared<const TopologyInputs>(inputs_from_file(path, prev.get()));
-      ctx.post([this, in, ticket, path] {
-        if (ticket != load_ticket_) return;  // a newer load was asked for
-        set_inputs(in);
-        notify(false, fmt::format("Loaded {}: {} nodes, {} timestamp(s), {} configuration(s)", path.string(),
-                                  in->traffic.node_count(), in->traffic.timestamp_count(), in->configs.size()));
-      });
-    } catch (const Error& e) {
-      ctx.post([this, msg = e.full_message(), path] { notify(true, "Open " + path.string() + ": " + msg); });
-    }
-  });
+  worker_->submit("load", "Loading " + path.filename().string(),
+                  [this, path, ticket, prev = inputs_](Worker::Context& ctx) {
+                    try {
+                      auto in = std::make_shared<const TopologyInputs>(inputs_from_file(path, prev.get()));
+                      ctx.post([this, in, ticket, path] {
+                        if (ticket != load_ticket_) return;  // a newer load was asked for
+                        set_inputs(in);
+                        notify(false, fmt::format("Loaded {}: {} nodes, {} timestamp(s), {} configuration(s)",
+                                                  path.string(), in->traffic.node_count(),
+                                                  in->traffic.timestamp_count(), in->configs.size()));
+                      });
+                    } catch (const Error& e) {
+                      ctx.post([this, msg = e.full_message(), path] {
+                        notify(true, "Open " + path.string() + ": " + msg);
+                      });
+                    }
+                  });
 }
 
 void TopologyDocument::generate_traffic(const std::string& spec) {
@@ -100,7 +104,8 @@ void TopologyDocument::generate_traffic(const std::string& spec) {
 }
 
 void TopologyDocument::add_topology(const std::string& spec_or_path) {
-  if (!has_traffic()) throw_usage("there is no traffic yet", "open or generate traffic first: topologies fit its nodes");
+  if (!has_traffic())
+    throw_usage("there is no traffic yet", "open or generate traffic first: topologies fit its nodes");
   TopologyInputs next = *inputs_;
   next.notes.clear();
   next.sources.push_back({spec_or_path, std::nullopt});
@@ -146,34 +151,37 @@ void TopologyDocument::run() {
   check_settings();
   const topo::EvalRequest request = request_for(*inputs_, settings_);
   last_error_.clear();
-  worker_->submit("sweep", "Topology sweep", [this, in = inputs_, settings = settings_, request](Worker::Context& ctx) {
-    cancel_ = false;
-    auto run = std::make_shared<TopologyRun>();
-    run->inputs = in;
-    run->settings = settings;
-    try {
-      run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
-      CudaContext* cuda = nullptr;
-      if (request.backend == Backend::Cuda) {
-        if (!cuda_) cuda_ = CudaContext::create();
-        cuda = cuda_.get();
-      }
-      topo::EvalControl control;
-      control.cancel = &cancel_;
-      control.progress = [&](const topo::EvalProgress& p) {
-        if (ctx.cancelled()) cancel_ = true;
-        const double f = p.evaluations_total ? double(p.evaluations_done) / double(p.evaluations_total) : -1.0;
-        ctx.set_progress(f, fmt::format("{}: {} of {} evaluations", p.pass, evaluations_text(p.evaluations_done),
-                                        evaluations_text(p.evaluations_total)));
-      };
-      const auto start = std::chrono::steady_clock::now();
-      run->result = topo::evaluate(*run->problem, request, control, *pool_, cuda);
-      run->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      ctx.post([this, run] { apply_run(run); });
-    } catch (const Error& e) {
-      ctx.post([this, msg = e.full_message()] { notify(true, "Topology sweep: " + msg); });
-    }
-  });
+  worker_->submit(
+      "sweep", "Topology sweep", [this, in = inputs_, settings = settings_, request](Worker::Context& ctx) {
+        cancel_ = false;
+        auto run = std::make_shared<TopologyRun>();
+        run->inputs = in;
+        run->settings = settings;
+        try {
+          run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
+          CudaContext* cuda = nullptr;
+          if (request.backend == Backend::Cuda) {
+            if (!cuda_) cuda_ = CudaContext::create();
+            cuda = cuda_.get();
+          }
+          topo::EvalControl control;
+          control.cancel = &cancel_;
+          control.progress = [&](const topo::EvalProgress& p) {
+            if (ctx.cancelled()) cancel_ = true;
+            const double f =
+                p.evaluations_total ? double(p.evaluations_done) / double(p.evaluations_total) : -1.0;
+            ctx.set_progress(
+                f, fmt::format("{}: {} of {} evaluations", p.pass, evaluations_text(p.evaluations_done),
+                               evaluations_text(p.evaluations_total)));
+          };
+          const auto start = std::chrono::steady_clock::now();
+          run->result = topo::evaluate(*run->problem, request, control, *pool_, cuda);
+          run->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+          ctx.post([this, run] { apply_run(run); });
+        } catch (const Error& e) {
+          ctx.post([this, msg = e.full_message()] { notify(true, "Topology sweep: " + msg); });
+        }
+      });
 }
 
 void TopologyDocument::cancel() {
@@ -198,9 +206,9 @@ void TopologyDocument::apply_run(std::shared_ptr<TopologyRun> run) {
   run_ = std::move(run);
   if (run_->inputs == inputs_) changed_since_run_ = false;
   const topo::EvalResult& r = run_->result;
-  notify(false, fmt::format("Topology sweep {}: {} evaluations in {:.2f} s on {}",
-                            r.complete ? "done" : "cancelled", evaluations_text(r.evaluations), run_->wall_s,
-                            r.timing.device));
+  notify(false,
+         fmt::format("Topology sweep {}: {} evaluations in {:.2f} s on {}", r.complete ? "done" : "cancelled",
+                     evaluations_text(r.evaluations), run_->wall_s, r.timing.device));
   if (!same_shape) {
     selection_ = Selection{};
     bool any = false;
@@ -242,7 +250,8 @@ CostGrid TopologyDocument::cost_grid() const {
 
 void TopologyDocument::select(int slice, int configuration) {
   if (!run_) throw_usage("there is no result to select in yet", "run a sweep first");
-  if (slice < 0 || slice >= run_->problem->slices || configuration < 0 || configuration >= run_->problem->configs)
+  if (slice < 0 || slice >= run_->problem->slices || configuration < 0 ||
+      configuration >= run_->problem->configs)
     throw_usage(fmt::format("there is no result for timestamp {} and configuration {} ({} x {})", slice,
                             configuration, run_->problem->slices, run_->problem->configs));
   selection_ = {slice, configuration, -1};
@@ -283,7 +292,8 @@ std::optional<LoadedNetwork> TopologyDocument::selected_network() const {
   const std::vector<int> placement = selected_placement();
   if (placement.empty()) return std::nullopt;
   const TopologyInputs& in = *run_->inputs;
-  return load_network(in.traffic, selection_.slice, in.configs[std::size_t(selection_.configuration)], placement);
+  return load_network(in.traffic, selection_.slice, in.configs[std::size_t(selection_.configuration)],
+                      placement);
 }
 
 }  // namespace ks::app

@@ -5,8 +5,8 @@
 // path and the tests drive it alike.
 //
 // Threads: every method is called from one thread (the GUI thread). Loading files and sweeping run on the
-// document's own worker thread (a sweep takes seconds at n = 11; the session's kernel runs must not wait behind
-// it), whose results reach the document only through poll(). Inputs are immutable snapshots
+// document's own worker thread (a sweep takes seconds at n = 11; the session's kernel runs must not wait
+// behind it), whose results reach the document only through poll(). Inputs are immutable snapshots
 // (shared_ptr<const TopologyInputs>): a sweep keeps the snapshot it started with, so results always name the
 // nodes and configurations they were computed for, whatever the user changed since.
 #include <atomic>
@@ -51,10 +51,11 @@ struct TopologyInputs {
 };
 
 struct TopologySettings {
-  std::string placements = "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs)
+  std::string placements =
+      "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs)
   Backend backend = Backend::Cpu;
   int top_k = 10;
-  std::uint64_t seed = 1;          // of sample:N
+  std::uint64_t seed = 1;  // of sample:N
 };
 
 // One finished (or cancelled) sweep and the inputs it ran on.
@@ -66,8 +67,8 @@ struct TopologyRun {
   double wall_s = 0;
 };
 
-// The best cost over timestamps x configurations (the heatmap): rows are timestamps (the summed slice left out),
-// columns configurations; NaN where nothing was evaluated.
+// The best cost over timestamps x configurations (the heatmap): rows are timestamps (the summed slice left
+// out), columns configurations; NaN where nothing was evaluated.
 struct CostGrid {
   int rows = 0, cols = 0;
   std::vector<double> values;  // [row * cols + col]
@@ -86,8 +87,8 @@ class TopologyDocument {
     bool error = false;
     std::string text;
   };
-  // What the user looks at: a slice (timestamp, or the summed slice) and a configuration; `top_rank` >= 0 shows
-  // that entry of the top placements instead of the slice's best placement.
+  // What the user looks at: a slice (timestamp, or the summed slice) and a configuration; `top_rank` >= 0
+  // shows that entry of the top placements instead of the slice's best placement.
   struct Selection {
     int slice = 0;
     int configuration = 0;
@@ -104,15 +105,17 @@ class TopologyDocument {
   // The embedded sample: gravity traffic of 8 nodes over 12 timestamps, on a ring, a 4x2 torus and an
   // optical-circuit-switch family over the ring; then runs it (exhaustively: 8! placements).
   void open_sample();
-  // A traffic file or folder (SNDlib native .txt, a folder of SNDlib XML, CSV long or dense, QAPLIB .dat), on the
-  // worker; success or failure arrives through poll() and notices. The topology sources are rebuilt for it.
+  // A traffic file or folder (SNDlib native .txt, a folder of SNDlib XML, CSV long or dense, QAPLIB .dat), on
+  // the worker; success or failure arrives through poll() and notices. The topology sources are rebuilt for
+  // it.
   void open_traffic_async(const std::filesystem::path& path);
   void open_traffic(const std::filesystem::path& path);  // the same, on the calling thread
-  void generate_traffic(const std::string& spec);        // "gravity:n=8,t=12,seed=1" (see traffic_generators.hpp)
+  void generate_traffic(const std::string& spec);  // "gravity:n=8,t=12,seed=1" (see traffic_generators.hpp)
   // A family spec, a topology file, or kOwnLinks; appended to the configurations.
   void add_topology(const std::string& spec_or_path);
   void remove_topology(int source_index);
-  void set_metric(const std::string& metric);  // rebuilds every configuration; usage Error for an unknown metric
+  void set_metric(
+      const std::string& metric);  // rebuilds every configuration; usage Error for an unknown metric
   const std::shared_ptr<const TopologyInputs>& inputs() const noexcept { return inputs_; }
   bool has_traffic() const noexcept { return inputs_ && inputs_->traffic.node_count() > 0; }
 
@@ -165,8 +168,8 @@ class TopologyDocument {
   std::uint64_t load_ticket_ = 0;  // the latest traffic load asked for; older ones are dropped
   std::string last_error_;
   std::vector<Notice> notices_;
-  std::unique_ptr<ThreadPool> pool_;     // used by the worker only
-  std::unique_ptr<CudaContext> cuda_;    // created on the worker at the first CUDA sweep
+  std::unique_ptr<ThreadPool> pool_;   // used by the worker only
+  std::unique_ptr<CudaContext> cuda_;  // created on the worker at the first CUDA sweep
   std::atomic<bool> cancel_{false};
   std::unique_ptr<Worker> worker_;  // last: destroyed first, so no job outlives what it uses
 };

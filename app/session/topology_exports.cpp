@@ -1,5 +1,5 @@
-// The Topology document's exports: the CLI's report writers (cli/topo_report) over the last sweep, plus what the
-// panel shows of the selection. Atomic writes.
+// The Topology document's exports: the CLI's report writers (cli/topo_report) over the last sweep, plus what
+// the panel shows of the selection. Atomic writes.
 #include <nlohmann/json.hpp>
 
 #include "cli/topo_report.hpp"
@@ -49,8 +49,11 @@ void TopologyDocument::export_json(const std::filesystem::path& path) const {
   if (const std::optional<LoadedNetwork> net = selected_network()) {
     nlohmann::ordered_json links = nlohmann::ordered_json::array();
     for (const LoadedNetwork::Edge& e : net->edges)
-      links.push_back({{"link", e.name}, {"a", net->labels[std::size_t(e.a)]}, {"b", net->labels[std::size_t(e.b)]},
-                       {"weight", e.weight}, {"load", e.load}});
+      links.push_back({{"link", e.name},
+                       {"a", net->labels[std::size_t(e.a)]},
+                       {"b", net->labels[std::size_t(e.b)]},
+                       {"weight", e.weight},
+                       {"load", e.load}});
     sel["links"] = links;
     sel["load_times_weight"] = net->weighted_total;
   } else {

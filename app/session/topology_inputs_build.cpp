@@ -1,6 +1,9 @@
-// Building the Topology document's inputs: traffic from a file or a generator, configurations from their sources
-// for that traffic and metric. What `kernelscope-cli topo` does in cli/topo_inputs.cpp, but incremental: the
-// user adds topologies one at a time and swaps the traffic under them, so sources are kept and rebuilt.
+// Building the Topology document's inputs: traffic from a file or a generator, configurations from their
+// sources for that traffic and metric. What `kernelscope-cli topo` does in cli/topo_inputs.cpp, but
+// incremental: the user adds topologies one at a time and swaps the traffic under them, so sources are kept
+// and rebuilt.
+#include "session/topology_inputs_build.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -8,7 +11,6 @@
 
 #include "core/error.hpp"
 #include "session/topology_document.hpp"
-#include "session/topology_inputs_build.hpp"
 #include "topo/qaplib.hpp"
 #include "topo/traffic_files.hpp"
 #include "topo/traffic_generators.hpp"
@@ -25,7 +27,8 @@ void build_configurations(TopologyInputs& in, bool drop_misfits) {
     try {
       if (src.fixed) {
         topo::Configuration c = *src.fixed;
-        if (std::string note = topo::align_to_traffic(c, in.traffic, c.name); !note.empty()) c.notes.push_back(note);
+        if (std::string note = topo::align_to_traffic(c, in.traffic, c.name); !note.empty())
+          c.notes.push_back(note);
         made.push_back(std::move(c));
       } else if (src.text == kOwnLinks) {
         made.push_back(topo::own_links_configuration(in.traffic, metric));
@@ -78,7 +81,8 @@ TopologyInputs with_traffic(topo::TrafficSeries traffic, const TopologyInputs* p
 }  // namespace
 
 TopologyInputs inputs_from_file(const std::filesystem::path& path, const TopologyInputs* previous) {
-  if (!std::filesystem::exists(path)) throw_usage("no file or folder '" + path.string() + "'", "check the path");
+  if (!std::filesystem::exists(path))
+    throw_usage("no file or folder '" + path.string() + "'", "check the path");
   if (is_qaplib(path)) {
     const topo::QaplibInstance q = topo::read_qaplib(path);
     TopologyInputs in;

@@ -243,6 +243,7 @@ EvalResult evaluate(const Problem& p, const EvalRequest& r, const EvalControl& c
     have_hist = have_top = have_cube = false;
     PassIo io;
     io.stats = &stats;
+    io.histogram_follows = r.histogram || (r.top_k && r.backend == Backend::Cuda);
     if (!runner.pass(Pass::Stats, io, t_sweep, timed, &done_end)) {
       cancelled = true;
       break;

@@ -14,7 +14,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string data(const std::string& rel) { return (fs::path(KS_SHARED_DATA_DIR) / rel).string(); }
+std::string data(const std::string& rel) {
+  return (fs::path(KS_SHARED_DATA_DIR) / rel).string();
+}
 
 #define KS_REQUIRE_DATA(path) \
   if (!fs::exists(path)) GTEST_SKIP() << "no " << (path)
@@ -48,8 +50,8 @@ TEST_F(CliTopo, QaplibBestIsThePublishedOptimum) {
 
 TEST_F(CliTopo, AbileneIdentityOnItsOwnLinks) {
   KS_REQUIRE_DATA(data("sndlib/abilene.txt"));
-  const CliResult r = topo({"--traffic", data("sndlib/abilene.txt"), "--placements", "identity", "--json", "a.json",
-                            "--csv", "a.csv"});
+  const CliResult r = topo({"--traffic", data("sndlib/abilene.txt"), "--placements", "identity", "--json",
+                            "a.json", "--csv", "a.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json("a.json");
   // 8095027 Mbit/s x hops: worked out by hand in tests/cpu/test_topo_parsers.cpp.
@@ -63,11 +65,12 @@ TEST_F(CliTopo, AbileneIdentityOnItsOwnLinks) {
 }
 
 TEST_F(CliTopo, GeneratedTrafficOnSeveralTopologiesPrintsEveryPair) {
-  const CliResult r = topo({"--generate", "gravity:n=7,t=3,seed=4", "--topology", "ring", "--topology", "star",
-                            "--csv", "g.csv", "--json", "g.json"});
+  const CliResult r = topo({"--generate", "gravity:n=7,t=3,seed=4", "--topology", "ring", "--topology",
+                            "star", "--csv", "g.csv", "--json", "g.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string csv = read_file(dir_ / "g.csv");
-  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'), 1 + 4 * 2);  // header + (3 timestamps + sum) x 2 topologies
+  EXPECT_EQ(std::count(csv.begin(), csv.end(), '\n'),
+            1 + 4 * 2);  // header + (3 timestamps + sum) x 2 topologies
   const auto j = json("g.json");
   ASSERT_EQ(j["results"].size(), 8u);
   // The overall best is the lowest minimum of the timestamps (the summed slice is reported apart).
@@ -130,8 +133,10 @@ TEST_F(CliTopo, BadRequestsExitTwoAndBadFilesExitOne) {
   EXPECT_EQ(topo({"--generate", "uniform:n=5"}).exit_code, 2);  // generated traffic has no links
   EXPECT_EQ(topo({"--generate", "uniform:n=5", "--topology", "ring", "--range", "9:3"}).exit_code, 2);
   EXPECT_EQ(topo({"--generate", "uniform:n=5", "--topology", "ring", "--range", "0:121"}).exit_code, 2);
-  EXPECT_EQ(topo({"--generate", "uniform:n=5", "--topology", "torus:4x2"}).exit_code, 2);  // 8 positions, 5 nodes
-  EXPECT_EQ(topo({"--generate", "uniform:n=5", "--topology", "ring", "--placements", "sample:x"}).exit_code, 2);
+  EXPECT_EQ(topo({"--generate", "uniform:n=5", "--topology", "torus:4x2"}).exit_code,
+            2);  // 8 positions, 5 nodes
+  EXPECT_EQ(topo({"--generate", "uniform:n=5", "--topology", "ring", "--placements", "sample:x"}).exit_code,
+            2);
 
   write_file(dir_ / "bad.dat", "3\n0 1 2\n1 0 1\n2 1 0\n\n0 5 x\n5 0 1\n2 1 0\n");
   const CliResult r = topo({"--qaplib", "bad.dat", "--json", "bad.json"});
@@ -142,8 +147,8 @@ TEST_F(CliTopo, BadRequestsExitTwoAndBadFilesExitOne) {
 
 TEST_F(CliTopo, CtrlCKeepsWhatWasEvaluatedAndExits130) {
   // 12! placements on the CPU take seconds: stop it early.
-  CliProcess p({"topo", "--generate", "uniform:n=12,seed=1", "--topology", "ring", "--threads", "2", "--no-histogram",
-                "--json", "part.json"},
+  CliProcess p({"topo", "--generate", "uniform:n=12,seed=1", "--topology", "ring", "--threads", "2",
+                "--no-histogram", "--json", "part.json"},
                dir_.path());
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   p.signal(SIGINT);
@@ -155,7 +160,8 @@ TEST_F(CliTopo, CtrlCKeepsWhatWasEvaluatedAndExits130) {
   EXPECT_GT(done, 0u);
   EXPECT_LT(done, 479001600u);
   EXPECT_EQ(j["results"][0]["count"].get<std::uint64_t>(), done);
-  EXPECT_NE(r.out.find("resume with --range " + std::to_string(done) + ":479001600"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("resume with --range " + std::to_string(done) + ":479001600"), std::string::npos)
+      << r.out;
 }
 
 }  // namespace

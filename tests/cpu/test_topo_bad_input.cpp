@@ -1,12 +1,11 @@
-// Bad topology input gets a clear error: disconnected topologies name their unreachable pairs, next-hop tables
-// that loop show the chain, sizes that differ name the configuration, empty data says it is empty. (n! beyond an
-// exhaustive sweep: test_topo_sweep.cpp.)
+// Bad topology input gets a clear error: disconnected topologies name their unreachable pairs, next-hop
+// tables that loop show the chain, sizes that differ name the configuration, empty data says it is empty. (n!
+// beyond an exhaustive sweep: test_topo_sweep.cpp.)
 #include <gtest/gtest.h>
 
 #include <fstream>
 
 #include "core/error.hpp"
-
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/topology.hpp"
@@ -40,8 +39,8 @@ TEST(TopoBadInput, DisconnectedTopologyNamesUnreachablePairs) {
 
 TEST(TopoBadInput, NextHopLoopsAreRefusedWithTheirChain) {
   // 3 positions; the route from 0 toward 2 goes 0 -> 1 -> 0 -> ... (1's next hop toward 2 is 0).
-  const std::vector<int> next = {0, 1, 1,   //
-                                 0, 1, 0,   //
+  const std::vector<int> next = {0, 1, 1,  //
+                                 0, 1, 0,  //
                                  1, 1, 2};
   const Error e = error_of([&] { configuration_from_next_hops(next, 3, "loopy"); });
   const std::string m = e.what();
@@ -69,9 +68,11 @@ TEST(TopoBadInput, NodeCountsThatDoNotMatchNameTheConfiguration) {
   const TrafficSeries t = test::random_traffic(6, 1, 1, true);
   const Error e = error_of([&] { make_problem(t, {test::random_costs(6, 1), test::random_costs(5, 2)}); });
   EXPECT_EQ(e.kind(), ErrorKind::Usage);
-  EXPECT_NE(std::string(e.what()).find("'random-2' has 5 positions but the traffic has 6 nodes"), std::string::npos)
+  EXPECT_NE(std::string(e.what()).find("'random-2' has 5 positions but the traffic has 6 nodes"),
+            std::string::npos)
       << e.what();
-  const Error spec = error_of([&] { load_topology("torus:4x2", test::random_traffic(6, 1, 1, true), Metric::Hops); });
+  const Error spec =
+      error_of([&] { load_topology("torus:4x2", test::random_traffic(6, 1, 1, true), Metric::Hops); });
   EXPECT_EQ(spec.kind(), ErrorKind::Usage) << spec.what();
   EXPECT_NE(std::string(spec.what()).find("6"), std::string::npos) << spec.what();
 }
@@ -90,7 +91,8 @@ TEST(TopoBadInput, EmptyDatasetsSayTheyAreEmpty) {
   EXPECT_NE(std::string(folder.what()).find("empty"), std::string::npos) << folder.what();
 
   std::ofstream(dir / "one.csv") << "timestamp,src,dst,value\nt,a,a,4\n";
-  const Error single = error_of([&] { make_problem(load_traffic(dir / "one.csv"), {test::random_costs(1, 1)}); });
+  const Error single =
+      error_of([&] { make_problem(load_traffic(dir / "one.csv"), {test::random_costs(1, 1)}); });
   EXPECT_NE(std::string(single.what()).find("at least 2"), std::string::npos) << single.what();
 }
 

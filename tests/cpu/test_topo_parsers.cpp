@@ -19,7 +19,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data(const std::string& rel) { return fs::path(KS_SHARED_DATA_DIR) / rel; }
+fs::path data(const std::string& rel) {
+  return fs::path(KS_SHARED_DATA_DIR) / rel;
+}
 
 #define KS_REQUIRE_DATA(path) \
   if (!fs::exists(path)) GTEST_SKIP() << "no " << (path) << " (../shared/data is not beside this checkout)"
@@ -31,12 +33,15 @@ std::string slurp(const fs::path& p) {
   return s.str();
 }
 
-void write(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
+void write(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
 
 // The 1-based line of the first occurrence of `needle` in `text`.
 int line_of(const std::string& text, const std::string& needle) {
   const auto at = text.find(needle);
-  return at == std::string::npos ? -1 : 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
+  return at == std::string::npos ? -1
+                                 : 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(at), '\n'));
 }
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
@@ -110,7 +115,8 @@ TEST(TopoParsers, SndlibXmlFolderIsOrderedByTime) {
   const TrafficSeries t = load_traffic(folder);
   EXPECT_EQ(t.node_count(), 12);
   ASSERT_EQ(t.timestamp_count(), 288);
-  for (int k = 1; k < t.timestamp_count(); ++k) EXPECT_LT(t.timestamps[std::size_t(k - 1)], t.timestamps[std::size_t(k)]);
+  for (int k = 1; k < t.timestamp_count(); ++k)
+    EXPECT_LT(t.timestamps[std::size_t(k - 1)], t.timestamps[std::size_t(k)]);
   // The first file's first demand, straight from the XML text.
   const fs::path first = folder / "demandMatrix-abilene-zhang-5min-20040301-0000.xml";
   const std::string xml = slurp(first);
@@ -128,7 +134,8 @@ TEST(TopoParsers, SndlibXmlFolderIsOrderedByTime) {
 
 TEST(TopoParsers, QaplibTai10aAndTai10bExhaustiveBestIsThePublishedOptimum) {
   // Published optima (QAPLIB, Taillard 1991 instances solved to optimality): tai10a 135028, tai10b 1183760.
-  for (const auto& [name, optimum] : {std::pair<const char*, double>{"tai10a", 135028}, {"tai10b", 1183760}}) {
+  for (const auto& [name, optimum] :
+       {std::pair<const char*, double>{"tai10a", 135028}, {"tai10b", 1183760}}) {
     const fs::path file = data(std::string("qaplib/") + name + ".dat");
     KS_REQUIRE_DATA(file);
     const QaplibInstance q = read_qaplib(file);
@@ -162,7 +169,8 @@ TEST(TopoParsers, MalformedSndlibNativeNamesFileAndLine) {
   const std::string bad_value = replaced(good, "IPLSng STTLng ) 1 3580.00", "IPLSng STTLng ) 1 35x0.00");
   write(dir / "value.txt", bad_value);
   std::string m = io_error([&] { load_traffic(dir / "value.txt"); });
-  EXPECT_NE(m.find("value.txt line " + std::to_string(line_of(bad_value, "35x0.00"))), std::string::npos) << m;
+  EXPECT_NE(m.find("value.txt line " + std::to_string(line_of(bad_value, "35x0.00"))), std::string::npos)
+      << m;
   EXPECT_NE(m.find("35x0.00"), std::string::npos) << m;
 
   const std::string bad_node = replaced(good, "( HSTNng ATLAng )", "( HSTNng ATLANTIS )");
@@ -176,7 +184,8 @@ TEST(TopoParsers, MalformedSndlibNativeNamesFileAndLine) {
   write(dir / "open.txt", open);
   m = io_error([&] { load_traffic(dir / "open.txt"); });
   EXPECT_NE(m.find("never closed"), std::string::npos) << m;
-  EXPECT_NE(m.find("open.txt line " + std::to_string(line_of(open, "ADMISSIBLE_PATHS ("))), std::string::npos) << m;
+  EXPECT_NE(m.find("open.txt line " + std::to_string(line_of(open, "ADMISSIBLE_PATHS ("))), std::string::npos)
+      << m;
 }
 
 TEST(TopoParsers, MalformedXmlNamesTheFile) {

@@ -1,6 +1,6 @@
-// Placement numbering: index -> permutation is a bijection onto the n! permutations in lexicographic order, for
-// every n <= 10 (every index checked), and the sweep's enumeration (runs of Heap's algorithm plus prefix steps)
-// visits each placement of a run exactly once.
+// Placement numbering: index -> permutation is a bijection onto the n! permutations in lexicographic order,
+// for every n <= 10 (every index checked), and the sweep's enumeration (runs of Heap's algorithm plus prefix
+// steps) visits each placement of a run exactly once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -103,7 +103,8 @@ TEST(TopoPermutation, RunsCoverTheirIndexRangesOnce) {
         EXPECT_EQ(lo, b.first_index);
         EXPECT_EQ(hi + 1, b.first_index + count);  // a contiguous block of indices
       }
-      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size())) << "n " << n << " pairs " << pairs;
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), std::ptrdiff_t(seen.size()))
+          << "n " << n << " pairs " << pairs;
     }
   }
 }

@@ -1,5 +1,5 @@
-// The CPU topology sweep against brute force (tests/support/topo_instances.hpp): every reduction of an exhaustive
-// sweep on random instances n = 5 .. 9, index ranges, cancellation, samples and given placements.
+// The CPU topology sweep against brute force (tests/support/topo_instances.hpp): every reduction of an
+// exhaustive sweep on random instances n = 5 .. 9, index ranges, cancellation, samples and given placements.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,10 +24,11 @@ ThreadPool& pool() {
 }
 
 Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, bool integer = true,
-                       bool diagonal = false) {
+                       bool diagonal = false, std::int64_t max_traffic = 1000) {
   std::vector<Configuration> cs;
-  for (int c = 0; c < configs; ++c) cs.push_back(test::random_costs(n, seed * 31 + std::uint32_t(c), integer, diagonal));
-  return make_problem(test::random_traffic(n, timestamps, seed, integer), cs);
+  for (int c = 0; c < configs; ++c)
+    cs.push_back(test::random_costs(n, seed * 31 + std::uint32_t(c), integer, diagonal));
+  return make_problem(test::random_traffic(n, timestamps, seed, integer, max_traffic), cs);
 }
 
 double value_of(const Problem& p, long double scaled_or_real) {
@@ -69,7 +70,8 @@ void expect_slices_match(const Problem& p, const BruteForce& bf, const EvalResul
         // The documented bins: whole-number width ceil((max - min + 1) / 64), bin (cost - min) / width.
         const std::int64_t width = (std::int64_t(hi - lo) + 1 + kHistogramBins - 1) / kHistogramBins;
         EXPECT_EQ(got.histogram->width.scaled, width);
-        for (std::uint64_t k = a; k < b; ++k) ++expected[std::size_t((std::int64_t(bf.at(k, s, c) - lo)) / width)];
+        for (std::uint64_t k = a; k < b; ++k)
+          ++expected[std::size_t((std::int64_t(bf.at(k, s, c) - lo)) / width)];
         EXPECT_EQ(got.histogram->counts, expected);
       } else {
         std::uint64_t total = 0;
@@ -150,16 +152,35 @@ INSTANTIATE_TEST_SUITE_P(Sizes, SweepVsBruteForce,
                                            Case{8, 1, 2, true}, Case{9, 1, 1, true}, Case{6, 3, 2, false},
                                            Case{7, 1, 2, false}),
                          [](const auto& info) {
-                           return "n" + std::to_string(info.param.n) + (info.param.integer ? "_int" : "_real");
+                           return "n" + std::to_string(info.param.n) +
+                                  (info.param.integer ? "_int" : "_real");
                          });
 
 TEST(TopoSweep, DiagonalTermsCountAsInQaplib) {
-  // QAPLIB's objective sums over every i, j, the diagonal included: the swap's delta must carry D[r][r] terms.
-  const Problem p = make_problem(test::random_traffic(6, 1, 5, true),
-                                 {test::random_costs(6, 7, true, true), test::random_costs(6, 8, true, true)});
+  // QAPLIB's objective sums over every i, j, the diagonal included: the swap's delta must carry D[r][r]
+  // terms.
+  const Problem p = make_problem(test::random_traffic(6, 1, 5, true), {test::random_costs(6, 7, true, true),
+                                                                       test::random_costs(6, 8, true, true)});
   const BruteForce bf = brute_force(p);
   const EvalResult r = evaluate(p, EvalRequest{}, {}, pool(), nullptr);
   expect_slices_match(p, bf, r, 0, factorial(6), true);
+}
+
+TEST(TopoSweep, FewDistinctCostsCountedDuringTheSweepGiveTheSameHistogram) {
+  // Traffic of 0 .. 2: costs span a few hundred values, so the CPU counts them in the Stats pass and reads
+  // the histogram from the counts (cpu/topo_cpu.cpp); the bins must still be those of the definition.
+  const Problem p = random_problem(8, 2, 2, 88, true, false, 2);
+  ASSERT_LT(p.cost_bound, 2000u);
+  const BruteForce bf = brute_force(p);
+  EvalRequest req;
+  req.batch_evaluations = 50000;  // several batches, each with its own counts
+  const EvalResult r = evaluate(p, req, {}, pool(), nullptr);
+  expect_slices_match(p, bf, r, 0, factorial(8), true);
+  req.range_begin = 1000;
+  req.range_end = 30001;
+  req.repeat = 2;
+  const EvalResult part = evaluate(p, req, {}, pool(), nullptr);
+  expect_slices_match(p, bf, part, 1000, 30001, true);
 }
 
 TEST(TopoSweep, RangesSplitAndCoverTheWhole) {
@@ -281,9 +302,10 @@ TEST(TopoSweep, CubeHoldsEveryCost) {
   for (std::uint64_t i = 7; i < 100; ++i)
     for (int s = 0; s < p.slices; ++s)
       for (int c = 0; c < p.configs; ++c)
-        EXPECT_EQ(r.cube_scaled[((i - 7) * std::uint64_t(p.slices) + std::uint64_t(s)) * std::uint64_t(p.configs) +
-                                std::uint64_t(c)],
-                  std::int64_t(bf.at(i, s, c)));
+        EXPECT_EQ(
+            r.cube_scaled[((i - 7) * std::uint64_t(p.slices) + std::uint64_t(s)) * std::uint64_t(p.configs) +
+                          std::uint64_t(c)],
+            std::int64_t(bf.at(i, s, c)));
 }
 
 }  // namespace

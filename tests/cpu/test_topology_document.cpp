@@ -1,13 +1,13 @@
-// The Topology panel's document: a sweep on its worker, the heatmap values, the selection, link loads that add up
-// to the placement's cost, the exports and cancel. CPU backend only; no GL, no ImGui.
+// The Topology panel's document: a sweep on its worker, the heatmap values, the selection, link loads that
+// add up to the placement's cost, the exports and cancel. CPU backend only; no GL, no ImGui.
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <sstream>
 #include <thread>
@@ -21,7 +21,9 @@
 namespace ks::app {
 namespace {
 
-TopologyDocument::Options cpu_only() { return {2, false}; }
+TopologyDocument::Options cpu_only() {
+  return {2, false};
+}
 
 std::string read_text(const std::filesystem::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -30,8 +32,8 @@ std::string read_text(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// The definition, straight: cost = sum over position pairs of traffic between the nodes placed there times the
-// path cost between the positions. The minimum over every permutation by std::next_permutation.
+// The definition, straight: cost = sum over position pairs of traffic between the nodes placed there times
+// the path cost between the positions. The minimum over every permutation by std::next_permutation.
 double cost_of(const TopologyInputs& in, int slice, int config, const std::vector<int>& p) {
   const int n = in.traffic.node_count();
   const auto& c = in.configs[std::size_t(config)].cost;
@@ -43,7 +45,8 @@ double cost_of(const TopologyInputs& in, int slice, int config, const std::vecto
       if (slice < in.traffic.timestamp_count()) {
         t = in.traffic.at(slice, p[std::size_t(i)], p[std::size_t(j)]);
       } else {
-        for (int s = 0; s < in.traffic.timestamp_count(); ++s) t += in.traffic.at(s, p[std::size_t(i)], p[std::size_t(j)]);
+        for (int s = 0; s < in.traffic.timestamp_count(); ++s)
+          t += in.traffic.at(s, p[std::size_t(i)], p[std::size_t(j)]);
       }
       sum += t * c[std::size_t(i) * std::size_t(n) + std::size_t(j)];
     }
@@ -85,7 +88,8 @@ TEST(TopologyDocument, SampleSweepsOnTheWorkerAndFillsTheHeatmap) {
     }
     EXPECT_EQ(g.best_col[std::size_t(t)], best) << "timestamp " << t;
   }
-  // Cells checked against every permutation from the definition: a quiet and a busy timestamp, two topologies.
+  // Cells checked against every permutation from the definition: a quiet and a busy timestamp, two
+  // topologies.
   for (auto [t, c] : {std::pair{0, 0}, std::pair{6, 1}, std::pair{3, 5}})
     EXPECT_DOUBLE_EQ(g.at(t, c), brute_force_min(*run.inputs, t, c)) << "timestamp " << t << " config " << c;
 }
@@ -128,15 +132,17 @@ TEST(TopologyDocument, SelectionStartsAtTheBestAndLinkLoadsAddUpToTheCost) {
   for (const auto& e : top_net->edges) loads += e.load;
   EXPECT_DOUBLE_EQ(loads, run.result.top[2].cost.value);
   doc.select_top(-1);
-  EXPECT_EQ(doc.selected_placement(), run.result.at(doc.selection().slice, doc.selection().configuration).placement);
+  EXPECT_EQ(doc.selected_placement(),
+            run.result.at(doc.selection().slice, doc.selection().configuration).placement);
 
   EXPECT_THROW(doc.select(run.problem->slices, 0), Error);
   EXPECT_THROW(doc.select(0, run.problem->configs), Error);
   EXPECT_THROW(doc.select_top(10), Error);
 }
 
-// A hand-made case: 4 nodes on a ring, traffic a->b 5 and a->c 7 at the identity placement. The route a->c has two
-// equal choices; the lower-numbered neighbour (b) is taken. Links: a-b 12, b-c 7, others 0; cost 5*1 + 7*2 = 19.
+// A hand-made case: 4 nodes on a ring, traffic a->b 5 and a->c 7 at the identity placement. The route a->c
+// has two equal choices; the lower-numbered neighbour (b) is taken. Links: a-b 12, b-c 7, others 0; cost 5*1
+// + 7*2 = 19.
 TEST(TopologyDocument, LinkLoadsOfAHandMadeRing) {
   test::TempDir dir;
   {
@@ -170,8 +176,8 @@ TEST(TopologyDocument, LinkLoadsOfAHandMadeRing) {
   EXPECT_FALSE(net->from_coordinates);
 }
 
-// SNDlib Abilene: the file's own links come first, drawn at their coordinates; with the weighted metric the loads
-// times the link lengths (km) add up to the cost.
+// SNDlib Abilene: the file's own links come first, drawn at their coordinates; with the weighted metric the
+// loads times the link lengths (km) add up to the cost.
 TEST(TopologyDocument, AbileneOwnLinksWeightedByKilometres) {
   const std::filesystem::path file = std::filesystem::path(KS_SHARED_DATA_DIR) / "sndlib" / "abilene.txt";
   if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
@@ -201,6 +207,33 @@ TEST(TopologyDocument, AbileneOwnLinksWeightedByKilometres) {
   EXPECT_FALSE(doc.selected_network()->from_coordinates);
 }
 
+// A QAPLIB instance: matrix B is the traffic, matrix A the only configuration (path costs, no routes to
+// draw); the identity placement's cost is the objective of the identity permutation, sum of A[i][j] *
+// B[i][j].
+TEST(TopologyDocument, QaplibInstanceBringsItsOwnPathCosts) {
+  const std::filesystem::path file = std::filesystem::path(KS_SHARED_DATA_DIR) / "qaplib" / "chr12a.dat";
+  if (!std::filesystem::exists(file)) GTEST_SKIP() << "no " << file;
+  TopologyDocument doc(cpu_only());
+  doc.open_traffic(file);
+  ASSERT_EQ(doc.inputs()->configs.size(), 1u);
+  EXPECT_EQ(doc.inputs()->qaplib_instance, "chr12a");
+  doc.settings().placements = "identity";
+  doc.run();
+  doc.wait_idle();
+  ASSERT_NE(doc.run_result(), nullptr) << doc.last_error();
+  const TopologyInputs& in = *doc.run_result()->inputs;
+  std::vector<int> identity(12);
+  std::iota(identity.begin(), identity.end(), 0);
+  EXPECT_EQ(doc.selected_cost()->value, cost_of(in, 0, 0, identity));
+  EXPECT_FALSE(doc.selected_network());  // path costs only
+  test::TempDir dir;
+  doc.export_json(dir / "q.json");
+  const auto j = nlohmann::json::parse(read_text(dir / "q.json"));
+  EXPECT_EQ(j["qaplib"]["instance"], "chr12a");
+  EXPECT_EQ(j["metric"], "given");
+  EXPECT_TRUE(j["selection"]["links"].is_null());
+}
+
 TEST(TopologyDocument, ExportsCsvAndJsonAtomically) {
   test::TempDir dir;
   TopologyDocument doc(cpu_only());
@@ -227,7 +260,8 @@ TEST(TopologyDocument, ExportsCsvAndJsonAtomically) {
   EXPECT_EQ(rows, run.problem->slices * run.problem->configs);
   EXPECT_EQ(csv.find("older"), std::string::npos);
   // The row of (timestamp 4, configuration 2) holds the heatmap's value.
-  const std::string row_start = "4," + run.inputs->traffic.timestamps[4] + "," + run.inputs->configs[2].name + ",40320,";
+  const std::string row_start =
+      "4," + run.inputs->traffic.timestamps[4] + "," + run.inputs->configs[2].name + ",40320,";
   const auto at = csv.find(row_start);
   ASSERT_NE(at, std::string::npos) << row_start;
   EXPECT_EQ(std::stod(csv.substr(at + row_start.size())), doc.cost_grid().at(4, 2));
@@ -275,10 +309,10 @@ TEST(TopologyDocument, CancelStopsALongSweepAndKeepsWhatWasDone) {
 
 TEST(TopologyDocument, BadInputIsRefusedAndChangesNothing) {
   TopologyDocument doc(cpu_only());
-  EXPECT_THROW(doc.run(), Error);              // no traffic
+  EXPECT_THROW(doc.run(), Error);                 // no traffic
   EXPECT_THROW(doc.add_topology("ring"), Error);  // nothing to fit it to
   doc.generate_traffic("uniform:n=8,t=2,seed=1");
-  EXPECT_THROW(doc.run(), Error);              // no configuration
+  EXPECT_THROW(doc.run(), Error);  // no configuration
   doc.add_topology("ring");
   const auto before = doc.inputs();
   EXPECT_THROW(doc.add_topology("torus:3x3"), Error);  // 9 positions for 8 nodes

@@ -24,9 +24,11 @@ CudaContext& context() {
   return *c;
 }
 
-Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, bool integer, std::int64_t max_traffic = 1000) {
+Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, bool integer,
+                       std::int64_t max_traffic = 1000) {
   std::vector<Configuration> cs;
-  for (int c = 0; c < configs; ++c) cs.push_back(test::random_costs(n, seed * 17 + std::uint32_t(c), integer));
+  for (int c = 0; c < configs; ++c)
+    cs.push_back(test::random_costs(n, seed * 17 + std::uint32_t(c), integer));
   return make_problem(test::random_traffic(n, timestamps, seed, integer, max_traffic), cs);
 }
 
@@ -36,8 +38,8 @@ EvalResult run(const Problem& p, EvalRequest r, Backend backend, const std::stri
   return evaluate(p, r, {}, pool(), backend == Backend::Cuda ? &context() : nullptr);
 }
 
-// `identical`: every field equal (exact problems, and the delta variant on real ones: same operations in the same
-// order); otherwise the costs within rounding and the means within 1e-12.
+// `identical`: every field equal (exact problems, and the delta variant on real ones: same operations in the
+// same order); otherwise the costs within rounding and the means within 1e-12.
 void expect_same(const EvalResult& gpu, const EvalResult& cpu, bool identical) {
   ASSERT_EQ(gpu.slices.size(), cpu.slices.size());
   for (std::size_t k = 0; k < cpu.slices.size(); ++k) {
@@ -50,8 +52,10 @@ void expect_same(const EvalResult& gpu, const EvalResult& cpu, bool identical) {
       EXPECT_EQ(g.max.value, c.max.value);
       EXPECT_EQ(g.argmin, c.argmin);
       EXPECT_EQ(g.placement, c.placement);
-      if (cpu.exact) EXPECT_EQ(g.mean, c.mean);
-      else EXPECT_NEAR(g.mean, c.mean, 1e-12 * std::fabs(c.mean));  // sums of doubles in another order
+      if (cpu.exact)
+        EXPECT_EQ(g.mean, c.mean);
+      else
+        EXPECT_NEAR(g.mean, c.mean, 1e-12 * std::fabs(c.mean));  // sums of doubles in another order
       ASSERT_EQ(g.histogram.has_value(), c.histogram.has_value());
       if (c.histogram) {
         EXPECT_EQ(g.histogram->counts, c.histogram->counts);
@@ -87,7 +91,8 @@ class CudaVsCpu : public ::testing::TestWithParam<Case> {};
 TEST_P(CudaVsCpu, EveryPassMatches) {
   KS_REQUIRE_GPU();
   const Case k = GetParam();
-  const Problem p = random_problem(k.n, k.timestamps, k.configs, std::uint32_t(300 + k.n), k.integer, k.max_traffic);
+  const Problem p =
+      random_problem(k.n, k.timestamps, k.configs, std::uint32_t(300 + k.n), k.integer, k.max_traffic);
   EvalRequest req;
   req.top_k = 9;
   if (k.n <= 7) req.cube_limit_bytes = 64 << 20;
@@ -109,11 +114,12 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{5, 3, 3, true, 1000}, Case{6, 4, 2, true, 1000}, Case{7, 2, 5, true, 1000},
                       Case{8, 5, 3, true, 1000}, Case{9, 2, 2, true, 1000}, Case{10, 1, 1, true, 1000},
                       Case{8, 3, 2, true, std::int64_t(1) << 44},  // costs beyond 2^50: the int64 path
-                      Case{12, 1, 1, true, 100000},                 // the specialised n = 12 walker (a range below)
+                      Case{12, 1, 1, true, 100000},  // the specialised n = 12 walker (a range below)
                       Case{6, 3, 2, false, 1000}, Case{8, 2, 3, false, 1000}, Case{10, 1, 2, false, 1000}),
     [](const auto& info) {
       const Case& c = info.param;
-      return "n" + std::to_string(c.n) + "_t" + std::to_string(c.timestamps) + "_c" + std::to_string(c.configs) +
+      return "n" + std::to_string(c.n) + "_t" + std::to_string(c.timestamps) + "_c" +
+             std::to_string(c.configs) +
              (c.integer ? (c.max_traffic > 1000000 ? "_int64" : "_int") : "_real");
     });
 
@@ -139,12 +145,15 @@ TEST(TopoCuda, SplitSweepEqualsWholeSweep) {
           expect_same(r, cpu, true);
           const SliceResult& x = r.at(s, c);
           count += x.count;
-          if (integer ? x.min.scaled < lo_i : x.min.value < lo_d) lo_i = x.min.scaled, lo_d = x.min.value, arg = x.argmin;
+          if (integer ? x.min.scaled < lo_i : x.min.value < lo_d)
+            lo_i = x.min.scaled, lo_d = x.min.value, arg = x.argmin;
         }
         EXPECT_EQ(count, all.at(s, c).count);
         EXPECT_EQ(arg, all.at(s, c).argmin);
-        if (integer) EXPECT_EQ(lo_i, all.at(s, c).min.scaled);
-        else EXPECT_EQ(lo_d, all.at(s, c).min.value);  // the plan does not depend on the range: same bits
+        if (integer)
+          EXPECT_EQ(lo_i, all.at(s, c).min.scaled);
+        else
+          EXPECT_EQ(lo_d, all.at(s, c).min.value);  // the plan does not depend on the range: same bits
       }
   }
 }
@@ -173,7 +182,8 @@ TEST(TopoCuda, SamplesAndGivenPlacementsMatchTheCpu) {
     expect_same(run(p, sample, Backend::Cuda, "delta"), run(p, sample, Backend::Cpu, ""), true);
     EvalRequest given;
     given.mode = PlacementMode::Given;
-    given.placements = {placement_of_index(0, 11), placement_of_index(777, 11), placement_of_index(39916799, 11)};
+    given.placements = {placement_of_index(0, 11), placement_of_index(777, 11),
+                        placement_of_index(39916799, 11)};
     expect_same(run(p, given, Backend::Cuda, "delta"), run(p, given, Backend::Cpu, ""), true);
   }
 }

@@ -49,11 +49,17 @@ AppRun GuiApp::run_headless(const std::vector<std::string>& args) {
   return run_app(launch);
 }
 
-std::string line_starting(const std::string& out, const std::string& prefix) {
+std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix) {
+  std::vector<std::string> found;
   std::stringstream lines(out);
   for (std::string line; std::getline(lines, line);)
-    if (line.rfind(prefix, 0) == 0) return line;
-  return {};
+    if (line.rfind(prefix, 0) == 0) found.push_back(line);
+  return found;
+}
+
+std::string line_starting(const std::string& out, const std::string& prefix) {
+  const std::vector<std::string> found = lines_starting(out, prefix);
+  return found.empty() ? std::string() : found.front();
 }
 
 }  // namespace ks::test

@@ -36,7 +36,8 @@ class GuiApp : public ::testing::Test {
   std::unique_ptr<XvfbServer> xvfb_;
 };
 
-// The line of `out` that starts with `prefix`, or empty.
+// The first line of `out` that starts with `prefix`, or empty; every such line, in order.
 std::string line_starting(const std::string& out, const std::string& prefix);
+std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix);
 
 }  // namespace ks::test

@@ -25,9 +25,7 @@ TEST_F(GuiApp, ViewEntriesActOnTheViewport) {
       "colormap viridis\nprint-status\n"
       "menu View/No such entry\nexpect-error\nquit\n");
   ASSERT_EQ(run.exit_code, 0) << run.describe();
-  std::vector<std::string> status;
-  for (std::size_t at = run.out.find("status "); at != std::string::npos; at = run.out.find("status ", at + 1))
-    status.push_back(run.out.substr(at, run.out.find('\n', at) - at));
+  const std::vector<std::string> status = lines_starting(run.out, "status ");
   ASSERT_EQ(status.size(), 4u) << run.out;
   EXPECT_NE(status[0].find("zoom=1 "), std::string::npos) << status[0];
   EXPECT_NE(status[1].find("zoom=1.5 "), std::string::npos) << status[1];

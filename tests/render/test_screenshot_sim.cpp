@@ -25,9 +25,10 @@ int run(std::vector<std::string> args) {
   return app::screenshot_main(int(argv.size()), argv.data());
 }
 
+// White pixels below the colormap legend (drawn at the top left over the image, about 70 pixels high).
 Pixels white_pixels(const Image& frame) {
   Pixels p;
-  for (int y = 0; y < frame.height(); ++y)
+  for (int y = 120; y < frame.height(); ++y)
     for (int x = 0; x < frame.width(); ++x) {
       const test::Rgb c = test::rgb_at(frame, x, y);
       if (c[0] > 200 && c[1] > 200 && c[2] > 200) p.insert({x, y});
@@ -77,6 +78,9 @@ TEST(ScreenshotSim, BadSimulationRequestsExitWithTwoAndWriteNothing) {
   EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "box", "--steps", "3", "--backend", "cpu"}), 2);
   EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "heat", "--pattern", "glider", "--backend", "cpu"}), 2);
   EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "life", "--pattern", "no-such", "--backend", "cpu"}), 2);
+  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "life", "--grid", "12", "--backend", "cpu"}), 2);
+  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "box", "--grid", "4x4", "--backend", "cpu"}), 2);
+  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "life", "--grid", "0x4", "--backend", "cpu"}), 2);
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Random topology problems for the sweep tests (CPU and CUDA), and a brute-force evaluation written straight from
-// the definition, independent of the code under test: placements are walked with std::next_permutation (which
-// visits them in lexicographic order, so the k-th one is placement index k) and every cost is the double sum
+// Random topology problems for the sweep tests (CPU and CUDA), and a brute-force evaluation written straight
+// from the definition, independent of the code under test: placements are walked with std::next_permutation
+// (which visits them in lexicographic order, so the k-th one is placement index k) and every cost is the
+// double sum
 //   cost(t, p, c) = sum over i, j of D_c[i][j] * T_t[p(i)][p(j)].
 #include <algorithm>
 #include <cstdint>
@@ -38,7 +39,8 @@ inline topo::TrafficSeries random_traffic(int n, int timestamps, std::uint32_t s
 }
 
 // A path-cost matrix: zero diagonal (as routes have) unless `diagonal`, small whole numbers, not symmetric.
-inline topo::Configuration random_costs(int n, std::uint32_t seed, bool integer = true, bool diagonal = false) {
+inline topo::Configuration random_costs(int n, std::uint32_t seed, bool integer = true,
+                                        bool diagonal = false) {
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<int> hops(1, 6);
   std::uniform_real_distribution<double> real(0.5, 7.0);
@@ -60,13 +62,14 @@ inline topo::Configuration random_costs(int n, std::uint32_t seed, bool integer 
   return c;
 }
 
-// Every cost of every placement, in index order: costs[(index * slices + slice) * configs + config], computed in
-// long double from the problem's matrices (exact for the integer instances of these tests).
+// Every cost of every placement, in index order: costs[(index * slices + slice) * configs + config], computed
+// in long double from the problem's matrices (exact for the integer instances of these tests).
 struct BruteForce {
   int n = 0, slices = 0, configs = 0;
   std::vector<long double> costs;
   long double at(std::uint64_t index, int s, int c) const {
-    return costs[(std::size_t(index) * std::size_t(slices) + std::size_t(s)) * std::size_t(configs) + std::size_t(c)];
+    return costs[(std::size_t(index) * std::size_t(slices) + std::size_t(s)) * std::size_t(configs) +
+                 std::size_t(c)];
   }
   std::uint64_t placements() const { return costs.size() / std::size_t(slices * configs); }
 };
@@ -92,7 +95,8 @@ inline BruteForce brute_force(const topo::Problem& p) {
       for (int c = 0; c < p.configs; ++c) {
         long double sum = 0;
         for (int i = 0; i < p.n; ++i)
-          for (int j = 0; j < p.n; ++j) sum += cost(c, i, j) * traffic(s, perm[std::size_t(i)], perm[std::size_t(j)]);
+          for (int j = 0; j < p.n; ++j)
+            sum += cost(c, i, j) * traffic(s, perm[std::size_t(i)], perm[std::size_t(j)]);
         b.costs.push_back(sum);
       }
   } while (std::next_permutation(perm.begin(), perm.end()));

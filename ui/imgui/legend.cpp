@@ -22,9 +22,11 @@ void draw_legend(const FrameRenderer& renderer, const ViewState& view) {
   const ImGuiIO& io = ImGui::GetIO();
   const float bar_w = 200, bar_h = 12, pad = 8, margin = 12;
   const float text_h = ImGui::GetTextLineHeight();
-  const ImVec2 box_max(io.DisplaySize.x - margin, io.DisplaySize.y - margin);
-  const ImVec2 box_min(box_max.x - bar_w - 2 * pad, box_max.y - bar_h - 2 * text_h - 3 * pad);
-  if (box_min.x < margin || box_min.y < margin) return;  // a viewport too small for it: the image matters more
+  // Top left: the sidebar covers the right edge, the pixel inspector and the job indicator the bottom left.
+  const ImVec2 box_min(margin, margin);
+  const ImVec2 box_max(box_min.x + bar_w + 2 * pad, box_min.y + bar_h + 2 * text_h + 3 * pad);
+  // A viewport too small for it: the image matters more.
+  if (box_max.x > io.DisplaySize.x / 2 || box_max.y > io.DisplaySize.y / 2) return;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   draw->AddRectFilled(box_min, box_max, IM_COL32(20, 20, 24, 210), 4.0f);
 

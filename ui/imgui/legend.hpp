@@ -9,7 +9,8 @@ namespace ks::ui {
 class FrameRenderer;
 
 // Draws nothing unless view.show_legend, the image shown is single-channel (the output's legend when there is an
-// output, else the input's over its natural range) and the viewport has room for it (about 240 x 70 points).
+// output, else the input's over its natural range) and the viewport has room for it (about 240 x 70 points in
+// its top-left quarter).
 void draw_legend(const FrameRenderer& renderer, const ViewState& view);
 
 }  // namespace ks::ui

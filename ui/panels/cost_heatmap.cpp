@@ -22,17 +22,17 @@ ImU32 viridis(double t) {
 }  // namespace
 
 std::optional<std::pair<int, int>> draw_cost_heatmap(const app::CostGrid& grid, const HeatmapLabels& labels,
-                                                     int selected_row, int selected_col, float width, float height,
-                                                     bool per_row) {
+                                                     int selected_row, int selected_col, float width,
+                                                     float height, bool per_row) {
   if (grid.rows == 0 || grid.cols == 0) {
     ImGui::TextDisabled("no result yet");
     return std::nullopt;
   }
   const float label_w = ImGui::CalcTextSize("00:00 ").x;
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2;
-  const float cell_w = std::max(3.0f, (width - label_w) / float(grid.cols));
+  const float cell_w = std::clamp((width - label_w) / float(grid.cols), 3.0f, 64.0f);
   const float line = ImGui::GetTextLineHeight();
-  const float cell_h = std::max(3.0f, (height - legend_h - line) / float(grid.rows));
+  const float cell_h = std::clamp((height - legend_h - line) / float(grid.rows), 3.0f, 40.0f);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 grid_min(origin.x + label_w, origin.y + line);
   ImDrawList* draw = ImGui::GetWindowDrawList();
@@ -58,7 +58,8 @@ std::optional<std::pair<int, int>> draw_cost_heatmap(const app::CostGrid& grid, 
                     labels.rows[std::size_t(r)].c_str());
 
   std::optional<std::pair<int, int>> picked;
-  ImGui::InvisibleButton("##heatmap", ImVec2(label_w + cell_w * float(grid.cols), line + cell_h * float(grid.rows)));
+  ImGui::InvisibleButton("##heatmap",
+                         ImVec2(label_w + cell_w * float(grid.cols), line + cell_h * float(grid.rows)));
   const bool hovered = ImGui::IsItemHovered();
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   for (int r = 0; r < grid.rows; ++r)
@@ -67,17 +68,22 @@ std::optional<std::pair<int, int>> draw_cost_heatmap(const app::CostGrid& grid, 
       const ImVec2 b(a.x + cell_w - (cell_w > 6 ? 1 : 0), a.y + cell_h - (cell_h > 6 ? 1 : 0));
       const double v = grid.at(r, c);
       const double lo = row_lo[std::size_t(r)], span = row_hi[std::size_t(r)] - lo;
-      if (std::isfinite(v)) draw->AddRectFilled(a, b, viridis(span > 0 ? (v - lo) / span : 0.0));
-      else draw->AddRect(a, b, faint);
+      if (std::isfinite(v))
+        draw->AddRectFilled(a, b, viridis(span > 0 ? (v - lo) / span : 0.0));
+      else
+        draw->AddRect(a, b, faint);
       if (grid.best_col[std::size_t(r)] == c)
-        draw->AddCircleFilled(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2), std::min({cell_w, cell_h, 8.0f}) * 0.25f,
-                              IM_COL32(255, 255, 255, 230));
+        draw->AddCircleFilled(ImVec2((a.x + b.x) / 2, (a.y + b.y) / 2),
+                              std::min({cell_w, cell_h, 8.0f}) * 0.25f, IM_COL32(255, 255, 255, 230));
       if (hovered && mouse.x >= a.x && mouse.x < a.x + cell_w && mouse.y >= a.y && mouse.y < a.y + cell_h) {
         ImGui::BeginTooltip();
-        ImGui::Text("%s, configuration %d: %s", std::size_t(r) < labels.rows.size() ? labels.rows[std::size_t(r)].c_str() : "?",
-                    c + 1, std::size_t(c) < labels.cols.size() ? labels.cols[std::size_t(c)].c_str() : "?");
-        if (std::isfinite(v)) ImGui::Text("best cost %.6g%s", v, grid.best_col[std::size_t(r)] == c ? " (best here)" : "");
-        else ImGui::TextDisabled("not evaluated");
+        ImGui::Text("%s, configuration %d: %s",
+                    std::size_t(r) < labels.rows.size() ? labels.rows[std::size_t(r)].c_str() : "?", c + 1,
+                    std::size_t(c) < labels.cols.size() ? labels.cols[std::size_t(c)].c_str() : "?");
+        if (std::isfinite(v))
+          ImGui::Text("best cost %.6g%s", v, grid.best_col[std::size_t(r)] == c ? " (best here)" : "");
+        else
+          ImGui::TextDisabled("not evaluated");
         ImGui::TextDisabled("click to select");
         ImGui::EndTooltip();
         if (ImGui::IsItemClicked(ImGuiMouseButton_Left)) picked = std::pair{r, c};
@@ -85,8 +91,8 @@ std::optional<std::pair<int, int>> draw_cost_heatmap(const app::CostGrid& grid, 
     }
   if (selected_row >= 0 && selected_row < grid.rows && selected_col >= 0 && selected_col < grid.cols) {
     const ImVec2 a(grid_min.x + float(selected_col) * cell_w, grid_min.y + float(selected_row) * cell_h);
-    draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + cell_w + 1, a.y + cell_h + 1), IM_COL32(255, 80, 80, 255),
-                  0, 0, 2.0f);
+    draw->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(a.x + cell_w + 1, a.y + cell_h + 1),
+                  IM_COL32(255, 80, 80, 255), 0, 0, 2.0f);
   }
 
   // The legend: the colour ramp from the lowest to the highest best cost.
@@ -96,8 +102,10 @@ std::optional<std::pair<int, int>> draw_cost_heatmap(const app::CostGrid& grid, 
     draw->AddRectFilled(ImVec2(ramp.x + ramp_w * float(i) / 64, ramp.y),
                         ImVec2(ramp.x + ramp_w * float(i + 1) / 64 + 1, ramp.y + 6), viridis(i / 63.0));
   ImGui::Dummy(ImVec2(ramp_w, 8));
-  if (per_row) ImGui::TextDisabled("each row from its best (dark) to its worst; dot: best configuration");
-  else ImGui::TextDisabled("dark %.6g .. bright %.6g; dot: best configuration", grid.lo, grid.hi);
+  if (per_row)
+    ImGui::TextDisabled("each row from its best (dark) to its worst; dot: best configuration");
+  else
+    ImGui::TextDisabled("dark %.6g .. bright %.6g; dot: best configuration", grid.lo, grid.hi);
   return picked;
 }
 

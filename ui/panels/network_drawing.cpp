@@ -60,7 +60,8 @@ void draw_network(const app::LoadedNetwork& net, float width, float height) {
       if (d < nearest) nearest = d, hovered_edge = e;
     }
   }
-  const float radius = std::clamp(side / float(std::max<std::size_t>(net.labels.size(), 1)) * 0.6f, 3.0f, 7.0f);
+  const float radius =
+      std::clamp(side / float(std::max<std::size_t>(net.labels.size(), 1)) * 0.6f, 3.0f, 7.0f);
   const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
   for (std::size_t v = 0; v < net.labels.size(); ++v) {
     const ImVec2 p = at(int(v));

@@ -98,7 +98,8 @@ void draw_panels(app::Session& s, PanelState& st) {
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);
   draw_inspector(st, job.busy && job.elapsed_s >= kIndicatorAfterS);
-  if (st.topology.open) draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
+  if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology_panel.cpp)
+    draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
   if (!st.visible) return;
 
   const ImGuiIO& io = ImGui::GetIO();
@@ -109,7 +110,7 @@ void draw_panels(app::Session& s, PanelState& st) {
   ImGui::Begin("kernelscope", nullptr,
                ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoResize | ImGuiWindowFlags_NoCollapse |
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoTitleBar);
-  ImGui::PushItemWidth(-ImGui::GetFontSize() * 7);  // room for the labels at the right of the widgets
+  ImGui::PushItemWidth(-ImGui::GetFontSize() * 9);  // room for the labels at the right ("neighbours (?)")
   section("Kernel", st.kernel_open, s, st, panels::draw_kernel_section);
   if (s.simulating()) section("Simulation", st.simulation_open, s, st, panels::draw_simulation_section);
   section("Launch", st.launch_open, s, st, panels::draw_launch_section);

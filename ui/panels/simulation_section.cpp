@@ -97,9 +97,16 @@ void start_and_grid(app::Session& s, app::SimulationRunner& sim, PanelState& st)
   note_text(sim.start_description());
 
   // The grid size applies when the state does not come from the image (which has its own size).
+  // The fields hold what is being typed; they follow the grid whenever it changes elsewhere (script, Reset).
   ImGuiStorage* storage = ImGui::GetStateStorage();
   int* w = storage->GetIntRef(ImGui::GetID("grid_w"), setup.width);
   int* h = storage->GetIntRef(ImGui::GetID("grid_h"), setup.height);
+  int* seen_w = storage->GetIntRef(ImGui::GetID("grid_seen_w"), setup.width);
+  int* seen_h = storage->GetIntRef(ImGui::GetID("grid_seen_h"), setup.height);
+  if (*seen_w != setup.width || *seen_h != setup.height) {
+    *w = *seen_w = setup.width;
+    *h = *seen_h = setup.height;
+  }
   int size[2] = {*w, *h};
   ImGui::BeginDisabled(setup.start == app::SimStart::Image);
   if (ImGui::InputInt2("grid", size)) *w = size[0], *h = size[1];
@@ -186,7 +193,9 @@ void draw_simulation_timing(app::Session& s, PanelState& st) {
   const std::vector<float> ms(t.recent_ms.begin(), t.recent_ms.end());
   const float top = float(std::max(t.stats.p95_ms, t.stats.median_ms) * 1.25);
   const std::string overlay = fmt::format("last {} ms", cli::format_ms(ms.back()));
-  ImGui::PlotLines("##step_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top, ImVec2(-1, 70));
+  // imgui 1.86 PlotLines takes no negative ("fill") width: the width is given.
+  ImGui::PlotLines("##step_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top,
+                   ImVec2(ImGui::GetContentRegionAvail().x, 70));
   ImGui::TextDisabled("time per step, last %zu steps", ms.size());
   const auto& report = sim.report();
   const bool gpu = report && report->backend == Backend::Cuda;
@@ -195,7 +204,7 @@ void draw_simulation_timing(app::Session& s, PanelState& st) {
     table_row("step median", cli::format_ms(t.stats.median_ms) + " ms");
     table_row("step p95", cli::format_ms(t.stats.p95_ms) + " ms");
     table_row("steps/s", fmt::format("{:.0f}", t.steps_per_second), "1000 / median step time: the kernel alone");
-    table_row("steps/s shown", fmt::format("{:.0f}", t.live_steps_per_second),
+    table_row("steps/s shown", t.live_steps_per_second > 0 ? fmt::format("{:.0f}", t.live_steps_per_second) : "- (not playing)",
         "generations that reached the screen per second, with the display and the frame handling");
     table_row("bandwidth", cli::format_gbps(t.gbps) + " GB/s",
         "one read and one write of the state per step (as the variant stores it) over the median step time");

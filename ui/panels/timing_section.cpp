@@ -33,10 +33,11 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   std::vector<float> ms;
   ms.reserve(runs.size());
   for (const auto& e : runs) ms.push_back(float(e.kernel_ms()));
+  if (ms.size() == 1) ms.push_back(ms.front());  // ImGui draws a line from two points: one run shows as a level
   const float top = float(std::max(sum.kernel.p95_ms, sum.kernel.median_ms) * 1.25);
   const std::string overlay = fmt::format("last {} ms", cli::format_ms(ms.back()));
   ImGui::PlotLines("##kernel_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top,
-                   ImVec2(-1, 70));
+                   ImVec2(ImGui::GetContentRegionAvail().x, 70));  // 1.86 PlotLines: no -1 "fill" width
   ImGui::TextDisabled("kernel median per run, last %d of %zu kept", sum.runs, s.history().limit());
 
   const app::TimingEntry& last = runs.back();

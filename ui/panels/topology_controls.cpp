@@ -1,9 +1,10 @@
-// The Topology panel's controls: what to sweep and how. Specs are built from the widgets in the syntax the CLI
-// takes (gpu/topo/spec.hpp), shown, and handed to the document, which checks them.
+// The Topology panel's controls: what to sweep and how. Specs are built from the widgets in the syntax the
+// CLI takes (gpu/topo/spec.hpp), shown, and handed to the document, which checks them.
 #include <fmt/format.h>
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -17,8 +18,8 @@ namespace ks::ui::panels {
 namespace {
 
 constexpr const char* kGenerators[] = {"uniform", "gravity", "hotspot", "allreduce", "alltoall", "ps"};
-constexpr const char* kFamilies[] = {"ring",     "mesh",     "torus",  "hypercube", "complete",
-                                     "star",     "leafspine", "random", "ocs"};
+constexpr const char* kFamilies[] = {"ring", "mesh",      "torus",  "hypercube", "complete",
+                                     "star", "leafspine", "random", "ocs"};
 constexpr const char* kOcsBases[] = {"ring", "mesh", "torus", "hypercube", "complete", "star"};
 constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity"};
 
@@ -42,9 +43,11 @@ std::string generator_spec(const TopologyPanelState& st) {
 }
 
 std::string family_spec(const std::string& family, const TopologyPanelState& st) {
-  if (family == "mesh" || family == "torus") return fmt::format("{}:{}x{}", family, st.fam_width, st.fam_height);
+  if (family == "mesh" || family == "torus")
+    return fmt::format("{}:{}x{}", family, st.fam_width, st.fam_height);
   if (family == "star") return fmt::format("star:center={}", st.fam_center);
-  if (family == "leafspine") return fmt::format("leafspine:per_leaf={},spines={}", st.fam_per_leaf, st.fam_spines);
+  if (family == "leafspine")
+    return fmt::format("leafspine:per_leaf={},spines={}", st.fam_per_leaf, st.fam_spines);
   if (family == "random") return fmt::format("random:d={},seed={}", st.fam_degree, st.fam_seed);
   return family;
 }
@@ -52,7 +55,8 @@ std::string family_spec(const std::string& family, const TopologyPanelState& st)
 std::string topology_spec(const TopologyPanelState& st) {
   const std::string family = kFamilies[st.family];
   if (family != "ocs") return family_spec(family, st);
-  return fmt::format("ocs:base={},k={},seed={}", family_spec(kOcsBases[st.ocs_base], st), st.ocs_k, st.fam_seed);
+  return fmt::format("ocs:base={},k={},seed={}", family_spec(kOcsBases[st.ocs_base], st), st.ocs_k,
+                     st.fam_seed);
 }
 
 void family_parameters(TopologyPanelState& st, const std::string& family) {
@@ -74,8 +78,9 @@ void traffic_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   ImGui::Separator();
   if (const auto& in = doc.inputs(); in && in->traffic.node_count() > 0) {
     ImGui::TextWrapped("%s", in->traffic.source.c_str());
-    ImGui::TextDisabled("%d nodes, %d timestamp(s)%s%s", in->traffic.node_count(), in->traffic.timestamp_count(),
-                        in->traffic.unit.empty() ? "" : ", unit ", in->traffic.unit.c_str());
+    ImGui::TextDisabled("%d nodes, %d timestamp(s)%s%s", in->traffic.node_count(),
+                        in->traffic.timestamp_count(), in->traffic.unit.empty() ? "" : ", unit ",
+                        in->traffic.unit.c_str());
   } else {
     ImGui::TextDisabled("none yet");
   }
@@ -136,7 +141,8 @@ void topology_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   ImGui::TextDisabled("%s", spec.c_str());
   ImGui::InputTextWithHint("##spec", "spec or file (SNDlib, nexthop, pathcost)", &st.spec_text);
   ImGui::SameLine();
-  if (ImGui::Button("Add##text") && !st.spec_text.empty()) attempt(st, [&] { doc.add_topology(st.spec_text); });
+  if (ImGui::Button("Add##text") && !st.spec_text.empty())
+    attempt(st, [&] { doc.add_topology(st.spec_text); });
   if (in && in->traffic.own_links && !has_own && ImGui::Button("Add the traffic file's SNDlib links"))
     attempt(st, [&] { doc.add_topology(app::kOwnLinks); });
 }
@@ -157,11 +163,23 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   ImGui::EndDisabled();
 
   app::TopologySettings& s = doc.settings();
-  if (ImGui::Combo("placements", &st.placement_mode, kPlacementModes, IM_ARRAYSIZE(kPlacementModes)) ||
-      s.placements.empty())
-    st.error.clear();
-  if (st.placement_mode == 1) ImGui::InputInt("samples", &st.samples, 1000, 100000);
-  s.placements = st.placement_mode == 0 ? "all" : st.placement_mode == 2 ? "identity" : fmt::format("sample:{}", st.samples);
+  // The widgets show the document's setting (a script or the screenshot path may have set it) and write it
+  // back only when the user changes them.
+  if (s.placements == "all")
+    st.placement_mode = 0;
+  else if (s.placements == "identity")
+    st.placement_mode = 2;
+  else if (s.placements.rfind("sample:", 0) == 0) {
+    st.placement_mode = 1;
+    st.samples = std::atoi(s.placements.c_str() + 7);
+  }
+  bool changed =
+      ImGui::Combo("placements", &st.placement_mode, kPlacementModes, IM_ARRAYSIZE(kPlacementModes));
+  if (st.placement_mode == 1) changed |= ImGui::InputInt("samples", &st.samples, 1000, 100000);
+  if (changed)
+    s.placements = st.placement_mode == 0   ? "all"
+                   : st.placement_mode == 2 ? "identity"
+                                            : fmt::format("sample:{}", st.samples);
   int backend = s.backend == Backend::Cuda ? 1 : 0;
   ImGui::RadioButton("CPU", &backend, 0);
   ImGui::SameLine();
@@ -174,17 +192,22 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   if (in && in->traffic.node_count() > 0 && !in->configs.empty()) {
     const int n = in->traffic.node_count();
     const int slices = in->traffic.timestamp_count() + (in->traffic.timestamp_count() > 1 ? 1 : 0);
-    double placements = st.placement_mode == 1 ? st.samples : st.placement_mode == 2 ? 1 : std::tgamma(n + 1.0);
-    note_text(fmt::format("{:.4g} placements x {} slices x {} configurations = {:.4g} evaluations", placements,
-                          slices, in->configs.size(), placements * slices * double(in->configs.size())));
+    double placements = st.placement_mode == 1   ? st.samples
+                        : st.placement_mode == 2 ? 1
+                                                 : std::tgamma(n + 1.0);
+    note_text(fmt::format("{:.4g} placements x {} slices x {} configurations = {:.4g} evaluations",
+                          placements, slices, in->configs.size(),
+                          placements * slices * double(in->configs.size())));
   }
 
   const app::Worker::Status job = doc.job_status();
   if (job.busy) {
     ImGui::ProgressBar(job.fraction >= 0 ? float(job.fraction) : 0.0f, ImVec2(-1, 0));
     ImGui::TextDisabled("%s: %s (%.1f s)", job.label.c_str(), job.detail.c_str(), job.elapsed_s);
-    if (job.cancel_requested) ImGui::TextDisabled("stopping...");
-    else if (ImGui::Button("Cancel")) doc.cancel();
+    if (job.cancel_requested)
+      ImGui::TextDisabled("stopping...");
+    else if (ImGui::Button("Cancel"))
+      doc.cancel();
   } else {
     if (ImGui::Button("Run", ImVec2(120, 0))) attempt(st, [&] { doc.run(); });
     if (doc.inputs_changed_since_run()) {

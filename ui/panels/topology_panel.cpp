@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "panels/panel_sections.hpp"
 #include "panels/topology_sections.hpp"
 #include "session/topology_document.hpp"
 
@@ -57,17 +58,16 @@ void draw_topology_panel(app::TopologyDocument& doc, TopologyPanelState& st, flo
 
   ImGui::Separator();
   if (!st.error.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    ImGui::TextWrapped("%s", st.error.c_str());
-    ImGui::PopStyleColor();
+    panels::error_text(st.error);
   } else if (!st.message.empty()) {
-    if (st.message_is_error) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-    else ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-    ImGui::TextWrapped("%s", st.message.c_str());
-    ImGui::PopStyleColor();
+    if (st.message_is_error)
+      panels::error_text(st.message);
+    else
+      panels::note_text(st.message);
   } else {
-    ImGui::TextDisabled("File > Open traffic dataset... or drop a file: SNDlib .txt, a folder of SNDlib .xml, .csv, "
-                        "QAPLIB .dat");
+    ImGui::TextDisabled(
+        "File > Open traffic dataset... or drop a file: SNDlib .txt, a folder of SNDlib .xml, .csv, "
+        "QAPLIB .dat");
   }
   ImGui::End();
 }

@@ -1,9 +1,9 @@
 #pragma once
 // The Topology panel: an ImGui window over the session's TopologyDocument — traffic (files come through the
-// window's File menu and drag and drop; generators here), topology configurations, metric, placements, backend,
-// Run with progress and Cancel; then a timeline over the timestamps, the heatmap of the best cost over
-// timestamps x configurations, the histogram of placement costs, the network with the load on each link, and
-// the top placements. Qt-free: the window and the headless --screenshot path draw it alike.
+// window's File menu and drag and drop; generators here), topology configurations, metric, placements,
+// backend, Run with progress and Cancel; then a timeline over the timestamps, the heatmap of the best cost
+// over timestamps x configurations, the histogram of placement costs, the network with the load on each link,
+// and the top placements. Qt-free: the window and the headless --screenshot path draw it alike.
 #include <string>
 
 namespace ks::app {
@@ -28,8 +28,8 @@ struct TopologyPanelState {
   int placement_mode = 0;  // all, sample, identity
   int samples = 100000;
   bool heat_per_row = true;  // heatmap colours per timestamp (see cost_heatmap.hpp)
-  std::string error;       // the last refused change, until the next accepted one
-  std::string message;     // the document's last notice
+  std::string error;         // the last refused change, until the next accepted one
+  std::string message;       // the document's last notice
   bool message_is_error = false;
 };
 

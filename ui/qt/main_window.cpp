@@ -157,8 +157,13 @@ void MainWindow::tick() {
   if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
   viewport_->refresh_if_needed();
   refresh_topology();
-  if (++status_ticks_ >= kStatusEveryTicks) {
+  // At about 4 Hz, and at once when a result or a new image arrives (also the sample that main() opens).
+  const bool news = session_.runs_applied() != status_runs_ || session_.input_name() != status_input_;
+  if (++status_ticks_ >= kStatusEveryTicks || news) {
     status_ticks_ = 0;
+    status_runs_ = session_.runs_applied();
+    status_input_ = session_.input_name();
+    update_title();
     update_status();
   }
 }

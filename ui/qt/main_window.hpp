@@ -8,6 +8,8 @@
 #include <QSettings>
 #include <QString>
 #include <QTimer>
+#include <cstdint>
+#include <string>
 #include <utility>
 
 #include "panels/panels.hpp"
@@ -105,6 +107,8 @@ class MainWindow : public QMainWindow {
   QString last_question_;
   QString last_failure_;
   int status_ticks_ = 0;
+  std::uint64_t status_runs_ = 0;  // what the status bar and title show
+  std::string status_input_;
 };
 
 }  // namespace ks::ui::qt

@@ -1,6 +1,7 @@
 // The main window's Topology entries: File > Open traffic dataset / folder, File > Export topology results
-// (CSV, JSON, or a PNG of the viewport with the Topology panel), View > Topology, and traffic files dropped on the
-// window. The work is the session's TopologyDocument's; the panel (ui/panels/topology_panel.cpp) shows it.
+// (CSV, JSON, or a PNG of the viewport with the Topology panel), View > Topology, and traffic files dropped
+// on the window. The work is the session's TopologyDocument's; the panel (ui/panels/topology_panel.cpp) shows
+// it.
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,7 +21,8 @@ namespace ks::ui::qt {
 namespace {
 
 const char* kTrafficFilters =
-    "Traffic (*.txt *.xml *.csv *.dat);;SNDlib native (*.txt);;SNDlib XML (*.xml);;CSV (*.csv);;QAPLIB (*.dat);;"
+    "Traffic (*.txt *.xml *.csv *.dat);;SNDlib native (*.txt);;SNDlib XML (*.xml);;CSV (*.csv);;QAPLIB "
+    "(*.dat);;"
     "All files (*)";
 const char* kTopologyExportFilters = "CSV (*.csv);;JSON (*.json);;PNG of the panel (*.png)";
 
@@ -41,13 +43,14 @@ void MainWindow::add_topology_file_actions(QMenu* file) {
     if (!path.isEmpty()) open_traffic(path);
   });
   file->addAction("Open traffic &folder...", this, [this] {
-    const QString path = QFileDialog::getExistingDirectory(this, "Open a folder of SNDlib XML or dense CSV matrices",
-                                                           settings_.last_folder());
+    const QString path = QFileDialog::getExistingDirectory(
+        this, "Open a folder of SNDlib XML or dense CSV matrices", settings_.last_folder());
     if (!path.isEmpty()) open_traffic(path);
   });
   file->addAction("Export t&opology results...", this, [this] {
     QString filter;
-    const QString path = save_path("Export topology results", "topology.json", kTopologyExportFilters, &filter);
+    const QString path =
+        save_path("Export topology results", "topology.json", kTopologyExportFilters, &filter);
     if (path.isEmpty()) return;
     try {
       export_topology(path);
@@ -73,14 +76,16 @@ void MainWindow::open_traffic(const QString& path) {
   panels_.topology.sample_opened = true;  // the file replaces the sample
   session_.topology().open_traffic_async(std::filesystem::path(path.toStdString()));
   settings_.set_last_folder(QFileInfo(path).absolutePath());
-  statusBar()->showMessage("Loading traffic " + path + "...");
+  statusBar()->showMessage("Loading traffic " + path + "... (the Topology panel shows when it is done)",
+                           4000);
   viewport_->update();
 }
 
 bool MainWindow::export_topology(const QString& path) {
   const QString ext = QFileInfo(path).suffix().toLower();
   if (ext != "csv" && ext != "json" && ext != "png")
-    throw_usage("cannot export topology results to '" + path.toStdString() + "'", "name it .csv, .json or .png");
+    throw_usage("cannot export topology results to '" + path.toStdString() + "'",
+                "name it .csv, .json or .png");
   if (ext == "png") {
     panels_.topology.open = true;  // a picture of the panel, through the viewport's own screenshot
     return save_viewport(path, true);
@@ -89,8 +94,10 @@ bool MainWindow::export_topology(const QString& path) {
   if (!doc.run_result()) throw_usage("there is no topology result to export yet", "run a sweep first");
   if (!confirm_overwrite({path})) return false;
   const std::filesystem::path p(path.toStdString());
-  if (ext == "csv") doc.export_csv(p);
-  else doc.export_json(p);
+  if (ext == "csv")
+    doc.export_csv(p);
+  else
+    doc.export_json(p);
   statusBar()->showMessage("Exported " + path, 6000);
   return true;
 }

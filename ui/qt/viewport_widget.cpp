@@ -112,6 +112,11 @@ void ViewportWidget::zoom_by(double factor) {
 }
 
 void ViewportWidget::set_split(bool on) {
+  // Turned on, the line starts in the middle of the part of the viewport the sidebar leaves free.
+  if (on && !view_.split && width() > 0) {
+    const float free = std::max(0.0f, float(width()) - panels_width(panels_, float(width())));
+    view_.split_position = std::clamp(0.5f * free / float(width()), 0.0f, 1.0f);
+  }
   view_.split = on;
   update();
 }

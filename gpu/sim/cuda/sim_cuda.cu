@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "core/cuda/device_buffer.cuh"
 #include "core/cuda/device_image.cuh"
 #include "core/cuda/event_timer.cuh"
 #include "sim/cpu/life_cpu.hpp"
@@ -145,14 +146,15 @@ class CudaBackend final : public SimBackend {
   }
 
   long long population() override {
-    if (layout_ == Layout::Bytes) return kc::count_live_bytes(plane(0), m_.width, m_.height, stream());
+    if (layout_ == Layout::Bytes)
+      return kc::count_live_bytes(plane(0), m_.width, m_.height, scratch_.get(), stream());
     if (layout_ == Layout::Words)
-      return kc::count_live_words(plane(0), words_per_row(m_.width), m_.height, stream());
+      return kc::count_live_words(plane(0), words_per_row(m_.width), m_.height, scratch_.get(), stream());
     throw Error(ErrorKind::Internal, "population of a field");
   }
   double total() override {
     if (layout_ != Layout::Fields) return double(population());
-    return kc::sum_field(plane(fields_ - 1), m_.width, m_.height, stream());
+    return kc::sum_field(plane(fields_ - 1), m_.width, m_.height, scratch_.get(), stream());
   }
 
   ImageShape stored_shape() const override {
@@ -227,7 +229,8 @@ class CudaBackend final : public SimBackend {
   std::size_t row_bytes_ = 0;
   std::vector<std::shared_ptr<kc::DeviceImage>> state_[2];
   int cur_ = 0;
-  std::shared_ptr<kc::DeviceImage> display_;  // bit-packed Life unpacked for the display
+  std::shared_ptr<kc::DeviceImage> display_;               // bit-packed Life unpacked for the display
+  kc::DeviceBuffer scratch_{8, "the population counter"};  // device result of population() and total()
   StepTimer timer_;
 };
 

@@ -62,10 +62,12 @@ KernelLaunchShape life_launch_shape(bool torus, Kernel* on_torus, Kernel* dead_b
 // ----------------------------------------------------------------
 
 // Live cells of u8 0/255 cells, of packed words (padding bits are zero), and the sum of an f32 field, reduced
-// on the device; the call waits for the result.
-long long count_live_bytes(const Plane& cells, int width, int height, cudaStream_t s);
-long long count_live_words(const Plane& words, int words_per_row, int height, cudaStream_t s);
-double sum_field(const Plane& field, int width, int height, cudaStream_t s);
+// on the device into `scratch` (8 bytes of device memory the caller keeps, so that a GUI reading the
+// population every frame does not allocate and free device memory every frame); the call waits for the
+// result.
+long long count_live_bytes(const Plane& cells, int width, int height, void* scratch, cudaStream_t s);
+long long count_live_words(const Plane& words, int words_per_row, int height, void* scratch, cudaStream_t s);
+double sum_field(const Plane& field, int width, int height, void* scratch, cudaStream_t s);
 
 // Brushes (sim_backend.hpp's Brush): u8 cells get 255 or 0, packed words their bits set or cleared, a field
 // the value `v` (Gray-Scott: paint u with 1 - 2 value and v with value).

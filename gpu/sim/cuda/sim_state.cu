@@ -1,7 +1,6 @@
 // What the CUDA simulation backends do to a state besides stepping it: count live cells, sum a field, paint a
 // brush. All on the device, so a GUI can show the population of an 8192 x 8192 grid every frame without
 // copying the grid to the host.
-#include "core/cuda/device_buffer.cuh"
 #include "sim/cuda/sim_launch.cuh"
 
 namespace ks::cuda {
@@ -34,14 +33,14 @@ __global__ void __launch_bounds__(kReduceThreads) reduce_rows_kernel(int n, int 
 }
 
 template <class T, class F>
-T reduce_rows(int n, int h, F value, cudaStream_t s) {
-  DeviceBuffer total(sizeof(T), "a reduction");
-  check(cudaMemsetAsync(total.get(), 0, sizeof(T), s), "cudaMemsetAsync");
+T reduce_rows(int n, int h, F value, void* scratch, cudaStream_t s) {
+  T* total = static_cast<T*>(scratch);
+  check(cudaMemsetAsync(total, 0, sizeof(T), s), "cudaMemsetAsync");
   const int blocks = h < 4096 ? h : 4096;
-  reduce_rows_kernel<T><<<blocks, kReduceThreads, 0, s>>>(n, h, value, total.as<T>());
+  reduce_rows_kernel<T><<<blocks, kReduceThreads, 0, s>>>(n, h, value, total);
   check_launch("reduce_rows");
   T result = 0;
-  check(cudaMemcpyAsync(&result, total.get(), sizeof(T), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
+  check(cudaMemcpyAsync(&result, total, sizeof(T), cudaMemcpyDeviceToHost, s), "cudaMemcpyAsync");
   check(cudaStreamSynchronize(s), "waiting for a reduction");
   return result;
 }
@@ -109,16 +108,16 @@ void paint_cells(const Plane& p, int w, int h, const sim::Brush& b, T value, cud
 
 }  // namespace
 
-long long count_live_bytes(const Plane& cells, int width, int height, cudaStream_t s) {
-  return (long long)reduce_rows<unsigned long long>(width, height, LiveByte{cells}, s);
+long long count_live_bytes(const Plane& cells, int width, int height, void* scratch, cudaStream_t s) {
+  return (long long)reduce_rows<unsigned long long>(width, height, LiveByte{cells}, scratch, s);
 }
 
-long long count_live_words(const Plane& words, int words_per_row, int height, cudaStream_t s) {
-  return (long long)reduce_rows<unsigned long long>(words_per_row, height, LiveWord{words}, s);
+long long count_live_words(const Plane& words, int words_per_row, int height, void* scratch, cudaStream_t s) {
+  return (long long)reduce_rows<unsigned long long>(words_per_row, height, LiveWord{words}, scratch, s);
 }
 
-double sum_field(const Plane& field, int width, int height, cudaStream_t s) {
-  return reduce_rows<double>(width, height, FieldValue{field}, s);
+double sum_field(const Plane& field, int width, int height, void* scratch, cudaStream_t s) {
+  return reduce_rows<double>(width, height, FieldValue{field}, scratch, s);
 }
 
 void paint_bytes(const Plane& cells, int width, int height, const sim::Brush& b, cudaStream_t s) {

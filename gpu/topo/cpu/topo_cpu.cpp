@@ -80,9 +80,27 @@ struct TopList {
   }
 };
 
+// Exact problems whose costs span few values: the Stats pass also counts how often each value occurs, and the
+// Histogram pass of the same batch is then read from those counts instead of walking every placement again
+// (the bins are the same function of the cost, so the counts are identical). Halves an exhaustive sweep with
+// histograms on small QAPLIB instances.
+constexpr std::uint64_t kMaxCountedValues = 1 << 14;  // values x pairs
+
+struct ValueCounts {
+  std::uint64_t a = 0, b = 0;        // the batch
+  std::vector<std::uint64_t> counts;  // [pair][cost - lo]
+};
+
 class CpuBackend final : public SweepBackend {
  public:
-  CpuBackend(const Problem& p, ThreadPool& pool) : p_(p), pool_(pool) {}
+  CpuBackend(const Problem& p, ThreadPool& pool) : p_(p), pool_(pool) {
+    if (!p.exact) return;
+    // Traffic is never negative; costs are within [-bound, bound], or [0, bound] when no path cost is negative.
+    const bool nonnegative = std::all_of(p.cost_scaled.begin(), p.cost_scaled.end(), [](std::int64_t v) { return v >= 0; });
+    values_lo_ = nonnegative ? 0 : -std::int64_t(p.cost_bound);
+    const std::uint64_t range = p.cost_bound - std::uint64_t(values_lo_) + 1;
+    if (range <= kMaxCountedValues / std::max<std::uint64_t>(p.pairs(), 1)) values_ = range;
+  }
 
   std::string device() const override { return fmt::format("CPU ({} threads)", pool_.size()); }
   std::uint64_t default_batch_evaluations() const override { return std::uint64_t(1) << 24; }
@@ -164,13 +182,33 @@ class CpuBackend final : public SweepBackend {
       switch (pass) {
         case Pass::Stats: {
           auto partial = std::vector<RunningStats<A>>(static_cast<std::size_t>(pieces * std::uint64_t(pairs)));
+          const bool count_values = A::exact && io.histogram_follows && values_ > 0;
+          const std::size_t cells = count_values ? std::size_t(values_) * std::size_t(pairs) : 0;
+          std::vector<std::uint32_t> piece_values(std::size_t(pieces) * cells);  // a piece visits < 2^32 placements
           for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece) {
+            std::uint32_t* vc = piece_values.data() + std::size_t(piece) * cells;
             for (int s = 0; s < m.slices; ++s)
               for (int c = 0; c < m.configs; ++c) {
-                RunningStats<A>& st = partial[std::size_t(piece) * std::size_t(pairs) + std::size_t(s * m.configs + c)];
-                visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) { st.add(v, key); });
+                const int k = s * m.configs + c;
+                RunningStats<A>& st = partial[std::size_t(piece) * std::size_t(pairs) + std::size_t(k)];
+                if (count_values) {
+                  std::uint32_t* row = vc + std::size_t(k) * std::size_t(values_);
+                  visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) {
+                    st.add(v, key);
+                    ++row[std::size_t(A::to_int(v) - values_lo_)];
+                  });
+                } else {
+                  visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) { st.add(v, key); });
+                }
               }
           });
+          if (count_values) {
+            ValueCounts vc{a, b, std::vector<std::uint64_t>(cells, 0)};
+            for (std::uint64_t piece = 0; piece < pieces; ++piece)
+              for (std::size_t i = 0; i < cells; ++i) vc.counts[i] += piece_values[std::size_t(piece) * cells + i];
+            std::erase_if(counted_, [&](const ValueCounts& x) { return x.a == a && x.b == b; });
+            counted_.push_back(std::move(vc));
+          }
           for (int k = 0; k < pairs; ++k) {
             RunningStats<A> total = from_raw<A>((*io.stats)[std::size_t(k)]);
             for (std::uint64_t piece = 0; piece < pieces; ++piece)
@@ -180,6 +218,18 @@ class CpuBackend final : public SweepBackend {
           break;
         }
         case Pass::Histogram: {
+          if constexpr (A::exact) {
+            const auto it = std::find_if(counted_.begin(), counted_.end(),
+                                         [&](const ValueCounts& x) { return x.a == a && x.b == b; });
+            if (it != counted_.end()) {
+              for (int k = 0; k < pairs; ++k)
+                for (std::uint64_t i = 0; i < values_; ++i)
+                  if (const std::uint64_t n = it->counts[std::size_t(k) * std::size_t(values_) + std::size_t(i)])
+                    (*io.counts)[std::size_t(k)][std::size_t(exact_bin(values_lo_ + std::int64_t(i), (*io.bins)[std::size_t(k)]))] += n;
+              counted_.erase(it);
+              break;
+            }
+          }
           std::mutex merge;
           for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t) {
             auto local = std::vector<std::array<std::uint64_t, kHistogramBins>>(static_cast<std::size_t>(pairs));
@@ -232,6 +282,9 @@ class CpuBackend final : public SweepBackend {
 
   const Problem& p_;
   ThreadPool& pool_;
+  std::int64_t values_lo_ = 0;  // counted costs: values_lo_ .. values_lo_ + values_ - 1
+  std::uint64_t values_ = 0;    // 0: costs span too many values to count
+  std::vector<ValueCounts> counted_;
 };
 
 }  // namespace

@@ -1,15 +1,16 @@
 #pragma once
 // The CUDA kernels of the topology sweep. Two shapes of thread, one set of reductions:
-//   walk_kernel  ("delta") a thread walks one run of the sweep plan (sweep_core.hpp: the first placement decoded
+//   walk_kernel  ("delta") a thread walks one run of the sweep plan (sweep_core.hpp: the first placement
+//   decoded
 //                from its index, then one swap and an O(n) delta per placement) for a tile of TT slices x CC
 //                configurations; the block's tile of traffic and path costs sits in shared memory.
 //   item_kernel  ("naive", samples, given placements) a thread evaluates whole placements, each from the
 //                definition, for one (slice, configuration); placements come from their index, a sample
 //                number or a list.
 // Reductions, by pass: Stats (per thread RunningStats, merged across the block in thread order, then across
-// blocks in block order by reduce_stats: deterministic), Histogram (shared-memory counts, then global atomics:
-// integers, order-free), Top (every cost within the given bin of its configuration is appended to a candidate
-// list), Cube (every cost written at its placement's row).
+// blocks in block order by reduce_stats: deterministic), Histogram (shared-memory counts, then global
+// atomics: integers, order-free), Top (every cost within the given bin of its configuration is appended to a
+// candidate list), Cube (every cost written at its placement's row).
 #include <cstdint>
 
 #include "topo/random.hpp"
@@ -39,14 +40,14 @@ struct PassArgs {
   std::uint64_t seed = 0;
   const std::uint8_t* listed = nullptr;
   // Outputs.
-  RawStats* partial = nullptr;                    // Stats: [tile][block x][TT * CC]
-  const HistogramBins* bins = nullptr;            // Histogram, Top: [pair]
-  unsigned long long* counts = nullptr;           // Histogram: [pair][64]
-  const int* top_bin = nullptr;                   // Top: [config], the last bin whose costs are candidates
-  Candidate* top = nullptr;                       // Top: candidates
+  RawStats* partial = nullptr;           // Stats: [tile][block x][TT * CC]
+  const HistogramBins* bins = nullptr;   // Histogram, Top: [pair]
+  unsigned long long* counts = nullptr;  // Histogram: [pair][64]
+  const int* top_bin = nullptr;          // Top: [config], the last bin whose costs are candidates
+  Candidate* top = nullptr;              // Top: candidates
   unsigned long long* top_count = nullptr;
   unsigned long long top_capacity = 0;
-  std::int64_t* cube_i = nullptr;                 // Cube: [placement - cube_first][pair]
+  std::int64_t* cube_i = nullptr;  // Cube: [placement - cube_first][pair]
   double* cube_d = nullptr;
   std::uint64_t cube_first = 0;
   int pairs = 0;
@@ -54,8 +55,10 @@ struct PassArgs {
 
 template <class A>
 __device__ __forceinline__ int bin_of(typename A::Value v, const HistogramBins& b) {
-  if constexpr (A::exact) return exact_bin(A::to_int(v), b);
-  else return real_bin(v, b);
+  if constexpr (A::exact)
+    return exact_bin(A::to_int(v), b);
+  else
+    return real_bin(v, b);
 }
 
 // What a thread does with one cost: the pass's reduction. TT x CC pairs per thread.
@@ -65,22 +68,31 @@ struct Sink {
   const PassArgs<V>& a;
   int slice_base, config_base;  // of this thread's tile
   RunningStats<A> stats[TT][CC];
-  unsigned* block_counts;       // shared: [TT * CC][64]
-  const HistogramBins* bins;    // [TT * CC], in shared memory
+  unsigned* block_counts;     // shared: [TT * CC][64]
+  const HistogramBins* bins;  // [TT * CC], in shared memory
 
-  __device__ bool valid(int t, int c) const { return slice_base + t < a.slice0 + a.slices && config_base + c < a.configs; }
+  __device__ bool valid(int t, int c) const {
+    return slice_base + t < a.slice0 + a.slices && config_base + c < a.configs;
+  }
   __device__ int pair(int t, int c) const { return (slice_base + t) * a.all_configs + config_base + c; }
 
   __device__ __forceinline__ void take(int t, int c, V v, std::uint64_t key, std::uint64_t row) {
     switch (a.pass) {
-      case Pass::Stats: stats[t][c].add(v, key); break;
-      case Pass::Histogram: atomicAdd(&block_counts[(t * CC + c) * kHistogramBins + bin_of<A>(v, bins[t * CC + c])], 1u); break;
+      case Pass::Stats:
+        stats[t][c].add(v, key);
+        break;
+      case Pass::Histogram:
+        atomicAdd(&block_counts[(t * CC + c) * kHistogramBins + bin_of<A>(v, bins[t * CC + c])], 1u);
+        break;
       case Pass::Top:
         if (bin_of<A>(v, bins[t * CC + c]) <= a.top_bin[config_base + c]) {
           const unsigned long long at = atomicAdd(a.top_count, 1ull);
           if (at < a.top_capacity) {
             Candidate k;
-            if constexpr (A::exact) k.cost_i = A::to_int(v); else k.cost_d = v;
+            if constexpr (A::exact)
+              k.cost_i = A::to_int(v);
+            else
+              k.cost_d = v;
             k.key = key;
             k.configuration = config_base + c;
             a.top[at] = k;
@@ -88,15 +100,20 @@ struct Sink {
         }
         break;
       case Pass::Cube: {
-        const std::size_t at = std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair(t, c));
-        if constexpr (A::exact) a.cube_i[at] = A::to_int(v); else a.cube_d[at] = v;
+        const std::size_t at =
+            std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair(t, c));
+        if constexpr (A::exact)
+          a.cube_i[at] = A::to_int(v);
+        else
+          a.cube_d[at] = v;
         break;
       }
     }
   }
 };
 
-// Block-wide merge of each pair's stats in thread order (deterministic), written to partial[tile][block][pair].
+// Block-wide merge of each pair's stats in thread order (deterministic), written to
+// partial[tile][block][pair].
 template <class A, int TT, int CC>
 __device__ void finish_block(Sink<A, TT, CC>& sink, RawStats* scratch, const PassArgs<typename A::Value>& a) {
   const int tid = threadIdx.x;
@@ -107,11 +124,13 @@ __device__ void finish_block(Sink<A, TT, CC>& sink, RawStats* scratch, const Pas
         to_raw(sink.stats[t][c], scratch[tid]);
         __syncthreads();
         for (int stride = 1; stride < blockDim.x; stride *= 2) {
-          if (tid % (2 * stride) == 0 && tid + stride < blockDim.x) merge_raw(scratch[tid], scratch[tid + stride], A::exact);
+          if (tid % (2 * stride) == 0 && tid + stride < blockDim.x)
+            merge_raw(scratch[tid], scratch[tid + stride], A::exact);
           __syncthreads();
         }
         if (tid == 0)
-          a.partial[(std::size_t(tile) * gridDim.x + blockIdx.x) * (TT * CC) + std::size_t(t * CC + c)] = scratch[0];
+          a.partial[(std::size_t(tile) * gridDim.x + blockIdx.x) * (TT * CC) + std::size_t(t * CC + c)] =
+              scratch[0];
         __syncthreads();
       }
   } else if (a.pass == Pass::Histogram) {
@@ -119,7 +138,9 @@ __device__ void finish_block(Sink<A, TT, CC>& sink, RawStats* scratch, const Pas
     for (int k = tid; k < TT * CC * kHistogramBins; k += blockDim.x) {
       const int t = k / (CC * kHistogramBins), c = (k / kHistogramBins) % CC;
       const unsigned v = sink.block_counts[k];
-      if (v && sink.valid(t, c)) atomicAdd(&a.counts[std::size_t(sink.pair(t, c)) * kHistogramBins + k % kHistogramBins], (unsigned long long)v);
+      if (v && sink.valid(t, c))
+        atomicAdd(&a.counts[std::size_t(sink.pair(t, c)) * kHistogramBins + k % kHistogramBins],
+                  (unsigned long long)v);
     }
   }
 }
@@ -127,7 +148,9 @@ __device__ void finish_block(Sink<A, TT, CC>& sink, RawStats* scratch, const Pas
 // Shared memory of a block: its tile's matrices, bins and counts, then the reduction scratch.
 template <class V, int TT, int CC>
 struct SharedLayout {
-  static __host__ __device__ std::size_t matrices(int n) { return std::size_t(TT + CC) * std::size_t(n * n) * sizeof(V); }
+  static __host__ __device__ std::size_t matrices(int n) {
+    return std::size_t(TT + CC) * std::size_t(n * n) * sizeof(V);
+  }
   static __host__ __device__ std::size_t bytes(int n, int threads) {
     return matrices(n) + TT * CC * sizeof(HistogramBins) + TT * CC * kHistogramBins * sizeof(unsigned) +
            std::size_t(threads) * sizeof(RawStats) + 128;
@@ -137,7 +160,8 @@ struct SharedLayout {
 // Loads the block's tile into shared memory and sets up the sink; returns the tile's matrices.
 template <class A, int TT, int CC>
 __device__ void setup_block(const PassArgs<typename A::Value>& a, unsigned char* smem, Sink<A, TT, CC>& sink,
-                            const typename A::Value** traffic, const typename A::Value** cost, RawStats** scratch) {
+                            const typename A::Value** traffic, const typename A::Value** cost,
+                            RawStats** scratch) {
   using V = typename A::Value;
   const int nn = a.n * a.n;
   const int tile = blockIdx.y;
@@ -151,7 +175,8 @@ __device__ void setup_block(const PassArgs<typename A::Value>& a, unsigned char*
   }
   for (int c = 0; c < CC; ++c) {
     const int cc = min(sink.config_base + c, a.configs - 1);
-    for (int k = threadIdx.x; k < nn; k += blockDim.x) m[(TT + c) * nn + k] = a.cost[std::size_t(cc) * nn + k];
+    for (int k = threadIdx.x; k < nn; k += blockDim.x)
+      m[(TT + c) * nn + k] = a.cost[std::size_t(cc) * nn + k];
     cost[c] = m + (TT + c) * nn;
   }
   unsigned char* p = smem + SharedLayout<V, TT, CC>::matrices(a.n);
@@ -164,7 +189,8 @@ __device__ void setup_block(const PassArgs<typename A::Value>& a, unsigned char*
   *scratch = reinterpret_cast<RawStats*>(p);
   if (a.bins && threadIdx.x < TT * CC) {
     const int t = threadIdx.x / CC, c = threadIdx.x % CC;
-    const int s = min(sink.slice_base + t, a.slice0 + a.slices - 1), cc = min(sink.config_base + c, a.configs - 1);
+    const int s = min(sink.slice_base + t, a.slice0 + a.slices - 1),
+              cc = min(sink.config_base + c, a.configs - 1);
     bins[threadIdx.x] = a.bins[s * a.all_configs + cc];
   }
   for (int k = threadIdx.x; k < TT * CC * kHistogramBins; k += blockDim.x) counts[k] = 0;

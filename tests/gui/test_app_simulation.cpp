@@ -1,0 +1,68 @@
+// Live simulations in the real window under Xvfb (CPU backend): life runs from a placed and a dropped pattern,
+// the brush paints, playing advances while the window draws and pause stops it, frames are exported, refused
+// values keep the app running, and a stencil runs again afterwards.
+#include <fstream>
+
+#include "gui_app_fixture.hpp"
+#include "io/image_io.hpp"
+
+namespace ks::test {
+namespace {
+
+TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
+  // A blinker in RLE, dropped on the window as from a file manager.
+  {
+    std::ofstream rle(path("blinker.rle"));
+    rle << "#N Blinker\nx = 3, y = 1, rule = B3/S23\n3o!\n";
+  }
+  const std::string script =
+      "kernel life\n"
+      "sim pause\n"
+      "sim grid 64x48\n"
+      "pattern glider\n"
+      "sim step 4\n"
+      "sim print\n"
+      "sim play\n"
+      "sim wait-generation 40\n"
+      "sim pause\n"
+      "sim print\n"
+      "drop " + path("blinker.rle").string() + "\n"
+      "sim print\n"
+      "sim step 3\n"
+      "sim brush on 0 1\n"
+      "sim paint 5 5 9 5\n"
+      "sim print\n"
+      "viewport-shot " + path("life.png").string() + " no-panels\n"
+      "sim export-frames " + path("frames").string() + " 3\n"
+      "param rule=nonsense\n"
+      "expect-error\n"
+      "sim print\n"
+      "kernel box\n"
+      "print-status\n"
+      "quit\n";
+  const AppRun run = run_script(script, {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  std::vector<std::string> sims;
+  for (std::size_t at = run.out.find("sim kernel="); at != std::string::npos; at = run.out.find("sim kernel=", at + 1))
+    sims.push_back(run.out.substr(at, run.out.find('\n', at) - at));
+  ASSERT_EQ(sims.size(), 5u) << run.out;
+  EXPECT_NE(sims[0].find("generation=4 playing=off frame=64x48 population=5"), std::string::npos) << sims[0];
+  EXPECT_NE(sims[1].find("playing=off"), std::string::npos) << sims[1];
+  EXPECT_EQ(sims[1].find("generation=4 "), std::string::npos) << "playing advanced it: " << sims[1];
+  EXPECT_NE(sims[2].find("generation=0 playing=off frame=64x48 population=3"), std::string::npos)
+      << "the dropped blinker restarts life: " << sims[2];
+  // The blinker after 3 steps (vertical: 3 cells) and a painted row of 5 cells away from it.
+  EXPECT_NE(sims[3].find("generation=3 playing=off frame=64x48 population=8"), std::string::npos) << sims[3];
+  EXPECT_NE(sims[4].find("generation=6 "), std::string::npos) << "the export ran 3 more steps: " << sims[4];
+  EXPECT_NE(line_starting(run.out, "status ").find("kernel=box"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("expected error:"), std::string::npos);
+
+  const Image shot = load_image(path("life.png"));
+  EXPECT_GT(shot.width(), 100);
+  for (const char* f : {"frame_00000.png", "frame_00001.png", "frame_00002.png"})
+    EXPECT_EQ(load_image(path("frames") / f).width(), 64) << f;
+  EXPECT_FALSE(std::filesystem::exists(path("frames") / "frame_00003.png"));
+}
+
+}  // namespace
+}  // namespace ks::test
