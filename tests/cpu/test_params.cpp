@@ -8,11 +8,11 @@ namespace ks {
 namespace {
 
 std::vector<ParamSpec> specs() {
-  ParamSpec radius{"radius", ParamType::Int, "r", 1, 50, {}, "1"};
-  ParamSpec sigma{"sigma", ParamType::Float, "s", 0.1, 16, {}, "2"};
-  ParamSpec flag{"normalize", ParamType::Bool, "n", 0, 0, {}, "false"};
-  ParamSpec mode{"border", ParamType::Choice, "b", 0, 0, {"reflect101", "wrap"}, "reflect101"};
-  ParamSpec matrix{"matrix", ParamType::Matrix, "m", 0, 0, {}, "1"};
+  ParamSpec radius{"radius", ParamType::Int, "r", 1, 50, {}, "1", 15, {}, {}};
+  ParamSpec sigma{"sigma", ParamType::Float, "s", 0.1, 16, {}, "2", 15, {}, {}};
+  ParamSpec flag{"normalize", ParamType::Bool, "n", 0, 0, {}, "false", 15, {}, {}};
+  ParamSpec mode{"border", ParamType::Choice, "b", 0, 0, {"reflect101", "wrap"}, "reflect101", 15, {}, {}};
+  ParamSpec matrix{"matrix", ParamType::Matrix, "m", 0, 0, {}, "1", 15, {}, {}};
   matrix.matrix_max_size = 15;
   return {radius, sigma, flag, mode, matrix};
 }
