@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
 #include "cli/image_files.hpp"
 #include "cli/report_json.hpp"
@@ -34,20 +35,6 @@ struct RunOptions {
   std::string json;
 };
 
-// Which backend runs the request when --backend is not given: the one --variant or --block imply, otherwise
-// CUDA when a device is usable. `note` says why, when the choice was not explicit.
-Backend choose_backend(const RunOptions& opt, const KernelSpec& spec, Engine& engine, std::string& note) {
-  if (!opt.backend.empty()) return backend_from_string(opt.backend);
-  if (!opt.variant.empty()) {
-    if (const VariantSpec* v = spec.find_variant(opt.variant)) return v->backend;
-    return Backend::Cpu;  // check_variant reports the unknown name
-  }
-  if (!opt.block.empty()) return Backend::Cuda;
-  if (engine.cuda_available()) return Backend::Cuda;
-  note = fmt::format("backend: cpu, because there is no CUDA device: {}", cuda_missing_reason(engine));
-  return Backend::Cpu;
-}
-
 nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const InputImage& input,
                                 int warmup) {
   nlohmann::ordered_json j = to_json(report);
@@ -71,7 +58,7 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
 
   Engine engine(Engine::Options{global.threads});
   std::string note;
-  request.backend = choose_backend(opt, spec, engine, note);
+  request.backend = choose_backend(opt.backend, opt.variant, opt.block, spec, engine, note);
   request.variant = opt.variant;
   if (!request.variant.empty()) check_variant(spec, request.backend, request.variant, request.params);
   if (request.backend == Backend::Cpu && request.block)

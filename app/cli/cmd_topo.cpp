@@ -31,7 +31,7 @@ struct TopoOptions {
   std::uint64_t seed = 1;
   int top = 0;
   bool no_histogram = false;
-  std::string backend = "cpu";
+  std::string backend;  // empty: CUDA when a device is usable (or --variant names a CUDA variant), else the CPU
   std::string variant;
   int block = 128;
   int repeat = 1;
@@ -41,7 +41,7 @@ struct TopoOptions {
 
 int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   topo::EvalRequest request;
-  request.backend = backend_from_string(opt.backend);
+  request.backend = opt.backend.empty() ? Backend::Cuda : backend_from_string(opt.backend);
   request.variant = opt.variant;
   request.block_threads = opt.block;
   request.top_k = opt.top;
@@ -64,6 +64,10 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
 
   Engine engine(Engine::Options{global.threads});
+  if (opt.backend.empty() && opt.variant.empty() && !engine.cuda_available()) {
+    request.backend = Backend::Cpu;
+    fmt::print(stderr, "note: backend: cpu, because there is no CUDA device: {}\n", cuda_missing_reason(engine));
+  }
   CudaContext* cuda = request.backend == Backend::Cuda ? &require_cuda(engine, "--backend cpu") : nullptr;
   fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements {}\n",
              problem.n, in.traffic.source, problem.timestamps, problem.configs, in.metric, opt.placements);
@@ -141,7 +145,7 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   sub->add_flag("--no-histogram", opt->no_histogram,
                 "Skip the 64-bin histogram of each (timestamp, configuration)");
-  sub->add_option("--backend", opt->backend, "cpu or cuda")
+  sub->add_option("--backend", opt->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}))
       ->capture_default_str();
   sub->add_option("--variant", opt->variant, "CUDA variant: delta (default) or naive")
