@@ -45,12 +45,6 @@ std::string params_text(const BenchCase& c) {
   return s;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
 
 // Plain numbers for machines: no units, enough digits, empty when undefined.
 std::string csv_number(double v) {

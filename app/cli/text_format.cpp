@@ -75,4 +75,11 @@ std::string wrap_text(const std::string& text, std::size_t width, std::size_t in
   return out;
 }
 
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
 }  // namespace ks::cli

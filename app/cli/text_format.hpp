@@ -21,6 +21,8 @@ std::string format_percent(double percent);
 std::string format_speedup(double ratio);
 // "1024x768, 4 ch, u8"
 std::string format_shape(const ImageShape& shape);
+// One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break (RFC 4180).
+std::string csv_field(const std::string& s);
 
 }  // namespace ks::cli
 

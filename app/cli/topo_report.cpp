@@ -6,6 +6,7 @@
 
 #include "cli/report_json.hpp"
 #include "cli/table.hpp"
+#include "cli/text_format.hpp"
 #include "topo/numbers.hpp"
 
 namespace ks::cli {
@@ -184,18 +185,12 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
 
 std::string topo_csv(const topo::EvalResult& r, const TopoContext& ctx) {
   std::string out = "slice,timestamp,configuration,count,min,max,mean,argmin,placement\n";
-  auto quoted = [](const std::string& s) {
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
-    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-    return q + "\"";
-  };
   for (const topo::SliceResult& s : r.slices) {
-    out += fmt::format("{},{},{},{},", s.slice, quoted(slice_label(r, *ctx.traffic, s.slice)),
-                       quoted((*ctx.configs)[std::size_t(s.configuration)].name), s.count);
+    out += fmt::format("{},{},{},{},", s.slice, csv_field(slice_label(r, *ctx.traffic, s.slice)),
+                       csv_field((*ctx.configs)[std::size_t(s.configuration)].name), s.count);
     if (s.count)
       out += fmt::format("{},{},{:.17g},{},{}\n", cost_text(r, s.min), cost_text(r, s.max), s.mean, s.argmin,
-                         quoted(joined(placement_names(*ctx.traffic, s.placement))));
+                         csv_field(joined(placement_names(*ctx.traffic, s.placement))));
     else
       out += ",,,,\n";
   }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "cli/report_json.hpp"
+#include "cli/text_format.hpp"
 
 namespace ks::app {
 
@@ -16,12 +17,6 @@ std::string params_line(const std::vector<std::pair<std::string, std::string>>& 
   return s;
 }
 
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-  return q + "\"";
-}
 
 // Empty, not 0, for a figure that does not exist (no upload on the CPU, nothing drawn yet).
 std::string csv_ms(double v, bool present) { return present ? fmt::format("{:.6g}", v) : std::string(); }
@@ -105,9 +100,9 @@ std::string timing_csv(const std::vector<TimingEntry>& entries) {
   for (const auto& e : entries) {
     const bool gpu = e.backend == Backend::Cuda;
     out += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", e.run, e.at_s,
-                       csv_field(e.kernel), csv_field(e.variant), to_string(e.backend), csv_field(e.device),
+                       cli::csv_field(e.kernel), cli::csv_field(e.variant), to_string(e.backend), cli::csv_field(e.device),
                        e.block ? to_string(*e.block) : std::string(), e.shape.width, e.shape.height,
-                       e.shape.channels, to_string(e.shape.type), csv_field(e.params), e.launches.count,
+                       e.shape.channels, to_string(e.shape.type), cli::csv_field(e.params), e.launches.count,
                        csv_ms(e.launches.min_ms, true), csv_ms(e.launches.median_ms, true),
                        csv_ms(e.launches.p95_ms, true), csv_ms(e.upload_ms, gpu), csv_ms(e.download_ms, gpu),
                        csv_ms(e.display_ms, e.display_ms >= 0), csv_ms(e.gbps, e.gbps > 0),

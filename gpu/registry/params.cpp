@@ -242,4 +242,33 @@ std::vector<std::pair<std::string, std::string>> ParamSet::as_text() const {
   return out;
 }
 
+namespace {
+ParamSpec number_param(ParamType type, std::string name, double min, double max, std::string def, std::string help) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.type = type;
+  s.min = min;
+  s.max = max;
+  s.default_text = std::move(def);
+  s.help = std::move(help);
+  return s;
+}
+}  // namespace
+
+ParamSpec int_param(std::string name, double min, double max, std::string def, std::string help) {
+  return number_param(ParamType::Int, std::move(name), min, max, std::move(def), std::move(help));
+}
+ParamSpec float_param(std::string name, double min, double max, std::string def, std::string help) {
+  return number_param(ParamType::Float, std::move(name), min, max, std::move(def), std::move(help));
+}
+ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string def, std::string help) {
+  ParamSpec s;
+  s.name = std::move(name);
+  s.type = ParamType::Choice;
+  s.choices = std::move(choices);
+  s.default_text = std::move(def);
+  s.help = std::move(help);
+  return s;
+}
+
 }  // namespace ks

@@ -42,6 +42,11 @@ struct ParamSpec {
 
 using ParamValue = std::variant<long long, double, bool, std::string, Matrix>;
 
+// Builders of the common kinds of parameter, for the kernel families' register_* functions.
+ParamSpec int_param(std::string name, double min, double max, std::string def, std::string help);
+ParamSpec float_param(std::string name, double min, double max, std::string def, std::string help);
+ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string def, std::string help);
+
 // The values of every parameter of one kernel: defaults first, then what the user set.
 class ParamSet {
  public:

@@ -11,32 +11,6 @@ namespace ks {
 
 namespace {
 
-ParamSpec number_param(ParamType type, std::string name, double min, double max, std::string def, std::string help) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.type = type;
-  s.min = min;
-  s.max = max;
-  s.default_text = std::move(def);
-  s.help = std::move(help);
-  return s;
-}
-ParamSpec int_param(std::string name, double min, double max, std::string def, std::string help) {
-  return number_param(ParamType::Int, std::move(name), min, max, std::move(def), std::move(help));
-}
-ParamSpec float_param(std::string name, double min, double max, std::string def, std::string help) {
-  return number_param(ParamType::Float, std::move(name), min, max, std::move(def), std::move(help));
-}
-ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string def, std::string help) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.type = ParamType::Choice;
-  s.choices = std::move(choices);
-  s.default_text = std::move(def);
-  s.help = std::move(help);
-  return s;
-}
-
 ParamSpec rule_param() {
   ParamSpec s;
   s.name = "rule";

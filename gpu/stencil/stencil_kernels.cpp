@@ -9,33 +9,6 @@ namespace ks {
 
 namespace {
 
-ParamSpec int_param(std::string name, double min, double max, std::string def, std::string help) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.type = ParamType::Int;
-  s.min = min;
-  s.max = max;
-  s.default_text = std::move(def);
-  s.help = std::move(help);
-  return s;
-}
-
-ParamSpec float_param(std::string name, double min, double max, std::string def, std::string help) {
-  ParamSpec s = int_param(std::move(name), min, max, std::move(def), std::move(help));
-  s.type = ParamType::Float;
-  return s;
-}
-
-ParamSpec choice_param(std::string name, std::vector<std::string> choices, std::string def, std::string help) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.type = ParamType::Choice;
-  s.choices = std::move(choices);
-  s.default_text = std::move(def);
-  s.help = std::move(help);
-  return s;
-}
-
 // Every stencil reads outside the image near its edges; these two parameters say how.
 void add_border_params(std::vector<ParamSpec>& params) {
   params.push_back(choice_param("border", {"reflect101", "reflect", "replicate", "wrap", "constant"}, "reflect101",
