@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "cli/request_checks.hpp"
+#include "core/error.hpp"
 
 namespace ks::cli {
 
@@ -17,6 +18,16 @@ Backend choose_backend(const std::string& backend, const std::string& variant, c
   if (engine.cuda_available()) return Backend::Cuda;
   note = fmt::format("backend: cpu, because there is no CUDA device: {}", cuda_missing_reason(engine));
   return Backend::Cpu;
+}
+
+Backend choose_checked_backend(const std::string& backend, const std::string& variant, const std::string& block,
+                               const KernelSpec& spec, const ParamSet& params, Engine& engine, std::string& note) {
+  const Backend chosen = choose_backend(backend, variant, block, spec, engine, note);
+  if (!variant.empty()) check_variant(spec, chosen, variant, params);
+  if (chosen == Backend::Cpu && !block.empty())
+    throw_usage("--block applies to the CUDA backend only", "drop --block, or use --backend cuda");
+  if (chosen == Backend::Cuda) require_cuda(engine, "--backend cpu");
+  return chosen;
 }
 
 }  // namespace ks::cli

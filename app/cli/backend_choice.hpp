@@ -12,4 +12,10 @@ namespace ks::cli {
 Backend choose_backend(const std::string& backend, const std::string& variant, const std::string& block,
                        const KernelSpec& spec, Engine& engine, std::string& note);
 
+// choose_backend, then the checks every command makes of that choice: the variant (when given) must be the
+// kernel's and the backend's (usage Error), a block needs the CUDA backend (usage Error), and CUDA needs a device
+// (Device error suggesting --backend cpu).
+Backend choose_checked_backend(const std::string& backend, const std::string& variant, const std::string& block,
+                               const KernelSpec& spec, const ParamSet& params, Engine& engine, std::string& note);
+
 }  // namespace ks::cli

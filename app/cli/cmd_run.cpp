@@ -58,12 +58,8 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
 
   Engine engine(Engine::Options{global.threads});
   std::string note;
-  request.backend = choose_backend(opt.backend, opt.variant, opt.block, spec, engine, note);
+  request.backend = choose_checked_backend(opt.backend, opt.variant, opt.block, spec, request.params, engine, note);
   request.variant = opt.variant;
-  if (!request.variant.empty()) check_variant(spec, request.backend, request.variant, request.params);
-  if (request.backend == Backend::Cpu && request.block)
-    throw_usage("--block applies to the CUDA backend only", "drop --block, or use --backend cuda");
-  if (request.backend == Backend::Cuda) require_cuda(engine, "--backend cpu");
   check_output_folder(opt.output);
   if (!opt.json.empty()) check_output_folder(opt.json);
 
