@@ -146,9 +146,10 @@ TEST_F(CliTopo, BadRequestsExitTwoAndBadFilesExitOne) {
 }
 
 TEST_F(CliTopo, CtrlCKeepsWhatWasEvaluatedAndExits130) {
-  // 12! placements on the CPU take seconds: stop it early.
-  CliProcess p({"topo", "--generate", "uniform:n=12,seed=1", "--topology", "ring", "--threads", "2",
-                "--no-histogram", "--json", "part.json"},
+  // 12! placements on the CPU take seconds: stop it early. (--backend cpu: with a GPU the default is CUDA, which
+  // finishes in milliseconds, before the signal.)
+  CliProcess p({"topo", "--generate", "uniform:n=12,seed=1", "--topology", "ring", "--backend", "cpu", "--threads",
+                "2", "--no-histogram", "--json", "part.json"},
                dir_.path());
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   p.signal(SIGINT);
