@@ -3,16 +3,12 @@
 #include <string>
 #include <vector>
 
+#include "cpu/session_support.hpp"
 #include "session/session.hpp"
 
 namespace ks::app::test_sim {
 
-inline Session::Options cpu_options() {
-  Session::Options o;
-  o.cpu_threads = 2;
-  o.use_cuda = false;
-  return o;
-}
+using session_test::cpu_options;  // a CPU-only session
 
 // `kernel` on a width x height grid (0 x 0: from the loaded sample image), paused, with `params` ("name=value").
 inline void start_paused(Session& s, const std::string& kernel, int width, int height,

@@ -8,6 +8,7 @@
 
 #include "assets.hpp"
 #include "core/error.hpp"
+#include "cpu/session_support.hpp"
 #include "io/image_io.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
@@ -31,13 +32,7 @@ std::vector<std::string> listing(const fs::path& dir) {
   return names;
 }
 
-Session::Options cpu_options() {
-  Session::Options o;
-  o.cpu_threads = 2;
-  o.use_cuda = false;
-  o.repeat = 2;
-  return o;
-}
+using session_test::cpu_options;
 
 // A session that ran box radius 2 on the sample.
 std::unique_ptr<Session> ran_box() {

@@ -6,6 +6,7 @@
 
 #include "assets.hpp"
 #include "core/error.hpp"
+#include "cpu/session_support.hpp"
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
 #include "session/session.hpp"
@@ -14,13 +15,7 @@
 namespace ks::app {
 namespace {
 
-Session::Options cpu_options() {
-  Session::Options o;
-  o.cpu_threads = 2;
-  o.use_cuda = false;
-  o.repeat = 2;
-  return o;
-}
+using session_test::cpu_options;
 
 ErrorKind kind_of(const std::function<void()>& f) {
   try {

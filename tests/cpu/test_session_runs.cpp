@@ -6,6 +6,7 @@
 
 #include "assets.hpp"
 #include "core/error.hpp"
+#include "cpu/session_support.hpp"
 #include "engine/engine.hpp"
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
@@ -17,13 +18,7 @@ namespace {
 
 using namespace std::chrono_literals;
 
-Session::Options cpu_options() {
-  Session::Options o;
-  o.cpu_threads = 2;
-  o.use_cuda = false;
-  o.repeat = 2;
-  return o;
-}
+using session_test::cpu_options;
 
 // What the engine alone makes of the same file and request: the session must show exactly this.
 Image engine_result(const Image& loaded, const std::string& kernel, const std::vector<std::string>& params,
