@@ -1,7 +1,7 @@
 // `sim`: runs a simulation (life, heat, grayscott) for N steps on the CPU or the GPU. Checks the whole
 // request first (exit 2), then steps in chunks with a progress bar (Ctrl-C stops between chunks, exit 130,
-// writing nothing but the frames already complete), writes the final state and every K-th frame as PNGs
-// (atomically), and prints the per-step timing and, for Life, the population.
+// writing nothing but the PNG frames already complete), writes the final state, every K-th frame as PNGs and/or
+// an animated GIF (each file atomically), and prints the per-step timing and, for Life, the population.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "cli/sim_report.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/gif_writer.hpp"
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
 #include "sim/life_patterns.hpp"
@@ -40,6 +41,9 @@ struct SimOptions {
   std::string output;
   long long every = 0;
   std::string frames;
+  std::string gif;
+  int gif_delay = 4;
+  std::string colormap = "gray";
   std::string json;
 };
 
@@ -83,8 +87,12 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   request.params = params_from_assignments(spec, opt.params);
   if (!opt.size.empty()) std::tie(request.width, request.height) = parse_grid_size(opt.size);
   if (!opt.block.empty()) request.block = parse_block_shape(opt.block);
-  if ((opt.every > 0) != !opt.frames.empty())
-    throw_usage("--every and --frames go together", "give both, e.g. --every 10 --frames frames/");
+  const bool animated = !opt.frames.empty() || !opt.gif.empty();
+  if ((opt.every > 0) != animated)
+    throw_usage(opt.every > 0 ? "--every needs --frames or --gif" : "--frames and --gif need --every",
+                "e.g. --every 10 --frames frames/, or --every 10 --gif run.gif");
+  const ui::Colormap colormap = parse_colormap(opt.colormap);
+  if (!opt.gif.empty()) require_gif_support();
   if (!opt.input.empty() && !opt.pattern.empty())
     throw_usage("give -i IMAGE or --pattern, not both", "a pattern is placed on an empty grid");
   if (!opt.input.empty() && !opt.size.empty())
@@ -96,6 +104,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   request.variant = opt.variant;
   if (!opt.output.empty()) check_output_folder(opt.output);
   if (!opt.json.empty()) check_output_folder(opt.json);
+  if (!opt.gif.empty()) check_output_folder(opt.gif);
 
   SimulationStart start;
   std::string start_text = "the kernel's parameters";
@@ -111,7 +120,10 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   }
   Simulation sim(engine, request, std::move(start));
   if (!opt.frames.empty()) prepare_frames_folder(opt.frames);
-  const SimPicture picture(sim, request.params);
+  const SimPicture picture(sim, request.params, colormap);
+  // Written frame by frame into a temporary file that becomes opt.gif only when the run completes.
+  std::optional<GifAnimation> gif;
+  if (!opt.gif.empty()) gif.emplace(opt.gif, sim.width(), sim.height(), picture.palette(), opt.gif_delay);
 
   if (!note.empty()) fmt::print("{}\n", note);
   fmt::print("{} on a {}x{} grid from {}\n", spec.id, sim.width(), sim.height(), start_text);
@@ -126,10 +138,11 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   Stopwatch clock;
   long long frames_written = 0;
   auto write_frame = [&] {
-    save_image(picture.of(sim), frame_path(opt.frames, frames_written));
+    if (!opt.frames.empty()) save_image(picture.of(sim), frame_path(opt.frames, frames_written));
+    if (gif) gif->add_frame(picture.levels(sim));
     ++frames_written;
   };
-  if (!opt.frames.empty()) write_frame();  // frame 0: the initial state
+  if (animated) write_frame();  // frame 0: the initial state
   long long chunk = 1;
   while (sim.generation() < opt.steps && !interrupt.raised()) {
     const long long left = opt.steps - sim.generation();
@@ -149,15 +162,17 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   progress.clear();
   if (sim.generation() < opt.steps) {
     std::fflush(stdout);
-    fmt::print(stderr, "interrupted after {} of {} steps; {} frame{} written, no other output\n",
-               sim.generation(), opt.steps, frames_written, frames_written == 1 ? "" : "s");
+    const long long pngs = opt.frames.empty() ? 0 : frames_written;
+    fmt::print(stderr, "interrupted after {} of {} steps; {} PNG frame{} written, no other output{}\n",
+               sim.generation(), opt.steps, pngs, pngs == 1 ? "" : "s", gif ? " (no GIF)" : "");
     return kInterruptedExitCode;
   }
 
   const SimulationReport report = sim.report();
   const SimulationStats stats = sim.stats();
-  // The image first: if saving fails there is no report claiming an output that does not exist.
+  // The pictures first: if saving fails there is no report claiming an output that does not exist.
   if (!opt.output.empty()) save_image(picture.of(sim), opt.output);
+  if (gif) gif->finish();
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = to_json(report, stats);
     j["output"] = opt.output.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(opt.output);
@@ -165,6 +180,12 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
         opt.frames.empty()
             ? nlohmann::ordered_json(nullptr)
             : nlohmann::ordered_json{{"folder", opt.frames}, {"every", opt.every}, {"count", frames_written}};
+    j["gif"] = !gif ? nlohmann::ordered_json(nullptr)
+                    : nlohmann::ordered_json{{"file", opt.gif},
+                                             {"every", opt.every},
+                                             {"frames", gif->frames()},
+                                             {"delay_cs", opt.gif_delay}};
+    j["colormap"] = opt.colormap;
     write_text_atomically(opt.json, j.dump(2) + "\n");
   }
   fmt::print("{}", sim_report_text(report, stats));
@@ -172,6 +193,9 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   if (!opt.frames.empty())
     fmt::print("wrote {} frames to {} (frame_00000.png is the initial state; {})\n", frames_written,
                opt.frames, picture.mapping());
+  if (gif)
+    fmt::print("wrote {} ({} frames, the first the initial state, {} ms each; {})\n", opt.gif, gif->frames(),
+               opt.gif_delay * 10, picture.mapping());
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   return 0;
 }
@@ -208,9 +232,15 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--block", opt->block, "CUDA block shape WxH (default 32x8)");
   sub->add_option("-o,--output", opt->output,
                   "Save the final state as an 8-bit image (" + supported_save_formats() + ")");
-  sub->add_option("--every", opt->every, "With --frames: save every K-th step")
+  sub->add_option("--every", opt->every, "With --frames or --gif: a frame every K-th step")
       ->check(CLI::Range(1LL, 1LL << 40));
   sub->add_option("--frames", opt->frames, "With --every: folder for frame_00000.png, frame_00001.png, ...");
+  sub->add_option("--gif", opt->gif,
+                  "With --every: an animated GIF of the run (the initial state, then every K-th step), looping");
+  sub->add_option("--gif-delay", opt->gif_delay, "Hundredths of a second per GIF frame (default 4: 25 frames/s)")
+      ->check(CLI::Range(1, 65535));
+  sub->add_option("--colormap", opt->colormap,
+                  "Colours of the saved pictures: gray (default; 8-bit gray PNGs), viridis, magma, diverging (RGB)");
   sub->add_option("--json", opt->json,
                   "Also write the report (steps, timings, population) as JSON to this file");
   return {sub, [opt, &global] { return run_sim(*opt, global); }};

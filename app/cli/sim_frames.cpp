@@ -6,50 +6,92 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "render/colormap.hpp"
 
 namespace ks::cli {
 
-namespace {
-
-Image to_gray8(const Image& field, float lo, float hi) {
-  Image out(field.width(), field.height(), 1, ElemType::U8);
-  const auto src = field.elements<float>();
+Image state_levels(const Image& state, float lo, float hi) {
+  if (state.channels() != 1 || (state.type() != ElemType::U8 && state.type() != ElemType::F32))
+    throw Error(ErrorKind::Internal, "a simulation state is one channel of u8 or f32");
+  Image out(state.width(), state.height(), 1, ElemType::U8);
   auto dst = out.elements<std::uint8_t>();
   const float scale = hi > lo ? 255.0f / (hi - lo) : 0.0f;
-  for (std::size_t i = 0; i < src.size(); ++i) {
-    const float v = std::isfinite(src[i]) ? (src[i] - lo) * scale : 0.0f;
-    dst[i] = std::uint8_t(std::lround(std::clamp(v, 0.0f, 255.0f)));
+  auto level = [&](float v) {
+    return std::uint8_t(std::lround(std::isfinite(v) ? std::clamp((v - lo) * scale, 0.0f, 255.0f) : 0.0f));
+  };
+  if (state.type() == ElemType::U8) {
+    const auto src = state.elements<std::uint8_t>();
+    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = level(float(src[i]));
+  } else {
+    const auto src = state.elements<float>();
+    for (std::size_t i = 0; i < src.size(); ++i) dst[i] = level(src[i]);
   }
   return out;
 }
 
-}  // namespace
+Image levels_to_rgb(const Image& levels, ui::Colormap map) {
+  const ui::ColormapTable& table = ui::colormap_table(map);
+  Image out(levels.width(), levels.height(), 3, ElemType::U8);
+  const auto src = levels.elements<std::uint8_t>();
+  auto dst = out.elements<std::uint8_t>();
+  for (std::size_t i = 0; i < src.size(); ++i) {
+    const ui::Rgba8& c = table[src[i]];
+    dst[3 * i] = c[0], dst[3 * i + 1] = c[1], dst[3 * i + 2] = c[2];
+  }
+  return out;
+}
 
-SimPicture::SimPicture(Simulation& sim, const ParamSet& params) : kernel_(sim.kernel()) {
+std::array<Rgb8, 256> colormap_palette(ui::Colormap map) {
+  const ui::ColormapTable& table = ui::colormap_table(map);
+  std::array<Rgb8, 256> p{};
+  for (std::size_t i = 0; i < 256; ++i) p[i] = {table[i][0], table[i][1], table[i][2]};
+  return p;
+}
+
+ui::Colormap parse_colormap(const std::string& name) {
+  std::string names;
+  for (ui::Colormap m : ui::all_colormaps()) {
+    if (ui::colormap_name(m) == name) return m;
+    names += (names.empty() ? "" : ", ") + std::string(ui::colormap_name(m));
+  }
+  throw_usage(fmt::format("unknown colormap '{}'", name), "choose one of " + names);
+}
+
+SimPicture::SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap colormap)
+    : kernel_(sim.kernel()), colormap_(colormap) {
   if (kernel_ == "life") {
     mapping_ = "live cells white, dead black";
-    return;
-  }
-  if (kernel_ == "grayscott") {
+  } else if (kernel_ == "grayscott") {
     lo_ = 0, hi_ = 0.5f;
     mapping_ = "v from 0..0.5 to 0..255";
-    return;
+  } else {
+    const Image u = sim.image();
+    const auto v = u.elements<float>();
+    const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
+    lo_ = *mn, hi_ = *mx;
+    if (params.get_choice("boundary") == "fixed") {
+      const float outside = float(params.get_float("boundary_value"));
+      lo_ = std::min(lo_, outside), hi_ = std::max(hi_, outside);
+    }
+    mapping_ = fmt::format("u from [{:.6g}, {:.6g}] (the initial range) to 0..255", lo_, hi_);
   }
-  const Image u = sim.image();
-  const auto v = u.elements<float>();
-  const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
-  lo_ = *mn, hi_ = *mx;
-  if (params.get_choice("boundary") == "fixed") {
-    const float outside = float(params.get_float("boundary_value"));
-    lo_ = std::min(lo_, outside), hi_ = std::max(hi_, outside);
+  if (colormap_ != ui::Colormap::Gray) {
+    if (kernel_ == "life")
+      mapping_ = fmt::format("live cells at {0}'s high end, dead at its low end", ui::colormap_name(colormap_));
+    else
+      mapping_ += fmt::format(", through {}", ui::colormap_name(colormap_));
   }
-  mapping_ = fmt::format("u from [{:.6g}, {:.6g}] (the initial range) to 0..255", lo_, hi_);
+}
+
+Image SimPicture::levels(Simulation& sim) const {
+  Image state = sim.image();
+  if (kernel_ == "life") return state;  // already 0 and 255
+  return state_levels(state, lo_, hi_);
 }
 
 Image SimPicture::of(Simulation& sim) const {
-  Image state = sim.image();
-  if (kernel_ == "life") return state;
-  return to_gray8(state, lo_, hi_);
+  Image l = levels(sim);
+  return colormap_ == ui::Colormap::Gray ? l : levels_to_rgb(l, colormap_);
 }
 
 std::filesystem::path frame_path(const std::filesystem::path& dir, long long index) {

@@ -1,30 +1,50 @@
 #pragma once
-// Pictures of a simulation's state, as `sim` writes them (-o and --frames): 8-bit gray, one fixed mapping per
-// run so that the frames of an animation are comparable.
-//   life:      live cells white (255), dead black (0), as the state is stored;
+// Pictures of a simulation's state, as `sim` writes them (-o, --frames, --gif): one fixed mapping per run so that
+// the frames of an animation are comparable, from the state to 256 levels, then through a colormap (gray: the
+// levels as 8-bit gray; another: RGB, and the GIF's palette).
+//   life:      live cells 255, dead 0, as the state is stored;
 //   heat:      u mapped linearly from the initial state's range [min, max] (with the boundary value when the
 //              boundary is fixed) to 0..255; the explicit scheme never leaves that range;
 //   grayscott: v mapped from 0..0.5 to 0..255 (v stays below 0.5 in the usual regimes; above it saturates).
+// The app's exported frames use the same functions with the viewport's colormap and range.
+#include <array>
 #include <filesystem>
 #include <string>
 
 #include "core/image.hpp"
+#include "io/gif_writer.hpp"
 #include "registry/params.hpp"
+#include "render/display_frame.hpp"
 #include "sim/simulation.hpp"
 
 namespace ks::cli {
 
+// A state (1 channel, u8 or f32) as levels: [lo, hi] linearly to 0..255, rounded to nearest; values outside
+// take the ends; NaN and infinities 0. 1 channel u8.
+Image state_levels(const Image& state, float lo, float hi);
+// Levels through a colormap: RGB8, one pixel per level.
+Image levels_to_rgb(const Image& levels, ui::Colormap map);
+// The colormap's 256 colours, as a GIF palette.
+std::array<Rgb8, 256> colormap_palette(ui::Colormap map);
+// "gray", "viridis", ... -> the colormap; a usage Error listing the names otherwise.
+ui::Colormap parse_colormap(const std::string& name);
+
 class SimPicture {
  public:
   // Reads the mapping from the simulation's state now (call it before the first step) and its parameters.
-  SimPicture(Simulation& sim, const ParamSet& params);
+  SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap colormap = ui::Colormap::Gray);
+  // The state as levels (what a GIF frame holds, over palette()).
+  Image levels(Simulation& sim) const;
+  // The picture to save: the levels as 8-bit gray with the gray colormap, RGB through any other.
   Image of(Simulation& sim) const;
-  // "live cells white, dead black", "u from [0, 1] to 0..255", ...
+  std::array<Rgb8, 256> palette() const { return colormap_palette(colormap_); }
+  // "live cells white, dead black", "u from [0, 1] to 0..255", ... (and "through viridis" for a colormap)
   const std::string& mapping() const noexcept { return mapping_; }
 
  private:
   std::string kernel_;
-  float lo_ = 0, hi_ = 1;
+  ui::Colormap colormap_;
+  float lo_ = 0, hi_ = 255;
   std::string mapping_;
 };
 

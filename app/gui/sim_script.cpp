@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 
@@ -83,6 +84,11 @@ bool run_sim_command(const QStringList& w, app::Session& s, long long& wait_unti
   } else if (sub == "export-frames") {
     if (w.size() < 4) throw_usage("sim export-frames needs DIR N");
     r.export_sequence(w[2].toStdString(), number(w, 3, "a number of frames"));
+  } else if (sub == "export-gif") {
+    if (w.size() < 5) throw_usage("sim export-gif needs FILE N K");
+    r.export_animation(w[2].toStdString(), number(w, 3, "a number of frames"), number(w, 4, "steps between frames"),
+                       // Out of int's range stays out of the delay's range (an error), rather than wrapping.
+                       w.size() > 5 ? int(std::min(number(w, 5, "a delay in hundredths of a second"), 1LL << 20)) : 4);
   } else if (sub == "wait-generation") {
     wait_until_generation = number(w, 2, "a generation");
     if (!r.playing() && r.generation() < wait_until_generation)
@@ -93,7 +99,7 @@ bool run_sim_command(const QStringList& w, app::Session& s, long long& wait_unti
   } else {
     throw_usage("unknown sim command '" + sub.toStdString() + "'",
                 "play, pause, reset, step N, steps-per-frame N, grid WxH, start ..., brush ..., paint X Y, "
-                "export-frames DIR N, wait-generation N, print");
+                "export-frames DIR N, export-gif FILE N K [DELAY], wait-generation N, print");
   }
   s.request_run();  // the start, grid or pattern may have changed
   return true;

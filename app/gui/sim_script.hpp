@@ -6,6 +6,7 @@
 //   sim start parameters|image|pattern               sim brush on|off [RADIUS [VALUE]]
 //   sim paint X Y [X2 Y2]         (a brush stroke in grid cells, as a left drag with Paint on)
 //   sim export-frames DIR N       (the next N steps as DIR/frame_00000.png ...)
+//   sim export-gif FILE N K [D]   (an animated GIF: the state shown, then every K-th step; D/100 s per frame)
 //   sim wait-generation N         (waits until the generation reaches N, while playing)
 //   sim print                     (prints "sim kernel=life generation=N population=P playing=on ...")
 #include <QStringList>

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cli/sim_frames.hpp"
 #include "core/error.hpp"
-#include "render/colormap.hpp"
 
 namespace ks::app {
 
@@ -44,26 +44,7 @@ SimPicture suggested_picture(const std::string& kernel, const Image& initial, co
 }
 
 Image colorize(const Image& state, const SimPicture& picture) {
-  if (state.channels() != 1 || (state.type() != ElemType::U8 && state.type() != ElemType::F32))
-    throw Error(ErrorKind::Internal, "a simulation state is one channel of u8 or f32");
-  const ui::ColormapTable& table = ui::colormap_table(picture.colormap);
-  const float lo = picture.range_min;
-  const float scale = picture.range_max > lo ? 255.0f / (picture.range_max - lo) : 0.0f;
-  Image out(state.width(), state.height(), 3, ElemType::U8);
-  auto dst = out.elements<std::uint8_t>();
-  auto put = [&](std::size_t i, float v) {
-    const float t = std::isfinite(v) ? std::clamp((v - lo) * scale, 0.0f, 255.0f) : 0.0f;
-    const ui::Rgba8& c = table[std::size_t(std::lround(t))];
-    dst[3 * i] = c[0], dst[3 * i + 1] = c[1], dst[3 * i + 2] = c[2];
-  };
-  if (state.type() == ElemType::U8) {
-    const auto src = state.elements<std::uint8_t>();
-    for (std::size_t i = 0; i < src.size(); ++i) put(i, float(src[i]));
-  } else {
-    const auto src = state.elements<float>();
-    for (std::size_t i = 0; i < src.size(); ++i) put(i, src[i]);
-  }
-  return out;
+  return cli::levels_to_rgb(cli::state_levels(state, picture.range_min, picture.range_max), picture.colormap);
 }
 
 }  // namespace ks::app

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "cli/sim_frames.hpp"
 #include "cli/sim_report.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
+#include "io/gif_writer.hpp"
 #include "io/image_io.hpp"
 #include "render/colormap.hpp"
 #include "session/exports.hpp"
@@ -41,6 +43,8 @@ SimulationRunner::Brush default_brush(const std::string& kernel, const ParamSet&
 struct SimulationRunner::Capture {
   std::shared_ptr<Simulation> sim;  // set by a (re)start
   bool fresh = false;               // the (re)start began from the setup's start, not the running state
+  bool params_applied = false;      // the running simulation took the setup's parameters
+  std::optional<SimulationSetup> runs;  // what the simulation runs now, after a (re)start or parameter change
   long long carried_generations = 0;
   std::optional<SimulationReport> report;
   std::optional<SimPicture> picture;
@@ -66,6 +70,23 @@ void capture_state(Simulation& sim, SimulationRunner::Capture& c) {
   c.stats = sim.stats();
   c.step_ms = sim.step_ms();
   sim.clear_timings();  // the runner keeps the recent ones; the simulation's own list would only grow
+}
+
+// A (re)start under `setup`: from the state of `old` (carried over as an image), or from the setup's start
+// when there is none.
+SimulationRunner::Capture start_simulation(Engine& engine, const SimulationSetup& setup,
+                                           const std::shared_ptr<Simulation>& old) {
+  SimulationRunner::Capture c;
+  c.fresh = !old;
+  // The API starts a simulation from an image: the current state of the running one carries it over.
+  SimulationStart start = old ? SimulationStart{.image = old->image()} : start_of(setup);
+  c.carried_generations = old ? old->generation() : 0;
+  c.sim = std::make_shared<Simulation>(engine, request_of(setup), std::move(start));
+  if (c.fresh) c.picture = app::suggested_picture(setup.kernel, c.sim->image(), setup.params);
+  c.report = c.sim->report();
+  c.runs = setup;
+  capture_state(*c.sim, c);
+  return c;
 }
 
 }  // namespace
@@ -101,6 +122,7 @@ void SimulationRunner::deactivate() {
   ++ticket_;  // results of a job still running are dropped
   sim_.reset();
   applied_.reset();
+  running_.reset();
   actions_.clear();
   strokes_.clear();
   frame_ = {};
@@ -130,21 +152,23 @@ bool SimulationRunner::frame_pending_display() const {
 
 void SimulationRunner::tick() {
   if (!active_ || in_flight_) return;
-  const SimChange change = applied_ ? classify_change(*applied_, desired_) : SimChange::FreshStart;
-  if (reset_requested_ || change != SimChange::None) {
-    const bool fresh = reset_requested_ || change == SimChange::FreshStart || !sim_;
-    reset_requested_ = false;
-    submit_create(fresh);
-    return;
+  const SimChange asked = applied_ ? classify_change(*applied_, desired_) : SimChange::FreshStart;
+  if (reset_requested_ || asked != SimChange::None) {
+    // How to get there is measured from what the simulation runs: a request it refused never ran.
+    const SimChange how = sim_ && running_ ? classify_change(*running_, desired_) : SimChange::FreshStart;
+    const bool reset = std::exchange(reset_requested_, false);
+    if (reset || how == SimChange::FreshStart) return submit_create(true);
+    if (how == SimChange::KeepState) return submit_create(false);
+    return submit_params();  // Params; or None: back to what runs after a refused request, which clears its error
   }
   // The frame on screen may be the state buffer itself (CUDA): nothing changes it before it was drawn.
   if (!sim_ || frame_pending_display()) return;
   if (!strokes_.empty()) return submit_paint();
   if (!actions_.empty()) {
     const Action a = actions_.front();
-    if (a.kind == Action::Kind::Sequence) {
+    if (a.kind != Action::Kind::Step) {
       actions_.pop_front();
-      return submit_sequence(a);
+      return submit_export(a);
     }
     return submit_slice(a.count, true);
   }
@@ -250,18 +274,35 @@ void SimulationRunner::submit_create(bool fresh) {
   worker_.submit(
       kJobKind, "",
       guarded(ticket, "starting the simulation", [this, ticket, setup = desired_, old](Worker::Context& ctx) {
-          Capture c;
-          c.fresh = !old;
-          // The API starts a simulation from an image: the current state of the running one carries it over.
-          SimulationStart start = old ? SimulationStart{.image = old->image()} : start_of(setup);
-          c.carried_generations = old ? old->generation() : 0;
-          c.sim = std::make_shared<Simulation>(engine_, request_of(setup), std::move(start));
-          if (c.fresh) c.picture = app::suggested_picture(setup.kernel, c.sim->image(), setup.params);
-          c.report = c.sim->report();
-          capture_state(*c.sim, c);
+          Capture c = start_simulation(engine_, setup, old);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       /*replace_waiting=*/false);
+}
+
+void SimulationRunner::submit_params() {
+  const std::uint64_t ticket = ++ticket_;
+  in_flight_ = true;
+  applied_ = desired_;  // also when refused: the same request is not retried every frame
+  worker_.submit(
+      kJobKind, "",
+      guarded(ticket, "changing the parameters", [this, ticket, setup = desired_, sim = sim_](Worker::Context& ctx) {
+          // A refused value throws here and changes nothing (the simulation runs on under its parameters).
+          // A parameter of the initial state is not applied: it needs a fresh start, which classify_change
+          // normally chooses itself; the simulation has the last word.
+          if (!sim->set_params(setup.params).applied) {
+            Capture c = start_simulation(engine_, setup, nullptr);
+            ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
+            return;
+          }
+          Capture c;
+          c.params_applied = true;
+          c.runs = setup;
+          c.report = sim->report();
+          capture_state(*sim, c);
+          ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
+      }),
+      false);
 }
 
 void SimulationRunner::submit_slice(long long steps, bool from_action) {
@@ -307,22 +348,35 @@ void SimulationRunner::submit_paint() {
       false);
 }
 
-void SimulationRunner::submit_sequence(const Action& a) {
+void SimulationRunner::submit_export(const Action& a) {
   const std::uint64_t ticket = ++ticket_;
   in_flight_ = true;
   exporting_ = true;
   frames_written_ = 0;
-  const std::string label = fmt::format("Writing {} frames to {}", a.count, a.dir.string());
+  const bool animation = a.kind == Action::Kind::Animation;
+  const std::string label = animation ? fmt::format("Writing a {}-frame GIF to {}", a.count, a.dir.string())
+                                      : fmt::format("Writing {} frames to {}", a.count, a.dir.string());
   worker_.submit(
       kJobKind, label,
-      guarded(ticket, "writing frames", [this, ticket, sim = sim_, a](Worker::Context& ctx) {
+      guarded(ticket, animation ? "writing the GIF" : "writing frames", [this, ticket, sim = sim_, a, animation](
+                                                                            Worker::Context& ctx) {
           long long written = 0;
-          cli::prepare_frames_folder(a.dir);
+          // The GIF goes to a temporary file that becomes a.dir only when every frame is in it.
+          std::optional<GifAnimation> gif;
+          if (animation)
+            gif.emplace(a.dir, sim->width(), sim->height(), cli::colormap_palette(a.picture.colormap), a.delay_cs);
+          else
+            cli::prepare_frames_folder(a.dir);
           Stopwatch since_shown;
           for (long long k = 0; k < a.count && !ctx.cancelled(); ++k) {
-            sim->step(1);
+            // A sequence's frames follow one step each; an animation starts from the state shown.
+            if (!animation) sim->step(1);
+            else if (k > 0) sim->step(a.every);
             Image state = sim->image();
-            save_image(colorize(state, a.picture), cli::frame_path(a.dir, k));  // atomic: complete or absent
+            if (gif)
+              gif->add_frame(cli::state_levels(state, a.picture.range_min, a.picture.range_max));
+            else
+              save_image(colorize(state, a.picture), cli::frame_path(a.dir, k));  // atomic: complete or absent
             written = k + 1;
             ctx.set_progress(double(written) / double(a.count), fmt::format("frame {} of {}", written, a.count));
             if (since_shown.elapsed_ms() >= 1000.0 / kSequenceFramesShownPerS) {
@@ -339,17 +393,23 @@ void SimulationRunner::submit_sequence(const Action& a) {
           }
           Capture c;
           c.cancelled = written < a.count;
+          if (gif && !c.cancelled) gif->finish();
           c.frames_written = written;
           capture_state(*sim, c);
-          ctx.post([this, ticket, c = std::move(c), a]() mutable {
+          ctx.post([this, ticket, c = std::move(c), a, animation]() mutable {
             const long long n = c.frames_written;
             const bool cancelled = c.cancelled;
             apply_capture(ticket, std::move(c));
             exporting_ = false;
-            hooks_.notify(false, cancelled ? fmt::format("export cancelled after {} of {} frames; the {} files in {} "
-                                                         "are complete",
-                                                         n, a.count, n, a.dir.string())
-                                           : fmt::format("wrote {} frames to {}", n, a.dir.string()));
+            std::string text;
+            if (animation)
+              text = cancelled ? fmt::format("GIF export cancelled after {} of {} frames; nothing written", n, a.count)
+                               : fmt::format("wrote {} ({} frames, one every {} steps)", a.dir.string(), n, a.every);
+            else
+              text = cancelled ? fmt::format("export cancelled after {} of {} frames; the {} files in {} are complete",
+                                             n, a.count, n, a.dir.string())
+                               : fmt::format("wrote {} frames to {}", n, a.dir.string());
+            hooks_.notify(false, text);
           });
       }),
       false);
@@ -360,6 +420,11 @@ void SimulationRunner::submit_sequence(const Action& a) {
 void SimulationRunner::apply_capture(std::uint64_t ticket, Capture c) {
   if (c.last) in_flight_ = play_slice_in_flight_ = false;
   if (ticket != ticket_ || !active_) return;  // the simulation was dropped meanwhile
+  if (c.runs) running_ = std::move(c.runs);
+  if (c.params_applied) {
+    report_ = std::move(c.report);  // the parameters it shows; the step times go on (the step costs the same)
+    error_.reset();
+  }
   if (c.sim) {
     generation_offset_ = c.fresh ? 0 : generation_offset_ + c.carried_generations;
     carried_ = !c.fresh;
@@ -448,7 +513,7 @@ void SimulationRunner::wait_for_worker() { worker_.wait_idle(); }
 
 void SimulationRunner::export_frame(const std::filesystem::path& path) {
   if (!active_ || !sim_) throw_usage("there is no simulation to export yet", "pick a simulation kernel first");
-  if (exporting_) throw_usage("a frame sequence is being written", "wait for it, or cancel it");
+  if (exporting_) throw_usage("an export is running", "wait for it, or cancel it");
   // A slice that runs ends within kSliceMs (or one step); none starts while the GUI thread is here, so the
   // simulation is ours to read for the moment.
   wait_for_worker();
@@ -473,12 +538,26 @@ void SimulationRunner::export_frame(const std::filesystem::path& path) {
 }
 
 void SimulationRunner::export_sequence(const std::filesystem::path& dir, long long n) {
-  if (!active_ || !sim_) throw_usage("there is no simulation to export yet", "pick a simulation kernel first");
   if (n < 1) throw_usage(fmt::format("cannot write {} frames", n), "give a number of frames >= 1");
+  queue_export({Action::Kind::Sequence, n, dir, picture_});
+}
+
+void SimulationRunner::export_animation(const std::filesystem::path& gif, long long n, long long every,
+                                        int delay_cs) {
+  if (n < 1) throw_usage(fmt::format("cannot write a GIF of {} frames", n), "give a number of frames >= 1");
+  if (every < 1) throw_usage(fmt::format("cannot take a frame every {} steps", every), "give a number >= 1");
+  if (delay_cs < 1 || delay_cs > 65535)
+    throw_usage(fmt::format("a GIF frame delay of {} hundredths of a second is out of range (1..65535)", delay_cs));
+  require_gif_support();
+  queue_export({Action::Kind::Animation, n, gif, picture_, every, delay_cs});
+}
+
+void SimulationRunner::queue_export(Action action) {
+  if (!active_ || !sim_) throw_usage("there is no simulation to export yet", "pick a simulation kernel first");
   const bool queued = std::any_of(actions_.begin(), actions_.end(),
-                                  [](const Action& a) { return a.kind == Action::Kind::Sequence; });
-  if (exporting_ || queued) throw_usage("a frame sequence is being written already", "wait for it, or cancel it");
-  actions_.push_back({Action::Kind::Sequence, n, dir, picture_});
+                                  [](const Action& a) { return a.kind != Action::Kind::Step; });
+  if (exporting_ || queued) throw_usage("an export is running already", "wait for it, or cancel it");
+  actions_.push_back(std::move(action));
 }
 
 }  // namespace ks::app

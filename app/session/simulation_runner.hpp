@@ -85,8 +85,9 @@ class SimulationRunner {
 
   // ---- the session's side ----
   // What the session's request became (kernel, parameters, backend, variant, block, loaded image); the runner
-  // keeps its own start, pattern and grid size. Takes effect at the next tick: a new simulation from the
-  // current state, or a fresh start (classify_change).
+  // keeps its own start, pattern and grid size. Takes effect at the next tick (classify_change): new parameters
+  // go to the running simulation (Simulation::set_params: state and generation stay), another backend, variant
+  // or block makes a new simulation from the current state, and the rest a fresh start.
   void configure(const std::string& kernel, const ParamSet& params, Backend backend, const std::string& variant,
                  const std::optional<BlockShape>& block, std::shared_ptr<const Image> image);
   void deactivate();  // a stencil kernel was selected: the simulation and its frame go
@@ -132,8 +133,9 @@ class SimulationRunner {
   bool busy() const noexcept { return in_flight_; }
   // All that was asked is done and only playing keeps the worker going (scripts wait for this, not for idle).
   bool only_playing() const noexcept;
-  // True when the state shown came from carrying another simulation's state over (a parameter, variant, backend
-  // or block change); Gray-Scott then restarted u as 1 - 2 v (the API carries one field).
+  // True when the state shown came from carrying another simulation's state over (a backend, variant or block
+  // change); Gray-Scott then restarted u as 1 - 2 v (the API carries one field). A parameter change keeps the
+  // simulation itself and leaves this as it was.
   bool carried_over() const noexcept { return carried_; }
 
   // The colormap and range the viewport should start a fresh simulation with; picture_generation() changes with
@@ -151,24 +153,33 @@ class SimulationRunner {
   // The next n steps as dir/frame_00000.png ... frame_{n-1} (each after one more step), on the worker with
   // progress; cancel with Session::cancel (files written so far stay complete). Usage Error for n < 1.
   void export_sequence(const std::filesystem::path& dir, long long n);
+  // An animated GIF of n frames: the state shown, then one every `every` steps, through the picture's colormap
+  // and range, delay_cs hundredths of a second each, looping. On the worker with progress; the file appears
+  // only when all n frames are written (a cancel or an error leaves none, and an existing file as it was).
+  // Usage Error for n < 1, every < 1, a delay outside 1..65535, a build without giflib, or while exporting.
+  void export_animation(const std::filesystem::path& gif, long long n, long long every, int delay_cs);
   bool exporting() const noexcept { return exporting_; }
 
   struct Capture;  // what a job hands back to the GUI thread (internal)
-  // Files of the last sequence written so far (for tests and the status line).
+  // Frames of the last sequence or animation written so far (for tests and the status line).
   long long frames_written() const noexcept { return frames_written_; }
 
  private:
   struct Action {
-    enum class Kind { Step, Sequence } kind = Kind::Step;
+    enum class Kind { Step, Sequence, Animation } kind = Kind::Step;
     long long count = 0;
-    std::filesystem::path dir;
+    std::filesystem::path dir;  // the folder of a sequence, the file of an animation
     SimPicture picture;
+    long long every = 1;  // an animation's steps between frames
+    int delay_cs = 4;     // an animation's hundredths of a second per frame
   };
   bool frame_pending_display() const;
   void submit_create(bool fresh);
+  void submit_params();
   void submit_slice(long long steps, bool bounded);
   void submit_paint();
-  void submit_sequence(const Action& action);
+  void submit_export(const Action& action);  // a sequence or an animation
+  void queue_export(Action action);
   void apply_capture(std::uint64_t ticket, Capture capture);
   // `body` with its ks::Error (or any exception) posted to fail(): every job ends in exactly one final post.
   Worker::Body guarded(std::uint64_t ticket, std::string what, Worker::Body body);
@@ -183,7 +194,8 @@ class SimulationRunner {
 
   bool active_ = false;
   SimulationSetup desired_;
-  std::optional<SimulationSetup> applied_;  // what sim_ runs (or what last failed); empty: nothing asked yet
+  std::optional<SimulationSetup> applied_;  // what was last asked of sim_ (it may have failed); empty: nothing yet
+  std::optional<SimulationSetup> running_;  // what sim_ runs: what the last (re)start or parameter change made
   bool reset_requested_ = false;
   std::shared_ptr<Simulation> sim_;  // touched only by worker jobs while one runs
   bool carried_ = false;

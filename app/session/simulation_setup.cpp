@@ -23,10 +23,6 @@ std::string param_text(const ParamSet& p, const std::string& name) {
 
 }  // namespace
 
-bool is_initial_state_param(const std::string& name) {
-  return name == "density" || name == "seed" || name == "spots" || name == "spot_radius" || name == "spot_value";
-}
-
 SimChange classify_change(const SimulationSetup& a, const SimulationSetup& b) {
   if (a.kernel != b.kernel || a.start != b.start || a.width != b.width || a.height != b.height)
     return SimChange::FreshStart;
@@ -36,8 +32,8 @@ SimChange classify_change(const SimulationSetup& a, const SimulationSetup& b) {
   const auto pa = a.params.as_text(), pb = b.params.as_text();
   for (const auto& [name, value] : pb) {
     if (param_text(a.params, name) == value) continue;
-    if (is_initial_state_param(name)) return SimChange::FreshStart;
-    change = SimChange::KeepState;
+    if (sim::is_initial_state_param(name)) return SimChange::FreshStart;
+    change = SimChange::Params;
   }
   if (pa.size() != pb.size()) return SimChange::FreshStart;
   if (a.backend != b.backend || a.variant != b.variant || a.block != b.block) change = SimChange::KeepState;

@@ -1,7 +1,8 @@
 #pragma once
 // What the app asks of a live simulation (kernel, parameters, backend, variant, block, where the state starts),
 // and how a change of it is carried out: most changes keep the state the user is watching and apply to the next
-// step; those that define the state itself start it anew. Qt-free, no threads: app/session/simulation_runner.*
+// step (parameters through Simulation::set_params, on the running simulation itself); those that define the
+// state itself start it anew. Qt-free, no threads: app/session/simulation_runner.*
 // runs what this decides.
 #include <cstdint>
 #include <memory>
@@ -39,13 +40,13 @@ struct SimulationSetup {
 // How to get from the simulation that runs under `current` to one under `next`.
 enum class SimChange {
   None,        // nothing the simulation depends on changed
-  KeepState,   // rule, coefficients, boundary, backend, variant, block: a new simulation from the current state
-  FreshStart,  // kernel, start, grid, image, or a parameter of the initial state (seed, density, spots, ...)
+  Params,      // only rule, border, coefficients, boundary or preset: the running simulation takes them
+               // (Simulation::set_params), keeping its whole state (Gray-Scott's u and v) and its generation
+  KeepState,   // backend, variant or block (and perhaps parameters as above): a new simulation from the current
+               // state, which it takes as an image (Gray-Scott: v, and u restarted as 1 - 2 v)
+  FreshStart,  // kernel, start, grid, image, or a parameter of the initial state (sim::is_initial_state_param)
 };
 SimChange classify_change(const SimulationSetup& current, const SimulationSetup& next);
-
-// Parameters that only shape the initial state (random fill, hot spots, seed squares); changing them restarts.
-bool is_initial_state_param(const std::string& name);
 
 // The checks a simulation's constructor makes on its parameters alone (the stability limit of dt, a preset with
 // F or k set by hand), so the panels can refuse a value at once, as they do for stencils. A usage Error.

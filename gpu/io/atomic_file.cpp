@@ -173,15 +173,32 @@ class TempFile {
   bool committed_ = false;
 };
 
-}  // namespace
-
-void write_file_atomically(const fs::path& target, const std::function<void(std::FILE*)>& write) {
+fs::path folder_of(const fs::path& target) {
   if (!target.has_filename()) {
     throw_usage(fmt::format("cannot write '{}': the path names a folder, not a file", target.string()),
                 "add a file name");
   }
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  TempFile temp(target, dir);
+  return target.has_parent_path() ? target.parent_path() : fs::path(".");
+}
+
+}  // namespace
+
+class AtomicFile::Temp : public TempFile {
+ public:
+  using TempFile::TempFile;
+};
+
+AtomicFile::AtomicFile(const fs::path& target)
+    : target_(target), temp_(std::make_unique<Temp>(target, folder_of(target))) {}
+
+AtomicFile::~AtomicFile() = default;
+
+std::FILE* AtomicFile::file() { return temp_->file(); }
+
+void AtomicFile::commit() { temp_->commit(); }
+
+void write_file_atomically(const fs::path& target, const std::function<void(std::FILE*)>& write) {
+  TempFile temp(target, folder_of(target));
   try {
     write(temp.file());
   } catch (const Error& e) {

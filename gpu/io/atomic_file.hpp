@@ -5,9 +5,30 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string_view>
 
 namespace ks {
+
+// The same for content that is written over time (the frames of an animation): the temporary file is open from
+// construction; commit() puts it in place. Destroyed without a commit (an error, a cancel), it removes the
+// temporary and leaves the target as it was. Write errors on file() are reported by commit().
+class AtomicFile {
+ public:
+  explicit AtomicFile(const std::filesystem::path& target);  // Usage Error for a folder path, Io Error if no temp
+  ~AtomicFile();
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+
+  std::FILE* file();
+  const std::filesystem::path& target() const noexcept { return target_; }
+  void commit();
+
+ private:
+  class Temp;
+  std::filesystem::path target_;
+  std::unique_ptr<Temp> temp_;
+};
 
 // `write` fills the open file; stdio errors it causes are detected here (no need to check each fwrite).
 // Throws an Io Error naming the target and the reason; an Error thrown by `write` keeps its kind and hint.

@@ -48,6 +48,10 @@ class SimBackend {
   virtual ~SimBackend() = default;
 
   virtual void load(const Fields& state) = 0;
+  // Steps from now on run under `model`'s rule, border, coefficients and boundary; its kind and grid are the
+  // backend's own. The state stays as it is. Throws (changing nothing) when the variant cannot run the model,
+  // e.g. a CUDA block the other kernel instance of a Life border cannot run.
+  virtual void set_model(const SimModel& model) = 0;
   // Advances n steps; appends one time per step in ms (CUDA events around each launch, or the host clock).
   virtual void step(long long n, std::vector<double>& step_ms) = 0;
   virtual Fields read() = 0;

@@ -29,6 +29,10 @@ SimKind sim_kind_of(const std::string& id) {
   throw Error(ErrorKind::Internal, "'" + id + "' is not a simulation kernel");
 }
 
+bool is_initial_state_param(const std::string& name) {
+  return name == "density" || name == "seed" || name == "spots" || name == "spot_radius" || name == "spot_value";
+}
+
 double heat_dt_limit(double diffusivity) { return 0.25 / diffusivity; }
 double grayscott_dt_limit(double du, double dv) { return 0.25 / std::max(du, dv); }
 

@@ -55,6 +55,11 @@ struct GrayScottParams {
 double heat_dt_limit(double diffusivity);
 double grayscott_dt_limit(double du, double dv);
 
+// Parameters that only shape the initial state (random fill, hot spots, seed squares): density, seed, spots,
+// spot_radius, spot_value. A running state cannot take a new value of them; the rest (rule, border,
+// coefficients, boundary, preset) apply to the next step (Simulation::set_params).
+bool is_initial_state_param(const std::string& name);
+
 LifeParams life_params(const ParamSet& params);
 HeatParams heat_params(const ParamSet& params);          // usage Error when dt exceeds the stability limit
 GrayScottParams grayscott_params(const ParamSet& params);  // the same; and for a preset with F or k set too

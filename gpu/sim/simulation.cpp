@@ -56,6 +56,17 @@ sim::SimModel make_model(const KernelSpec& spec, const ParamSet& params, int wid
   return m;
 }
 
+// A pattern runs under the rule its file names, unless the parameters set one.
+void take_pattern_rule(ParamSet& params, const std::optional<std::string>& rule) {
+  if (rule && !params.was_set("rule")) params.set("rule", *rule);
+}
+
+std::vector<std::string> param_names(const ParamSet& params) {
+  std::vector<std::string> names;
+  for (const auto& [name, value] : params.as_text()) names.push_back(name);
+  return names;
+}
+
 void check_grid_size(int w, int h) {
   if (w < 1 || h < 1) throw_usage(fmt::format("the grid {}x{} has no cells", w, h), "give --size WxH, e.g. 512x512");
   if (w > kMaxSide || h > kMaxSide || 1LL * w * h > kMaxCells)
@@ -83,9 +94,8 @@ Simulation::Simulation(Engine& engine, SimulationRequest request, SimulationStar
     throw_usage("give an image or a pattern, not both", "a pattern is placed on an empty grid");
   if (start.pattern && spec.id != "life")
     throw_usage(fmt::format("patterns are Life patterns; '{}' starts from an image or its parameters", spec.id));
-  // A pattern runs under the rule its file names, unless the request sets one.
-  if (start.pattern && start.pattern->rule && !request_.params.was_set("rule"))
-    request_.params.set("rule", *start.pattern->rule);
+  if (start.pattern) pattern_rule_ = start.pattern->rule;
+  take_pattern_rule(request_.params, pattern_rule_);
   int w = request_.width, h = request_.height;
   if (start.image) {
     if (start.image->empty()) throw_usage("the image is empty", "give an image with at least one pixel");
@@ -127,6 +137,28 @@ void Simulation::step(long long n) {
 void Simulation::reset() {
   backend_->load(initial_);
   generation_ = 0;
+}
+
+ParamUpdate Simulation::set_params(ParamSet params) {
+  const KernelSpec& spec = KernelRegistry::builtin().get(request_.kernel);
+  if (params.specs().empty()) params = spec.default_params();
+  if (param_names(params) != param_names(request_.params))
+    throw_usage(fmt::format("these parameters are not those of '{}'", spec.id),
+                "start from the kernel's default parameters and set them");
+  take_pattern_rule(params, pattern_rule_);
+  // The constructor's checks, before anything changes.
+  sim::SimModel next = make_model(spec, params, model_->width, model_->height);
+  ParamUpdate update;
+  const auto before = request_.params.as_text(), after = params.as_text();
+  for (std::size_t i = 0; i < after.size(); ++i)
+    if (after[i].second != before[i].second && sim::is_initial_state_param(after[i].first))
+      update.restart.push_back(after[i].first);
+  if (!update.restart.empty()) return update;
+  backend_->set_model(next);  // throws, changing nothing, when the variant cannot run it
+  *model_ = std::move(next);
+  request_.params = std::move(params);
+  update.applied = true;
+  return update;
 }
 
 Image Simulation::image() { return std::move(backend_->read().back()); }

@@ -60,6 +60,12 @@ struct SimulationStats {
   std::optional<double> total;          // heat: total heat (sum of u); grayscott: sum of v
 };
 
+// What Simulation::set_params did with new parameters.
+struct ParamUpdate {
+  bool applied = false;              // the next step runs under them; the state and the generation stay
+  std::vector<std::string> restart;  // not applied: the changed parameters that define the initial state
+};
+
 // The timing of the steps run so far, as the tables, JSON reports and the GUI's Timing panel show it.
 struct SimulationReport {
   std::string kernel;
@@ -94,6 +100,16 @@ class Simulation {
   void step(long long n = 1);
   // Back to the initial state, generation 0; the timing samples are kept (clear_timings drops them).
   void reset();
+  // New parameters for the running state (a GUI's slider): checked as the constructor checks them (each value
+  // against its range, dt against the stability limit, a preset against F and k set by hand; a pattern's rule
+  // unless `params` sets one), a usage Error that changes nothing when they do not hold. Rule, border,
+  // coefficients, boundary and preset apply from the next step on, on the CPU and the CUDA backend alike; the
+  // state, the generation and the timing samples stay, and reset() returns to the same initial state. A change
+  // of a parameter that defines the initial state (sim::is_initial_state_param: density, seed, spots, ...)
+  // cannot apply to a running state: then nothing changes, and `restart` names them for the caller, which makes
+  // a new Simulation. (The grid size and the start are not parameters: they are the constructor's alone.)
+  ParamUpdate set_params(ParamSet params);
+  const ParamSet& params() const noexcept { return request_.params; }
 
   long long generation() const noexcept { return generation_; }
   int width() const noexcept;
@@ -136,6 +152,7 @@ class Simulation {
   std::string variant_;
   std::unique_ptr<sim::SimModel> model_;
   std::vector<Image> initial_;
+  std::optional<std::string> pattern_rule_;  // the rule the start pattern's file names, if any
   std::unique_ptr<sim::SimBackend> backend_;
   long long generation_ = 0;
   std::vector<double> step_ms_;

@@ -1,6 +1,6 @@
 // `sim`: the final state and the frames equal what the library computes, the JSON report holds the steps, the
 // timings and the population, and bad requests exit 2 (the request) or 1 (files, the machine) without leaving
-// an output file. Ctrl-C stops between chunks with 130 and keeps only complete frames.
+// an output file. Ctrl-C stops between chunks with 130 and keeps only complete frames (and no GIF).
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <gtest/gtest.h>
@@ -18,6 +18,10 @@
 #include "sim/simulation.hpp"
 #include "support/test_support.hpp"
 
+#if KS_HAVE_GIF
+#include "support/gif_decode.hpp"
+#endif
+
 namespace ks::test {
 namespace {
 
@@ -26,6 +30,15 @@ namespace fs = std::filesystem;
 CliResult sim(std::vector<std::string> args, const TempDir& dir) {
   args.insert(args.begin(), "sim");
   return run_cli(args, dir.path());
+}
+
+// Life on the CPU through the library, from a built-in pattern: what the CLI's output is compared with.
+Simulation library_life(Engine& engine, int width, int height, const std::string& pattern) {
+  SimulationRequest req;
+  req.kernel = "life";
+  req.params = KernelRegistry::builtin().get("life").default_params();
+  req.width = width, req.height = height;
+  return Simulation(engine, req, SimulationStart{.pattern = sim::builtin_pattern(pattern)});
 }
 
 long long white_cells(const Image& img) {
@@ -48,11 +61,7 @@ TEST(CliSim, LifeWritesTheFinalStateThePopulationAndTheReport) {
 
   // The same run through the library.
   Engine engine;
-  SimulationRequest req;
-  req.kernel = "life";
-  req.params = KernelRegistry::builtin().get("life").default_params();
-  req.width = 200, req.height = 100;
-  Simulation expected(engine, req, SimulationStart{.pattern = sim::builtin_pattern("gosper-gun")});
+  Simulation expected = library_life(engine, 200, 100, "gosper-gun");
   expected.step(90);
 
   const Image png = load_image(dir / "gun.png");
@@ -146,7 +155,12 @@ TEST(CliSim, BadInputExitsWithAClearMessageAndWritesNothing) {
       {{"life", "--steps", "5", "--size", "100000x2"}, 2, "too large"},
       {{"life", "--steps", "5", "--size", "10x10", "--pattern", "gosper-gun"}, 2, "--size 36x10"},
       {{"heat", "--steps", "5", "--pattern", "glider"}, 2, "Life patterns"},
-      {{"life", "--steps", "5", "--every", "2"}, 2, "--every and --frames"},
+      {{"life", "--steps", "5", "--every", "2"}, 2, "--every needs --frames or --gif"},
+      {{"life", "--steps", "5", "--gif", "out.gif"}, 2, "need --every"},
+      {{"life", "--steps", "5", "--every", "2", "--gif", "out.gif", "--colormap", "rainbow"}, 2, "unknown colormap"},
+      {{"life", "--steps", "5", "--every", "2", "--gif", "out.gif", "--gif-delay", "0"}, 2, "--gif-delay"},
+      {{"life", "--steps", "5", "--every", "2", "--gif", "nofolder/out.gif"}, 1, "does not exist"},
+      {{"life", "--steps", "5", "--every", "2", "--gif", "out.gif", "--size", "70000x1"}, 2, "too large"},
       {{"box", "--steps", "5"}, 2, "not a simulation"},
       {{"nosuch", "--steps", "5"}, 2, "unknown kernel"},
       {{"life", "--steps", "0"}, 2, "steps"},
@@ -164,8 +178,68 @@ TEST(CliSim, BadInputExitsWithAClearMessageAndWritesNothing) {
     EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(dir / "out.png"));
     EXPECT_FALSE(fs::exists(dir / "out.json"));
+    EXPECT_FALSE(fs::exists(dir / "out.gif"));
   }
 }
+
+#if KS_HAVE_GIF
+// The GIF holds the initial state and every K-th generation, as the library computes them, through the colormap's
+// palette (magma's ends are matplotlib's: #000004 and #FCFDBF), with the delay asked for, looping.
+TEST(CliSim, GifHoldsTheInitialStateAndEveryKthGeneration) {
+  TempDir dir;
+  CliResult r = sim({"life", "--steps", "14", "--size", "24x20", "--pattern", "glider", "--backend", "cpu",
+                     "--every", "4", "--gif", "glider.gif", "--gif-delay", "9", "--colormap", "magma", "--json",
+                     "glider.json"},
+                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("wrote glider.gif (4 frames"), std::string::npos) << r.out;
+
+  const DecodedGif gif = decode_gif(dir / "glider.gif");
+  EXPECT_EQ(gif.width, 24);
+  EXPECT_EQ(gif.height, 20);
+  ASSERT_EQ(gif.palette.size(), 256u);
+  EXPECT_EQ(gif.palette[0], (std::array<std::uint8_t, 3>{0x00, 0x00, 0x04}));
+  EXPECT_EQ(gif.palette[255], (std::array<std::uint8_t, 3>{0xFC, 0xFD, 0xBF}));
+  EXPECT_TRUE(gif.loops);
+  // Generations 0, 4, 8, 12; the run ends at 14, which is no multiple of 4: no frame for it.
+  ASSERT_EQ(gif.frames.size(), 4u);
+
+  Engine engine;
+  Simulation expected = library_life(engine, 24, 20, "glider");
+  for (std::size_t k = 0; k < gif.frames.size(); ++k) {
+    SCOPED_TRACE(testing::Message() << "frame " << k);
+    EXPECT_EQ(gif.delays_cs[k], 9);
+    const Image state = expected.image();  // 0 dead, 255 alive
+    const auto cells = state.elements<std::uint8_t>();
+    EXPECT_TRUE(std::equal(cells.begin(), cells.end(), gif.frames[k].begin()));
+    expected.step(4);
+  }
+  const auto j = nlohmann::json::parse(read_file(dir / "glider.json"));
+  EXPECT_EQ(j.at("gif").at("frames"), 4);
+  EXPECT_EQ(j.at("gif").at("delay_cs"), 9);
+  EXPECT_EQ(j.at("colormap"), "magma");
+}
+
+// Heat through viridis: the GIF's indices are the PNG frames' levels, and the PNGs are those levels in colour.
+TEST(CliSim, GifAndPngFramesShowTheSamePicture) {
+  TempDir dir;
+  CliResult r = sim({"heat", "--steps", "200", "--size", "121x67", "--backend", "cpu", "--every", "100", "--frames",
+                     "frames", "--gif", "heat.gif", "--colormap", "viridis"},
+                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const DecodedGif gif = decode_gif(dir / "heat.gif");
+  ASSERT_EQ(gif.frames.size(), 3u);
+  for (std::size_t k = 0; k < 3; ++k) {
+    const Image png = load_image(dir / "frames" / fmt::format("frame_{:05}.png", k));
+    ASSERT_EQ(png.channels(), 3);
+    const auto rgb = png.elements<std::uint8_t>();
+    for (std::size_t i = 0; i < gif.frames[k].size(); ++i)
+      for (std::size_t c = 0; c < 3; ++c) ASSERT_EQ(rgb[3 * i + c], gif.palette[gif.frames[k][i]][c]) << k << " " << i;
+  }
+  // The heat spreads: the frames differ.
+  EXPECT_NE(gif.frames[0], gif.frames[2]);
+}
+#endif
 
 TEST(CliSim, CudaWithoutADeviceIsARuntimeError) {
   if (gpu_available()) GTEST_SKIP() << "a CUDA device is present";
@@ -179,7 +253,7 @@ TEST(CliSim, CudaWithoutADeviceIsARuntimeError) {
 TEST(CliSim, CtrlCStopsBetweenChunksKeepingOnlyCompleteFrames) {
   TempDir dir;
   CliProcess p({"sim", "life", "--steps", "100000000", "--size", "300x300", "--backend", "cpu", "--every",
-                "1", "--frames", "frames", "-o", "out.png", "--json", "out.json"},
+                "1", "--frames", "frames", "-o", "out.png", "--json", "out.json", "--gif", "out.gif"},
                dir.path());
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!fs::exists(dir / "frames" / "frame_00003.png") && std::chrono::steady_clock::now() < deadline)
@@ -191,6 +265,8 @@ TEST(CliSim, CtrlCStopsBetweenChunksKeepingOnlyCompleteFrames) {
   EXPECT_NE(r.err.find("interrupted after"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir / "out.png"));
   EXPECT_FALSE(fs::exists(dir / "out.json"));
+  for (const auto& e : fs::directory_iterator(dir.path()))  // no GIF, and no GIF's temporary either
+    EXPECT_EQ(e.path().filename().string().find("gif"), std::string::npos) << e.path();
   for (const auto& e : fs::directory_iterator(dir / "frames")) {
     EXPECT_EQ(e.path().extension(), ".png") << e.path();  // no temporary file left behind
     EXPECT_EQ(load_image(e.path()).width(), 300);

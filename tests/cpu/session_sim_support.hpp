@@ -1,5 +1,6 @@
 #pragma once
 // Shared by the session's simulation tests: a CPU-only session and a paused simulation, started and settled.
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,13 @@ inline void start_paused(Session& s, const std::string& kernel, int width, int h
     s.simulation().set_start(SimStart::Image);
   for (const auto& p : params) s.set_param(p.substr(0, p.find('=')), p.substr(p.find('=') + 1));
   s.run_now();
+}
+
+// The frame the display shows, which the CPU backend keeps on the host.
+inline const Image& host_frame(const Session& s) {
+  const ui::DisplayFrame f = s.display_frame();
+  if (!f.output) throw std::runtime_error("the simulation frame is not on the host");
+  return *f.output;
 }
 
 }  // namespace ks::app::test_sim

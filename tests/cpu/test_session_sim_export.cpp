@@ -1,5 +1,5 @@
-// Exports of a live simulation: the frame as the view shows it with a sidecar, and a numbered PNG sequence of the
-// next N steps (complete files only, cancellable, progress on the way).
+// Exports of a live simulation: the frame as the view shows it with a sidecar, a numbered PNG sequence of the
+// next N steps (complete files only, cancellable, progress on the way), and an animated GIF (all or nothing).
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,6 +12,10 @@
 #include "session/session.hpp"
 #include "cpu/session_sim_support.hpp"
 #include "support/test_support.hpp"
+
+#if KS_HAVE_GIF
+#include "support/gif_decode.hpp"
+#endif
 
 namespace ks::app {
 namespace {
@@ -26,6 +30,16 @@ std::vector<std::string> names_in(const std::filesystem::path& dir) {
   for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+// Until the running export has written something (or 20 s passed).
+void wait_for_progress(Session& s) {
+  const auto until = std::chrono::steady_clock::now() + 20s;
+  while (std::chrono::steady_clock::now() < until) {
+    s.poll();
+    if (s.job_status().busy && s.job_status().fraction > 0) break;
+    std::this_thread::sleep_for(5ms);
+  }
 }
 
 TEST(SessionSimExport, ASequenceOfNStepsWritesNCompleteNumberedFiles) {
@@ -63,12 +77,7 @@ TEST(SessionSimExport, CancellingASequenceKeepsTheCompleteFilesOnly) {
   start_paused(s, "heat", 300, 200);
   const auto dir = tmp / "many";
   s.simulation().export_sequence(dir, 100000);
-  const auto until = std::chrono::steady_clock::now() + 20s;
-  while (std::chrono::steady_clock::now() < until) {
-    s.poll();
-    if (s.job_status().busy && s.job_status().fraction > 0) break;
-    std::this_thread::sleep_for(5ms);
-  }
+  wait_for_progress(s);
   ASSERT_TRUE(s.simulation().exporting());
   EXPECT_FALSE(s.job_status().label.empty()) << "the job indicator shows the export";
   s.cancel();
@@ -101,6 +110,74 @@ TEST(SessionSimExport, TheFrameAsShownWithASidecar) {
   // A folder that is a file: an Io error, nothing written.
   EXPECT_THROW(s.export_result(tmp / "gs.png" / "x.png"), Error);
 }
+
+#if KS_HAVE_GIF
+// The GIF's frames are the state shown, then every K-th step, as levels of the view's picture; its palette is the
+// view's colormap; the simulation ends N-1 times K steps further on.
+TEST(SessionSimExport, AnAnimationHoldsTheStateShownThenEveryKthStep) {
+  test::TempDir tmp;
+  Session s(cpu_options());
+  start_paused(s, "grayscott", 40, 30);
+  s.simulation().step(5);
+  s.wait_idle();
+  std::vector<Image> expected{*s.display_frame().output};
+  const auto path = tmp / "gs.gif";
+  s.simulation().export_animation(path, 4, 3, 6);
+  EXPECT_THROW(s.simulation().export_animation(path, 2, 1, 4), Error) << "one export at a time";
+  s.wait_idle();
+  EXPECT_EQ(s.simulation().generation(), 5 + 3 * 3);
+  EXPECT_EQ(names_in(tmp.path()), std::vector<std::string>{"gs.gif"}) << "no temporary left behind";
+
+  const test::DecodedGif gif = test::decode_gif(path);
+  ASSERT_EQ(gif.frames.size(), 4u);
+  EXPECT_EQ(gif.delays_cs[0], 6);
+  EXPECT_TRUE(gif.loops);
+  // The palette is the view's colormap: colour i of the GIF is what the PNG export paints level i with.
+  const SimPicture& picture = s.simulation().picture();
+  Image ramp(256, 1, 1, ElemType::F32);
+  for (int i = 0; i < 256; ++i)
+    ramp.row<float>(0)[i] = picture.range_min + (picture.range_max - picture.range_min) * float(i) / 255.0f;
+  const Image ramp_rgb = colorize(ramp, picture);
+  for (std::size_t i = 0; i < 256; ++i)
+    for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(gif.palette[i][c], ramp_rgb.elements<std::uint8_t>()[3 * i + c]);
+  // The last frame is the state now; its levels through the palette are the PNG export of that state.
+  const Image now = *s.display_frame().output;
+  const Image now_rgb = colorize(now, picture);
+  for (std::size_t i = 0; i < gif.frames[3].size(); ++i)
+    for (std::size_t c = 0; c < 3; ++c)
+      ASSERT_EQ(gif.palette[gif.frames[3][i]][c], now_rgb.elements<std::uint8_t>()[3 * i + c]) << i;
+  // The first frame is the state shown before the export, not one step on.
+  const Image first_rgb = colorize(expected[0], picture);
+  for (std::size_t i = 0; i < gif.frames[0].size(); ++i)
+    for (std::size_t c = 0; c < 3; ++c)
+      ASSERT_EQ(gif.palette[gif.frames[0][i]][c], first_rgb.elements<std::uint8_t>()[3 * i + c]) << i;
+  bool info = false;
+  for (const auto& n : s.take_notices()) info |= n.text.find("(4 frames, one every 3 steps)") != std::string::npos;
+  EXPECT_TRUE(info);
+
+  EXPECT_THROW(s.simulation().export_animation(path, 0, 1, 4), Error);
+  EXPECT_THROW(s.simulation().export_animation(path, 3, 0, 4), Error);
+  EXPECT_THROW(s.simulation().export_animation(path, 3, 1, 0), Error);
+}
+
+TEST(SessionSimExport, CancellingAnAnimationWritesNothing) {
+  test::TempDir tmp;
+  Session s(cpu_options());
+  start_paused(s, "heat", 300, 200);
+  const auto path = tmp / "long.gif";
+  s.simulation().export_animation(path, 100000, 1, 4);
+  wait_for_progress(s);
+  ASSERT_TRUE(s.simulation().exporting());
+  s.cancel();
+  s.wait_idle();
+  EXPECT_FALSE(s.simulation().exporting());
+  EXPECT_GT(s.simulation().frames_written(), 0);
+  EXPECT_TRUE(names_in(tmp.path()).empty()) << "no GIF and no temporary";
+  bool cancelled = false;
+  for (const auto& n : s.take_notices()) cancelled |= n.text.find("nothing written") != std::string::npos;
+  EXPECT_TRUE(cancelled);
+}
+#endif
 
 }  // namespace
 }  // namespace ks::app

@@ -7,6 +7,7 @@
 #include "registry/registry.hpp"
 #include "sim/life_patterns.hpp"
 #include "sim/simulation.hpp"
+#include "support/sim_support.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
@@ -28,18 +29,7 @@ SimulationRequest request(const std::string& kernel, int w, int h, const std::st
   return r;
 }
 
-// The usage Error `f` throws, with its message and hint together.
-template <class F>
-std::string usage_error(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Usage) << e.full_message();
-    return e.full_message();
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
+using sim_test::usage_error;
 
 TEST(Simulation, RefusesBadRequestsWithWhatToDo) {
   EXPECT_NE(usage_error([] { Simulation(engine(), request("life", 0, 5)); }).find("no cells"),

@@ -12,6 +12,7 @@
 #include "engine/engine.hpp"
 #include "registry/registry.hpp"
 #include "sim/simulation.hpp"
+#include "support/sim_support.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
@@ -65,12 +66,7 @@ Image start_image(const Case& c) {
   return img;
 }
 
-double max_difference(const Image& a, const Image& b) {
-  const auto x = a.elements<float>(), y = b.elements<float>();
-  double d = 0;
-  for (std::size_t i = 0; i < x.size(); ++i) d = std::max(d, double(std::abs(x[i] - y[i])));
-  return d;
-}
+using sim_test::max_difference;
 
 class SimCudaVsCpu : public ::testing::TestWithParam<Case> {};
 

@@ -1,9 +1,11 @@
 // Live simulations in the real window under Xvfb (CPU backend): life runs from a placed and a dropped pattern,
-// the brush paints, playing advances while the window draws and pause stops it, frames are exported, refused
-// values keep the app running, and a stencil runs again afterwards.
+// the brush paints, playing advances while the window draws and pause stops it, frames and a GIF are exported,
+// refused values keep the app running, and a stencil runs again afterwards.
 #include <fstream>
 
+#include "core/error.hpp"
 #include "gui_app_fixture.hpp"
+#include "io/gif_writer.hpp"
 #include "io/image_io.hpp"
 
 namespace ks::test {
@@ -14,6 +16,12 @@ TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
   {
     std::ofstream rle(path("blinker.rle"));
     rle << "#N Blinker\nx = 3, y = 1, rule = B3/S23\n3o!\n";
+  }
+  bool gifs = true;  // builds without giflib say so instead (tests/cpu/test_gif_writer.cpp)
+  try {
+    require_gif_support();
+  } catch (const Error&) {
+    gifs = false;
   }
   const std::string script =
       "kernel life\n"
@@ -33,7 +41,8 @@ TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
       "sim paint 5 5 9 5\n"
       "sim print\n"
       "viewport-shot " + path("life.png").string() + " no-panels\n"
-      "sim export-frames " + path("frames").string() + " 3\n"
+      "sim export-frames " + path("frames").string() + " 3\n" +
+      (gifs ? "sim export-gif " + path("life.gif").string() + " 3 2\n" : std::string()) +
       "param rule=nonsense\n"
       "expect-error\n"
       "sim print\n"
@@ -53,7 +62,8 @@ TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
       << "the dropped blinker restarts life: " << sims[2];
   // The blinker after 3 steps (vertical: 3 cells) and a painted row of 5 cells away from it.
   EXPECT_NE(sims[3].find("generation=3 playing=off frame=64x48 population=8"), std::string::npos) << sims[3];
-  EXPECT_NE(sims[4].find("generation=6 "), std::string::npos) << "the export ran 3 more steps: " << sims[4];
+  // The frames ran 3 more steps, the GIF 2 x 2 (its first frame is the state shown).
+  EXPECT_NE(sims[4].find(gifs ? "generation=10 " : "generation=6 "), std::string::npos) << sims[4];
   EXPECT_NE(line_starting(run.out, "status ").find("kernel=box"), std::string::npos) << run.out;
   EXPECT_NE(run.out.find("expected error:"), std::string::npos);
 
@@ -62,6 +72,11 @@ TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
   for (const char* f : {"frame_00000.png", "frame_00001.png", "frame_00002.png"})
     EXPECT_EQ(load_image(path("frames") / f).width(), 64) << f;
   EXPECT_FALSE(std::filesystem::exists(path("frames") / "frame_00003.png"));
+  if (gifs) {
+    const Image first = load_image(path("life.gif"));  // stb_image: the GIF's first frame
+    EXPECT_EQ(first.width(), 64);
+    EXPECT_EQ(first.height(), 48);
+  }
 }
 
 }  // namespace

@@ -19,6 +19,8 @@ namespace {
 
 constexpr int kMaxBrushSlider = 64;  // larger radii can be typed (Ctrl+click)
 constexpr const char* kFramesDirKey = "simulation/frames_dir";
+constexpr const char* kGifPathKey = "simulation/gif_path";
+constexpr int kGifDelayCs = 4;  // 25 frames per second
 
 void transport(app::SimulationRunner& sim, PanelState& st) {
   if (ImGui::Button(sim.playing() ? "Pause" : "Play", ImVec2(60, 0))) sim.set_playing(!sim.playing());
@@ -166,6 +168,22 @@ void sequence_export(app::Session& s, app::SimulationRunner& sim, PanelState& st
   }
 }
 
+void animation_export(app::SimulationRunner& sim, PanelState& st) {
+  auto it = st.text_edits.try_emplace(kGifPathKey, "simulation.gif").first;
+  ImGui::InputText("GIF file", &it->second);
+  ImGuiStorage* storage = ImGui::GetStateStorage();
+  int* n = storage->GetIntRef(ImGui::GetID("gif_frames"), 100);
+  int* every = storage->GetIntRef(ImGui::GetID("gif_every"), sim.steps_per_frame());
+  ImGui::InputInt("GIF frames", n);
+  ImGui::InputInt("steps between", every);
+  ImGui::BeginDisabled(sim.exporting());
+  if (ImGui::Button("Export GIF")) try_change(st, [&] { sim.export_animation(it->second, *n, *every, kGifDelayCs); });
+  ImGui::EndDisabled();
+  help_marker("An animated GIF of N frames: the state shown, then one every K steps, through the view's colormap "
+              "and range, 25 frames per second, looping. The file appears when all frames are written; Cancel in "
+              "the progress box stops it and writes nothing.");
+}
+
 }  // namespace
 
 void draw_simulation_section(app::Session& s, PanelState& st) {
@@ -181,6 +199,7 @@ void draw_simulation_section(app::Session& s, PanelState& st) {
   brush(sim, st);
   ImGui::Separator();
   sequence_export(s, sim, st);
+  animation_export(sim, st);
 }
 
 void draw_simulation_timing(app::Session& s, PanelState& st) {

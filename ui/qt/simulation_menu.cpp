@@ -16,6 +16,7 @@ namespace ks::ui::qt {
 namespace {
 
 constexpr int kMaxFramesAsked = 1000000;
+constexpr int kGifDelayCs = 4;  // 25 frames per second
 
 void export_frames_dialog(const SimulationMenuContext& c) {
   if (!c.session.simulating() || !c.session.simulation().has_frame())
@@ -40,6 +41,30 @@ void export_frames_dialog(const SimulationMenuContext& c) {
   }
 }
 
+void export_animation_dialog(const SimulationMenuContext& c) {
+  constexpr const char* title = "Export simulation animation";
+  if (!c.session.simulating() || !c.session.simulation().has_frame())
+    return c.show_error(title, "Pick a simulation kernel first (life, heat or grayscott).");
+  // Qt's save dialog asks before replacing an existing file.
+  QString path = QFileDialog::getSaveFileName(c.parent, title, QDir(c.last_folder()).filePath("simulation.gif"),
+                                              "Animated GIF (*.gif)");
+  if (path.isEmpty()) return;
+  if (!path.endsWith(".gif", Qt::CaseInsensitive)) path += ".gif";
+  bool ok = false;
+  const int n = QInputDialog::getInt(c.parent, title, "Frames (the first is the state shown now):", 100, 1,
+                                     kMaxFramesAsked, 1, &ok);
+  if (!ok) return;
+  const int every = QInputDialog::getInt(c.parent, title, "Steps between frames:",
+                                         c.session.simulation().steps_per_frame(), 1, kMaxFramesAsked, 1, &ok);
+  if (!ok) return;
+  try {
+    c.session.simulation().export_animation(path.toStdString(), n, every, kGifDelayCs);
+    c.status(QString("Writing a %1-frame GIF to %2 (Cancel in the progress box stops it)").arg(n).arg(path));
+  } catch (const Error& e) {
+    c.show_error(title, QString::fromStdString(e.full_message()));
+  }
+}
+
 }  // namespace
 
 bool open_pattern_file(const SimulationMenuContext& c, const QString& path) {
@@ -60,6 +85,8 @@ void add_simulation_entries(QMenu* file, const SimulationMenuContext& context) {
     if (!path.isEmpty()) open_pattern_file(c, path);
   });
   file->addAction("Export simulation &frames...", context.parent, [c = context] { export_frames_dialog(c); });
+  file->addAction("Export simulation &animation (GIF)...", context.parent,
+                  [c = context] { export_animation_dialog(c); });
 }
 
 }  // namespace ks::ui::qt

@@ -52,6 +52,10 @@ class LifeBackend final : public CpuBackend {
  public:
   LifeBackend(const SimModel& m, ThreadPool& pool)
       : CpuBackend(pool), torus_(m.life.torus), table_(life_table(m.life.rule)) {}
+  void set_model(const SimModel& m) override {
+    torus_ = m.life.torus;
+    table_ = life_table(m.life.rule);
+  }
   void load(const Fields& s) override {
     cells_ = s[0];
     next_ = Image(cells_.shape());
@@ -83,6 +87,10 @@ class LifeBitsBackend final : public CpuBackend {
  public:
   LifeBitsBackend(const SimModel& m, ThreadPool& pool)
       : CpuBackend(pool), torus_(m.life.torus), masks_(life_masks(m.life.rule)) {}
+  void set_model(const SimModel& m) override {
+    torus_ = m.life.torus;
+    masks_ = life_masks(m.life.rule);
+  }
   void load(const Fields& s) override {
     words_ = cpu::pack_life(s[0]);
     next_ = words_;
@@ -116,6 +124,7 @@ class LifeBitsBackend final : public CpuBackend {
 class FieldBackend final : public CpuBackend {
  public:
   FieldBackend(const SimModel& m, ThreadPool& pool) : CpuBackend(pool), m_(m) {}
+  void set_model(const SimModel& m) override { m_ = m; }
   void load(const Fields& s) override {
     fields_ = s;
     next_ = s;

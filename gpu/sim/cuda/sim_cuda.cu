@@ -58,15 +58,30 @@ class StepTimer {
   std::vector<std::unique_ptr<kc::Event>> events_;
 };
 
+// The launch of `variant` for the model and how it stores the state; usage Error for names the kernel lacks.
+kc::SimLaunch make_launch(const SimModel& m, const std::string& variant, BlockShape block, Layout& layout) {
+  if (m.kind == SimKind::Life) {
+    if (variant == "naive") return layout = Layout::Bytes, kc::make_life_naive_launch(m, block);
+    if (variant == "tiled") return layout = Layout::Bytes, kc::make_life_tiled_launch(m, block);
+    if (variant == "bitpacked") return layout = Layout::Words, kc::make_life_bitpacked_launch(m, block);
+    throw_usage("life has no CUDA variant '" + variant + "'", "use naive, tiled or bitpacked");
+  }
+  layout = Layout::Fields;
+  if (variant == "naive") return kc::make_field_naive_launch(m, block);
+  if (variant == "strip") return kc::make_field_strip_launch(m, block);
+  throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive or strip");
+}
+
 using Planes = kc::Planes;
 using Plane = kc::Plane;
 
 class CudaBackend final : public SimBackend {
  public:
-  CudaBackend(CudaContext& ctx, const SimModel& m, Layout layout, BlockShape block, kc::SimLaunch launch,
-              OccupancyReport occupancy)
+  CudaBackend(CudaContext& ctx, const SimModel& m, std::string variant, Layout layout, BlockShape block,
+              kc::SimLaunch launch, OccupancyReport occupancy)
       : ctx_(ctx),
         m_(m),
+        variant_(std::move(variant)),
         layout_(layout),
         block_(block),
         launch_(std::move(launch)),
@@ -95,6 +110,18 @@ class CudaBackend final : public SimBackend {
         upload(*state_[cur_][std::size_t(f)], s[std::size_t(f)].data(), row_bytes_);
     }
     kc::check(cudaStreamSynchronize(stream()), "waiting for the upload of the state");
+  }
+
+  // The rule, border and coefficients are arguments of the launch (and the border picks the Life kernel's
+  // instance): a new launch, checked against the device like the first, replaces the old one only once it holds.
+  // Launches already queued keep the arguments they were given.
+  void set_model(const SimModel& m) override {
+    Layout layout = layout_;
+    kc::SimLaunch launch = make_launch(m, variant_, block_, layout);
+    OccupancyReport occupancy = kc::occupancy_of(ctx_.device(), launch.shape);
+    launch_ = std::move(launch);
+    occupancy_ = std::move(occupancy);
+    m_ = m;
   }
 
   void step(long long n, std::vector<double>& step_ms) override {
@@ -221,6 +248,7 @@ class CudaBackend final : public SimBackend {
 
   CudaContext& ctx_;
   SimModel m_;
+  std::string variant_;
   Layout layout_;
   BlockShape block_;
   kc::SimLaunch launch_;
@@ -234,20 +262,6 @@ class CudaBackend final : public SimBackend {
   StepTimer timer_;
 };
 
-// The launch of `variant` for the model and how it stores the state; usage Error for names the kernel lacks.
-kc::SimLaunch make_launch(const SimModel& m, const std::string& variant, BlockShape block, Layout& layout) {
-  if (m.kind == SimKind::Life) {
-    if (variant == "naive") return layout = Layout::Bytes, kc::make_life_naive_launch(m, block);
-    if (variant == "tiled") return layout = Layout::Bytes, kc::make_life_tiled_launch(m, block);
-    if (variant == "bitpacked") return layout = Layout::Words, kc::make_life_bitpacked_launch(m, block);
-    throw_usage("life has no CUDA variant '" + variant + "'", "use naive, tiled or bitpacked");
-  }
-  layout = Layout::Fields;
-  if (variant == "naive") return kc::make_field_naive_launch(m, block);
-  if (variant == "strip") return kc::make_field_strip_launch(m, block);
-  throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive or strip");
-}
-
 }  // namespace
 
 std::unique_ptr<SimBackend> make_cuda_backend(CudaContext& ctx, const SimModel& model,
@@ -259,7 +273,7 @@ std::unique_ptr<SimBackend> make_cuda_backend(CudaContext& ctx, const SimModel& 
   // Validates the block against the device and the kernel (threads, dimensions, registers, shared memory).
   OccupancyReport occupancy = kc::occupancy_of(ctx.device(), launch.shape);
   kc::check(cudaSetDevice(ctx.device().index), "cudaSetDevice");
-  return std::make_unique<CudaBackend>(ctx, model, layout, block, std::move(launch), std::move(occupancy));
+  return std::make_unique<CudaBackend>(ctx, model, variant, layout, block, std::move(launch), std::move(occupancy));
 }
 
 }  // namespace ks::sim::cuda
