@@ -183,6 +183,27 @@ TEST(TopoSweep, FewDistinctCostsCountedDuringTheSweepGiveTheSameHistogram) {
   expect_slices_match(p, bf, part, 1000, 30001, true);
 }
 
+TEST(TopoSweep, WideCostRangesGiveTheSameHistogramCountedOrWalkedAgain) {
+  // Up to 2^20 cost values the CPU counts them over the whole sweep (the first Histogram pass adds them all);
+  // beyond, it walks every placement again. Both must give the bins of the definition, over several batches.
+  for (std::int64_t max_traffic : {std::int64_t(800), std::int64_t(100000000)}) {
+    const Problem p = random_problem(7, 2, 2, 17, true, false, max_traffic);
+    SCOPED_TRACE(::testing::Message() << "cost bound " << p.cost_bound);
+    if (max_traffic == 800) {
+      ASSERT_GT(p.cost_bound, 1u << 14);
+      ASSERT_LT(p.cost_bound, (1u << 20) / 4);  // four (slice, configuration) pairs: counted
+    } else {
+      ASSERT_GT(p.cost_bound, 1u << 20);  // walked again
+    }
+    const BruteForce bf = brute_force(p);
+    EvalRequest req;
+    req.batch_evaluations = 4000;
+    req.repeat = 2;
+    const EvalResult r = evaluate(p, req, {}, pool(), nullptr);
+    expect_slices_match(p, bf, r, 0, factorial(7), true);
+  }
+}
+
 TEST(TopoSweep, RangesSplitAndCoverTheWhole) {
   const Problem p = random_problem(7, 2, 2, 77);
   const BruteForce bf = brute_force(p);
