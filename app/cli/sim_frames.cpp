@@ -57,24 +57,33 @@ ui::Colormap parse_colormap(const std::string& name) {
   throw_usage(fmt::format("unknown colormap '{}'", name), "choose one of " + names);
 }
 
+StateRange state_range(const std::string& kernel, const Image& initial, const ParamSet& params) {
+  if (kernel == "life") return {0, 255};
+  if (kernel == "grayscott") return {0, 0.5f};
+  float lo = 0, hi = 0;
+  bool any = false;
+  auto take = [&](float v) {
+    lo = any ? std::min(lo, v) : v;
+    hi = any ? std::max(hi, v) : v;
+    any = true;
+  };
+  if (initial.type() == ElemType::F32)
+    for (float v : initial.elements<float>())
+      if (std::isfinite(v)) take(v);
+  if (params.get_choice("boundary") == "fixed") take(float(params.get_float("boundary_value")));
+  if (!(hi > lo)) hi = lo + 1;
+  return {lo, hi};
+}
+
 SimPicture::SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap colormap)
     : kernel_(sim.kernel()), colormap_(colormap) {
-  if (kernel_ == "life") {
+  range_ = state_range(kernel_, kernel_ == "heat" ? sim.image() : Image(), params);
+  if (kernel_ == "life")
     mapping_ = "live cells white, dead black";
-  } else if (kernel_ == "grayscott") {
-    lo_ = 0, hi_ = 0.5f;
+  else if (kernel_ == "grayscott")
     mapping_ = "v from 0..0.5 to 0..255";
-  } else {
-    const Image u = sim.image();
-    const auto v = u.elements<float>();
-    const auto [mn, mx] = std::minmax_element(v.begin(), v.end());
-    lo_ = *mn, hi_ = *mx;
-    if (params.get_choice("boundary") == "fixed") {
-      const float outside = float(params.get_float("boundary_value"));
-      lo_ = std::min(lo_, outside), hi_ = std::max(hi_, outside);
-    }
-    mapping_ = fmt::format("u from [{:.6g}, {:.6g}] (the initial range) to 0..255", lo_, hi_);
-  }
+  else
+    mapping_ = fmt::format("u from [{:.6g}, {:.6g}] (the initial range) to 0..255", range_.lo, range_.hi);
   if (colormap_ != ui::Colormap::Gray) {
     if (kernel_ == "life")
       mapping_ = fmt::format("live cells at {0}'s high end, dead at its low end", ui::colormap_name(colormap_));
@@ -86,7 +95,7 @@ SimPicture::SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap col
 Image SimPicture::levels(Simulation& sim) const {
   Image state = sim.image();
   if (kernel_ == "life") return state;  // already 0 and 255
-  return state_levels(state, lo_, hi_);
+  return state_levels(state, range_.lo, range_.hi);
 }
 
 Image SimPicture::of(Simulation& sim) const {

@@ -19,6 +19,14 @@
 
 namespace ks::cli {
 
+// The values a simulation's pictures span, for the whole run: life 0..255 (its cells), grayscott v in 0..0.5
+// (above saturates), heat the initial state's range (finite values) with the fixed boundary's value, which the
+// explicit scheme never leaves. hi > lo. `initial` is read for heat only. The CLI and the app's view both use it.
+struct StateRange {
+  float lo = 0, hi = 255;
+};
+StateRange state_range(const std::string& kernel, const Image& initial, const ParamSet& params);
+
 // A state (1 channel, u8 or f32) as levels: [lo, hi] linearly to 0..255, rounded to nearest; values outside
 // take the ends; NaN and infinities 0. 1 channel u8.
 Image state_levels(const Image& state, float lo, float hi);
@@ -44,7 +52,7 @@ class SimPicture {
  private:
   std::string kernel_;
   ui::Colormap colormap_;
-  float lo_ = 0, hi_ = 255;
+  StateRange range_;
   std::string mapping_;
 };
 

@@ -120,7 +120,7 @@ TEST(SessionSimExport, AnAnimationHoldsTheStateShownThenEveryKthStep) {
   start_paused(s, "grayscott", 40, 30);
   s.simulation().step(5);
   s.wait_idle();
-  std::vector<Image> expected{*s.display_frame().output};
+  const Image shown = *s.display_frame().output;
   const auto path = tmp / "gs.gif";
   s.simulation().export_animation(path, 4, 3, 6);
   EXPECT_THROW(s.simulation().export_animation(path, 2, 1, 4), Error) << "one export at a time";
@@ -132,25 +132,25 @@ TEST(SessionSimExport, AnAnimationHoldsTheStateShownThenEveryKthStep) {
   ASSERT_EQ(gif.frames.size(), 4u);
   EXPECT_EQ(gif.delays_cs[0], 6);
   EXPECT_TRUE(gif.loops);
-  // The palette is the view's colormap: colour i of the GIF is what the PNG export paints level i with.
   const SimPicture& picture = s.simulation().picture();
+  // Frame k's indices through the GIF's palette are the PNG export (colorize) of `state`.
+  auto expect_frame_shows = [&](std::size_t k, const Image& state) {
+    SCOPED_TRACE(testing::Message() << "frame " << k);
+    const Image rgb = colorize(state, picture);
+    const auto want = rgb.elements<std::uint8_t>();
+    ASSERT_EQ(gif.frames[k].size() * 3, want.size());
+    for (std::size_t i = 0; i < gif.frames[k].size(); ++i)
+      for (std::size_t c = 0; c < 3; ++c) ASSERT_EQ(gif.palette[gif.frames[k][i]][c], want[3 * i + c]) << i;
+  };
+  // The palette is the view's colormap: colour i of the GIF is what the PNG export paints level i with.
   Image ramp(256, 1, 1, ElemType::F32);
   for (int i = 0; i < 256; ++i)
     ramp.row<float>(0)[i] = picture.range_min + (picture.range_max - picture.range_min) * float(i) / 255.0f;
   const Image ramp_rgb = colorize(ramp, picture);
   for (std::size_t i = 0; i < 256; ++i)
     for (std::size_t c = 0; c < 3; ++c) EXPECT_EQ(gif.palette[i][c], ramp_rgb.elements<std::uint8_t>()[3 * i + c]);
-  // The last frame is the state now; its levels through the palette are the PNG export of that state.
-  const Image now = *s.display_frame().output;
-  const Image now_rgb = colorize(now, picture);
-  for (std::size_t i = 0; i < gif.frames[3].size(); ++i)
-    for (std::size_t c = 0; c < 3; ++c)
-      ASSERT_EQ(gif.palette[gif.frames[3][i]][c], now_rgb.elements<std::uint8_t>()[3 * i + c]) << i;
-  // The first frame is the state shown before the export, not one step on.
-  const Image first_rgb = colorize(expected[0], picture);
-  for (std::size_t i = 0; i < gif.frames[0].size(); ++i)
-    for (std::size_t c = 0; c < 3; ++c)
-      ASSERT_EQ(gif.palette[gif.frames[0][i]][c], first_rgb.elements<std::uint8_t>()[3 * i + c]) << i;
+  expect_frame_shows(3, *s.display_frame().output);  // the last frame is the state now
+  expect_frame_shows(0, shown);                        // the first is the state shown before, not one step on
   bool info = false;
   for (const auto& n : s.take_notices()) info |= n.text.find("(4 frames, one every 3 steps)") != std::string::npos;
   EXPECT_TRUE(info);
