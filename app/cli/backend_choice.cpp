@@ -7,6 +7,12 @@
 
 namespace ks::cli {
 
+Backend default_backend(Engine& engine, std::string& note) {
+  if (engine.cuda_available()) return Backend::Cuda;
+  note = fmt::format("backend: cpu, because there is no CUDA device: {}", cuda_missing_reason(engine));
+  return Backend::Cpu;
+}
+
 Backend choose_backend(const std::string& backend, const std::string& variant, const std::string& block,
                        const KernelSpec& spec, Engine& engine, std::string& note) {
   if (!backend.empty()) return backend_from_string(backend);
@@ -15,9 +21,7 @@ Backend choose_backend(const std::string& backend, const std::string& variant, c
     return Backend::Cpu;  // check_variant reports the unknown name
   }
   if (!block.empty()) return Backend::Cuda;
-  if (engine.cuda_available()) return Backend::Cuda;
-  note = fmt::format("backend: cpu, because there is no CUDA device: {}", cuda_missing_reason(engine));
-  return Backend::Cpu;
+  return default_backend(engine, note);
 }
 
 Backend choose_checked_backend(const std::string& backend, const std::string& variant, const std::string& block,

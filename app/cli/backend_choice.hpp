@@ -1,12 +1,16 @@
 #pragma once
 // Which backend runs a request when --backend is not given: the one --variant or --block imply, otherwise
-// CUDA when a device is usable. Shared by the commands that run kernels (`sim`; `run` has the same rule).
+// CUDA when a device is usable. Shared by the commands that run kernels (`run`, `sim`, and `topo`, whose sweeps
+// are not registry kernels and so take only default_backend).
 #include <string>
 
 #include "engine/engine.hpp"
 #include "registry/kernel_spec.hpp"
 
 namespace ks::cli {
+
+// Nothing asked for: CUDA when a device is usable, else the CPU with `note` saying why.
+Backend default_backend(Engine& engine, std::string& note);
 
 // `note` says why, when the choice was not explicit and fell to the CPU.
 Backend choose_backend(const std::string& backend, const std::string& variant, const std::string& block,

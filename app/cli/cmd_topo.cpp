@@ -7,6 +7,7 @@
 #include <atomic>
 #include <memory>
 
+#include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
 #include "cli/image_files.hpp"
 #include "cli/interrupt.hpp"
@@ -41,7 +42,6 @@ struct TopoOptions {
 
 int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   topo::EvalRequest request;
-  request.backend = opt.backend.empty() ? Backend::Cuda : backend_from_string(opt.backend);
   request.variant = opt.variant;
   request.block_threads = opt.block;
   request.top_k = opt.top;
@@ -64,10 +64,12 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
 
   Engine engine(Engine::Options{global.threads});
-  if (opt.backend.empty() && opt.variant.empty() && !engine.cuda_available()) {
-    request.backend = Backend::Cpu;
-    fmt::print(stderr, "note: backend: cpu, because there is no CUDA device: {}\n", cuda_missing_reason(engine));
-  }
+  // The variants (naive, delta) are CUDA's: naming one asks for CUDA.
+  std::string note;
+  request.backend = !opt.backend.empty() ? backend_from_string(opt.backend)
+                    : !opt.variant.empty() ? Backend::Cuda
+                                           : default_backend(engine, note);
+  if (!note.empty()) fmt::print(stderr, "note: {}\n", note);
   CudaContext* cuda = request.backend == Backend::Cuda ? &require_cuda(engine, "--backend cpu") : nullptr;
   fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements {}\n",
              problem.n, in.traffic.source, problem.timestamps, problem.configs, in.metric, opt.placements);
