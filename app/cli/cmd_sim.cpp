@@ -42,7 +42,7 @@ struct SimOptions {
   long long every = 0;
   std::string frames;
   std::string gif;
-  int gif_delay = 4;
+  int gif_delay = kDefaultGifDelayCs;
   std::string colormap = "gray";
   std::string json;
 };

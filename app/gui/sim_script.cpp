@@ -88,7 +88,7 @@ bool run_sim_command(const QStringList& w, app::Session& s, long long& wait_unti
     if (w.size() < 5) throw_usage("sim export-gif needs FILE N K");
     r.export_animation(w[2].toStdString(), number(w, 3, "a number of frames"), number(w, 4, "steps between frames"),
                        // Out of int's range stays out of the delay's range (an error), rather than wrapping.
-                       w.size() > 5 ? int(std::min(number(w, 5, "a delay in hundredths of a second"), 1LL << 20)) : 4);
+                       w.size() > 5 ? int(std::min(number(w, 5, "a delay in hundredths of a second"), 1LL << 20)) : kDefaultGifDelayCs);
   } else if (sub == "wait-generation") {
     wait_until_generation = number(w, 2, "a generation");
     if (!r.playing() && r.generation() < wait_until_generation)

@@ -26,6 +26,7 @@
 #include "core/error.hpp"
 #include "core/image.hpp"
 #include "core/timing.hpp"
+#include "io/gif_writer.hpp"
 #include "session/simulation_picture.hpp"
 #include "session/simulation_setup.hpp"
 #include "sim/sim_backend.hpp"
@@ -171,7 +172,7 @@ class SimulationRunner {
     std::filesystem::path dir;  // the folder of a sequence, the file of an animation
     SimPicture picture;
     long long every = 1;  // an animation's steps between frames
-    int delay_cs = 4;     // an animation's hundredths of a second per frame
+    int delay_cs = kDefaultGifDelayCs;  // an animation's hundredths of a second per frame
   };
   bool frame_pending_display() const;
   void submit_create(bool fresh);

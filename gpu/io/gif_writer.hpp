@@ -21,6 +21,9 @@ namespace ks {
 
 using Rgb8 = std::array<std::uint8_t, 3>;
 
+// The frame delay every GIF export starts from: 4/100 s, 25 frames per second.
+inline constexpr int kDefaultGifDelayCs = 4;
+
 // Nothing in a build that writes GIFs; otherwise a usage Error saying how to get a build that does. For checking a
 // request before any work.
 void require_gif_support();

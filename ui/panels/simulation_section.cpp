@@ -20,7 +20,6 @@ namespace {
 constexpr int kMaxBrushSlider = 64;  // larger radii can be typed (Ctrl+click)
 constexpr const char* kFramesDirKey = "simulation/frames_dir";
 constexpr const char* kGifPathKey = "simulation/gif_path";
-constexpr int kGifDelayCs = 4;  // 25 frames per second
 
 void transport(app::SimulationRunner& sim, PanelState& st) {
   if (ImGui::Button(sim.playing() ? "Pause" : "Play", ImVec2(60, 0))) sim.set_playing(!sim.playing());
@@ -177,7 +176,7 @@ void animation_export(app::SimulationRunner& sim, PanelState& st) {
   ImGui::InputInt("GIF frames", n);
   ImGui::InputInt("steps between", every);
   ImGui::BeginDisabled(sim.exporting());
-  if (ImGui::Button("Export GIF")) try_change(st, [&] { sim.export_animation(it->second, *n, *every, kGifDelayCs); });
+  if (ImGui::Button("Export GIF")) try_change(st, [&] { sim.export_animation(it->second, *n, *every, kDefaultGifDelayCs); });
   ImGui::EndDisabled();
   help_marker("An animated GIF of N frames: the state shown, then one every K steps, through the view's colormap "
               "and range, 25 frames per second, looping. The file appears when all frames are written; Cancel in "

@@ -16,7 +16,6 @@ namespace ks::ui::qt {
 namespace {
 
 constexpr int kMaxFramesAsked = 1000000;
-constexpr int kGifDelayCs = 4;  // 25 frames per second
 
 void export_frames_dialog(const SimulationMenuContext& c) {
   if (!c.session.simulating() || !c.session.simulation().has_frame())
@@ -58,7 +57,7 @@ void export_animation_dialog(const SimulationMenuContext& c) {
                                          c.session.simulation().steps_per_frame(), 1, kMaxFramesAsked, 1, &ok);
   if (!ok) return;
   try {
-    c.session.simulation().export_animation(path.toStdString(), n, every, kGifDelayCs);
+    c.session.simulation().export_animation(path.toStdString(), n, every, kDefaultGifDelayCs);
     c.status(QString("Writing a %1-frame GIF to %2 (Cancel in the progress box stops it)").arg(n).arg(path));
   } catch (const Error& e) {
     c.show_error(title, QString::fromStdString(e.full_message()));
