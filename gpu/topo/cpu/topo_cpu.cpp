@@ -4,7 +4,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
+#include <thread>
 #include <type_traits>
 
 #include "core/error.hpp"
@@ -84,16 +86,19 @@ struct TopList {
 // pass also counts how often each value occurs, and the Histogram pass is then read from those counts instead
 // of walking every placement again (the bins are the same function of the cost, so the counts are identical).
 // Halves an exhaustive sweep with histograms: QAPLIB n = 12 instances span up to ~750 000 values (tai12a: 16.2 s
-// -> 8 s on 2 cores), nug12 a few thousand. Memory: 8 bytes a value for the sums, 4 per value in each task.
+// -> 8.8 s on 2 cores), nug12 a few thousand. Memory: 8 bytes a value in each pool thread that counts.
 constexpr std::uint64_t kMaxCountedValues = 1 << 20;  // values x pairs
 
 // The counts of one round of Stats passes (every batch of a sweep), read by the Histogram passes that follow:
 // the first of them adds them all to the histogram (the total is what each batch's share would add up to), the
-// rest find their batch counted and add nothing.
+// rest find their batch counted and add nothing. Each pool thread counts into an array of its own for the whole
+// round (a thread runs its pieces one after another, so no lock is taken per placement, and the arrays are summed
+// once per round rather than once per task and batch: with 16 threads that merge cost more than the batch).
 struct ValueCounts {
-  std::vector<std::uint64_t> counts;                           // [pair][cost - lo]
-  std::vector<std::pair<std::uint64_t, std::uint64_t>> batches;  // counted, not yet histogrammed
-  bool added = false;                                          // a Histogram pass has added the counts
+  std::size_t cells = 0;                                              // pairs x counted values
+  std::map<std::thread::id, std::vector<std::uint64_t>> per_thread;  // [pair][cost - lo]
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> batches;       // counted, not yet histogrammed
+  bool added = false;                                                 // a Histogram pass has added the counts
 };
 
 class CpuBackend final : public SweepBackend {
@@ -163,27 +168,17 @@ class CpuBackend final : public SweepBackend {
     }
   }
 
-  // Runs body(piece_a, piece_b, piece_index, task) over pieces of [a, b) in parallel; each of the pool's tasks
-  // (a run of pieces on one thread) has a Task of its own, made by make_task and handed to done(task) at its end.
-  template <class MakeTask, class Body, class Done>
-  void for_pieces(std::uint64_t a, std::uint64_t b, std::uint64_t pieces, MakeTask&& make_task, Body&& body,
-                  Done&& done) {
+  // Runs body(piece_a, piece_b, piece_index) over pieces of [a, b) in parallel.
+  template <class Body>
+  void for_pieces(std::uint64_t a, std::uint64_t b, std::uint64_t pieces, Body&& body) {
     const std::uint64_t count = b - a;
     pool_.parallel_for(0, (long long)pieces, [&](long long pa, long long pb) {
-      auto task = make_task();
       for (long long piece = pa; piece < pb; ++piece) {
         const std::uint64_t from = a + count * std::uint64_t(piece) / pieces;
         const std::uint64_t to = a + count * std::uint64_t(piece + 1) / pieces;
-        body(from, to, std::uint64_t(piece), task);
+        body(from, to, std::uint64_t(piece));
       }
-      done(task);
     });
-  }
-  template <class Body>
-  void for_pieces(std::uint64_t a, std::uint64_t b, std::uint64_t pieces, Body&& body) {
-    for_pieces(
-        a, b, pieces, [] { return 0; },
-        [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece, int) { body(from, to, piece); }, [](int) {});
   }
 
   template <class A>
@@ -197,28 +192,16 @@ class CpuBackend final : public SweepBackend {
       switch (pass) {
         case Pass::Stats: {
           auto partial = std::vector<RunningStats<A>>(static_cast<std::size_t>(pieces * std::uint64_t(pairs)));
-          // A task's counts are 32-bit: a batch of 2^32 placements or more (a batch size far past the default
-          // 2^24 evaluations) is histogrammed by walking it again.
-          const std::uint64_t placements = src.mode == PlacementMode::All ? src.plan->placements_in(a, b) : b - a;
-          const bool count_values = A::exact && io.histogram_follows && values_ > 0 && placements < (1ULL << 32);
-          const std::size_t cells = count_values ? std::size_t(values_) * std::size_t(pairs) : 0;
-          if (count_values) start_counting(a, b, cells);
-          std::mutex merge;
-          auto make_task = [&] { return std::vector<std::uint32_t>(cells); };
-          auto add_task = [&](const std::vector<std::uint32_t>& local) {
-            if (!count_values) return;
-            std::lock_guard lock(merge);
-            for (std::size_t i = 0; i < cells; ++i) values_counted_.counts[i] += local[i];
-          };
-          for_pieces(a, b, pieces, make_task, [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece,
-                                                  std::vector<std::uint32_t>& local) {
-            std::uint32_t* vc = local.data();
+          const bool count_values = A::exact && io.histogram_follows && values_ > 0;
+          if (count_values) start_counting(a, b, std::size_t(values_) * std::size_t(pairs));
+          for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece) {
+            std::uint64_t* vc = count_values ? thread_counts() : nullptr;
             for (int s = 0; s < m.slices; ++s)
               for (int c = 0; c < m.configs; ++c) {
                 const int k = s * m.configs + c;
                 RunningStats<A>& st = partial[std::size_t(piece) * std::size_t(pairs) + std::size_t(k)];
                 if (count_values) {
-                  std::uint32_t* row = vc + std::size_t(k) * std::size_t(values_);
+                  std::uint64_t* row = vc + std::size_t(k) * std::size_t(values_);
                   visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) {
                     st.add(v, key);
                     ++row[std::size_t(A::to_int(v) - values_lo_)];
@@ -227,7 +210,7 @@ class CpuBackend final : public SweepBackend {
                   visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) { st.add(v, key); });
                 }
               }
-          }, add_task);
+          });
           for (int k = 0; k < pairs; ++k) {
             RunningStats<A> total = from_raw<A>((*io.stats)[std::size_t(k)]);
             for (std::uint64_t piece = 0; piece < pieces; ++piece)
@@ -243,9 +226,13 @@ class CpuBackend final : public SweepBackend {
             if (it != vc.batches.end()) {
               if (!vc.added) {
                 for (int k = 0; k < pairs; ++k)
-                  for (std::uint64_t i = 0; i < values_; ++i)
-                    if (const std::uint64_t n = vc.counts[std::size_t(k) * std::size_t(values_) + std::size_t(i)])
+                  for (std::uint64_t i = 0; i < values_; ++i) {
+                    const std::size_t cell = std::size_t(k) * std::size_t(values_) + std::size_t(i);
+                    std::uint64_t n = 0;
+                    for (const auto& [thread, counts] : vc.per_thread) n += counts[cell];
+                    if (n)
                       (*io.counts)[std::size_t(k)][std::size_t(exact_bin(values_lo_ + std::int64_t(i), (*io.bins)[std::size_t(k)]))] += n;
+                  }
                 vc.added = true;
               }
               vc.batches.erase(it);
@@ -307,18 +294,29 @@ class CpuBackend final : public SweepBackend {
   std::int64_t values_lo_ = 0;  // counted costs: values_lo_ .. values_lo_ + values_ - 1
   std::uint64_t values_ = 0;    // 0: costs span too many values to count
   ValueCounts values_counted_;
+  std::mutex thread_counts_mutex_;  // guards values_counted_.per_thread's map (not the arrays)
 
   // A Stats pass that counts values joins the round under way, or starts a new one: after the round's counts
   // went into a histogram, or when it meets a batch counted already (a new sweep over the same batches).
   void start_counting(std::uint64_t a, std::uint64_t b, std::size_t cells) {
     ValueCounts& vc = values_counted_;
     const bool again = std::find(vc.batches.begin(), vc.batches.end(), std::pair{a, b}) != vc.batches.end();
-    if (vc.added || again || vc.counts.size() != cells) {
-      vc.counts.assign(cells, 0);
+    if (vc.added || again || vc.cells != cells) {
+      vc.cells = cells;
+      vc.per_thread.clear();
       vc.batches.clear();
       vc.added = false;
     }
     vc.batches.emplace_back(a, b);
+  }
+
+  // The calling pool thread's counts of the round (made on its first piece). Map nodes stay put when others are
+  // added, so the pointer holds while other threads join.
+  std::uint64_t* thread_counts() {
+    std::lock_guard lock(thread_counts_mutex_);
+    std::vector<std::uint64_t>& counts = values_counted_.per_thread[std::this_thread::get_id()];
+    if (counts.size() != values_counted_.cells) counts.assign(values_counted_.cells, 0);
+    return counts.data();
   }
 };
 
