@@ -93,7 +93,8 @@ constexpr std::uint64_t kMaxCountedValues = 1 << 20;  // values x pairs
 // the first of them adds them all to the histogram (the total is what each batch's share would add up to), the
 // rest find their batch counted and add nothing. Each pool thread counts into an array of its own for the whole
 // round (a thread runs its pieces one after another, so no lock is taken per placement, and the arrays are summed
-// once per round rather than once per task and batch: by estimate, with 16 threads that serial merge would outweigh the batch).
+// once per round rather than once per task and batch: by estimate, with 16 threads that serial merge would
+// outweigh the batch).
 struct ValueCounts {
   std::size_t cells = 0;                                              // pairs x counted values
   std::map<std::thread::id, std::vector<std::uint64_t>> per_thread;  // [pair][cost - lo]
