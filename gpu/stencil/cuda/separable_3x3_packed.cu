@@ -1,8 +1,18 @@
-// The "separable" variant for u8 3x3 filters with non-negative weights and small sums (the 3x3 box): the same
-// walk as separable_3x3.cu (a slice of 8 bytes per lane, rows in registers, neighbours by shuffle), but two pixels
-// per 32-bit register. Sums stay below 2^16, so two 16-bit lanes add and multiply in one integer instruction
-// without carrying into each other; the rounded division is one multiply-high per pixel. About a third of the
-// instructions of the one-pixel-per-register kernel, which was compute-bound on u8.
+// The "separable" variant for u8 3x3 filters with non-negative weights and small sums (the 3x3 box): a slice of
+// W bytes per lane, rows walked down in registers, horizontal neighbours by lane shuffles, two pixels per 32-bit
+// register (sums stay below 2^16, so two 16-bit lanes add and multiply in one integer instruction without carrying
+// into each other); the rounded division is one multiply-high per pixel.
+//
+// Two kinds of blocks in one launch, so that the walk carries no border code:
+//   - interior blocks walk the pixels whose 3x3 window lies inside the image (x in 1..w-2, y in 1..h-2). A warp
+//     whose rows and slices are all inside runs the lean walk: one vector load per row, the row address stepped by
+//     the pitch. The few warps at the image's right and bottom edges run the same walk with clamped rows and
+//     byte-wise loads of the slice that crosses the row's end ("ragged");
+//   - edge blocks compute the first and last row and column (the pixels whose window leaves the image), one pixel
+//     per thread, through the border rule.
+// Before, the walk applied the border rule itself (row remap and bounds tests per load, a weighted path issued
+// predicated off for the box): 17.9 instructions per pixel and 56 registers, 0.078-0.081 ms for the 8192^2 box on
+// an H100, where the same walk written alone (tests/perf/box_u8_designs.cu) took 0.056-0.060 ms.
 //
 // Exactness (bit-identical to round_div): the window sum s is the same integer as the 2-D sum (weights >= 0, no
 // lane overflows: 255 * sum(ax) * sum(ay) + d/2 < 2^16); round_div(s, d) = floor((s + h) / d), h = floor(d/2)
@@ -13,7 +23,6 @@
 #include <type_traits>
 
 #include "stencil/cuda/filter_taps.cuh"
-#include "stencil/cuda/row_slices.cuh"
 #include "stencil/cuda/separable_kernels.cuh"
 
 namespace ks::cuda {
@@ -22,9 +31,17 @@ namespace {
 
 struct PackedTaps {
   std::uint32_t ax[3], ay[3];  // centred 3-tap weights
-  bool ones;                   // every weight is 1: additions instead of multiply-adds
+  std::uint32_t half;          // h = floor(d / 2)
   std::uint32_t half2;         // h in both 16-bit lanes
   std::uint32_t magic;         // ceil(2^32 / d)
+};
+
+// Where the two kinds of blocks are: interior blocks have blockIdx.y < interior_rows_of_blocks.
+struct PackedGrid {
+  int group;                   // lanes per shuffle group: 32, 16 or 8 (the block's width up to 32)
+  int rows_per_thread;         // R: output rows each interior thread walks
+  int interior_rows_of_blocks;
+  long long edge_pixels;       // pixels of the first and last row and column (all pixels without interior blocks)
 };
 
 // W bytes of a row per lane: 8 (uint2) or 16 (uint4).
@@ -37,29 +54,6 @@ __device__ __forceinline__ std::uint32_t word(const Bytes<W>& q, int k) {
   else return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
 }
 
-// The border rule element by element, where the slice leaves the image or the row is the constant border.
-template <int C, int W>
-__device__ __noinline__ Bytes<W> load_bytes_edge(const ImageView<std::uint8_t, C> in, int yy, int e0,
-                                                const BorderRead border) {
-  std::uint32_t w[W / 4] = {};
-  const std::uint8_t* row = yy >= 0 ? in.row(yy) : nullptr;
-  for (int i = 0; i < W; ++i) w[i / 4] |= std::uint32_t(border.read_element(in, row, yy, e0 + i)) << (8 * (i % 4));
-  if constexpr (W == 8) return make_uint2(w[0], w[1]);
-  else return make_uint4(w[0], w[1], w[2], w[3]);
-}
-
-// Interior: the caller knows that row y and the whole slice lie inside the image, so there is no border rule to
-// apply and no bounds to test.
-template <int C, int W, bool Interior>
-__device__ __forceinline__ Bytes<W> load_bytes(const ImageView<std::uint8_t, C>& in, int y, int e0,
-                                               const BorderRead& border) {
-  if constexpr (Interior) return __ldg(reinterpret_cast<const Bytes<W>*>(in.row(y) + e0));
-  const int yy = remap(y, in.height, border.mode);
-  if (yy >= 0 && e0 >= 0 && e0 + W <= in.row_elements())
-    return __ldg(reinterpret_cast<const Bytes<W>*>(in.row(yy) + e0));
-  return load_bytes_edge<C, W>(in, yy, e0, border);
-}
-
 // Bytes 2k and 2k+1 of a slice as two 16-bit lanes of word k.
 template <int W>
 __device__ __forceinline__ void unpack(const Bytes<W>& q, std::uint32_t (&w)[W / 2]) {
@@ -70,26 +64,52 @@ __device__ __forceinline__ void unpack(const Bytes<W>& q, std::uint32_t (&w)[W /
   }
 }
 
-__device__ __forceinline__ std::uint32_t weigh3(const PackedTaps& t, const std::uint32_t (&a)[3], std::uint32_t p,
-                                                std::uint32_t c, std::uint32_t n) {
-  return t.ones ? p + c + n : a[0] * p + a[1] * c + a[2] * n;
+// Ones: every weight is 1 (the box), known when the kernel is compiled: a run-time test would leave the weighted
+// path's multiplies in the loop, issued predicated off (they still take issue slots).
+template <bool Ones>
+__device__ __forceinline__ std::uint32_t weigh3(const std::uint32_t (&a)[3], std::uint32_t p, std::uint32_t c,
+                                                std::uint32_t n) {
+  if constexpr (Ones) return p + c + n;
+  else return a[0] * p + a[1] * c + a[2] * n;
 }
 
-template <int C, int W>
-struct PackedStrip {
+// The slice [e0, e0 + W) of a row whose end `row_bytes` cuts it: the bytes inside, zeros after (their sums are
+// never written: those bytes are past the row, or its last pixel, which the edge blocks compute).
+template <int W>
+__device__ __noinline__ Bytes<W> load_cut_slice(const std::uint8_t* row, int e0, int row_bytes) {
+  std::uint32_t w[W / 4] = {};
+  for (int i = 0; i < W && e0 + i < row_bytes; ++i) w[i / 4] |= std::uint32_t(row[e0 + i]) << (8 * (i % 4));
+  if constexpr (W == 8) return make_uint2(w[0], w[1]);
+  else return make_uint4(w[0], w[1], w[2], w[3]);
+}
+
+// One thread's slice and rows in an interior block.
+template <int C, int W, bool Ones>
+struct PackedWalk {
   static constexpr int K = W / 2;  // words of two pixels
   ImageView<std::uint8_t, C> in, out;
   PackedTaps t;  // by value: a reference to a kernel parameter would force a copy to local memory
-  int group, e0;
-  bool writes;
+  int group;
+  int e0;       // the slice's first byte in the row (negative for the first group's halo lane)
+  int e_load;   // where the slice is read from: e0, or 0 for a slice left of the row (its bytes are never used)
+  bool cut;     // the slice crosses the row's end: read byte by byte (ragged warps only)
+  bool writes;  // a lane that owns output bytes (not a halo lane) inside x = 1 .. w-2
+  bool whole;   // ... and all W of them are such bytes: one vector store
 
-  // Output row y from the unpacked input rows y-1 (p), y (c), y+1 (n). Interior: row y and the slice are inside.
-  template <bool Interior>
+  // Lean: no lane of the warp is cut (the test is left out of the loop).
+  template <bool Lean>
+  __device__ __forceinline__ Bytes<W> load(int y) const {
+    const std::uint8_t* row = in.row(y);
+    if (!Lean && cut) return load_cut_slice<W>(row, e0, in.row_elements());
+    return __ldg(reinterpret_cast<const Bytes<W>*>(row + e_load));
+  }
+
+  // Output row y from the unpacked input rows y-1 (p), y (c), y+1 (n).
   __device__ __forceinline__ void row(const std::uint32_t (&p)[K], const std::uint32_t (&c)[K],
-                                      const std::uint32_t (&n)[K], int y) const {
+                                      const std::uint32_t (&n)[K], int y, bool store) const {
     std::uint32_t v[K];
 #pragma unroll
-    for (int k = 0; k < K; ++k) v[k] = weigh3(t, t.ay, p[k], c[k], n[k]);
+    for (int k = 0; k < K; ++k) v[k] = weigh3<Ones>(t.ay, p[k], c[k], n[k]);
     // The words holding elements i - C and i + C for the elements i of word k.
     std::uint32_t left[K], right[K];
     if constexpr (C == 1) {
@@ -114,11 +134,11 @@ struct PackedStrip {
         right[k] = k + 2 < K ? v[k + 2] : k + 2 == K ? r0 : r1;
       }
     }
-    if (!writes || (!Interior && y >= in.height)) return;
+    if (!store) return;
     std::uint32_t q[2 * K];
 #pragma unroll
     for (int k = 0; k < K; ++k) {
-      const std::uint32_t s = weigh3(t, t.ax, left[k], v[k], right[k]) + t.half2;
+      const std::uint32_t s = weigh3<Ones>(t.ax, left[k], v[k], right[k]) + t.half2;
       q[2 * k] = __umulhi(s & 0xffffu, t.magic);
       q[2 * k + 1] = __umulhi(s >> 16, t.magic);
     }
@@ -127,66 +147,125 @@ struct PackedStrip {
     for (int k = 0; k < W / 4; ++k)
       w[k] = __byte_perm(__byte_perm(q[4 * k], q[4 * k + 1], 0x0040), __byte_perm(q[4 * k + 2], q[4 * k + 3], 0x0040),
                          0x5410);
-    std::uint8_t* orow = out.row(y);
-    if (Interior || e0 + W <= out.row_elements()) {
-      if constexpr (W == 8) *reinterpret_cast<uint2*>(orow + e0) = make_uint2(w[0], w[1]);
-      else *reinterpret_cast<uint4*>(orow + e0) = make_uint4(w[0], w[1], w[2], w[3]);
+    std::uint8_t* orow = out.row(y) + e0;
+    if (whole) {
+      if constexpr (W == 8) *reinterpret_cast<uint2*>(orow) = make_uint2(w[0], w[1]);
+      else *reinterpret_cast<uint4*>(orow) = make_uint4(w[0], w[1], w[2], w[3]);
     } else {
+      // The slice holding the first or the last pixel, or crossing the row's end: the interior bytes only.
+      const int first = C, last = out.row_elements() - C;  // [first, last): x = 1 .. w-2
       for (int i = 0; i < W; ++i)
-        if (e0 + i < out.row_elements()) orow[e0 + i] = std::uint8_t(w[i / 4] >> (8 * (i % 4)));
+        if (e0 + i >= first && e0 + i < last) orow[i] = std::uint8_t(w[i / 4] >> (8 * (i % 4)));
     }
   }
 };
 
-constexpr int kRowsAhead = 3;  // loads in flight ahead of the row being computed (see separable_3x3.cu)
+constexpr int kRowsAhead = 2;  // loads in flight ahead of the row being computed
+// 16 bytes per lane and 2 rows ahead measured fastest alone (tests/perf/box_u8_designs.cu, H100, 2026-11-23: 0.0560
+// ms against 0.0574 for 8 bytes and 6 rows ahead, 0.0595 for 8 bytes and 3 ahead).
+constexpr int kLaneBytes = 16;
 
-// Bytes per lane. 16 would halve the per-row overhead (address arithmetic, border tests, loop) per pixel, but it
-// measured slower on an H100: box 8192^2 0.103-0.113 ms against 0.090 ms (80 registers against 52), and again with
-// the interior path (64 registers) 0.085-0.098 ms against 0.079-0.083 ms. More loads in flight (5 rows ahead
-// instead of 3) and register caps of 32-48 made no difference: the kernel is bound by latency, not by issue.
-constexpr int kLaneBytes = 8;
-
-// One thread's walk down its n rows. As in separable_3x3.cu: no early exit (shuffles), rows walked with
-// kRowsAhead loads in flight; the three rows of the window are kept unpacked, the rows ahead packed.
-template <int C, int W, bool Interior>
-__device__ __forceinline__ void packed_walk(const PackedStrip<C, W>& s, int y0, int n, const BorderRead& border) {
+// Output rows y0 .. y0+n-1 (inside 1..h-2), reading rows y0-1 .. y0+n. The trip count n is the warp's (shuffles
+// need every lane). Ragged: some lanes of the warp have fewer rows (n_own < n, down to none for a thread row past
+// the image): they read their last row (at most h-1) again instead of rows past it and store nothing there; and a
+// lane's slice may cross the row's end (read byte by byte).
+template <int C, int W, bool Ones, bool Ragged>
+__device__ __forceinline__ void packed_walk(const PackedWalk<C, W, Ones>& s, int y0, int n, int n_own) {
   constexpr int K = W / 2;
-  const ImageView<std::uint8_t, C>& in = s.in;
+  const int y_last = min(y0 + n_own, s.in.height - 1);  // the last row this lane may read
+  auto row_at = [&](int y) { return Ragged ? min(y, y_last) : y; };
+  auto load = [&](int y) { return s.template load<!Ragged>(row_at(y)); };
   std::uint32_t p[K], c[K], nx[K];
   Bytes<W> ahead[kRowsAhead];
-  unpack<W>(load_bytes<C, W, Interior>(in, y0 - 1, s.e0, border), p);
-  unpack<W>(load_bytes<C, W, Interior>(in, y0, s.e0, border), c);
+  unpack<W>(load(y0 - 1), p);
+  unpack<W>(load(y0), c);
 #pragma unroll
-  for (int i = 0; i < kRowsAhead; ++i)
-    ahead[i] = i <= n - 1 ? load_bytes<C, W, Interior>(in, y0 + 1 + i, s.e0, border) : Bytes<W>{};
-#pragma unroll 3
+  for (int i = 0; i < kRowsAhead; ++i) ahead[i] = i < n ? load(y0 + 1 + i) : Bytes<W>{};
+#pragma unroll kRowsAhead
   for (int j = 0; j < n; ++j) {
     unpack<W>(ahead[0], nx);
 #pragma unroll
     for (int i = 0; i < kRowsAhead - 1; ++i) ahead[i] = ahead[i + 1];
-    const int next = y0 + j + 1 + kRowsAhead;  // needed kRowsAhead iterations from now
-    ahead[kRowsAhead - 1] = next <= y0 + n ? load_bytes<C, W, Interior>(in, next, s.e0, border) : Bytes<W>{};
-    s.template row<Interior>(p, c, nx, y0 + j);
+    // Row y0 + j + 1 + kRowsAhead, needed kRowsAhead iterations from now.
+    ahead[kRowsAhead - 1] = j + kRowsAhead < n ? load(y0 + j + 1 + kRowsAhead) : Bytes<W>{};
+    s.row(p, c, nx, y0 + j, s.writes && (!Ragged || j < n_own));
 #pragma unroll
     for (int k = 0; k < K; ++k) p[k] = c[k], c[k] = nx[k];
   }
 }
 
-template <int C, int W>
+// Edge pixel i (0 .. edge_pixels-1): the first row, the last row, then the first and the last column between them;
+// or, for an image without interior blocks, pixel i of the whole image.
+__device__ __forceinline__ void edge_pixel_xy(long long i, int w, int h, bool all, int& x, int& y) {
+  if (all) {
+    x = int(i % w), y = int(i / w);
+    return;
+  }
+  if (i < w) {
+    x = int(i), y = 0;
+    return;
+  }
+  i -= w;
+  if (h > 1) {
+    if (i < w) {
+      x = int(i), y = h - 1;
+      return;
+    }
+    i -= w;
+  }
+  const int inner = h - 2;  // rows 1 .. h-2 of the first column, then of the last
+  x = i < inner ? 0 : w - 1;
+  y = 1 + int(i < inner ? i : i - inner);
+}
+
+// The window of an edge pixel through the border rule, each channel with the interior's arithmetic.
+template <int C>
+__device__ void edge_pixel(const ImageView<std::uint8_t, C>& in, const ImageView<std::uint8_t, C>& out,
+                           const PackedTaps& t, const BorderRead& border, int x, int y) {
+  for (int ch = 0; ch < C; ++ch) {
+    std::uint32_t s = t.half;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx)
+        s += t.ay[dy + 1] * t.ax[dx + 1] * std::uint32_t(border.read(in, x + dx, y + dy, ch));
+    out.row(y)[x * C + ch] = std::uint8_t(__umulhi(s, t.magic));
+  }
+}
+
+template <int C, int W, bool Ones>
 __global__ void __launch_bounds__(1024)
-    separable3_packed_kernel(ImageView<std::uint8_t, C> in, ImageView<std::uint8_t, C> out, PackedTaps t, int group,
-                             int rows_per_thread, BorderRead border) {
+    separable3_packed_kernel(ImageView<std::uint8_t, C> in, ImageView<std::uint8_t, C> out, PackedTaps t,
+                             PackedGrid g, BorderRead border) {
+  if (int(blockIdx.y) >= g.interior_rows_of_blocks) {
+    const long long block = (long long)(blockIdx.y - g.interior_rows_of_blocks) * gridDim.x + blockIdx.x;
+    const long long i = block * (blockDim.x * blockDim.y) + threadIdx.y * blockDim.x + threadIdx.x;
+    if (i >= g.edge_pixels) return;
+    int x = 0, y = 0;
+    edge_pixel_xy(i, in.width, in.height, g.interior_rows_of_blocks == 0, x, y);
+    edge_pixel<C>(in, out, t, border, x, y);
+    return;
+  }
+  const int group = g.group, R = g.rows_per_thread;
+  const int row_bytes = in.row_elements();
   const int lane = threadIdx.x & (group - 1);
-  const int g = blockIdx.x * (blockDim.x / group) + threadIdx.x / group;
-  const int e0 = (g * (group - 2) + lane - 1) * W;
-  const int y0 = (blockIdx.y * blockDim.y + threadIdx.y) * rows_per_thread;
-  const int n = rows_per_thread;
-  const PackedStrip<C, W> s{in, out, t, group, e0, lane >= 1 && lane <= group - 2 && e0 < in.row_elements()};
-  // Most warps read only inside the image (rows y0-1 .. y0+n, whole slices): they skip the border rule and the
-  // bounds tests, about a third of the instructions per row. The choice must be the whole warp's (shuffles).
-  const bool inside = y0 >= 1 && y0 + n <= in.height - 1 && e0 >= 0 && e0 + W <= in.row_elements();
-  if (__all_sync(0xffffffffu, inside)) packed_walk<C, W, true>(s, y0, n, border);
-  else packed_walk<C, W, false>(s, y0, n, border);
+  const int gi = blockIdx.x * (blockDim.x / group) + threadIdx.x / group;
+  const int e0 = (gi * (group - 2) + lane - 1) * W;
+  const int y0 = 1 + (blockIdx.y * blockDim.y + threadIdx.y) * R;
+  const int n_own = max(0, min(R, in.height - 1 - y0));  // rows y0 .. y0+n_own-1 lie in 1 .. h-2
+  const bool owner = lane >= 1 && lane <= group - 2;
+  const bool cut = e0 < row_bytes && e0 + W > row_bytes;
+  PackedWalk<C, W, Ones> s{in, out, t, group, e0, max(e0, 0), cut, false, false};
+  s.writes = owner && e0 + W > C && e0 < row_bytes - C && n_own > 0;
+  s.whole = e0 >= C && e0 + W <= row_bytes - C;
+  // Past the row: any aligned bytes will do (never used); the row's start is aligned for every width.
+  if (e0 >= row_bytes) s.e_load = 0;
+  // Lanes left or right of the row read a slice inside it (never used); only a cut slice or short rows make
+  // the warp ragged: on an 8192-byte row every warp of a full row band is lean.
+  const bool lean = n_own == R && !cut;
+  // The whole warp takes one path: the walk shuffles.
+  const int n = __reduce_max_sync(0xffffffffu, unsigned(n_own));
+  if (n == 0) return;
+  if (__all_sync(0xffffffffu, lean)) packed_walk<C, W, Ones, false>(s, y0, R, R);
+  else packed_walk<C, W, Ones, true>(s, y0, n, max(n_own, 0));
 }
 
 }  // namespace
@@ -207,41 +286,53 @@ bool separable3_packed_applies(const StencilJob& job) {
 }
 
 StencilLaunch make_separable3_packed_launch(const StencilJob& job) {
-  auto make = [&]<int C, int W>() {
+  const auto ax = axis_taps<std::int32_t>(job.plan.a, true, 1), ay = axis_taps<std::int32_t>(job.plan.a, false, 1);
+  PackedTaps t{};
+  bool ones = true;
+  for (int i = 0; i < 3; ++i) {
+    t.ax[i] = std::uint32_t(ax[i]);
+    t.ay[i] = std::uint32_t(ay[i]);
+    ones = ones && ax[i] == 1 && ay[i] == 1;
+  }
+  const std::uint32_t d = std::uint32_t(job.plan.a.divisor);
+  t.half = d / 2;
+  t.half2 = t.half | (t.half << 16);
+  t.magic = std::uint32_t(((std::uint64_t(1) << 32) + d - 1) / d);
+
+  auto make = [&]<int C, int W, bool Ones>() {
     StencilLaunch l;
-    l.shape.func = reinterpret_cast<const void*>(&separable3_packed_kernel<C, W>);
-    l.shape.name = kernel_name<std::uint8_t, C>("separable3x3_packed", "linear");
+    l.shape.func = reinterpret_cast<const void*>(&separable3_packed_kernel<C, W, Ones>);
+    l.shape.name = kernel_name<std::uint8_t, C>("separable3x3_packed", Ones ? "box" : "linear");
     l.shape.block = block_dim(job.block);
     validate_launch(job.device, l.shape);
 
-    PackedTaps t{};
-    const auto ax = axis_taps<std::int32_t>(job.plan.a, true, 1), ay = axis_taps<std::int32_t>(job.plan.a, false, 1);
-    t.ones = true;
-    for (int i = 0; i < 3; ++i) {
-      t.ax[i] = std::uint32_t(ax[i]);
-      t.ay[i] = std::uint32_t(ay[i]);
-      t.ones = t.ones && ax[i] == 1 && ay[i] == 1;
-    }
-    const std::uint32_t d = std::uint32_t(job.plan.a.divisor), h = d / 2;
-    t.half2 = h | (h << 16);
-    t.magic = std::uint32_t(((std::uint64_t(1) << 32) + d - 1) / d);
-
-    const int group = separable3_group(job.block);
-    const unsigned groups = ceil_div(job.width * C, (group - 2) * W);
-    const unsigned blocks_x = ceil_div(groups, job.block.x / group);
-    const int rows = rows_per_thread(job);
+    PackedGrid g{};
+    g.group = separable3_group(job.block);
+    g.rows_per_thread = rows_per_thread(job);
+    const long long w = job.width, h = job.height, row_bytes = w * C;
+    // Interior pixels exist when the image is at least 3x3; a row narrower than one slice is left to the edge
+    // blocks too (its few pixels are not worth a walk).
+    const bool interior = w >= 3 && h >= 3 && row_bytes >= W;
+    const unsigned groups = interior ? ceil_div(row_bytes, (g.group - 2) * W) : 0;
+    const unsigned blocks_x = std::max(1u, ceil_div(groups, job.block.x / g.group));
+    g.interior_rows_of_blocks =
+        interior ? int(ceil_div(ceil_div(h - 2, g.rows_per_thread), job.block.y)) : 0;
+    g.edge_pixels = !interior ? w * h : 2 * w + 2 * (h - 2);
+    const long long edge_blocks = (g.edge_pixels + job.block.threads() - 1) / job.block.threads();
     const dim3 block = l.shape.block;
-    const dim3 grid(blocks_x, ceil_div(job.height, (long long)block.y * rows));
+    const dim3 grid(blocks_x, unsigned(g.interior_rows_of_blocks + (edge_blocks + blocks_x - 1) / blocks_x));
     check_grid(grid);
     const BorderRead br = border_read(job.plan, job.type);
-    l.run = [=, job_w = job.width, job_h = job.height](cudaStream_t s, const DeviceImages& d) {
-      const ImageView<std::uint8_t, C> in{d.in, d.in_pitch, job_w, job_h}, out{d.out, d.out_pitch, job_w, job_h};
-      separable3_packed_kernel<C, W><<<grid, block, 0, s>>>(in, out, t, group, rows, br);
+    l.run = [=, job_w = job.width, job_h = job.height](cudaStream_t s, const DeviceImages& dev) {
+      const ImageView<std::uint8_t, C> in{dev.in, dev.in_pitch, job_w, job_h},
+          out{dev.out, dev.out_pitch, job_w, job_h};
+      separable3_packed_kernel<C, W, Ones><<<grid, block, 0, s>>>(in, out, t, g, br);
     };
     return l;
   };
-  if (job.channels == 1) return make.template operator()<1, kLaneBytes>();
-  return make.template operator()<4, kLaneBytes>();
+  if (job.channels == 1)
+    return ones ? make.template operator()<1, kLaneBytes, true>() : make.template operator()<1, kLaneBytes, false>();
+  return ones ? make.template operator()<4, kLaneBytes, true>() : make.template operator()<4, kLaneBytes, false>();
 }
 
 }  // namespace ks::cuda
