@@ -146,6 +146,27 @@ __device__ __forceinline__ void fill_input(const ImageView<T, C>& in, const Stri
   const int vec_bytes = !inside ? int(sizeof(T)) : (tw * int(sizeof(T))) % 16 == 0 ? 16 : 4;
   const int per_row = width * int(sizeof(T)) / vec_bytes;
   const int step_r = nthreads / per_row, step_v = nthreads - step_r * per_row;
+  if (inside && step_r > 0 && h0 >= 0 && h0 + n <= in.height) {
+    // The whole batch lies inside the image (all blocks but those at its edges): each thread copies one column
+    // of vectors down the rows, with pointers stepped rather than a row remap and a (row, vector) walk per copy.
+    // That walk cost about 55 instructions per 16-byte copy, 14% of the gaussian sigma=8 kernel's instructions
+    // (Nsight Compute, H100, 2026-11-23).
+    if (tid < step_r * per_row) {
+      const int v = tid % per_row;
+      int r = tid / per_row;
+      const unsigned char* src = reinterpret_cast<const unsigned char*>(in.row(h0 + r) + x_first) + v * vec_bytes;
+      unsigned char* dst = reinterpret_cast<unsigned char*>(buf + r * s.in_stride) + v * vec_bytes;
+      const std::size_t src_step = std::size_t(step_r) * in.pitch;
+      const int dst_step = step_r * s.in_stride * int(sizeof(T));
+      for (; r < n; r += step_r, src += src_step, dst += dst_step) {
+        if (vec_bytes == 16) __pipeline_memcpy_async(dst, src, 16);
+        else __pipeline_memcpy_async(dst, src, 4);
+      }
+    }
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    return;
+  }
   int r = tid / per_row, v = tid - r * per_row;
   for (; r < n; r += step_r, v += step_v) {
     if (v >= per_row) v -= per_row, ++r;
