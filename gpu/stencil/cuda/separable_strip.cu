@@ -193,6 +193,24 @@ __device__ __forceinline__ void fill_input(const ImageView<T, C>& in, const Stri
   __pipeline_wait_prior(0);  // this thread's copies; the caller's barrier makes everyone's visible
 }
 
+// Which block of 4 taps a pass is at: the first and the last have corners of zero weights (left out); a pass of
+// one block (radius 0 on that axis) has both.
+enum class Part { First, Middle, Last, Only };
+
+// A pass over `end` values (a multiple of 4) in blocks of 4, block(kb) called with its Part. Unroll: the weight
+// window's length / 4, so that its shift by 4 becomes register renaming in the middle blocks.
+template <int Unroll, class Block>
+__device__ __forceinline__ void walk_blocks(int end, Block&& block) {
+  if (end == 4) {
+    block.template operator()<Part::Only>(0);
+    return;
+  }
+  block.template operator()<Part::First>(0);
+#pragma unroll Unroll
+  for (int kb = 4; kb < end - 4; kb += 4) block.template operator()<Part::Middle>(kb);
+  block.template operator()<Part::Last>(end - 4);
+}
+
 // Row pass of one item: NH adjacent elements (C = 1: NH pixels; C = 4, NH = 4: the 4 channels of one pixel) of
 // input row r, starting at element NH * item of the strip.
 template <class T, int C, int KIND, int NH>
@@ -216,9 +234,11 @@ __device__ __forceinline__ void row_pass_item(const StripLayout& s, const T* buf
         for (int k = 0; k < 4; ++k) wb[i + k] = t[k];
       }
     }
-    // Unrolled by the window's length / 4, its shift by 4 becomes register renaming.
-#pragma unroll NW / 4
-    for (int kb = 0; kb < s.row_pass_end; kb += 4) {
+    // Values kb .. kb+3 into the NH sums. In the first and the last block of values, the pairs (u, j) of the
+    // corner triangles always have zero weight, whatever the radius: output j reads values j + off .. j + off +
+    // 2*rx (off = round_up(rx, 4) - rx), so none before its own index j, none past row_pass_end - NH + j. Their
+    // FMAs are left out at compile time (7 of the 56 per output for radius 24).
+    auto block = [&]<Part P>(int kb) {
       {
         A t[4];
         load4(hx_a + kb + NH, t);
@@ -234,6 +254,8 @@ __device__ __forceinline__ void row_pass_item(const StripLayout& s, const T* buf
       for (int u = 0; u < 4; ++u)
 #pragma unroll
         for (int j = 0; j < NH; ++j) {
+          if ((P == Part::First || P == Part::Only) && j > u) continue;
+          if ((P == Part::Last || P == Part::Only) && j < u + NH - 4) continue;
           acc_a[j] += wa[u - j + NH - 1] * v[u];
           if constexpr (KIND == kGradient) acc_b[j] += wb[u - j + NH - 1] * v[u];
         }
@@ -242,7 +264,8 @@ __device__ __forceinline__ void row_pass_item(const StripLayout& s, const T* buf
         wa[i] = wa[i + 4];
         if constexpr (KIND == kGradient) wb[i] = wb[i + 4];
       }
-    }
+    };
+    walk_blocks<NW / 4>(s.row_pass_end, block);
   } else {
     static_assert(NH == 4, "a 4-channel item is one pixel");
     // Pixel t of the window sits 4*(t - rx) elements from the item's own; taps past the end have zero weight
@@ -397,9 +420,10 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
     const A* row_b = ring_b + first * tw + 4 * threadIdx.x;
     const A* ring_end = ring_a + s.ring_rows * tw;
     const int ring_size = s.ring_rows * tw;
-    // Unrolled by NW/4, the window's shift by 4 becomes register renaming.
-#pragma unroll NW / 4
-    for (int kb = 0; kb < s.col_pass_end; kb += 4) {
+    // Ring rows kb .. kb+3 into the NR x 4 sums. As in the row pass, output row j reads ring rows j .. j + 2*ry,
+    // and col_pass_end >= 2*ry + NR: the corners j > u of the first block and j < u + NR - 4 of the last have
+    // zero weight and are left out at compile time.
+    auto block = [&]<Part P>(int kb) {
       {
         A t[4];
         load4(vy_a + kb + NR, t);
@@ -412,16 +436,20 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
       if (row_a >= ring_end) row_a -= ring_size, row_b -= ring_size;
 #pragma unroll
       for (int u = 0; u < 4; ++u) {
-        A va[4], vb[4];
+        A va[4];
+        [[maybe_unused]] A vb[4];
         load4(row_a + u * tw, va);
         if constexpr (KIND == kGradient) load4(row_b + u * tw, vb);
 #pragma unroll
-        for (int j = 0; j < NR; ++j)
+        for (int j = 0; j < NR; ++j) {
+          if ((P == Part::First || P == Part::Only) && j > u) continue;
+          if ((P == Part::Last || P == Part::Only) && j < u + NR - 4) continue;
 #pragma unroll
           for (int m = 0; m < 4; ++m) {
             acc_a[j][m] += wa[u - j + NR - 1] * va[m];
             if constexpr (KIND == kGradient) acc_b[j][m] += wb[u - j + NR - 1] * vb[m];
           }
+        }
       }
       row_a += 4 * tw;
       row_b += 4 * tw;
@@ -430,7 +458,8 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
         wa[i] = wa[i + 4];
         if constexpr (KIND == kGradient) wb[i] = wb[i + 4];
       }
-    }
+    };
+    walk_blocks<NW / 4>(s.col_pass_end, block);
 
     const int e = xs + 4 * threadIdx.x;
     if (e < in.row_elements()) {
