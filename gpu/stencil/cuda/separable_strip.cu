@@ -40,9 +40,11 @@ struct StripLayout {
   int row_pass_end;  // values a row-pass item walks over, a multiple of 4 (C = 1: row_item + 2*round_up(rx, 4))
   int col_pass_end;  // rows a column-pass item walks over, a multiple of 4: round_up(taps_y + NR - 1, 4)
   int in_stride;     // elements per row of the input buffer
-  int batch;         // input rows per fill of the buffer
+  int row_round;     // input rows the row pass covers per round of the block's threads
+  int batch;         // input rows per fill of the buffer: a multiple of row_round where one fits
   int ring_rows;     // round_up(TH + 2*ry, 4), TH = NR * by
-  int steps;         // TH-row steps per block
+  // The strips, top to bottom: long_strips of long_steps TH-row steps, then strips of short_steps.
+  int long_steps, short_steps, long_strips;
   // Byte offsets in shared memory; 16-aligned.
   int off_hx_a, off_vy_a, off_hx_b, off_vy_b, off_in, off_ring_a, off_ring_b;
   int weights_count;  // Acc values at the start of shared memory, copied from the weights buffer
@@ -89,7 +91,12 @@ StripLayout strip_layout(const StencilPlan& plan, BlockShape block) {
   s.in_stride = round_up(tw + 2 * s.halo, 16 / int(sizeof(T)));
   // Fills of at most 16 KB: shared memory goes to the ring first, so that more blocks fit on an SM (a gaussian of
   // radius 24 in f32 fits three 32x8 blocks per SM this way, two with a buffer of a whole step's rows).
-  s.batch = std::clamp(int((16 * 1024) / (std::size_t(s.in_stride) * sizeof(T))), 1, th);
+  // Whole rounds of the row pass: 36 rows at 16x16 took a second round in which one warp of eight worked and
+  // the others waited at the barrier (20% of the stall samples were at barriers; Nsight Compute, H100).
+  const int threads = block.x * block.y;
+  s.row_round = std::max(1, threads / (tw / (C == 1 ? s.row_item : 4)));
+  const int fits = std::clamp(int((16 * 1024) / (std::size_t(s.in_stride) * sizeof(T))), 1, th);
+  s.batch = fits >= s.row_round ? fits / s.row_round * s.row_round : fits;
   // A multiple of 4 (as TH is), so that the column pass's blocks of 4 rows, which start at multiples of 4, never
   // straddle the ring's end: it tests for the wrap once per 4 rows instead of once per row.
   s.ring_rows = round_up(th + 2 * s.ry, 4);
@@ -133,58 +140,81 @@ std::vector<Acc<T>> strip_weights(const StencilPlan& plan, const StripLayout& s)
   return all;
 }
 
-// Input rows [h0, h0+n) of the strip (elements xs - halo .. xs + tw + halo) into the buffer, border remapped.
-// Work item i = r * per_row + v is walked incrementally (no division per item). The caller syncs the block after.
+// How a thread takes part in the fills of its block: fixed for the whole block (the strip's columns do not
+// change), so worked out once, not per fill (divisions by runtime values cost about 20 instructions each, and
+// the fill's and row pass's took 10% of the gaussian sigma=8 kernel's instructions; Nsight Compute, H100).
+struct FillThread {
+  int x_first;    // first element of the strip's rows to fill (halo included)
+  bool inside;    // the strip's rows lie inside the image: vector copies, no column remap
+  int vec_bytes;  // bytes per copy
+  int per_row;    // copies per row
+  int r0, v0;     // the thread's first (row, copy)
+  int step_r, step_v;  // its stride: nthreads copies = step_r rows + step_v copies
+};
+
 template <class T, int C>
-__device__ __forceinline__ void fill_input(const ImageView<T, C>& in, const StripLayout& s, T* buf, int xs, int tw,
-                                           int h0, int n, const BorderRead& border) {
+__device__ __forceinline__ FillThread fill_thread(const ImageView<T, C>& in, const StripLayout& s, int xs, int tw) {
+  FillThread f;
   const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
   const int width = tw + 2 * s.halo;  // elements per row to fill
-  const int x_first = xs - s.halo;
-  const bool inside = x_first >= 0 && x_first + width <= in.row_elements();
+  f.x_first = xs - s.halo;
+  f.inside = f.x_first >= 0 && f.x_first + width <= in.row_elements();
   // 16-byte vectors when the row slice is 16-byte aligned (always for f32; u8 needs a strip width of 16k).
-  const int vec_bytes = !inside ? int(sizeof(T)) : (tw * int(sizeof(T))) % 16 == 0 ? 16 : 4;
-  const int per_row = width * int(sizeof(T)) / vec_bytes;
-  const int step_r = nthreads / per_row, step_v = nthreads - step_r * per_row;
-  if (inside && step_r > 0 && h0 >= 0 && h0 + n <= in.height) {
+  f.vec_bytes = !f.inside ? int(sizeof(T)) : (tw * int(sizeof(T))) % 16 == 0 ? 16 : 4;
+  f.per_row = width * int(sizeof(T)) / f.vec_bytes;
+  f.r0 = tid / f.per_row, f.v0 = tid - f.r0 * f.per_row;
+  f.step_r = nthreads / f.per_row, f.step_v = nthreads - f.step_r * f.per_row;
+  return f;
+}
+
+// Input rows [h0, h0+n) of the strip (elements xs - halo .. xs + tw + halo) into the buffer, border remapped.
+// Work item i = r * per_row + v is walked incrementally. The caller syncs the block after.
+template <class T, int C>
+__device__ __forceinline__ void fill_input(const ImageView<T, C>& in, const StripLayout& s, const FillThread& f,
+                                           T* buf, int h0, int n, const BorderRead& border) {
+  const int vec_bytes = f.vec_bytes;
+  if (f.inside && f.step_r > 0 && h0 >= 0 && h0 + n <= in.height) {
     // The whole batch lies inside the image (all blocks but those at its edges): each thread copies one column
     // of vectors down the rows, with pointers stepped rather than a row remap and a (row, vector) walk per copy.
     // That walk cost about 55 instructions per 16-byte copy, 14% of the gaussian sigma=8 kernel's instructions
     // (Nsight Compute, H100, 2026-11-23).
-    if (tid < step_r * per_row) {
-      const int v = tid % per_row;
-      int r = tid / per_row;
-      const unsigned char* src = reinterpret_cast<const unsigned char*>(in.row(h0 + r) + x_first) + v * vec_bytes;
-      unsigned char* dst = reinterpret_cast<unsigned char*>(buf + r * s.in_stride) + v * vec_bytes;
-      const std::size_t src_step = std::size_t(step_r) * in.pitch;
-      const int dst_step = step_r * s.in_stride * int(sizeof(T));
-      for (; r < n; r += step_r, src += src_step, dst += dst_step) {
-        if (vec_bytes == 16) __pipeline_memcpy_async(dst, src, 16);
-        else __pipeline_memcpy_async(dst, src, 4);
-      }
+    if (f.r0 < f.step_r) {
+      int r = f.r0;
+      const unsigned char* src =
+          reinterpret_cast<const unsigned char*>(in.row(h0 + r) + f.x_first) + f.v0 * vec_bytes;
+      unsigned char* dst = reinterpret_cast<unsigned char*>(buf + r * s.in_stride) + f.v0 * vec_bytes;
+      const std::size_t src_step = std::size_t(f.step_r) * in.pitch;
+      const int dst_step = f.step_r * s.in_stride * int(sizeof(T));
+      // The copy size is tested once, not per copy: inside the loop, both copies were issued (one predicated
+      // off) with the no-op loads the compiler puts around them, 13 instructions per copy.
+      auto copy_column = [&]<int Bytes>() {
+        for (; r < n; r += f.step_r, src += src_step, dst += dst_step) __pipeline_memcpy_async(dst, src, Bytes);
+      };
+      if (vec_bytes == 16) copy_column.template operator()<16>();
+      else copy_column.template operator()<4>();
     }
     __pipeline_commit();
     __pipeline_wait_prior(0);
     return;
   }
-  int r = tid / per_row, v = tid - r * per_row;
-  for (; r < n; r += step_r, v += step_v) {
-    if (v >= per_row) v -= per_row, ++r;
+  int r = f.r0, v = f.v0;
+  for (; r < n; r += f.step_r, v += f.step_v) {
+    if (v >= f.per_row) v -= f.per_row, ++r;
     if (r >= n) break;
     const int yy = remap(h0 + r, in.height, border.mode);
     unsigned char* dst = reinterpret_cast<unsigned char*>(buf + r * s.in_stride) + v * vec_bytes;
     if (yy < 0) {
       T* d = reinterpret_cast<T*>(dst);
       for (int k = 0; k < vec_bytes / int(sizeof(T)); ++k) d[k] = T(border.value);
-    } else if (!inside) {
-      *reinterpret_cast<T*>(dst) = border.read_element(in, in.row(yy), yy, x_first + v);
+    } else if (!f.inside) {
+      *reinterpret_cast<T*>(dst) = border.read_element(in, in.row(yy), yy, f.x_first + v);
     } else {
       // Asynchronous copies (LDGSTS): the thread goes on issuing the next ones instead of waiting for each load
       // before its store. Loaded through registers, one load at a time per thread, the fill stalled the block
       // on DRAM latency once per vector: gaussian radius 24 f32 8192^2 took 0.678 ms that way, 0.633 ms this way.
       // (Two buffers, the next batch filled during the row pass, measured slower still: 0.68-1.03 ms, as smaller
       // batches meant more barriers.)
-      const unsigned char* src = reinterpret_cast<const unsigned char*>(in.row(yy) + x_first) + v * vec_bytes;
+      const unsigned char* src = reinterpret_cast<const unsigned char*>(in.row(yy) + f.x_first) + v * vec_bytes;
       if (vec_bytes == 16) __pipeline_memcpy_async(dst, src, 16);
       else __pipeline_memcpy_async(dst, src, 4);
     }
@@ -290,18 +320,27 @@ __device__ __forceinline__ void row_pass_item(const StripLayout& s, const T* buf
   }
 }
 
-// The row pass of input rows [0, n) of the buffer (absolute rows h0..), into the ring from slot `slot0`.
-// Item (r, item) walks r = tid / per_row, then by nthreads / per_row rows (per_row divides nthreads).
-template <class T, int C, int KIND, int NH>
-__device__ __forceinline__ void row_pass(const StripLayout& s, const T* buf, const Acc<T>* hx_a, const Acc<T>* hx_b,
-                                         Acc<T>* ring_a, Acc<T>* ring_b, int tw, int n, int slot0) {
-  using A = Acc<T>;
+// A thread's items in the row pass: (r0 + k * row_round, item) for k = 0, 1, ... Fixed for the block.
+struct RowThread {
+  int r0, item;
+};
+
+__device__ __forceinline__ RowThread row_thread(const StripLayout& s) {
   const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
-  const int per_row = tw / NH, step = nthreads / per_row;
-  const int item = tid % per_row;
-  int r = tid / per_row, slot = slot0 + r;
-  for (; r < n; r += step, slot += step) {
-    if (slot >= s.ring_rows) slot -= s.ring_rows;
+  const int per_row = nthreads / s.row_round;  // items per row; divides nthreads
+  return {tid / per_row, tid % per_row};
+}
+
+// The row pass of input rows [0, n) of the buffer, into the ring from slot `slot0`.
+template <class T, int C, int KIND, int NH>
+__device__ __forceinline__ void row_pass(const StripLayout& s, const RowThread& rt, const T* buf,
+                                         const Acc<T>* hx_a, const Acc<T>* hx_b, Acc<T>* ring_a, Acc<T>* ring_b,
+                                         int tw, int n, int slot0) {
+  using A = Acc<T>;
+  const int item = rt.item;
+  int r = rt.r0, slot = slot0 + r;
+  for (; r < n; r += s.row_round, slot += s.row_round) {
+    if (slot >= s.ring_rows) slot -= s.ring_rows;  // row_round < ring_rows: one wrap at most
     A sa[NH], sb[NH];
     row_pass_item<T, C, KIND, NH>(s, buf, hx_a, hx_b, r, item, sa, sb);
 #pragma unroll
@@ -359,9 +398,12 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
   const int tw = 4 * blockDim.x, th = kRowsPerThread<T, KIND> * blockDim.y;
   const int tid = threadIdx.y * blockDim.x + threadIdx.x, nthreads = blockDim.x * blockDim.y;
   const int xs = blockIdx.x * tw;
-  const int y_begin = blockIdx.y * s.steps * th;
+  const bool is_long = int(blockIdx.y) < s.long_strips;
+  const int first_tile = is_long ? blockIdx.y * s.long_steps
+                                 : s.long_strips * s.long_steps + (blockIdx.y - s.long_strips) * s.short_steps;
+  const int y_begin = first_tile * th;
   if (y_begin >= in.height) return;  // the whole block: no barrier is left waiting
-  const int y_end = min(in.height, y_begin + s.steps * th);
+  const int y_end = min(in.height, y_begin + (is_long ? s.long_steps : s.short_steps) * th);
 
   A* wsh = reinterpret_cast<A*>(smem);
   for (int i = tid; i < s.weights_count; i += nthreads) wsh[i] = weights[i];
@@ -377,31 +419,39 @@ __global__ void __launch_bounds__(1024) separable_strip_kernel(ImageView<T, C> i
   for (int i = (th + 2 * s.ry) * tw + tid; i < s.ring_rows * tw; i += nthreads) ring_a[i] = ring_b[i] = A(0);
   __syncthreads();
 
-  const int ring_origin = y_begin - s.ry;  // ring slot of row h: (h - ring_origin) mod ring_rows
-  int next_h = ring_origin;                // the next row whose row sums are due
+  const FillThread ft = fill_thread(in, s, xs, tw);
+  const RowThread rt = row_thread(s);
+  // Row h sits in ring slot (h - (y_begin - ry)) mod ring_rows; the slots below are kept as running counters.
+  int next_h = y_begin - s.ry;  // the next row whose row sums are due
+  int next_slot = 0;            // its slot
+  int step_slot = 0;            // the slot of row ys - ry, the first that the step's column pass reads
   for (int ys = y_begin; ys < y_end; ys += th) {
     // Row sums up to row ys + th + ry - 1: all the rows the column pass of this step reads.
     const int need = ys + th + s.ry;
     while (next_h < need) {
       const int n = min(s.batch, need - next_h);
-      fill_input(in, s, buf, xs, tw, next_h, n, border);
+      fill_input(in, s, ft, buf, next_h, n, border);
       __syncthreads();
-      const int slot0 = (next_h - ring_origin) % s.ring_rows;
       if constexpr (C == 1) {
-        if (s.row_item == 8) row_pass<T, C, KIND, 8>(s, buf, hx_a, hx_b, ring_a, ring_b, tw, n, slot0);
-        else row_pass<T, C, KIND, 4>(s, buf, hx_a, hx_b, ring_a, ring_b, tw, n, slot0);
+        if (s.row_item == 8) row_pass<T, C, KIND, 8>(s, rt, buf, hx_a, hx_b, ring_a, ring_b, tw, n, next_slot);
+        else row_pass<T, C, KIND, 4>(s, rt, buf, hx_a, hx_b, ring_a, ring_b, tw, n, next_slot);
       } else {
-        row_pass<T, C, KIND, 4>(s, buf, hx_a, hx_b, ring_a, ring_b, tw, n, slot0);
+        row_pass<T, C, KIND, 4>(s, rt, buf, hx_a, hx_b, ring_a, ring_b, tw, n, next_slot);
       }
       __syncthreads();
       next_h += n;
+      next_slot += n;  // n <= TH < ring_rows
+      if (next_slot >= s.ring_rows) next_slot -= s.ring_rows;
     }
 
     // Column pass: rows ys + NR*ty + j (j < NR), elements xs + 4*tx + m (m < 4).
     constexpr int NR = kRowsPerThread<T, KIND>;
     constexpr int NW = NR + 4;  // weight window
     const int y0 = ys + NR * threadIdx.y;
-    const int first = (y0 - s.ry - ring_origin) % s.ring_rows;  // ring slot of the first row read
+    int first = step_slot + NR * int(threadIdx.y);  // ring slot of row y0 - ry, the first this thread reads
+    if (first >= s.ring_rows) first -= s.ring_rows;     // NR * ty < TH < ring_rows
+    step_slot += th;
+    if (step_slot >= s.ring_rows) step_slot -= s.ring_rows;
     A acc_a[NR][4] = {}, acc_b[NR][4] = {};
     A wa[NW], wb[NW];
 #pragma unroll
@@ -509,9 +559,18 @@ StencilLaunch make_separable_strip_launch(const StencilJob& job) {
       const long long capacity = 1LL * std::max(1, active) * job.device.sm_count;
       const long long row_tiles = ceil_div(job.height, th);
       const long long blocks_y = std::max<long long>(1, 12 * capacity / blocks_x);
-      s.steps = int(std::max<long long>(1, (row_tiles + blocks_y - 1) / blocks_y));
+      const int steps = int(std::max<long long>(1, (row_tiles + blocks_y - 1) / blocks_y));
+      // The upper half of the image in strips two steps longer: fewer halo rows there, while the blocks that
+      // start last (the GPU starts blocks in order) are the short ones, which keeps the tail short. Measured on
+      // an H100, gaussian radius 24 f32 8192^2, blocks 16x16 / 32x8 (steps 3 at 16x16), 2026-11-23: all strips
+      // of `steps` 0.503 / 0.547 ms; upper half +1, lower half -1: 0.501 / 0.553; +1, +0: 0.502 / 0.531;
+      // +2, -1: 0.496 / 0.539; +2, +0: 0.491 / 0.523 (kept); upper 30% or 70% at +1, -1: 0.510 / 0.566, 0.496 / 0.542.
+      s.long_steps = steps + 2;
+      s.short_steps = steps;
+      s.long_strips = int(row_tiles / 2 / s.long_steps);
+      const long long strips = s.long_strips + ceil_div(row_tiles - 1LL * s.long_strips * s.long_steps, s.short_steps);
       const dim3 block = l.shape.block;
-      const dim3 grid(blocks_x, ceil_div(row_tiles, s.steps));
+      const dim3 grid(blocks_x, unsigned(strips));
       check_grid(grid);
       const std::size_t smem = std::size_t(s.bytes);
       const A* weights = l.weights->as<A>();
