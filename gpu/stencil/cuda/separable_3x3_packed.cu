@@ -265,7 +265,7 @@ __global__ void __launch_bounds__(1024)
   const int n = __reduce_max_sync(0xffffffffu, unsigned(n_own));
   if (n == 0) return;
   if (__all_sync(0xffffffffu, lean)) packed_walk<C, W, Ones, false>(s, y0, R, R);
-  else packed_walk<C, W, Ones, true>(s, y0, n, max(n_own, 0));
+  else packed_walk<C, W, Ones, true>(s, y0, n, n_own);
 }
 
 }  // namespace
