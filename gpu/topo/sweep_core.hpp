@@ -11,8 +11,7 @@
 // placements come in blocks that share the nodes of positions 0 .. q-1; Heap's algorithm walks the m! orders of
 // the last m positions, then a few swaps move the prefix to the next one in lexicographic order.
 //
-// A tile is TT traffic matrices x CC configurations evaluated together: every swap reads each traffic entry
-// once for all CC configurations and each path cost once for all TT timestamps.
+// For n >= 5 (SuffixWalker) a swap inside the last 5 positions costs O(1): see there.
 #include <cstdint>
 #include <limits>
 
@@ -46,44 +45,33 @@ struct RunBounds {
   }
 };
 
-// The costs of the current placement for every pair of a tile, kept up to date across swaps.
-template <class A, int N, int TT, int CC>
-struct TileWalker {
+// The cost of the current placement for one (slice, configuration), kept up to date across swaps.
+template <class A, int N>
+struct Walker {
   using V = typename A::Value;
-  static constexpr int kSlices = TT;
-  static constexpr int kConfigs = CC;
 
-  const V* traffic[TT];  // n x n, row-major: traffic[src][dst]
-  const V* cost_of[CC];  // n x n path costs between positions
-  int runtime_n = 0;     // used when N == 0
+  const V* traffic = nullptr;  // n x n, row-major: traffic[src][dst]
+  const V* cost_of = nullptr;  // n x n path costs between positions
+  int runtime_n = 0;           // used when N == 0
   std::uint64_t code = 0;
-  V cost[TT][CC];
+  V cost = V(0);
 
   KS_HD int n() const { return N > 0 ? N : runtime_n; }
 
   // From the definition, in a fixed order (i, then j) that every backend follows.
   KS_HD void evaluate_in_full() {
     const int nn = n();
-    for (int t = 0; t < TT; ++t)
-      for (int c = 0; c < CC; ++c) cost[t][c] = V(0);
+    cost = V(0);
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
 #endif
     for (int i = 0; i < nn; ++i) {
       const int xi = node_at(code, i);
-      for (int j = 0; j < nn; ++j) {
-        const int xj = node_at(code, j);
-        V tv[TT];
-        for (int t = 0; t < TT; ++t) tv[t] = traffic[t][xi * nn + xj];
-        for (int c = 0; c < CC; ++c) {
-          const V d = cost_of[c][i * nn + j];
-          for (int t = 0; t < TT; ++t) cost[t][c] = A::mad(cost[t][c], d, tv[t]);
-        }
-      }
+      for (int j = 0; j < nn; ++j) cost = A::mad(cost, cost_of[i * nn + j], traffic[xi * nn + node_at(code, j)]);
     }
   }
 
-  // Swaps the nodes at positions r and s and updates every cost by the change, in O(n):
+  // Swaps the nodes at positions r and s and updates the cost by the change, in O(n):
   //   sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
   //                       + (D[r][k] - D[s][k]) (T[y_s][x_k] - T[y_r][x_k])
   //   + (D[r][s] - D[s][r]) (T[y_s][y_r] - T[y_r][y_s]) + (D[r][r] - D[s][s]) (T[y_s][y_s] - T[y_r][y_r])
@@ -91,38 +79,174 @@ struct TileWalker {
   KS_HD void swap(int r, int s) {
     const int nn = n();
     const int yr = node_at(code, r), ys = node_at(code, s);
-    V delta[TT][CC];
-    for (int t = 0; t < TT; ++t)
-      for (int c = 0; c < CC; ++c) delta[t][c] = V(0);
+    V delta = V(0);
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
     for (int k = 0; k < (N > 0 ? N : nn); ++k) {
       if (k == r || k == s) continue;
       const int xk = node_at(code, k);
-      V to_k[TT], from_k[TT];
-      for (int t = 0; t < TT; ++t) {
-        to_k[t] = A::sub(traffic[t][xk * nn + ys], traffic[t][xk * nn + yr]);
-        from_k[t] = A::sub(traffic[t][ys * nn + xk], traffic[t][yr * nn + xk]);
-      }
-      for (int c = 0; c < CC; ++c) {
-        const V into = A::sub(cost_of[c][k * nn + r], cost_of[c][k * nn + s]);
-        const V out = A::sub(cost_of[c][r * nn + k], cost_of[c][s * nn + k]);
-        for (int t = 0; t < TT; ++t) delta[t][c] = A::mad(A::mad(delta[t][c], into, to_k[t]), out, from_k[t]);
-      }
+      const V to_k = A::sub(traffic[xk * nn + ys], traffic[xk * nn + yr]);
+      const V from_k = A::sub(traffic[ys * nn + xk], traffic[yr * nn + xk]);
+      const V into = A::sub(cost_of[k * nn + r], cost_of[k * nn + s]);
+      const V out = A::sub(cost_of[r * nn + k], cost_of[s * nn + k]);
+      delta = A::mad(A::mad(delta, into, to_k), out, from_k);
     }
-    V cross[TT], self[TT];
-    for (int t = 0; t < TT; ++t) {
-      cross[t] = A::sub(traffic[t][ys * nn + yr], traffic[t][yr * nn + ys]);
-      self[t] = A::sub(traffic[t][ys * nn + ys], traffic[t][yr * nn + yr]);
-    }
-    for (int c = 0; c < CC; ++c) {
-      const V d_cross = A::sub(cost_of[c][r * nn + s], cost_of[c][s * nn + r]);
-      const V d_self = A::sub(cost_of[c][r * nn + r], cost_of[c][s * nn + s]);
-      for (int t = 0; t < TT; ++t)
-        cost[t][c] = A::add(cost[t][c], A::mad(A::mad(delta[t][c], d_cross, cross[t]), d_self, self[t]));
-    }
+    const V cross = A::sub(traffic[ys * nn + yr], traffic[yr * nn + ys]);
+    const V self = A::sub(traffic[ys * nn + ys], traffic[yr * nn + yr]);
+    const V d_cross = A::sub(cost_of[r * nn + s], cost_of[s * nn + r]);
+    const V d_self = A::sub(cost_of[r * nn + r], cost_of[s * nn + s]);
+    cost = A::add(cost, A::mad(A::mad(delta, d_cross, cross), d_self, self));
     code = swap_positions(code, r, s);
+  }
+
+  // Heap's algorithm over the last n - q positions (the geometry's table of swaps), visiting each placement.
+  template <class Visit>
+  KS_HD void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+    walk_block_by_table(*this, g, b, visit);
+  }
+};
+
+// Visits a block of placements through the geometry's table of Heap's swaps, one O(n) swap each. Any walker with
+// `code` and `swap(r, s)` (the tests walk codes alone).
+template <class W, class Visit>
+KS_HD void walk_block_by_table(W& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
+  for (int step = 0;; ++step) {
+    if (b.counts(w.code)) visit(w);
+    if (step == g.heap_steps) break;
+    const int pair = g.heap[step];
+    w.swap(g.q + (pair >> 4), g.q + (pair & 15));
+  }
+}
+
+// Heap's algorithm on 5 slots, as the walk below unrolls it: the 23 swaps of Heap's algorithm on slots 0..3,
+// then slots 0 and 4 swapped, five times over (the last time without the swap); make_heap_swaps(5) is exactly
+// this sequence (a test checks it). Heap's algorithm on 4 slots is in turn 5 swaps on slots 0..2 ((0,1) and
+// (0,2) alternately) then (t, 3) for t = 0, 1, 2, three times over, then the 5 swaps again.
+inline constexpr int kSuffixSlots = 5;
+inline constexpr int kInnerSteps = 23;       // swaps of Heap's algorithm on 4 slots
+inline constexpr int kSuffixSteps = 24;      // the 23, and the swap of slots 0 and 4
+inline constexpr int kStepCoefficients = 8;  // path-cost differences a suffix swap needs
+KS_HD constexpr int suffix_step_a(int step) {
+  return step == kInnerSteps ? 0 : (step % 6 == 5 ? step / 6 : 0);
+}
+KS_HD constexpr int suffix_step_b(int step) {
+  return step == kInnerSteps ? kSuffixSlots - 1 : (step % 6 == 5 ? 3 : (step % 2 == 0 ? 1 : 2));
+}
+
+// The path-cost differences of suffix step `step` (slots r < s of positions q + r, q + s), in the order
+// SuffixWalker::swap_suffix takes them: for each other slot k ascending, D[k][r] - D[k][s] and D[r][k] - D[s][k];
+// then D[r][s] - D[s][r] and D[r][r] - D[s][s]. They depend only on positions, so a sweep computes them once.
+template <class A>
+KS_HD void suffix_coefficients(const typename A::Value* cost_of, int n, int q, int step, typename A::Value* out) {
+  const int r = q + suffix_step_a(step), s = q + suffix_step_b(step);
+  int at = 0;
+  for (int k = q; k < q + kSuffixSlots; ++k) {
+    if (k == r || k == s) continue;
+    out[at++] = A::sub(cost_of[k * n + r], cost_of[k * n + s]);
+    out[at++] = A::sub(cost_of[r * n + k], cost_of[s * n + k]);
+  }
+  out[at++] = A::sub(cost_of[r * n + s], cost_of[s * n + r]);
+  out[at] = A::sub(cost_of[r * n + r], cost_of[s * n + s]);
+}
+
+// The walker of sweeps of n >= 5 nodes: a swap inside the last 5 positions costs O(1) instead of O(n). Within a
+// block the first q = n - 5 positions hold fixed nodes, so the delta of a swap splits into the prefix's share,
+//   L(r, y_s) - L(r, y_r) - L(s, y_s) + L(s, y_r),  L(i, y) = sum over k < q of D[k][i] T[x_k][y] + D[i][k] T[y][x_k],
+// read from a 5 x 5 table made once per block (lp), and the suffix's share, the O(n) formula's terms for the
+// other three suffix positions, from a 5 x 5 table of the traffic between the suffix's nodes (pt). Both tables
+// are indexed by position, and a swap exchanges their columns (and pt's rows): unrolled, with the step's slots
+// known at compile time, that is a renaming of registers. Per placement: about 20 additions and multiply-adds,
+// whatever n, and no reads of the n x n matrices (on a GPU, no bank conflicts). Costs are exact in the exact
+// policies; in RealDouble the CPU and CUDA follow this same sequence of roundings.
+template <class A, int N>
+struct SuffixWalker : Walker<A, N> {
+  using V = typename A::Value;
+  using Walker<A, N>::traffic;
+  using Walker<A, N>::cost_of;
+  using Walker<A, N>::code;
+  using Walker<A, N>::cost;
+  static constexpr int M = kSuffixSlots;
+
+  const V* coefficients = nullptr;  // [kSuffixSteps][kStepCoefficients], from suffix_coefficients
+  int q = 0;
+  V lp[M][M];  // lp[i][j] = L(q + i, node at q + j)
+  V pt[M][M];  // pt[i][j] = T[node at q + i][node at q + j]
+
+  // The tables of the block whose prefix is in `code` now.
+  KS_HD void begin_block(int prefix) {
+    q = prefix;
+    const int nn = this->n();
+    int y[M];
+    for (int j = 0; j < M; ++j) y[j] = node_at(code, q + j);
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < M; ++j) {
+        pt[i][j] = traffic[y[i] * nn + y[j]];
+        lp[i][j] = V(0);
+      }
+    // k outermost: each prefix node's 10 traffic entries are read once. Every lp[i][j] still adds its terms in
+    // the order k = 0, 1, ..., the order the CPU follows too.
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int k = 0; k < q; ++k) {
+      const int xk = node_at(code, k);
+      V to[M], from[M];
+      for (int j = 0; j < M; ++j) {
+        to[j] = traffic[xk * nn + y[j]];
+        from[j] = traffic[y[j] * nn + xk];
+      }
+      for (int i = 0; i < M; ++i) {
+        const V d_in = cost_of[k * nn + q + i], d_out = cost_of[(q + i) * nn + k];
+        for (int j = 0; j < M; ++j) lp[i][j] = A::mad(A::mad(lp[i][j], d_in, to[j]), d_out, from[j]);
+      }
+    }
+  }
+
+  // Swaps the nodes at positions q + r and q + s (r < s), with c = suffix_coefficients of that step.
+  KS_HD void swap_suffix(int r, int s, const V* c) {
+    V d = V(0);
+    int at = 0;
+    for (int k = 0; k < M; ++k) {
+      if (k == r || k == s) continue;
+      d = A::mad(A::mad(d, c[at], A::sub(pt[k][s], pt[k][r])), c[at + 1], A::sub(pt[s][k], pt[r][k]));
+      at += 2;
+    }
+    d = A::mad(A::mad(d, c[at], A::sub(pt[s][r], pt[r][s])), c[at + 1], A::sub(pt[s][s], pt[r][r]));
+    const V prefix_share = A::add(A::sub(lp[r][s], lp[r][r]), A::sub(lp[s][r], lp[s][s]));
+    cost = A::add(cost, A::add(d, prefix_share));
+    for (int i = 0; i < M; ++i) {
+      exchange(lp[i][r], lp[i][s]);
+      exchange(pt[i][r], pt[i][s]);
+    }
+    for (int j = 0; j < M; ++j) exchange(pt[r][j], pt[s][j]);
+    code = swap_positions(code, q + r, q + s);
+  }
+
+  template <class Visit>
+  KS_HD void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+    begin_block(g.q);
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int round = 0; round < M; ++round) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int step = 0; step <= kInnerSteps; ++step) {
+        if (b.counts(code)) visit(*this);
+        if (step < kInnerSteps)
+          swap_suffix(suffix_step_a(step), suffix_step_b(step), coefficients + step * kStepCoefficients);
+      }
+      if (round + 1 < M) swap_suffix(0, M - 1, coefficients + kInnerSteps * kStepCoefficients);
+    }
+  }
+
+ private:
+  KS_HD static void exchange(V& a, V& b) {
+    const V t = a;
+    a = b;
+    b = t;
   }
 };
 
@@ -142,17 +266,12 @@ KS_HD void advance_prefix(Walker& w, int q) {
 }
 
 // Walks one run, calling visit(walker) for every placement of the run that the bounds count.
-template <class Walker, class Visit>
-KS_HD void walk_run(Walker& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
+template <class W, class Visit>
+KS_HD void walk_run(W& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
   w.code = code_of_index(b.first_index, g.n);
   w.evaluate_in_full();
   for (std::uint64_t block = 0;; ++block) {
-    for (int step = 0;; ++step) {
-      if (b.counts(w.code)) visit(w);
-      if (step == g.heap_steps) break;
-      const int pair = g.heap[step];
-      w.swap(g.q + (pair >> 4), g.q + (pair & 15));
-    }
+    w.walk_block(g, b, visit);
     if (block + 1 >= b.blocks) break;
     advance_prefix(w, g.q);
   }

@@ -80,7 +80,27 @@ struct CodeOnly {
   int n() const { return runtime_n; }
   void evaluate_in_full() {}
   void swap(int r, int s) { code = swap_positions(code, r, s); }
+  template <class Visit>
+  void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+    walk_block_by_table(*this, g, b, visit);
+  }
 };
+
+// The walk of n >= 5 nodes unrolls Heap's algorithm on 5 slots by its structure (SuffixWalker::walk_block):
+// the same sequence as the table.
+TEST(TopoPermutation, SuffixStepsAreHeapsAlgorithmOnFiveSlots) {
+  const HeapSwaps h = make_heap_swaps(kSuffixSlots);
+  ASSERT_EQ(h.count, kSuffixSlots * kSuffixSteps - 1);
+  int at = 0;
+  for (int round = 0; round < kSuffixSlots; ++round)
+    for (int step = 0; step < kSuffixSteps; ++step) {
+      if (step == kInnerSteps && round + 1 == kSuffixSlots) break;
+      ASSERT_EQ(h.step[at] >> 4, suffix_step_a(step)) << "swap " << at;
+      ASSERT_EQ(h.step[at] & 15, suffix_step_b(step)) << "swap " << at;
+      ++at;
+    }
+  EXPECT_EQ(at, h.count);
+}
 
 TEST(TopoPermutation, RunsCoverTheirIndexRangesOnce) {
   for (int n : {3, 5, 6, 8, 9}) {

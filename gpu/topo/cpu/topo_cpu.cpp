@@ -147,12 +147,24 @@ class CpuBackend final : public SweepBackend {
     if (src.mode == PlacementMode::All) {
       const SweepPlan& plan = *src.plan;
       const RunGeometry g = plan.geometry();
-      TileWalker<A, N, 1, 1> w;
-      w.traffic[0] = m.slice(s);
-      w.cost_of[0] = m.config(c);
-      w.runtime_n = m.n;
-      auto on_placement = [&](const TileWalker<A, N, 1, 1>& x) { visit(x.cost[0][0], x.code); };
-      for (std::uint64_t r = a; r < b; ++r) walk_run(w, g, plan.run(r), on_placement);
+      auto walk_runs = [&](auto& w) {
+        w.traffic = m.slice(s);
+        w.cost_of = m.config(c);
+        w.runtime_n = m.n;
+        auto on_placement = [&](const auto& x) { visit(x.cost, x.code); };
+        for (std::uint64_t r = a; r < b; ++r) walk_run(w, g, plan.run(r), on_placement);
+      };
+      if (m.n >= kSuffixSlots) {  // the CUDA kernel makes the same choice
+        SuffixWalker<A, N> w;
+        typename A::Value coefficients[kSuffixSteps * kStepCoefficients];
+        for (int step = 0; step < kSuffixSteps; ++step)
+          suffix_coefficients<A>(m.config(c), m.n, g.q, step, coefficients + step * kStepCoefficients);
+        w.coefficients = coefficients;
+        walk_runs(w);
+      } else {
+        Walker<A, N> w;
+        walk_runs(w);
+      }
       return;
     }
     std::vector<std::uint8_t> placement(std::size_t(m.n));

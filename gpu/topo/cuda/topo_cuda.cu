@@ -106,7 +106,8 @@ class CudaBackend final : public SweepBackend {
   std::string launch_description() const override { return launch_; }
   double upload_ms() const override { return upload_ms_; }
   double download_ms() const override { return download_ms_; }
-  std::uint64_t default_batch_evaluations() const override { return std::uint64_t(1) << 33; }
+  // A fraction of a second at 30-100 G evaluations/s, and enough runs per launch to fill the GPU (sweep_plan.cpp).
+  std::uint64_t default_batch_evaluations() const override { return std::uint64_t(1) << 34; }
 
   double run(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) override {
     if (b <= a) return 0;
@@ -142,48 +143,44 @@ class CudaBackend final : public SweepBackend {
     download_ms_ += timer.elapsed_ms();
   }
 
-  // Launches `kernel` over units x tiles with the shared memory it needs.
+  // Launches `kernel` over units x pairs (block rows) with the shared memory it needs.
   template <class Kernel, class Args>
-  void launch(Kernel kernel, const Args& args, std::uint64_t units, int tiles, std::size_t smem,
+  void launch(Kernel kernel, const Args& args, std::uint64_t units, int rows, std::size_t smem,
               const char* name, const std::string& shape) {
     const std::uint64_t blocks = (units + std::uint64_t(threads_) - 1) / std::uint64_t(threads_);
-    if (tiles > 65535)
-      throw_usage(to_string(tiles) + " slice x configuration tiles is more than one launch takes (65535)",
+    if (rows > 65535)
+      throw_usage(to_string(rows) + " slice x configuration pairs is more than one launch takes (65535)",
                   "evaluate fewer timestamps or configurations at once");
     if (smem > 48 * 1024)
       ks::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)),
                       "raising the shared memory of the topology kernel");
-    kernel<<<dim3(unsigned(blocks), unsigned(tiles)), dim3(unsigned(threads_)), smem, stream_>>>(args);
+    kernel<<<dim3(unsigned(blocks), unsigned(rows)), dim3(unsigned(threads_)), smem, stream_>>>(args);
     ks::cuda::check_launch(name);
     if (args.pass == Pass::Stats) {
       cudaFuncAttributes attr{};
       cudaFuncGetAttributes(&attr, kernel);
-      launch_ = std::string(name) + " " + shape + ": " + to_string(blocks) + " x " + to_string(tiles) +
+      launch_ = std::string(name) + " " + shape + ": " + to_string(blocks) + " x " + to_string(rows) +
                 " blocks of " + to_string(threads_) + " threads, " + to_string(attr.numRegs) +
                 " registers, " + to_string(smem) + " B shared";
     }
   }
 
-  template <class A, int N, int TT, int CC>
-  void launch_walk(PassArgs<typename A::Value>& args, std::uint64_t units) {
-    using V = typename A::Value;
-    args.tiles_c = (args.configs + CC - 1) / CC;
-    const int tiles = ((args.slices + TT - 1) / TT) * args.tiles_c;
-    launch(cuda::walk_kernel<A, N, TT, CC>, args, units, tiles,
-           cuda::SharedLayout<V, TT, CC>::bytes(args.n, threads_), "walk_kernel",
-           "<n=" + (N ? to_string(N) : std::string("any")) + ", tile " + to_string(TT) + "x" + to_string(CC) +
-               ">");
+  template <class A, int N>
+  void launch_walk(PassArgs<typename A::Value>& args, std::uint64_t units, int rows) {
+    launch(cuda::walk_kernel<A, N>, args, units, rows, cuda::SharedLayout<typename A::Value>::bytes(args.n, threads_),
+           "walk_kernel", std::string("<n=") + (N ? to_string(N) : std::string("any")) + ">");
   }
 
-  template <class A, int TT, int CC>
-  void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units) {
+  // The sizes worth a kernel of their own: the O(n) swaps of the prefix and the block tables unroll.
+  template <class A>
+  void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units, int rows) {
     switch (args.n) {
-      case 8:
-        return launch_walk<A, 8, TT, CC>(args, units);
       case 12:
-        return launch_walk<A, 12, TT, CC>(args, units);
+        return launch_walk<A, 12>(args, units, rows);
+      case 14:
+        return launch_walk<A, 14>(args, units, rows);
       default:
-        return launch_walk<A, 0, TT, CC>(args, units);
+        return launch_walk<A, 0>(args, units, rows);
     }
   }
 
@@ -196,7 +193,7 @@ class CudaBackend final : public SweepBackend {
     args.n = p_.n;
     args.slice0 = pass == Pass::Top ? io.top_slice : 0;
     args.slices = pass == Pass::Top ? 1 : p_.slices;
-    args.configs = args.all_configs = p_.configs;
+    args.configs = p_.configs;
     args.pass = pass;
     args.pairs = int(p_.pairs());
     args.mode = src.mode;
@@ -277,31 +274,21 @@ class CudaBackend final : public SweepBackend {
 
     ks::cuda::EventTimer timer(stream_);
     const std::uint64_t blocks = (args.units + std::uint64_t(threads_) - 1) / std::uint64_t(threads_);
-    // One (slice, configuration) per block row. Tiles of 2 x 2 pairs per thread were 25% faster on an H100
-    // (n = 8, 33 x 16 pairs: 0.271 against 0.358 ms) but lost the minimum of their second slice (2026-11-23, the
-    // CudaVsCpu tests): off until that is found, since 1 x 1 already meets the targets.
-    constexpr int tt = 1, cc = 1;
-    const int tiles = ((args.slices + tt - 1) / tt) * ((args.configs + cc - 1) / cc);
+    const int pair_rows = args.slices * args.configs;  // one (slice, configuration) per block row
     if (pass == Pass::Stats) {
-      ensure(partial_, std::size_t(tiles) * blocks * std::size_t(tt * cc) * sizeof(RawStats),
-             "partial statistics");
+      ensure(partial_, std::size_t(pair_rows) * blocks * sizeof(RawStats), "partial statistics");
       ensure(stats_out_, pairs * sizeof(RawStats), "statistics");
       args.partial = partial_.as<RawStats>();
     }
     timer.start();
-    if (walk) {
-      walk_with_size<A, tt, cc>(args, args.units);
-    } else {
-      args.tiles_c = args.configs;
-      launch(cuda::item_kernel<A>, args, args.units, args.slices * args.configs,
-             cuda::SharedLayout<V, 1, 1>::bytes(args.n, threads_), "item_kernel",
-             "<one placement per thread>");
-    }
+    if (walk)
+      walk_with_size<A>(args, args.units, pair_rows);
+    else
+      launch(cuda::item_kernel<A>, args, args.units, pair_rows, cuda::SharedLayout<V>::bytes(args.n, threads_),
+             "item_kernel", "<one placement per thread>");
     if (pass == Pass::Stats) {
-      const int k = tiles * tt * cc;
-      cuda::reduce_stats<<<unsigned((k + 127) / 128), 128, 0, stream_>>>(
-          partial_.as<RawStats>(), int(blocks), tiles, (args.configs + cc - 1) / cc, tt, cc, args.slice0,
-          args.slices, args.configs, args.all_configs, A::exact, stats_out_.as<RawStats>());
+      cuda::reduce_stats<<<unsigned((pair_rows + 127) / 128), 128, 0, stream_>>>(
+          partial_.as<RawStats>(), int(blocks), pair_rows, args.slice0, args.configs, A::exact, stats_out_.as<RawStats>());
       ks::cuda::check_launch("reduce_stats");
     }
     timer.stop();

@@ -1,9 +1,9 @@
 #pragma once
 // The CUDA kernels of the topology sweep. Two shapes of thread, one set of reductions:
 //   walk_kernel  ("delta") a thread walks one run of the sweep plan (sweep_core.hpp: the first placement
-//   decoded
-//                from its index, then one swap and an O(n) delta per placement) for a tile of TT slices x CC
-//                configurations; the block's tile of traffic and path costs sits in shared memory.
+//                decoded from its index, then one swap and its delta per placement: O(1) inside the last five
+//                positions for n >= 5 (SuffixWalker), O(n) otherwise) for one (slice, configuration) per block
+//                row; the block's traffic and path costs sit in shared memory.
 //   item_kernel  ("naive", samples, given placements) a thread evaluates whole placements, each from the
 //                definition, for one (slice, configuration); placements come from their index, a sample
 //                number or a list.
@@ -26,9 +26,7 @@ struct PassArgs {
   const V* cost = nullptr;     // [config][n][n]
   int n = 0;
   int slice0 = 0, slices = 0;  // the slices this pass covers: slice0 .. slice0 + slices - 1
-  int configs = 0;             // all configurations
-  int tiles_c = 1;             // tiles along the configurations (tile y = ts * tiles_c + tc)
-  int all_configs = 0;         // the problem's configurations (pair = slice * all_configs + config)
+  int configs = 0;             // all configurations (block row y = (slice - slice0) * configs + config)
   Pass pass = Pass::Stats;
   // Walk: runs [unit0, unit0 + units) of the plan.
   std::uint64_t unit0 = 0, units = 0;
@@ -40,7 +38,7 @@ struct PassArgs {
   std::uint64_t seed = 0;
   const std::uint8_t* listed = nullptr;
   // Outputs.
-  RawStats* partial = nullptr;           // Stats: [tile][block x][TT * CC]
+  RawStats* partial = nullptr;           // Stats: [block row][block x]
   const HistogramBins* bins = nullptr;   // Histogram, Top: [pair]
   unsigned long long* counts = nullptr;  // Histogram: [pair][64]
   const int* top_bin = nullptr;          // Top: [config], the last bin whose costs are candidates
@@ -61,31 +59,28 @@ __device__ __forceinline__ int bin_of(typename A::Value v, const HistogramBins& 
     return real_bin(v, b);
 }
 
-// What a thread does with one cost: the pass's reduction. TT x CC pairs per thread.
-template <class A, int TT, int CC>
+// What a thread does with one cost: the pass's reduction, for the block row's (slice, configuration).
+template <class A>
 struct Sink {
   using V = typename A::Value;
   const PassArgs<V>& a;
-  int slice_base, config_base;  // of this thread's tile
-  RunningStats<A> stats[TT][CC];
-  unsigned* block_counts;     // shared: [TT * CC][64]
-  const HistogramBins* bins;  // [TT * CC], in shared memory
+  int slice = 0, config = 0;
+  RunningStats<A> stats;
+  unsigned* block_counts = nullptr;     // shared: [64]
+  const HistogramBins* bins = nullptr;  // shared: this pair's bins
 
-  __device__ bool valid(int t, int c) const {
-    return slice_base + t < a.slice0 + a.slices && config_base + c < a.configs;
-  }
-  __device__ int pair(int t, int c) const { return (slice_base + t) * a.all_configs + config_base + c; }
+  __device__ int pair() const { return slice * a.configs + config; }
 
-  __device__ __forceinline__ void take(int t, int c, V v, std::uint64_t key, std::uint64_t row) {
+  __device__ __forceinline__ void take(V v, std::uint64_t key, std::uint64_t row) {
     switch (a.pass) {
       case Pass::Stats:
-        stats[t][c].add(v, key);
+        stats.add(v, key);
         break;
       case Pass::Histogram:
-        atomicAdd(&block_counts[(t * CC + c) * kHistogramBins + bin_of<A>(v, bins[t * CC + c])], 1u);
+        atomicAdd(&block_counts[bin_of<A>(v, *bins)], 1u);
         break;
       case Pass::Top:
-        if (bin_of<A>(v, bins[t * CC + c]) <= a.top_bin[config_base + c]) {
+        if (bin_of<A>(v, *bins) <= a.top_bin[config]) {
           const unsigned long long at = atomicAdd(a.top_count, 1ull);
           if (at < a.top_capacity) {
             Candidate k;
@@ -94,14 +89,13 @@ struct Sink {
             else
               k.cost_d = v;
             k.key = key;
-            k.configuration = config_base + c;
+            k.configuration = config;
             a.top[at] = k;
           }
         }
         break;
       case Pass::Cube: {
-        const std::size_t at =
-            std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair(t, c));
+        const std::size_t at = std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair());
         if constexpr (A::exact)
           a.cube_i[at] = A::to_int(v);
         else
@@ -112,145 +106,140 @@ struct Sink {
   }
 };
 
-// Block-wide merge of each pair's stats in thread order (deterministic), written to
-// partial[tile][block][pair].
-template <class A, int TT, int CC>
-__device__ void finish_block(Sink<A, TT, CC>& sink, RawStats* scratch, const PassArgs<typename A::Value>& a) {
+// Block-wide merge of the stats in thread order (deterministic), written to partial[block row][block]; or the
+// block's histogram added to the pair's.
+template <class A>
+__device__ void finish_block(Sink<A>& sink, RawStats* scratch, const PassArgs<typename A::Value>& a) {
   const int tid = threadIdx.x;
-  const int tile = blockIdx.y;
   if (a.pass == Pass::Stats) {
-    for (int t = 0; t < TT; ++t)
-      for (int c = 0; c < CC; ++c) {
-        to_raw(sink.stats[t][c], scratch[tid]);
-        __syncthreads();
-        for (int stride = 1; stride < blockDim.x; stride *= 2) {
-          if (tid % (2 * stride) == 0 && tid + stride < blockDim.x)
-            merge_raw(scratch[tid], scratch[tid + stride], A::exact);
-          __syncthreads();
-        }
-        if (tid == 0)
-          a.partial[(std::size_t(tile) * gridDim.x + blockIdx.x) * (TT * CC) + std::size_t(t * CC + c)] =
-              scratch[0];
-        __syncthreads();
-      }
+    to_raw(sink.stats, scratch[tid]);
+    __syncthreads();
+    for (int stride = 1; stride < blockDim.x; stride *= 2) {
+      if (tid % (2 * stride) == 0 && tid + stride < blockDim.x) merge_raw(scratch[tid], scratch[tid + stride], A::exact);
+      __syncthreads();
+    }
+    if (tid == 0) a.partial[std::size_t(blockIdx.y) * gridDim.x + blockIdx.x] = scratch[0];
   } else if (a.pass == Pass::Histogram) {
     __syncthreads();
-    for (int k = tid; k < TT * CC * kHistogramBins; k += blockDim.x) {
-      const int t = k / (CC * kHistogramBins), c = (k / kHistogramBins) % CC;
+    for (int k = tid; k < kHistogramBins; k += blockDim.x) {
       const unsigned v = sink.block_counts[k];
-      if (v && sink.valid(t, c))
-        atomicAdd(&a.counts[std::size_t(sink.pair(t, c)) * kHistogramBins + k % kHistogramBins],
-                  (unsigned long long)v);
+      if (v) atomicAdd(&a.counts[std::size_t(sink.pair()) * kHistogramBins + k], (unsigned long long)v);
     }
   }
 }
 
-// Shared memory of a block: its tile's matrices, bins and counts, then the reduction scratch.
-template <class V, int TT, int CC>
+// Shared memory of a block: its pair's matrices and suffix coefficients, bins and counts, then the reduction
+// scratch.
+template <class V>
 struct SharedLayout {
   static __host__ __device__ std::size_t matrices(int n) {
-    return std::size_t(TT + CC) * std::size_t(n * n) * sizeof(V);
+    return (2 * std::size_t(n * n) + kSuffixSteps * kStepCoefficients) * sizeof(V);
   }
   static __host__ __device__ std::size_t bytes(int n, int threads) {
-    return matrices(n) + TT * CC * sizeof(HistogramBins) + TT * CC * kHistogramBins * sizeof(unsigned) +
-           std::size_t(threads) * sizeof(RawStats) + 128;
+    return matrices(n) + sizeof(HistogramBins) + kHistogramBins * sizeof(unsigned) +
+           std::size_t(threads) * sizeof(RawStats) + 64;
   }
 };
 
-// Loads the block's tile into shared memory and sets up the sink; returns the tile's matrices.
-template <class A, int TT, int CC>
-__device__ void setup_block(const PassArgs<typename A::Value>& a, unsigned char* smem, Sink<A, TT, CC>& sink,
-                            const typename A::Value** traffic, const typename A::Value** cost,
-                            RawStats** scratch) {
+// Loads the block row's pair into shared memory and sets up the sink.
+template <class A>
+struct BlockSetup {
+  const typename A::Value* traffic;
+  const typename A::Value* cost;
+  const typename A::Value* coefficients;  // suffix_coefficients of every step (walks of n >= 5)
+  RawStats* scratch;
+};
+
+template <class A>
+__device__ BlockSetup<A> setup_block(const PassArgs<typename A::Value>& a, unsigned char* smem, Sink<A>& sink) {
   using V = typename A::Value;
   const int nn = a.n * a.n;
-  const int tile = blockIdx.y;
-  sink.slice_base = a.slice0 + (tile / a.tiles_c) * TT;
-  sink.config_base = (tile % a.tiles_c) * CC;
+  sink.slice = a.slice0 + int(blockIdx.y) / a.configs;
+  sink.config = int(blockIdx.y) % a.configs;
   V* m = reinterpret_cast<V*>(smem);
-  for (int t = 0; t < TT; ++t) {
-    const int s = min(sink.slice_base + t, a.slice0 + a.slices - 1);  // padding repeats the last slice
-    for (int k = threadIdx.x; k < nn; k += blockDim.x) m[t * nn + k] = a.traffic[std::size_t(s) * nn + k];
-    traffic[t] = m + t * nn;
+  for (int k = threadIdx.x; k < nn; k += blockDim.x) {
+    m[k] = a.traffic[std::size_t(sink.slice) * nn + k];
+    m[nn + k] = a.cost[std::size_t(sink.config) * nn + k];
   }
-  for (int c = 0; c < CC; ++c) {
-    const int cc = min(sink.config_base + c, a.configs - 1);
-    for (int k = threadIdx.x; k < nn; k += blockDim.x)
-      m[(TT + c) * nn + k] = a.cost[std::size_t(cc) * nn + k];
-    cost[c] = m + (TT + c) * nn;
-  }
-  unsigned char* p = smem + SharedLayout<V, TT, CC>::matrices(a.n);
+  V* coefficients = m + 2 * nn;
+  unsigned char* p = smem + SharedLayout<V>::matrices(a.n);
   p = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + 15) & ~std::uintptr_t(15));
   HistogramBins* bins = reinterpret_cast<HistogramBins*>(p);
-  p += TT * CC * sizeof(HistogramBins);
+  p += sizeof(HistogramBins);
   unsigned* counts = reinterpret_cast<unsigned*>(p);
-  p += TT * CC * kHistogramBins * sizeof(unsigned);
+  p += kHistogramBins * sizeof(unsigned);
   p = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + 15) & ~std::uintptr_t(15));
-  *scratch = reinterpret_cast<RawStats*>(p);
-  if (a.bins && threadIdx.x < TT * CC) {
-    const int t = threadIdx.x / CC, c = threadIdx.x % CC;
-    const int s = min(sink.slice_base + t, a.slice0 + a.slices - 1),
-              cc = min(sink.config_base + c, a.configs - 1);
-    bins[threadIdx.x] = a.bins[s * a.all_configs + cc];
-  }
-  for (int k = threadIdx.x; k < TT * CC * kHistogramBins; k += blockDim.x) counts[k] = 0;
+  if (a.bins && threadIdx.x == 0) *bins = a.bins[sink.pair()];
+  for (int k = threadIdx.x; k < kHistogramBins; k += blockDim.x) counts[k] = 0;
   sink.bins = bins;
   sink.block_counts = counts;
+  __syncthreads();  // the path costs are in place
+  if (a.q + kSuffixSlots == a.n && threadIdx.x < kSuffixSteps)
+    suffix_coefficients<A>(m + nn, a.n, a.q, threadIdx.x, coefficients + threadIdx.x * kStepCoefficients);
   __syncthreads();
+  return {m, m + nn, coefficients, reinterpret_cast<RawStats*>(p)};
 }
 
-template <class A, int N, int TT, int CC>
+// The run of unit `unit`, as the plan cuts it (SweepPlan::run, from the launch's copy of the plan).
+template <class V>
+__device__ RunBounds run_bounds(const PassArgs<V>& a, std::uint64_t unit) {
+  const std::uint64_t r = a.unit0 + unit;
+  RunBounds b;
+  b.first_index = r * a.run_size;
+  const std::uint64_t end = b.first_index + a.run_size < a.total ? b.first_index + a.run_size : a.total;
+  b.blocks = (end - b.first_index) / a.block_size;
+  b.masked = b.first_index < a.lo || end > a.hi;
+  b.lo_code = a.lo_code;
+  b.hi_open = a.hi == a.total;
+  b.hi_code = a.hi_code;
+  return b;
+}
+
+// One thread walks one run with walker W (SuffixWalker for n >= 5, Walker below).
+template <class A, class W>
+__device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup<A>& setup, const std::uint8_t* heap,
+                          Sink<A>& sink, W& w) {
+  const std::uint64_t unit = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (unit >= a.units) return;
+  w.traffic = setup.traffic;
+  w.cost_of = setup.cost;
+  w.runtime_n = a.n;
+  RunGeometry g;
+  g.n = a.n;
+  g.q = a.q;
+  g.heap_steps = a.heap_steps;
+  g.heap = heap;
+  auto visit = [&](const W& x) {
+    sink.take(x.cost, x.code, a.pass == Pass::Cube ? index_of_code(x.code, a.n) : 0);
+  };
+  walk_run(w, g, run_bounds(a, unit), visit);
+}
+
+template <class A, int N>
 __global__ void walk_kernel(const __grid_constant__ PassArgs<typename A::Value> a) {
   extern __shared__ __align__(16) unsigned char smem[];
-  Sink<A, TT, CC> sink{a};
-  TileWalker<A, N, TT, CC> w;
-  RawStats* scratch = nullptr;
   __shared__ std::uint8_t heap[128];
   for (int k = threadIdx.x; k < a.heap_steps; k += blockDim.x) heap[k] = a.heap[k];
-  setup_block<A, TT, CC>(a, smem, sink, w.traffic, w.cost_of, &scratch);  // synchronises
-  w.runtime_n = a.n;
-
-  const std::uint64_t unit = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (unit < a.units) {
-    const std::uint64_t r = a.unit0 + unit;
-    RunBounds b;
-    b.first_index = r * a.run_size;
-    const std::uint64_t end = b.first_index + a.run_size < a.total ? b.first_index + a.run_size : a.total;
-    b.blocks = (end - b.first_index) / a.block_size;
-    b.masked = b.first_index < a.lo || end > a.hi;
-    b.lo_code = a.lo_code;
-    b.hi_open = a.hi == a.total;
-    b.hi_code = a.hi_code;
-    RunGeometry g;
-    g.n = a.n;
-    g.q = a.q;
-    g.heap_steps = a.heap_steps;
-    g.heap = heap;
-    bool ok[TT][CC];
-    for (int t = 0; t < TT; ++t)
-      for (int c = 0; c < CC; ++c) ok[t][c] = sink.valid(t, c);
-    auto visit = [&](const TileWalker<A, N, TT, CC>& x) {
-      const std::uint64_t row = a.pass == Pass::Cube ? index_of_code(x.code, a.n) : 0;
-      for (int t = 0; t < TT; ++t)
-        for (int c = 0; c < CC; ++c)
-          if (ok[t][c]) sink.take(t, c, x.cost[t][c], x.code, row);
-    };
-    walk_run(w, g, b, visit);
+  Sink<A> sink{a};
+  const BlockSetup<A> setup = setup_block<A>(a, smem, sink);  // synchronises
+  if (a.q + kSuffixSlots == a.n) {
+    SuffixWalker<A, N> w;
+    w.coefficients = setup.coefficients;
+    walk_unit(a, setup, heap, sink, w);
+  } else {
+    Walker<A, N> w;
+    walk_unit(a, setup, heap, sink, w);
   }
-  finish_block<A, TT, CC>(sink, scratch, a);
+  finish_block<A>(sink, setup.scratch, a);
 }
 
 template <class A>
 __global__ void item_kernel(const __grid_constant__ PassArgs<typename A::Value> a) {
   extern __shared__ __align__(16) unsigned char smem[];
-  using V = typename A::Value;
-  Sink<A, 1, 1> sink{a};
-  const V* traffic[1];
-  const V* cost[1];
-  RawStats* scratch = nullptr;
-  setup_block<A, 1, 1>(a, smem, sink, traffic, cost, &scratch);
+  Sink<A> sink{a};
+  const BlockSetup<A> setup = setup_block<A>(a, smem, sink);
   const std::uint64_t unit = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (unit < a.units && sink.valid(0, 0)) {
+  if (unit < a.units) {
     const std::uint64_t item = a.unit0 + unit;
     std::uint8_t placement[kMaxEnumeratedNodes];
     std::uint64_t key = item;
@@ -264,25 +253,19 @@ __global__ void item_kernel(const __grid_constant__ PassArgs<typename A::Value> 
     } else {
       pl = a.listed + item * std::uint64_t(a.n);
     }
-    sink.take(0, 0, cost_of_placement<A>(traffic[0], cost[0], pl, a.n), key, item);
+    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), key, item);
   }
-  finish_block<A, 1, 1>(sink, scratch, a);
+  finish_block<A>(sink, setup.scratch, a);
 }
 
-// partial[tile][block][k] -> out[pair], blocks merged in order.
-__global__ void reduce_stats(const RawStats* partial, int blocks, int tiles, int tiles_c, int per_tile_t,
-                             int per_tile_c, int slice0, int slices, int configs, int all_configs, bool exact,
+// partial[block row][block] -> out[pair], blocks merged in order.
+__global__ void reduce_stats(const RawStats* partial, int blocks, int rows, int slice0, int configs, bool exact,
                              RawStats* out) {
-  const int k = blockIdx.x * blockDim.x + threadIdx.x;
-  if (k >= tiles * per_tile_t * per_tile_c) return;
-  const int tile = k / (per_tile_t * per_tile_c), in_tile = k % (per_tile_t * per_tile_c);
-  const int s = slice0 + (tile / tiles_c) * per_tile_t + in_tile / per_tile_c;
-  const int c = (tile % tiles_c) * per_tile_c + in_tile % per_tile_c;
-  if (s >= slice0 + slices || c >= configs) return;
+  const int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows) return;
   RawStats total;
-  for (int b = 0; b < blocks; ++b)
-    merge_raw(total, partial[(std::size_t(tile) * blocks + b) * (per_tile_t * per_tile_c) + in_tile], exact);
-  out[s * all_configs + c] = total;
+  for (int b = 0; b < blocks; ++b) merge_raw(total, partial[std::size_t(row) * blocks + b], exact);
+  out[slice0 * configs + row] = total;
 }
 
 }  // namespace ks::topo::cuda
