@@ -98,7 +98,8 @@ void Session::wait_idle() {
   for (;;) {
     worker_->wait_idle();
     poll();  // applies results; may start a due run or a CPU reference
-    if (!worker_->idle()) continue;
+    // A job that poll() started may already have ended and posted its result: apply that before returning.
+    if (!worker_->idle() || worker_->has_posted()) continue;
     if (!simulation_->settled()) {  // a CUDA frame not yet drawn holds the next step for a moment
       std::this_thread::sleep_for(std::chrono::milliseconds(1));
       continue;

@@ -75,6 +75,11 @@ bool Worker::idle() const {
   return !running_ && waiting_.empty();
 }
 
+bool Worker::has_posted() const {
+  std::lock_guard lock(mutex_);
+  return !posted_.empty();
+}
+
 void Worker::wait_idle() {
   std::unique_lock lock(mutex_);
   idle_cv_.wait(lock, [&] { return !running_ && waiting_.empty(); });

@@ -62,6 +62,8 @@ class Worker {
 
   Status status() const;
   bool idle() const;
+  // Whether closures wait to be taken: a job that ended may have posted its result after the last take.
+  bool has_posted() const;
   // Blocks the caller until no job runs or waits (tests, the headless path, run_now).
   void wait_idle();
   // The closures posted since the last call, in order (GUI thread).
