@@ -137,6 +137,22 @@ TEST(LabMemoryNeed, CountsEveryCopyOfTheArrays) {
   EXPECT_NE(m.host_detail.find("inputs a, b"), std::string::npos) << m.host_detail;
 }
 
+TEST(LabMemoryNeed, MoreThanIsFreeIsRefusedWithTheFigures) {
+  const std::string what = "vecadd n 1073741824";
+  EXPECT_NO_THROW(require_memory(what, 12'900'000'000, 13'000'000'000, "host", "arrays", "", "hint"));
+  EXPECT_NO_THROW(require_memory(what, 12'900'000'000, std::nullopt, "host", "arrays", "", "hint"));
+  try {
+    require_memory(what, 12'900'000'000, 8'050'000'000, "device", "arrays a, b, c 12.9 GB", " on H100",
+                   "use a smaller --size");
+    FAIL();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_EQ(e.full_message(),
+              "vecadd n 1073741824 needs 12.9 GB of device memory (arrays a, b, c 12.9 GB), 8.05 GB is free on H100. "
+              "use a smaller --size");
+  }
+}
+
 TEST(LabCompare, RelativeExactAndBounded) {
   ThreadPool pool(2);
   const float nan = std::numeric_limits<float>::quiet_NaN();
