@@ -125,6 +125,8 @@ int run_rank(const TopoOptions& opt, const GlobalOptions& global, MpiSession& mp
     return topo::serve_sweep(p.problem, p.request, engine.pool(), cuda.get(), mpi.link(), where);
   } catch (const Error& e) {
     return topo::refuse_sweep(mpi.link(), e, where);
+  } catch (const std::exception& e) {  // out of memory, a bug: rank 0 still hears of it
+    return topo::refuse_sweep(mpi.link(), Error(ErrorKind::Internal, e.what()), where);
   }
 }
 

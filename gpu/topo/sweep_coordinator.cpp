@@ -64,10 +64,7 @@ class LocalWorker {
       : id_(id), name_(std::move(name)), p_(p), w_(w), make_(std::move(make)), inbox_(inbox) {
     thread_ = std::thread([this] { loop(); });
   }
-  ~LocalWorker() {
-    stop();
-    thread_.join();
-  }
+  ~LocalWorker() { join(); }
   LocalWorker(const LocalWorker&) = delete;
   LocalWorker& operator=(const LocalWorker&) = delete;
 
@@ -84,6 +81,11 @@ class LocalWorker {
       stop_ = true;
     }
     wake_.notify_one();
+  }
+  // Stops it and waits for the chunk under way, if any.
+  void join() {
+    stop();
+    if (thread_.joinable()) thread_.join();
   }
   struct Details {
     std::string device, launch;
@@ -679,7 +681,7 @@ EvalResult Coordinator::run() {
         if (failure_.empty()) failure_ = "no worker is left";
       }
     }
-    if (since_progress_.elapsed_ms() > 200) progress();
+    if (since_progress_.elapsed_ms() > 50) progress();  // also where the caller looks at its signals
     maybe_checkpoint(false);
     maybe_estimate();
   }
@@ -694,6 +696,7 @@ EvalResult Coordinator::run() {
   }
   maybe_checkpoint(true);
   for (auto& l : locals_) l->stop();
+  for (auto& l : locals_) l->join();  // their backends' details are final once they ended
   if (stop_ == Stop::TooLong) {
     std::string hint = too_long_hint_;
     if (!checkpoint_written_.empty()) hint += fmt::format("; what was swept is kept in {}", checkpoint_written_);

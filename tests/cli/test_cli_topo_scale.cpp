@@ -126,41 +126,42 @@ bool wait_for_file(const fs::path& p, double seconds) {
 
 TEST_F(CliTopoScale, AKilledRankLeavesACheckpointWhoseResumeGivesTheSameResult) {
   KS_REQUIRE_MPI();
-  // 12! placements on three single-thread ranks: seconds, long enough to kill one in the middle.
-  const std::vector<std::string> c = {"topo",        "--generate", "uniform:n=12,seed=7",
-                                      "--topology",  "ring",       "--backend",
-                                      "cpu",         "--threads",  "1",
-                                      "--top",       "5",          "--chunk",
-                                      "2000000",     "--checkpoint", (dir_ / "job.checkpoint").string()};
-  CliProcess job(with(c, {"--checkpoint-every", "0.2", "--json", "killed.json"}), dir_.path(), mpirun(3));
-  ASSERT_TRUE(wait_for_file(dir_ / "job.checkpoint", 60)) << job.err();
+  // 11! placements, three passes, on three single-thread ranks: long enough to kill one in the middle.
+  const std::vector<std::string> sweep = {"--generate", "uniform:n=11,seed=7", "--topology", "ring", "--backend",
+                                          "cpu", "--top", "5"};
+  const std::string file = (dir_ / "job.checkpoint").string();
+  const std::vector<std::string> job = with(with({"topo"}, sweep), {"--threads", "1", "--chunk", "200000",
+                                                                    "--checkpoint", file, "--checkpoint-every", "0.05"});
+  CliProcess ranks(with(job, {"--json", "killed.json"}), dir_.path(), mpirun(3));
+  ASSERT_TRUE(wait_for_file(file, 120)) << ranks.err();  // the first chunks are merged
   const pid_t victim = rank_process(dir_.path(), 2);
   ASSERT_GT(victim, 0);
   kill(victim, SIGKILL);
-  const CliResult killed = job.wait();
+  const CliResult killed = ranks.wait();
   EXPECT_NE(killed.exit_code, 0);
-  EXPECT_NE(killed.err.find("--resume"), std::string::npos) << killed.err;  // rank 0 said how to go on
-  EXPECT_FALSE(fs::exists(dir_ / "killed.json") && result_of("killed.json").find("\"complete\":true") != std::string::npos);
+  // mpirun then stops every rank (SIGTERM, SIGKILL a second later): rank 0 checkpoints on SIGTERM, and when it
+  // gets the time, prints what was lost and the command that resumes; the periodic checkpoint covers the rest.
+  const auto state = nlohmann::json::parse(read_file(file));
+  EXPECT_EQ(state["sweep"]["pass"], "sweep") << killed.err;
+  EXPECT_GT(state["evaluations"].get<std::uint64_t>(), 0u);
 
-  const CliResult resumed = topo({"--generate", "uniform:n=12,seed=7", "--topology", "ring", "--backend", "cpu",
-                                  "--top", "5", "--resume", (dir_ / "job.checkpoint").string(), "--json",
-                                  "resumed.json"});
+  const CliResult resumed = topo(with(sweep, {"--resume", file, "--json", "resumed.json"}));
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
-  const CliResult whole = topo({"--generate", "uniform:n=12,seed=7", "--topology", "ring", "--backend", "cpu", "--top",
-                                "5", "--chunk", "2000000", "--json", "whole.json"});
+  const CliResult whole = topo(with(sweep, {"--chunk", "200000", "--json", "whole.json"}));
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   EXPECT_EQ(result_of("resumed.json"), result_of("whole.json"));
   EXPECT_EQ(nlohmann::json::parse(read_file(dir_ / "resumed.json"))["run"]["sessions"], 2);
 
-  // SIGTERM (a Slurm time limit) on a single process: the checkpoint, the command that resumes, exit 143.
-  CliProcess alone(with(c, {"--checkpoint-every", "1000"}), dir_.path());
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+  // SIGTERM (a Slurm time limit) on a single process: a checkpoint, the command that resumes, exit 143.
+  fs::remove(file);
+  CliProcess alone(job, dir_.path());
+  ASSERT_TRUE(wait_for_file(file, 120)) << alone.err();
   alone.signal(SIGTERM);
   const CliResult term = alone.wait();
   EXPECT_EQ(term.exit_code, 143) << term.err;
   EXPECT_NE(term.err.find("resume with:"), std::string::npos) << term.err;
-  const CliResult again = topo({"--generate", "uniform:n=12,seed=7", "--topology", "ring", "--backend", "cpu",
-                                "--top", "5", "--resume", (dir_ / "job.checkpoint").string(), "--json", "again.json"});
+  EXPECT_NE(term.err.find("--resume " + file), std::string::npos) << term.err;
+  const CliResult again = topo(with(sweep, {"--resume", file, "--json", "again.json"}));
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_EQ(result_of("again.json"), result_of("whole.json"));
 }
@@ -181,7 +182,7 @@ TEST_F(CliTopoScale, ForeignTruncatedAndCorruptCheckpointsAreRefused) {
   EXPECT_EQ(cut.exit_code, 1) << cut.err;
   EXPECT_NE(cut.err.find("truncated"), std::string::npos) << cut.err;
   std::string bad = good;
-  bad[bad.find("\"evaluations\":") + 14] ^= 1;  // a digit changed
+  bad[bad.find(',', bad.find("\"evaluations\":")) - 1] ^= 1;  // its last digit changed
   write_file(dir_ / "bad.checkpoint", bad);
   const CliResult corrupt = topo(with(c7, {"--resume", "bad.checkpoint"}));
   EXPECT_EQ(corrupt.exit_code, 1) << corrupt.err;
@@ -193,7 +194,6 @@ TEST_F(CliTopoScale, ForeignTruncatedAndCorruptCheckpointsAreRefused) {
 TEST_F(CliTopoScale, BadScaleOptionsExitTwo) {
   const std::vector<std::string> c = {"--generate", "uniform:n=6,seed=1", "--topology", "ring"};
   EXPECT_EQ(topo(with(c, {"--gpus", "0,x"})).exit_code, 2);
-  EXPECT_EQ(topo(with(c, {"--gpus", ""})).exit_code, 2);
   EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--gpus", "0"})).exit_code, 2);
   EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--max-time", "soon"})).exit_code, 2);
   EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--chunk", "0"})).exit_code, 2);

@@ -313,6 +313,26 @@ TEST(TopologyDocument, CancelStopsALongSweepAndKeepsWhatWasDone) {
   EXPECT_TRUE(said);
 }
 
+TEST(TopologyDocument, ASweepOverTheTimeLimitStopsAndSaysWhatFits) {
+  // The app's default limit is 10 minutes; 13! placements x 3 slices on two cores take far longer than 1 s.
+  TopologyDocument doc(cpu_only());
+  EXPECT_EQ(doc.settings().max_time_s, 600);
+  doc.generate_traffic("gravity:n=13,t=2,seed=3");
+  doc.add_topology("ring");
+  doc.settings().max_time_s = 1;
+  doc.run();
+  doc.wait_idle();
+  EXPECT_EQ(doc.run_result(), nullptr);
+  EXPECT_NE(doc.last_error().find("more than the time limit of 1 s"), std::string::npos) << doc.last_error();
+  EXPECT_NE(doc.last_error().find("--range 0:"), std::string::npos) << doc.last_error();
+  doc.settings().max_time_s = -1;
+  EXPECT_THROW(doc.run(), Error);
+  doc.settings().max_time_s = 600;
+  doc.settings().gpus = {7};
+  doc.settings().backend = Backend::Cuda;  // switched off here anyway: refused before any GPU is asked for
+  EXPECT_THROW(doc.run(), Error);
+}
+
 TEST(TopologyDocument, BadInputIsRefusedAndChangesNothing) {
   TopologyDocument doc(cpu_only());
   EXPECT_THROW(doc.run(), Error);                 // no traffic
