@@ -197,6 +197,7 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
                  {"kernel_ms", t.sweep.time.median_ms},
                  {"evaluations_per_second", t.evaluations_per_second},
                  {"launch", t.launch},
+                 {"wall_s", t.wall_s},
                  {"parallel_efficiency", t.parallel_efficiency}};
   ordered_json workers = ordered_json::array();
   for (const auto& w : t.workers)

@@ -127,6 +127,7 @@ struct EvalTiming {
   double evaluations_per_second = 0;  // sweep evaluations / median sweep time
   std::string launch;         // CUDA: "grid x block, N registers, occupancy ..." of the sweep kernel
   int ranks = 1;                       // MPI ranks
+  double wall_s = 0;                   // this run's wall time, setup to merge (more than the passes' kernels)
   std::vector<WorkerTiming> workers;   // every worker of the last repetition
   // Sweep evaluations per second in all / (workers x the best worker's): 1 when they add up perfectly.
   double parallel_efficiency = 1;

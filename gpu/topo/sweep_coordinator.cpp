@@ -827,6 +827,7 @@ EvalResult Coordinator::assemble() {
     t.device = d.device;
   }
   t.ranks = setup_.ranks ? setup_.ranks->size() : 1;
+  t.wall_s = session_.elapsed_ms() / 1e3;
   if (slots_.size() > 1) {
     t.device = t.ranks > 1 ? fmt::format("{} ranks", t.ranks) : fmt::format("{} workers", slots_.size());
     t.device += r_.backend == Backend::Cuda ? " (CUDA)" : " (CPU)";
