@@ -111,6 +111,7 @@ void SweepLedger::begin() {
   finished_ = false;
   state_.assign(std::size_t(layout_.count()), ChunkState::Todo);
   counted_by_.assign(state_.size(), -1);
+  counted_any_ = false;
   done_ = assigned_ = cursor_ = 0;
 }
 
@@ -134,6 +135,7 @@ bool SweepLedger::advance() {
     counts_.assign(std::size_t(p_.pairs()), {});
   } else {
     counted_by_.assign(state_.size(), -1);  // value counts serve the Histogram pass only
+    counted_any_ = false;
   }
   if (pass_ == Pass::Top) top_.clear();
   return true;
@@ -145,7 +147,7 @@ std::vector<std::uint64_t> SweepLedger::take(int worker, const std::vector<bool>
     const int o = pass_ == Pass::Histogram ? counted_by_[std::size_t(k)] : -1;
     return o < 0 || o == worker || !alive[std::size_t(o)];
   };
-  if (pass_ == Pass::Histogram)
+  if (pass_ == Pass::Histogram && counted_any_)
     for (std::uint64_t k = cursor_; k < state_.size(); ++k)
       if (state_[std::size_t(k)] == ChunkState::Todo && counted_by_[std::size_t(k)] == worker) out.push_back(k);
   if (out.empty()) {
@@ -184,7 +186,7 @@ void SweepLedger::record(const std::vector<std::uint64_t>& chunks, ChunkResult&&
       if (chunks.size() != 1 || r.stats.size() != folded_.size())
         throw Error(ErrorKind::Internal, "a sweep chunk's statistics do not fit the problem");
       const std::uint64_t k = chunks[0];
-      if (r.counted_values) counted_by_[std::size_t(k)] = worker;
+      if (r.counted_values) counted_by_[std::size_t(k)] = worker, counted_any_ = true;
       pending_.emplace(k, std::move(r.stats));
       while (!pending_.empty() && pending_.begin()->first == folded_chunks_) {
         const std::vector<RawStats>& s = pending_.begin()->second;

@@ -72,6 +72,7 @@ class SweepLedger {
   std::vector<ChunkState> state_;
   std::uint64_t done_ = 0, assigned_ = 0, cursor_ = 0;  // cursor_: no chunk below it is to do
   std::vector<int> counted_by_;                       // Stats chunk -> worker that counted its values, or -1
+  bool counted_any_ = false;
   std::vector<RawStats> folded_;                      // Stats chunks [0, folded_chunks_)
   std::uint64_t folded_chunks_ = 0;
   std::map<std::uint64_t, std::vector<RawStats>> pending_;  // done Stats chunks beyond the prefix
