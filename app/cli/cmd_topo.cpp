@@ -1,23 +1,35 @@
 // `topo`: the topology sweep — every placement of the traffic's nodes (or a sample, or given ones) on every
 // topology configuration, for every timestamp. Prints the best placement per (timestamp, configuration) and a
 // summary; --json/--csv write everything (atomically). Progress with ETA on stderr; Ctrl-C stops between
-// batches, reports what was evaluated (resumable with --range) and exits 130.
+// chunks, reports what was evaluated (resumable with --range, or --resume with a checkpoint) and exits 130.
+//
+// Beyond one device: --gpus (a worker per GPU in this process), and under mpirun or srun one rank per GPU (or per
+// group of CPU cores with --backend cpu): rank 0 hands out chunks and merges them, the other ranks only work.
+// Every rank reads the same inputs; only rank 0 prints and writes files.
 #include <fmt/format.h>
 
 #include <atomic>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
 #include "cli/image_files.hpp"
 #include "cli/interrupt.hpp"
+#include "cli/launch.hpp"
+#include "cli/mpi_session.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
 #include "cli/topo_inputs.hpp"
 #include "cli/topo_report.hpp"
+#include "cli/topo_scale.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
+#include "topo/checkpoint.hpp"
+#include "topo/rank_link.hpp"
+#include "topo/sweep_worker.hpp"
 #include "topo/topology.hpp"
 #include "topo/traffic_generators.hpp"
 
@@ -32,16 +44,30 @@ struct TopoOptions {
   std::uint64_t seed = 1;
   int top = 0;
   bool no_histogram = false;
-  std::string backend;  // empty: CUDA when a device is usable (or --variant names a CUDA variant), else the CPU
+  std::string backend;  // empty: CUDA when a device is usable (or --variant or --gpus asks for it), else the CPU
   std::string variant;
   int block = 128;
   int repeat = 1;
   int warmup = 0;
   std::string json, csv;
+  std::string gpus;     // empty: every usable device
+  std::uint64_t chunk = 0;
+  std::string checkpoint, resume;
+  double checkpoint_every = 5;
+  std::string max_time = "none";
 };
 
-int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
+// What every rank builds alike from the options: inputs, problem and request.
+struct Prepared {
+  TopoInputs in;
+  topo::Problem problem;
   topo::EvalRequest request;
+  std::vector<std::string> notes;
+};
+
+Prepared prepare(const TopoOptions& opt, Engine& engine) {
+  Prepared p;
+  topo::EvalRequest& request = p.request;
   request.variant = opt.variant;
   request.block_threads = opt.block;
   request.top_k = opt.top;
@@ -49,53 +75,133 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   request.repeat = opt.repeat;
   request.warmup = opt.warmup;
   request.seed = opt.seed;
-  if (!opt.json.empty()) check_output_folder(opt.json);
-  if (!opt.csv.empty()) check_output_folder(opt.csv);
-
-  const TopoInputs in = load_topo_inputs(opt.source);
-  apply_placements(opt.placements, in.traffic, request);
+  p.in = load_topo_inputs(opt.source);
+  apply_placements(opt.placements, p.in.traffic, request);
   if (!opt.range.empty()) {
     if (request.mode != topo::PlacementMode::All)
       throw_usage("--range applies to --placements all", "drop --range, or sweep all placements");
     apply_range(opt.range, request);
   }
-  for (const auto& c : in.configs)
-    for (const auto& note : c.notes) fmt::print(stderr, "note: {}\n", note);
-  const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
-
-  Engine engine(Engine::Options{global.threads});
-  // The variants (naive, delta) are CUDA's: naming one asks for CUDA.
+  for (const auto& c : p.in.configs)
+    for (const auto& note : c.notes) p.notes.push_back(note);
+  p.problem = topo::make_problem(p.in.traffic, p.in.configs);
+  if (opt.chunk) {
+    const std::uint64_t pairs = p.problem.pairs();
+    request.batch_evaluations = opt.chunk > ~std::uint64_t(0) / pairs ? ~std::uint64_t(0) : opt.chunk * pairs;
+  }
+  // The variants (naive, delta) and --gpus are CUDA's: naming one asks for CUDA.
   std::string note;
-  request.backend = !opt.backend.empty() ? backend_from_string(opt.backend)
-                    : !opt.variant.empty() ? Backend::Cuda
-                                           : default_backend(engine, note);
-  if (!note.empty()) fmt::print(stderr, "note: {}\n", note);
-  CudaContext* cuda = request.backend == Backend::Cuda ? &require_cuda(engine, "--backend cpu") : nullptr;
-  fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements {}\n",
-             problem.n, in.traffic.source, problem.timestamps, problem.configs, in.metric, opt.placements);
+  if (opt.backend == "cpu" && !opt.gpus.empty())
+    throw_usage("--gpus applies to the CUDA backend", "drop --gpus, or use --backend cuda");
+  if (!opt.gpus.empty()) parse_gpu_numbers(opt.gpus);  // its spelling, before asking for CUDA
+  request.backend = !opt.backend.empty()                      ? backend_from_string(opt.backend)
+                    : !opt.variant.empty() || !opt.gpus.empty() ? Backend::Cuda
+                                                                : default_backend(engine, note);
+  if (!note.empty()) p.notes.push_back(note);
+  if (request.backend == Backend::Cuda) require_cuda(engine, "--backend cpu");
+  return p;
+}
 
-  InterruptFlag interrupt;
-  std::atomic<bool> cancel{false};
+unsigned threads_per_rank(const GlobalOptions& global, int local_ranks) {
+  if (global.threads || local_ranks <= 1) return global.threads;
+  return std::max(1u, std::thread::hardware_concurrency() / unsigned(local_ranks));
+}
+
+std::vector<int> devices_asked(const TopoOptions& opt) {
+  return parse_gpu_list(opt.gpus.empty() ? "all" : opt.gpus, list_devices());
+}
+
+// Ranks > 0: work for rank 0 until it says stop; print nothing (rank 0 reports, errors included).
+int run_rank(const TopoOptions& opt, const GlobalOptions& global, MpiSession& mpi) {
+  const std::string where = fmt::format("rank {} on {}", mpi.rank(), mpi.host());
+  std::unique_ptr<CudaContext> cuda;
+  try {
+    Engine engine(Engine::Options{threads_per_rank(global, mpi.local_size())});
+    const Prepared p = prepare(opt, engine);
+    if (p.request.backend == Backend::Cuda) {
+      const std::vector<int> devices = devices_asked(opt);
+      cuda = CudaContext::create(devices[std::size_t(mpi.local_rank()) % devices.size()]);
+    }
+    return topo::serve_sweep(p.problem, p.request, engine.pool(), cuda.get(), mpi.link(), where);
+  } catch (const Error& e) {
+    return topo::refuse_sweep(mpi.link(), e, where);
+  } catch (const std::exception& e) {  // out of memory, a bug: rank 0 still hears of it
+    return topo::refuse_sweep(mpi.link(), Error(ErrorKind::Internal, e.what()), where);
+  }
+}
+
+int run_root(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi, topo::RankRoster* roster) {
+  if (!opt.json.empty()) check_output_folder(opt.json);
+  if (!opt.csv.empty()) check_output_folder(opt.csv);
+  if (!opt.checkpoint.empty()) check_output_folder(opt.checkpoint);
+  const double max_time = parse_duration(opt.max_time, "--max-time");
+  if (!(opt.checkpoint_every > 0)) throw_usage("--checkpoint-every must be more than 0 seconds");
+  Engine engine(Engine::Options{threads_per_rank(global, mpi ? mpi->local_size() : 1)});
+  Prepared prep = prepare(opt, engine);
+  const topo::Problem& problem = prep.problem;
+  const topo::EvalRequest& request = prep.request;
+  for (const auto& note : prep.notes) fmt::print(stderr, "note: {}\n", note);
+
+  topo::SweepSetup setup;
+  std::vector<std::unique_ptr<CudaContext>> contexts;
+  setup.cpu_workers = {&engine.pool()};
+  if (request.backend == Backend::Cuda) {
+    const std::vector<int> devices = devices_asked(opt);
+    if (mpi) {
+      contexts.push_back(CudaContext::create(devices[std::size_t(mpi->local_rank()) % devices.size()]));
+      if (mpi->local_size() > int(devices.size()))
+        fmt::print(stderr, "note: {} ranks on {} share {} GPU(s)\n", mpi->local_size(), mpi->host(), devices.size());
+    } else {
+      for (int d : devices) contexts.push_back(CudaContext::create(d));
+    }
+    for (auto& c : contexts) setup.gpu_workers.push_back(c.get());
+  }
+  setup.ranks = roster;
+  if (mpi) setup.where = fmt::format("rank 0 on {}", mpi->host());
+  setup.checkpoint = !opt.checkpoint.empty() ? opt.checkpoint : opt.resume;
+  setup.checkpoint_every_s = opt.checkpoint_every;
+  setup.resume = opt.resume;
+  setup.max_time_s = max_time;
+  setup.label = prep.in.traffic.source;
+  // A failure or a kill keeps what was merged even when no checkpoint was asked for.
+  setup.checkpoint_on_stop =
+      fmt::format("topo-{:08x}.checkpoint", std::uint32_t(topo::sweep_fingerprint(problem, request) >> 32));
+
+  const std::size_t workers = (request.backend == Backend::Cuda ? contexts.size() : 1) + (mpi ? mpi->size() - 1 : 0);
+  fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements {}\n",
+             problem.n, prep.in.traffic.source, problem.timestamps, problem.configs, prep.in.metric, opt.placements);
+  if (workers > 1)
+    fmt::print("workers: {}{}\n", mpi ? fmt::format("{} ranks", mpi->size()) : fmt::format("{} GPUs", contexts.size()),
+               request.backend == Backend::Cuda ? " (CUDA)" : " (CPU)");
+  std::fflush(stdout);
+
+  InterruptFlag interrupt(true);
+  std::atomic<bool> cancel{false}, abort{false};
   ProgressBar bar(stderr, 1000, ProgressBar::is_terminal(stderr));
+  setup.note = [&](const std::string& text) { bar.message("note: " + text); };
   topo::EvalControl control;
   control.cancel = &cancel;
+  control.abort = &abort;
   control.progress = [&](const topo::EvalProgress& p) {
-    if (interrupt.raised()) cancel = true;
+    if (interrupt.terminated()) abort = true;
+    else if (interrupt.raised()) cancel = true;
     if (p.evaluations_total == 0) return;
     const double done = double(p.evaluations_done) / double(p.evaluations_total);
+    const double now = double(p.evaluations_done - p.evaluations_at_start);
     const std::optional<double> eta =
-        done > 0 ? std::optional<double>(p.elapsed_s * (1 - done) / done) : std::nullopt;
+        now > 0 ? std::optional<double>(p.elapsed_s * double(p.evaluations_total - p.evaluations_done) / now)
+                : std::nullopt;
     bar.start(std::size_t(done * 1000), fmt::format("{} {:.1f}%", p.pass, done * 100), eta);
   };
-  const topo::EvalResult result = topo::evaluate(problem, request, control, engine.pool(), cuda);
+  const topo::EvalResult result = topo::evaluate(problem, request, control, setup);
   bar.clear();
 
   TopoContext ctx;
-  ctx.traffic = &in.traffic;
-  ctx.configs = &in.configs;
-  ctx.metric = in.metric;
+  ctx.traffic = &prep.in.traffic;
+  ctx.configs = &prep.in.configs;
+  ctx.metric = prep.in.metric;
   ctx.placements = opt.placements;
-  ctx.qaplib_instance = in.qaplib_instance;
+  ctx.qaplib_instance = prep.in.qaplib_instance;
   fmt::print("{}", topo_text(result, ctx));
   if (!opt.csv.empty()) {
     write_text_atomically(opt.csv, topo_csv(result, ctx));
@@ -105,12 +211,42 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
     write_text_atomically(opt.json, topo_json(result, ctx).dump(2) + "\n");
     fmt::print("wrote {}\n", opt.json);
   }
-  if (!result.complete) {
-    std::fflush(stdout);
-    fmt::print(stderr, "interrupted: {} of the requested placements were evaluated\n", result.placements);
-    return kInterruptedExitCode;
+  if (result.complete) return 0;
+  std::fflush(stdout);
+  for (const auto& lost : result.lost) fmt::print(stderr, "lost: {} (they run again on resume)\n", lost);
+  const std::string resume = result.checkpoint.empty()
+                                 ? std::string()
+                                 : resume_command(global.argv, result.checkpoint, mpi ? mpi->size() : 1);
+  if (result.failed) {
+    fmt::print(stderr, "error: {}\n", result.stopped);
+    if (!resume.empty())
+      fmt::print(stderr, "what was merged is in {}; once the cause is mended, resume with:\n  {}\n", result.checkpoint,
+                 resume);
+    return 1;
   }
-  return 0;
+  fmt::print(stderr, "{}: {} of the requested placements were evaluated\n",
+             result.stopped == "terminated" ? "terminated" : "interrupted", result.placements);
+  if (!resume.empty()) fmt::print(stderr, "resume with:\n  {}\n", resume);
+  return result.stopped == "terminated" ? kTerminatedExitCode : kInterruptedExitCode;
+}
+
+int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
+  const LaunchInfo launch = launch_from_environment();
+  if (launch.ranks > 1 && !mpi_built_in()) {
+    if (launch.rank != 0) return 1;  // rank 0 says why
+    MpiSession refuse(launch);       // throws the Error that explains it
+  }
+  std::optional<MpiSession> mpi;
+  if (launch.ranks > 1) mpi.emplace(launch);
+  if (mpi && mpi->rank() != 0) return run_rank(opt, global, *mpi);
+  std::optional<topo::RankRoster> roster;
+  if (mpi) roster.emplace(mpi->link());
+  try {
+    return run_root(opt, global, mpi ? &*mpi : nullptr, roster ? &*roster : nullptr);
+  } catch (...) {
+    if (roster) roster->release_all();  // the other ranks wait for rank 0's answer
+    throw;
+  }
 }
 
 }  // namespace
@@ -153,6 +289,22 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--variant", opt->variant, "CUDA variant: delta (default) or naive")
       ->check(CLI::IsMember({"delta", "naive"}));
   sub->add_option("--block", opt->block, "CUDA threads per block")->capture_default_str();
+  sub->add_option("--gpus", opt->gpus,
+                  "GPUs to sweep on: all (default) or a list such as 0,1; under mpirun each rank takes one "
+                  "(by its rank on the host)");
+  sub->add_option("--chunk", opt->chunk,
+                  "Placements per chunk of work handed to a GPU or rank (default: the backend's batch); the "
+                  "results do not depend on it except in the last bits of real-valued means")
+      ->check(CLI::Range(std::uint64_t(1), ~std::uint64_t(0)));
+  sub->add_option("--checkpoint", opt->checkpoint,
+                  "Keep the sweep's state in this file (written atomically every --checkpoint-every seconds and "
+                  "when it stops), for --resume");
+  sub->add_option("--checkpoint-every", opt->checkpoint_every, "Seconds between checkpoints")->capture_default_str();
+  sub->add_option("--resume", opt->resume,
+                  "Continue the sweep of this checkpoint (same inputs and options; it keeps being written)");
+  sub->add_option("--max-time", opt->max_time,
+                  "Refuse a sweep whose measured estimate exceeds this (90, 10m, 2h; default none)")
+      ->capture_default_str();
   sub->add_option("--repeat", opt->repeat, "Timed repetitions (the results are the last one's)")
       ->check(CLI::Range(1, 100000))
       ->capture_default_str();

@@ -5,12 +5,14 @@
 #include <CLI/CLI.hpp>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace ks::cli {
 
 // Options given before (or, through fallthrough, after) the subcommand.
 struct GlobalOptions {
   unsigned threads = 0;  // CPU backend worker threads; 0: every core
+  std::vector<std::string> argv;  // the command line as given (for the command that resumes a sweep)
 };
 
 struct Command {

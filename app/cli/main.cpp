@@ -15,6 +15,7 @@ namespace {
 int run_cli(int argc, char** argv) {
   using namespace ks::cli;
   GlobalOptions global;
+  global.argv.assign(argv, argv + argc);
   CLI::App app{
       "kernelscope: explore GPU image kernels — pick a stencil kernel, its parameters and CUDA block\n"
       "size, and read each kernel's time against the GPU's measured copy bandwidth.",

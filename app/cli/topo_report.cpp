@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 #include "cli/report_json.hpp"
@@ -104,10 +105,27 @@ std::string topo_text(const topo::EvalResult& r, const TopoContext& ctx) {
       "(median of {}), {}evaluations/s\n",
       r.placements, r.problem->slices, r.problem->configs, r.evaluations, t.device, t.variant,
       t.sweep.time.median_ms, t.sweep.time.count, rate_text(t.evaluations_per_second));
-  if (!r.complete)
+  if (t.workers.size() > 1) {
+    double best = 0;
+    for (const auto& w : t.workers) best = std::max(best, w.evaluations_per_second);
+    out += fmt::format("{} workers{}: {}evaluations/s in all, parallel efficiency {:.0f}% (against {} x the best "
+                       "worker's {}evaluations/s)\n",
+                       t.workers.size(), t.ranks > 1 ? fmt::format(" on {} ranks", t.ranks) : "",
+                       rate_text(t.evaluations_per_second), t.parallel_efficiency * 100, t.workers.size(),
+                       rate_text(best));
+    for (const auto& w : t.workers)
+      out += fmt::format("  {}: {} chunks, {}evaluations/s{}\n", w.name, w.chunks, rate_text(w.evaluations_per_second),
+                         w.failed ? " (failed)" : "");
+  }
+  const bool prefix = r.placements == r.evaluated_end - r.range_begin;
+  if (!r.complete && prefix && r.mode == topo::PlacementMode::All)
     out +=
         fmt::format("incomplete: placements {} to {} of {}:{} were evaluated; resume with --range {}:{}\n",
                     r.range_begin, r.evaluated_end, r.range_begin, r.range_end, r.evaluated_end, r.range_end);
+  else if (!r.complete)
+    out += fmt::format("incomplete: {} of the {} requested placements were evaluated\n", r.placements,
+                       r.range_end - r.range_begin);
+  if (!r.checkpoint.empty()) out += fmt::format("checkpoint: {}\n", r.checkpoint);
   for (const auto& n : r.notes) out += "note: " + n + "\n";
   return out;
 }
@@ -178,7 +196,26 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
                  {"cube", pass_json(t.cube)},
                  {"kernel_ms", t.sweep.time.median_ms},
                  {"evaluations_per_second", t.evaluations_per_second},
-                 {"launch", t.launch}};
+                 {"launch", t.launch},
+                 {"wall_s", t.wall_s},
+                 {"parallel_efficiency", t.parallel_efficiency}};
+  ordered_json workers = ordered_json::array();
+  for (const auto& w : t.workers)
+    workers.push_back({{"name", w.name},
+                       {"rank", w.rank},
+                       {"chunks", w.chunks},
+                       {"evaluations", w.evaluations},
+                       {"busy_s", w.busy_s},
+                       {"evaluations_per_second", w.evaluations_per_second},
+                       {"failed", w.failed}});
+  j["timing"]["workers"] = workers;
+  // How this result was made (not what it is): compare results without "timing" and "run".
+  j["run"] = {{"ranks", t.ranks},
+              {"workers", t.workers.size()},
+              {"sessions", r.sessions},
+              {"stopped", r.stopped},
+              {"lost", r.lost},
+              {"checkpoint", r.checkpoint}};
   j["notes"] = r.notes;
   return j;
 }

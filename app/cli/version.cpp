@@ -1,6 +1,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/launch.hpp"
 
 namespace ks::cli {
 
@@ -10,7 +11,8 @@ std::string version_text() {
 #else
   const char* cuda = "CPU backend only: built without CUDA";
 #endif
-  return std::string("kernelscope-cli ") + KS_VERSION + " (" + cuda + ")";
+  const char* mpi = mpi_built_in() ? "MPI built in" : "built without MPI";
+  return std::string("kernelscope-cli ") + KS_VERSION + " (" + cuda + "; " + mpi + ")";
 }
 
 }  // namespace ks::cli

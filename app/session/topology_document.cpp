@@ -142,6 +142,13 @@ void TopologyDocument::check_settings() const {
     throw_usage(fmt::format("top {} placements is outside 0 .. 1000", settings_.top_k));
   if (settings_.backend == Backend::Cuda && !options_.use_cuda)
     throw Error(ErrorKind::Device, "the CUDA backend is switched off in this session", "use the CPU backend");
+  if (settings_.backend == Backend::Cuda) {
+    const std::size_t devices = list_devices().size();
+    for (int d : settings_.gpus)
+      if (d < 0 || std::size_t(d) >= devices)
+        throw_usage(fmt::format("there is no GPU {} (this machine has {})", d, devices), "pick the GPUs listed");
+  }
+  if (settings_.max_time_s < 0) throw_usage("the time limit must be 0 (none) or more");
   request_for(*inputs_, settings_);
 }
 
@@ -159,10 +166,23 @@ void TopologyDocument::run() {
         run->settings = settings;
         try {
           run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
-          CudaContext* cuda = nullptr;
+          topo::SweepSetup setup;
+          setup.cpu_workers = {pool_.get()};
+          setup.max_time_s = settings.max_time_s;
+          setup.label = in->traffic.source;
+          setup.note = [&ctx, this](const std::string& text) { ctx.post([this, text] { notify(false, text); }); };
           if (request.backend == Backend::Cuda) {
-            if (!cuda_) cuda_ = CudaContext::create();
-            cuda = cuda_.get();
+            std::vector<int> devices = settings.gpus;
+            if (devices.empty())
+              for (const DeviceInfo& d : list_devices()) devices.push_back(d.index);
+            if (devices.empty()) devices.push_back(0);  // CudaContext::create says why there is none
+            if (devices != cuda_devices_ || cuda_.empty()) {
+              cuda_.clear();
+              cuda_devices_.clear();
+              for (int d : devices) cuda_.push_back(CudaContext::create(d));
+              cuda_devices_ = devices;
+            }
+            for (auto& c : cuda_) setup.gpu_workers.push_back(c.get());
           }
           topo::EvalControl control;
           control.cancel = &cancel_;
@@ -175,7 +195,7 @@ void TopologyDocument::run() {
                                evaluations_text(p.evaluations_total)));
           };
           const auto start = std::chrono::steady_clock::now();
-          run->result = topo::evaluate(*run->problem, request, control, *pool_, cuda);
+          run->result = topo::evaluate(*run->problem, request, control, setup);
           run->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
           ctx.post([this, run] { apply_run(run); });
         } catch (const Error& e) {

@@ -54,8 +54,11 @@ struct TopologySettings {
   std::string placements =
       "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs)
   Backend backend = Backend::Cpu;
+  std::vector<int> gpus;   // CUDA: the devices that sweep together (a worker each); empty: every device
   int top_k = 10;
   std::uint64_t seed = 1;  // of sample:N
+  // A sweep whose estimate (measured over its first seconds) exceeds this stops and says what fits; 0: none.
+  double max_time_s = 600;
 };
 
 // One finished (or cancelled) sweep and the inputs it ran on.
@@ -169,7 +172,9 @@ class TopologyDocument {
   std::string last_error_;
   std::vector<Notice> notices_;
   std::unique_ptr<ThreadPool> pool_;   // used by the worker only
-  std::unique_ptr<CudaContext> cuda_;  // created on the worker at the first CUDA sweep
+  // Created on the worker at the first CUDA sweep, one per device of settings().gpus (remade when they change).
+  std::vector<std::unique_ptr<CudaContext>> cuda_;
+  std::vector<int> cuda_devices_;
   std::atomic<bool> cancel_{false};
   std::unique_ptr<Worker> worker_;  // last: destroyed first, so no job outlives what it uses
 };

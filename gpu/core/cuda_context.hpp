@@ -32,6 +32,9 @@ class CudaContext {
   const HostLinkBandwidth& host_bandwidth();
   // The stream every launch of this context goes to (a cudaStream_t, opaque here).
   void* stream() const noexcept { return stream_; }
+  // Makes this context's device the current one of the calling thread (CUDA keeps it per thread): every thread
+  // that allocates or launches for a context calls it first, e.g. one worker thread per GPU.
+  void make_current() const;
 
  private:
   CudaContext() = default;

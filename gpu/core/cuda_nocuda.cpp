@@ -22,6 +22,8 @@ std::unique_ptr<CudaContext> CudaContext::create(int) {
 
 CudaContext::~CudaContext() = default;
 
+void CudaContext::make_current() const {}
+
 double CudaContext::copy_bandwidth_gbps() { return 0; }
 
 const HostLinkBandwidth& CudaContext::host_bandwidth() {

@@ -7,10 +7,15 @@
 //   EvalControl ctl{on_progress, &cancel}; // called between batches; set `cancel` to stop
 //   EvalResult r = evaluate(p, req, ctl, pool, cuda_or_null);
 //   best_overall(r), best_per_timestamp(r), best_over_time(r)
+//
+// Several GPUs, several MPI ranks, checkpoints: evaluate(p, req, ctl, SweepSetup{...}). The work is cut into
+// chunks that workers take from a shared counter as they finish (a slower device takes fewer); the coordinator
+// merges them exactly, so the results are the same bits whatever runs them (see topo/sweep_ledger.hpp).
 #include <array>
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -45,19 +50,23 @@ struct EvalRequest {
   std::uint64_t cube_limit_bytes = 0;  // > 0: keep every cost if they fit in this many bytes (else usage Error)
   int warmup = 0;             // untimed repetitions (benchmarks)
   int repeat = 1;             // timed repetitions; the result is the last one's
-  std::uint64_t batch_evaluations = 0;  // work between progress reports; 0: the backend's default
+  // Evaluations per chunk of work (the unit handed to a device or rank, merged in order, and between progress
+  // reports); 0: the backend's default batch.
+  std::uint64_t batch_evaluations = 0;
 };
 
 struct EvalProgress {
   std::uint64_t evaluations_done = 0;
   std::uint64_t evaluations_total = 0;
+  std::uint64_t evaluations_at_start = 0;  // done before this run started (a resumed sweep)
   double elapsed_s = 0;
   const char* pass = "";  // "sweep", "histogram", "top", "cube"
 };
 
 struct EvalControl {
-  std::function<void(const EvalProgress&)> progress;  // from the calling thread, between batches
-  const std::atomic<bool>* cancel = nullptr;           // checked between batches
+  std::function<void(const EvalProgress&)> progress;  // from the calling thread, between chunks
+  const std::atomic<bool>* cancel = nullptr;           // stop handing out chunks; those under way finish
+  const std::atomic<bool>* abort = nullptr;  // stop now (SIGTERM): checkpoint what is merged, drop what runs
 };
 
 // A cost: `scaled` is exact (times 10^-decimals) when the result is exact; `value` is always set.
@@ -97,13 +106,31 @@ struct PassTiming {
   std::uint64_t evaluations = 0;
 };
 
+// One worker of a sweep: a GPU or the CPU of this process, or another MPI rank.
+struct WorkerTiming {
+  std::string name;                   // "NVIDIA H100 80GB HBM3 (GPU 0)", "rank 1 on node7: CPU (8 threads)"
+  int rank = 0;
+  std::uint64_t chunks = 0;           // sweep-pass chunks it ran
+  std::uint64_t evaluations = 0;      // in the sweep pass
+  double busy_s = 0;                  // its sweep-pass time (device time on CUDA)
+  double evaluations_per_second = 0;  // evaluations / busy_s
+  bool failed = false;
+};
+
 struct EvalTiming {
-  std::string device;         // GPU name or "CPU (N threads)"
+  std::string device;         // GPU name or "CPU (N threads)"; with several workers, "2 GPUs", "3 ranks" ...
   std::string variant;
   double upload_ms = 0, download_ms = 0;
+  // Per repetition: the pass's kernels (CUDA events) or its wall time (CPU); with several workers the pass's
+  // wall time from the first chunk handed out to the last merged.
   PassTiming sweep, histogram, top, cube;
   double evaluations_per_second = 0;  // sweep evaluations / median sweep time
   std::string launch;         // CUDA: "grid x block, N registers, occupancy ..." of the sweep kernel
+  int ranks = 1;                       // MPI ranks
+  double wall_s = 0;                   // this run's wall time, setup to merge (more than the passes' kernels)
+  std::vector<WorkerTiming> workers;   // every worker of the last repetition
+  // Sweep evaluations per second in all / (workers x the best worker's): 1 when they add up perfectly.
+  double parallel_efficiency = 1;
 };
 
 struct EvalResult {
@@ -123,8 +150,44 @@ struct EvalResult {
   std::vector<double> cube_real;
   EvalTiming timing;
   std::vector<std::string> notes;
+  // An incomplete sweep: why it stopped ("cancelled", "terminated by a signal", or what failed), the chunks that
+  // were under way and are lost (they run again on resume), and the checkpoint written (empty: none).
+  std::string stopped;
+  bool failed = false;
+  std::vector<std::string> lost;
+  std::string checkpoint;
+  int sessions = 1;  // runs that made this result (> 1 when resumed from a checkpoint)
 
   const SliceResult& at(int slice, int configuration) const;
+};
+
+class SweepBackend;
+class RankLink;
+class RankRoster;
+
+// Who sweeps, and how a long sweep is kept safe.
+struct SweepSetup {
+  // This process's workers: the CPU backend runs one worker per pool (usually one), CUDA one per context (one
+  // per GPU; a GPU listed twice gets two workers with their own streams).
+  std::vector<ThreadPool*> cpu_workers;
+  std::vector<CudaContext*> gpu_workers;
+  // MPI: this process is rank 0 of roster->size() ranks; the others run serve_sweep (topo/sweep_worker.hpp).
+  RankRoster* ranks = nullptr;
+  // The sweep's state is written here (atomically) every `checkpoint_every_s` and when it stops.
+  std::string checkpoint;
+  double checkpoint_every_s = 5;
+  // Without `checkpoint`: where a sweep that fails or is killed keeps what was merged (empty: nowhere).
+  std::string checkpoint_on_stop;
+  std::string resume;        // a checkpoint to continue from (usage Error when it belongs to another sweep)
+  std::string label;         // what is swept ("nug12.dat"), for checkpoints and their messages
+  std::string where;         // names this process's workers in reports ("rank 0 on node7")
+  // A sweep that, measured over its first `estimate_after_s`, will take longer than a minute says so through
+  // `note`; one that would take longer than `max_time_s` (> 0) stops and throws a usage Error saying what fits.
+  double max_time_s = 0;
+  double estimate_after_s = 2;
+  std::function<void(const std::string&)> note;
+  // Tests: wraps the backend of local worker `i` (fault injection).
+  std::function<std::unique_ptr<SweepBackend>(int, std::unique_ptr<SweepBackend>)> wrap_backend;
 };
 
 // Runs the request. Usage Errors before any work for impossible requests: n! too large for an exhaustive sweep
@@ -132,6 +195,9 @@ struct EvalResult {
 // a cube over its limit, a placement that is not a permutation. `cuda` may be null for the CPU backend.
 EvalResult evaluate(const Problem& problem, const EvalRequest& request, const EvalControl& control,
                     ThreadPool& pool, CudaContext* cuda);
+// The same on the workers and ranks of `setup`: results identical to one worker's, to the last bit.
+EvalResult evaluate(const Problem& problem, const EvalRequest& request, const EvalControl& control,
+                    const SweepSetup& setup);
 
 // Derived results. Ties: lowest cost, then lowest timestamp, configuration, placement index.
 struct BestPlacement {

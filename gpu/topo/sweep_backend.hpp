@@ -52,6 +52,8 @@ struct PassIo {
   const std::vector<HistogramBins>* bins = nullptr;       // Histogram: [pair]
   std::vector<std::array<std::uint64_t, kHistogramBins>>* counts = nullptr;  // Histogram: added to, [pair]
   bool histogram_follows = false;                         // Stats: a Histogram pass over the same batches comes next
+  bool values_counted = false;  // Stats, out: the backend also counted the values; its Histogram pass over those
+                                // batches adds all of them at the first one it meets (see cpu/topo_cpu.cpp)
   int top_slice = 0, top_k = 0;                           // Top
   std::vector<Candidate>* top = nullptr;                  // Top: candidates appended (the caller keeps the best)
   std::int64_t* cube_i = nullptr;                         // Cube: [item - cube_first][slice][config]

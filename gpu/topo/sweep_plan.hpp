@@ -11,7 +11,7 @@
 
 namespace ks::topo {
 
-inline constexpr int kMaxExhaustiveNodes = 14;  // 14! = 8.7e10 placements: hours, but possible in batch
+inline constexpr int kMaxExhaustiveNodes = 16;  // 16! = 2.1e13 placements (codes hold 16 nodes): GPUs, ranks
 
 struct SweepPlan {
   int n = 0;

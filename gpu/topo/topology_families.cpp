@@ -39,7 +39,9 @@ std::pair<int, int> grid_shape(const Spec& s, int n) {
     }
   }
   if (w < 1 || h < 1) s.fail("needs its shape as WxH, e.g. " + s.family() + ":4x2");
-  if (w * h != n) s.fail(fmt::format("{}x{} has {} positions but the traffic has {} nodes", w, h, w * h, n));
+  // In 64 bits: shapes such as 100000x100000 overflow an int (found by UBSan on malformed specs).
+  const long long positions = (long long)w * h;
+  if (positions != n) s.fail(fmt::format("{}x{} has {} positions but the traffic has {} nodes", w, h, positions, n));
   return {w, h};
 }
 

@@ -17,8 +17,8 @@ namespace {
 // fork + exec instead of system(): no shell quoting, and the child starts with default signal handling (a
 // shell would start a background job with SIGINT ignored).
 pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& cwd,
-            const std::filesystem::path& out, const std::filesystem::path& err) {
-  std::vector<std::string> argv_storage;
+            const std::filesystem::path& out, const std::filesystem::path& err, const CliLaunch& launch) {
+  std::vector<std::string> argv_storage = launch.launcher;
   argv_storage.push_back(KS_CLI_PATH);
   argv_storage.insert(argv_storage.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -36,7 +36,8 @@ pid_t spawn(const std::vector<std::string>& args, const std::filesystem::path& c
     dup2(o, 1);
     dup2(e, 2);
     signal(SIGINT, SIG_DFL);
-    execv(argv[0], argv.data());
+    for (const std::string& e : launch.env) putenv(const_cast<char*>(e.c_str()));
+    execvp(argv[0], argv.data());
     _exit(127);
   }
   return pid;
@@ -65,18 +66,19 @@ void write_file(const std::filesystem::path& path, const std::string& bytes) {
   f << bytes;
 }
 
-CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
-  CliProcess p(args, cwd);
+CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd, const CliLaunch& launch) {
+  CliProcess p(args, cwd, launch);
   return p.wait();
 }
 
-CliProcess::CliProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd) {
+CliProcess::CliProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                       const CliLaunch& launch) {
   // The capture files live beside the work folder's other files but under names no test uses.
   std::random_device rd;
   const std::string tag = std::to_string(getpid()) + "-" + std::to_string(rd());
   out_path_ = cwd / (".cli-stdout-" + tag);
   err_path_ = cwd / (".cli-stderr-" + tag);
-  pid_ = spawn(args, cwd, out_path_, err_path_);
+  pid_ = spawn(args, cwd, out_path_, err_path_, launch);
 }
 
 CliProcess::~CliProcess() {

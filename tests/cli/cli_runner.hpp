@@ -15,13 +15,22 @@ struct CliResult {
   std::string err;
 };
 
+// How to start the CLI: through a launcher (its command line before the CLI's path, e.g. mpirun and its
+// options; found on PATH), and with extra environment variables ("NAME=value").
+struct CliLaunch {
+  std::vector<std::string> launcher;
+  std::vector<std::string> env;
+};
+
 // Runs the CLI with `args` in the folder `cwd` and waits for it.
-CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+CliResult run_cli(const std::vector<std::string>& args, const std::filesystem::path& cwd,
+                  const CliLaunch& launch = {});
 
 // A CLI process running in the background (for Ctrl-C tests): stdout and stderr go to files in `cwd`.
 class CliProcess {
  public:
-  CliProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd);
+  CliProcess(const std::vector<std::string>& args, const std::filesystem::path& cwd, const CliLaunch& launch = {});
+  pid_t pid() const { return pid_; }
   ~CliProcess();  // kills the process if it still runs
   CliProcess(const CliProcess&) = delete;
   CliProcess& operator=(const CliProcess&) = delete;

@@ -75,6 +75,11 @@ TEST(TopoBadInput, NodeCountsThatDoNotMatchNameTheConfiguration) {
       error_of([&] { load_topology("torus:4x2", test::random_traffic(6, 1, 1, true), Metric::Hops); });
   EXPECT_EQ(spec.kind(), ErrorKind::Usage) << spec.what();
   EXPECT_NE(std::string(spec.what()).find("6"), std::string::npos) << spec.what();
+  // 10^10 positions: more than an int holds (UBSan found w * h overflowing); a clear refusal, exact count.
+  const Error huge =
+      error_of([&] { load_topology("torus:100000x100000", test::random_traffic(6, 1, 1, true), Metric::Hops); });
+  EXPECT_EQ(huge.kind(), ErrorKind::Usage) << huge.what();
+  EXPECT_NE(std::string(huge.what()).find("10000000000 positions"), std::string::npos) << huge.what();
 }
 
 TEST(TopoBadInput, EmptyDatasetsSayTheyAreEmpty) {

@@ -21,8 +21,9 @@ inline topo::TrafficSeries random_traffic(int n, int timestamps, std::uint32_t s
   std::mt19937_64 rng(seed);
   topo::TrafficSeries t;
   t.source = "random traffic";
-  for (int i = 0; i < n; ++i) t.nodes.push_back("v" + std::to_string(i));
-  for (int k = 0; k < timestamps; ++k) t.timestamps.push_back("t" + std::to_string(k));
+  // Appended rather than "v" + std::to_string(i): GCC 12 warns (-Wrestrict) wrongly on the latter, inlined.
+  for (int i = 0; i < n; ++i) t.nodes.push_back(std::string("v").append(std::to_string(i)));
+  for (int k = 0; k < timestamps; ++k) t.timestamps.push_back(std::string("t").append(std::to_string(k)));
   std::vector<std::int64_t> scaled;
   std::uniform_int_distribution<std::int64_t> whole(0, max_value);
   std::uniform_real_distribution<double> real(0.0, double(max_value));

@@ -4,10 +4,12 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <functional>
 #include <string>
 
+#include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/topology_sections.hpp"
@@ -147,6 +149,23 @@ void topology_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     attempt(st, [&] { doc.add_topology(app::kOwnLinks); });
 }
 
+// Which GPUs sweep together (a worker each, chunks handed out as they finish); none ticked: every GPU.
+void gpu_choice(app::TopologySettings& s, TopologyPanelState& st) {
+  if (!st.gpus_listed) {
+    for (const DeviceInfo& d : list_devices()) st.gpu_names.push_back(fmt::format("GPU {}: {}", d.index, d.name));
+    st.gpus_listed = true;
+  }
+  if (st.gpu_names.size() < 2) return;
+  ImGui::TextDisabled("GPUs (none ticked: all of them)");
+  for (std::size_t i = 0; i < st.gpu_names.size(); ++i) {
+    const auto at = std::find(s.gpus.begin(), s.gpus.end(), int(i));
+    bool on = at != s.gpus.end();
+    if (!ImGui::Checkbox(st.gpu_names[i].c_str(), &on)) continue;
+    if (on) s.gpus.push_back(int(i));
+    else s.gpus.erase(at);
+  }
+}
+
 void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   ImGui::Spacing();
   ImGui::TextUnformatted("Sweep");
@@ -187,7 +206,13 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   ImGui::SameLine();
   ImGui::TextDisabled("backend");
   s.backend = backend ? Backend::Cuda : Backend::Cpu;
+  if (s.backend == Backend::Cuda) gpu_choice(s, st);
   ImGui::InputInt("top K", &s.top_k);
+  int minutes = int(s.max_time_s / 60);
+  if (ImGui::InputInt("time limit (min)", &minutes)) s.max_time_s = std::max(0, minutes) * 60.0;
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("A sweep whose estimate, measured over its first seconds, exceeds this stops and says what "
+                      "fits. 0: no limit");
 
   if (in && in->traffic.node_count() > 0 && !in->configs.empty()) {
     const int n = in->traffic.node_count();

@@ -5,6 +5,7 @@
 // over timestamps x configurations, the histogram of placement costs, the network with the load on each link,
 // and the top placements. Qt-free: the window and the headless --screenshot path draw it alike.
 #include <string>
+#include <vector>
 
 namespace ks::app {
 class TopologyDocument;
@@ -27,6 +28,8 @@ struct TopologyPanelState {
   // sweep
   int placement_mode = 0;  // all, sample, identity
   int samples = 100000;
+  std::vector<std::string> gpu_names;  // "0: NVIDIA H100 ...", listed once (the CUDA query is not free)
+  bool gpus_listed = false;
   bool heat_per_row = true;  // heatmap colours per timestamp (see cost_heatmap.hpp)
   std::string error;         // the last refused change, until the next accepted one
   std::string message;       // the document's last notice

@@ -27,6 +27,8 @@ std::unique_ptr<CudaContext> CudaContext::create(int device_index) {
   return ctx;
 }
 
+void CudaContext::make_current() const { cuda::check(cudaSetDevice(info_.index), "cudaSetDevice"); }
+
 CudaContext::~CudaContext() {
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }

@@ -207,6 +207,7 @@ class CpuBackend final : public SweepBackend {
           auto partial = std::vector<RunningStats<A>>(static_cast<std::size_t>(pieces * std::uint64_t(pairs)));
           const bool count_values = A::exact && io.histogram_follows && values_ > 0;
           if (count_values) start_counting(a, b, std::size_t(values_) * std::size_t(pairs));
+          io.values_counted = count_values;
           for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t piece) {
             std::uint64_t* vc = count_values ? thread_counts() : nullptr;
             for (int s = 0; s < m.slices; ++s)

@@ -79,6 +79,7 @@ class CudaBackend final : public SweepBackend {
  public:
   CudaBackend(const Problem& p, CudaContext& ctx, std::string variant, int block_threads)
       : p_(p), ctx_(ctx), variant_(std::move(variant)), threads_(block_threads) {
+    ctx.make_current();  // the context's device, whichever thread (a worker per GPU) builds this backend
     stream_ = static_cast<cudaStream_t>(ctx.stream());
     if (p.exact && p.cost_bound < (std::uint64_t(1) << 50))
       policy_ = Policy::ExactDouble;
@@ -111,6 +112,7 @@ class CudaBackend final : public SweepBackend {
 
   double run(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) override {
     if (b <= a) return 0;
+    ctx_.make_current();
     switch (policy_) {
       case Policy::ExactInt64:
         return run_typed<ExactInt64>(pass, src, a, b, io);

@@ -1,0 +1,229 @@
+// `topo` beyond one process: mpirun ranks on the CPU backend give the JSON of one process byte for byte (timing and
+// how the run was made aside), a rank killed mid-sweep leaves a checkpoint whose resume gives the same result, and
+// the bad inputs of these options: foreign, truncated or corrupt checkpoints, --gpus naming a device that is not
+// there, more ranks than work, and an mpirun of a build without MPI.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli/cli_runner.hpp"
+#include "support/test_support.hpp"
+
+namespace ks::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string data(const std::string& rel) { return (fs::path(KS_SHARED_DATA_DIR) / rel).string(); }
+
+bool cli_has_mpi() {
+  TempDir d;
+  return run_cli({"--version"}, d.path()).out.find("MPI built in") != std::string::npos;
+}
+
+// mpirun with what CI needs: more ranks than cores, and root (CI runs as root).
+CliLaunch mpirun(int ranks) {
+  CliLaunch l;
+#ifdef KS_MPIEXEC
+  l.launcher = {KS_MPIEXEC, "-np", std::to_string(ranks), "--oversubscribe", "--bind-to", "none"};
+  if (geteuid() == 0) l.launcher.push_back("--allow-run-as-root");
+#endif
+  return l;
+}
+
+#define KS_REQUIRE_MPI()                                                        \
+  if (!cli_has_mpi() || mpirun(1).launcher.empty()) GTEST_SKIP() << "no MPI in this build"
+
+class CliTopoScale : public ::testing::Test {
+ protected:
+  CliResult topo(std::vector<std::string> args, const CliLaunch& launch = {}) {
+    args.insert(args.begin(), "topo");
+    return run_cli(args, dir_.path(), launch);
+  }
+  // The result without what depends on the run (timings, ranks, checkpoints): what must not change.
+  std::string result_of(const std::string& name) {
+    nlohmann::json j = nlohmann::json::parse(read_file(dir_ / name));
+    j.erase("timing");
+    j.erase("run");
+    return j.dump(1);
+  }
+  TempDir dir_;
+};
+
+std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& more) {
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+TEST_F(CliTopoScale, ThreeRanksGiveTheBytesOfOneProcess) {
+  KS_REQUIRE_MPI();
+  // n = 6 .. 10; exact and real-valued traffic; ranges and chunks that do not divide evenly; ties in the top list
+  // (all-to-all traffic on a ring: many placements cost the same); samples.
+  std::vector<std::vector<std::string>> cases = {
+      {"--generate", "alltoall:n=6", "--topology", "ring", "--top", "25", "--chunk", "37"},
+      {"--generate", "gravity:n=7,t=3,seed=2", "--topology", "ring", "--topology", "star", "--top", "10", "--chunk",
+       "301"},
+      {"--generate", "hotspot:n=8,t=2,seed=3", "--topology", "torus:4x2", "--range", "999:40000", "--chunk", "1234",
+       "--top", "4"},
+      {"--generate", "uniform:n=9,seed=5", "--topology", "ring", "--placements", "sample:20000", "--seed", "3",
+       "--chunk", "777"},
+  };
+  if (fs::exists(data("qaplib/tai10a.dat")))
+    cases.push_back({"--qaplib", data("qaplib/tai10a.dat"), "--top", "3", "--chunk", "170000"});
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c[1]);
+    const CliResult one = topo(with(c, {"--backend", "cpu", "--threads", "1", "--json", "one.json"}));
+    ASSERT_EQ(one.exit_code, 0) << one.err;
+    const CliResult three = topo(with(c, {"--backend", "cpu", "--threads", "1", "--json", "three.json"}), mpirun(3));
+    ASSERT_EQ(three.exit_code, 0) << three.out << three.err;
+    EXPECT_EQ(result_of("three.json"), result_of("one.json"));
+    const auto j = nlohmann::json::parse(read_file(dir_ / "three.json"));
+    EXPECT_EQ(j["run"]["ranks"], 3);
+    EXPECT_EQ(j["timing"]["workers"].size(), 3u);
+    EXPECT_NE(three.out.find("3 workers on 3 ranks"), std::string::npos) << three.out;
+    // Only rank 0 prints.
+    EXPECT_EQ(three.out.find("topo: "), three.out.rfind("topo: ")) << three.out;
+  }
+}
+
+TEST_F(CliTopoScale, MoreRanksThanWorkSaySoAndStillAgree) {
+  KS_REQUIRE_MPI();
+  const std::vector<std::string> c = {"--generate", "uniform:n=7,seed=1", "--topology", "ring", "--placements",
+                                      "identity", "--backend", "cpu", "--threads", "1"};
+  ASSERT_EQ(topo(with(c, {"--json", "one.json"})).exit_code, 0);
+  const CliResult r = topo(with(c, {"--json", "four.json"}), mpirun(4));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("4 workers share 1 chunk of work: 3 of them have nothing to do"), std::string::npos) << r.err;
+  EXPECT_EQ(result_of("four.json"), result_of("one.json"));
+}
+
+// The process of a rank of a job started in `dir` (its command line names the folder), or -1.
+pid_t rank_process(const fs::path& dir, int rank) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const std::string cmd = read_file(e.path() / "cmdline"), env = read_file(e.path() / "environ");
+    if (cmd.find("kernelscope-cli") == std::string::npos || cmd.find(dir.string()) == std::string::npos) continue;
+    if (env.find(std::string("OMPI_COMM_WORLD_RANK=") + std::to_string(rank) + '\0') != std::string::npos)
+      return pid_t(std::stol(name));
+  }
+  return -1;
+}
+
+bool wait_for_file(const fs::path& p, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (!fs::exists(p)) {
+    if (std::chrono::steady_clock::now() > end) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return true;
+}
+
+TEST_F(CliTopoScale, AKilledRankLeavesACheckpointWhoseResumeGivesTheSameResult) {
+  KS_REQUIRE_MPI();
+  // 11! placements, three passes, on three single-thread ranks: long enough to kill one in the middle.
+  const std::vector<std::string> sweep = {"--generate", "uniform:n=11,seed=7", "--topology", "ring", "--backend",
+                                          "cpu", "--top", "5"};
+  const std::string file = (dir_ / "job.checkpoint").string();
+  const std::vector<std::string> job = with(with({"topo"}, sweep), {"--threads", "1", "--chunk", "200000",
+                                                                    "--checkpoint", file, "--checkpoint-every", "0.05"});
+  CliProcess ranks(with(job, {"--json", "killed.json"}), dir_.path(), mpirun(3));
+  ASSERT_TRUE(wait_for_file(file, 120)) << ranks.err();  // the first chunks are merged
+  const pid_t victim = rank_process(dir_.path(), 2);
+  ASSERT_GT(victim, 0);
+  kill(victim, SIGKILL);
+  const CliResult killed = ranks.wait();
+  EXPECT_NE(killed.exit_code, 0);
+  // mpirun then stops every rank (SIGTERM, SIGKILL a second later): rank 0 checkpoints on SIGTERM, and when it
+  // gets the time, prints what was lost and the command that resumes; the periodic checkpoint covers the rest.
+  const auto state = nlohmann::json::parse(read_file(file));
+  EXPECT_EQ(state["sweep"]["pass"], "sweep") << killed.err;
+  EXPECT_GT(state["evaluations"].get<std::uint64_t>(), 0u);
+
+  const CliResult resumed = topo(with(sweep, {"--resume", file, "--json", "resumed.json"}));
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.err;
+  const CliResult whole = topo(with(sweep, {"--chunk", "200000", "--json", "whole.json"}));
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_EQ(result_of("resumed.json"), result_of("whole.json"));
+  EXPECT_EQ(nlohmann::json::parse(read_file(dir_ / "resumed.json"))["run"]["sessions"], 2);
+
+  // SIGTERM (a Slurm time limit) on a single process: a checkpoint, the command that resumes, exit 143.
+  fs::remove(file);
+  CliProcess alone(job, dir_.path());
+  ASSERT_TRUE(wait_for_file(file, 120)) << alone.err();
+  alone.signal(SIGTERM);
+  const CliResult term = alone.wait();
+  EXPECT_EQ(term.exit_code, 143) << term.err;
+  EXPECT_NE(term.err.find("resume with:"), std::string::npos) << term.err;
+  EXPECT_NE(term.err.find("--resume " + file), std::string::npos) << term.err;
+  const CliResult again = topo(with(sweep, {"--resume", file, "--json", "again.json"}));
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  EXPECT_EQ(result_of("again.json"), result_of("whole.json"));
+}
+
+TEST_F(CliTopoScale, ForeignTruncatedAndCorruptCheckpointsAreRefused) {
+  const std::vector<std::string> c7 = {"--generate", "uniform:n=7,seed=1", "--topology", "ring", "--backend", "cpu"};
+  ASSERT_EQ(topo(with(c7, {"--checkpoint", "seven.checkpoint"})).exit_code, 0);
+  const CliResult foreign = topo({"--generate", "uniform:n=8,seed=1", "--topology", "ring", "--backend", "cpu",
+                                  "--resume", "seven.checkpoint", "--json", "x.json"});
+  EXPECT_EQ(foreign.exit_code, 2) << foreign.err;
+  EXPECT_NE(foreign.err.find("belongs to another sweep"), std::string::npos) << foreign.err;
+  EXPECT_NE(foreign.err.find("7 nodes"), std::string::npos) << foreign.err;
+  EXPECT_FALSE(fs::exists(dir_ / "x.json"));
+
+  const std::string good = read_file(dir_ / "seven.checkpoint");
+  write_file(dir_ / "cut.checkpoint", good.substr(0, good.size() * 2 / 3));
+  const CliResult cut = topo(with(c7, {"--resume", "cut.checkpoint"}));
+  EXPECT_EQ(cut.exit_code, 1) << cut.err;
+  EXPECT_NE(cut.err.find("truncated"), std::string::npos) << cut.err;
+  std::string bad = good;
+  bad[bad.find(',', bad.find("\"evaluations\":")) - 1] ^= 1;  // its last digit changed
+  write_file(dir_ / "bad.checkpoint", bad);
+  const CliResult corrupt = topo(with(c7, {"--resume", "bad.checkpoint"}));
+  EXPECT_EQ(corrupt.exit_code, 1) << corrupt.err;
+  EXPECT_NE(corrupt.err.find("corrupt"), std::string::npos) << corrupt.err;
+  const CliResult missing = topo(with(c7, {"--resume", "none.checkpoint"}));
+  EXPECT_EQ(missing.exit_code, 2) << missing.err;
+}
+
+TEST_F(CliTopoScale, BadScaleOptionsExitTwo) {
+  const std::vector<std::string> c = {"--generate", "uniform:n=6,seed=1", "--topology", "ring"};
+  EXPECT_EQ(topo(with(c, {"--gpus", "0,x"})).exit_code, 2);
+  EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--gpus", "0"})).exit_code, 2);
+  EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--max-time", "soon"})).exit_code, 2);
+  EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--chunk", "0"})).exit_code, 2);
+  EXPECT_EQ(topo(with(c, {"--backend", "cpu", "--checkpoint", "c", "--repeat", "3"})).exit_code, 2);
+  // A device that is not there: a usage error naming the devices there are; without CUDA, the device error.
+  const CliResult r = topo(with(c, {"--gpus", "0,99"}));
+  if (gpu_available()) {
+    EXPECT_EQ(r.exit_code, 2) << r.err;
+    EXPECT_NE(r.err.find("there is no CUDA device 99"), std::string::npos) << r.err;
+  } else {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("CUDA"), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(CliTopoScale, ABuildWithoutMpiUnderMpirunSaysSoInsteadOfSweepingOncePerRank) {
+  if (cli_has_mpi()) GTEST_SKIP() << "this build has MPI (the sanitizer build of scripts/gpu-check has not)";
+  const std::vector<std::string> c = {"--generate", "uniform:n=6,seed=1", "--topology", "ring", "--json", "r.json"};
+  CliLaunch rank0{{}, {"OMPI_COMM_WORLD_SIZE=3", "OMPI_COMM_WORLD_RANK=0"}};
+  const CliResult r = topo(c, rank0);
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("built without MPI"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("3 processes would run the whole sweep"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir_ / "r.json"));
+  CliLaunch rank2{{}, {"OMPI_COMM_WORLD_SIZE=3", "OMPI_COMM_WORLD_RANK=2"}};
+  const CliResult q = topo(c, rank2);
+  EXPECT_EQ(q.exit_code, 1);
+  EXPECT_EQ(q.err, "");  // rank 0 says it once
+}
+
+}  // namespace
+}  // namespace ks::test
