@@ -8,12 +8,13 @@ namespace ks::topo {
 
 namespace {
 // Enough runs to fill a large GPU several times over (a thread walks one run per pair), few enough that the
-// full evaluation at the start of each run stays a small share of the work. Runs of at most 512 blocks (61 440
-// placements for n >= 5) keep every GPU batch (2^34 evaluations) at 280 000 runs or more, so large n fills the
-// GPU too: with 4096-block runs an n = 14 batch of 2^33 evaluations had 17 500 threads, about one block per SM
-// (one cause of the 10 G evaluations/s at n = 14 against 35 at n = 12 measured on an H100 on 2026-11-23).
+// full evaluation at the start of each run stays a small share of the work. Runs of at most 128 blocks (15 360
+// placements for n >= 5) keep every GPU chunk (2^32 evaluations) at 280 000 runs or more, so large n fills the
+// GPU too, and leave n = 14 twenty chunks to share between GPUs and ranks: with 4096-block runs an n = 14 batch of
+// 2^33 evaluations had 17 500 threads, about one block per SM (one cause of the 10 G evaluations/s at n = 14
+// against 35 at n = 12 measured on an H100 on 2026-11-23).
 constexpr std::uint64_t kTargetParallelRuns = std::uint64_t(1) << 17;
-constexpr std::uint64_t kMaxRunBlocks = 512;
+constexpr std::uint64_t kMaxRunBlocks = 128;
 }  // namespace
 
 SweepPlan plan_sweep(int n, std::uint64_t lo, std::uint64_t hi, std::uint64_t pairs) {
