@@ -2,7 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numbers>
 
 #include "core/error.hpp"
@@ -121,6 +123,38 @@ MidpointGrid make_midpoint_grid(Integrand f, const Rect& r, long long nx, long l
                             (r.x1 - r.x0) / double(nx), (r.y1 - r.y0) / double(ny)),
                 "use a wider rectangle or fewer points");
   return g;
+}
+
+double max_abs_sample(const MidpointGrid& g) {
+  const double xs[] = {midpoint_x(g, 0), midpoint_x(g, g.nx - 1)}, ys[] = {midpoint_y(g, 0), midpoint_y(g, g.ny - 1)};
+  double m = 0;
+  for (double x : xs)
+    for (double y : ys) {
+      x = std::fabs(x);
+      y = std::fabs(y);
+      switch (g.f) {
+        case Integrand::SinCos:
+        case Integrand::Gauss: m = 1; break;
+        case Integrand::Quadratic: m = std::max(m, x * x + y * y); break;
+        case Integrand::Poly: m = std::max(m, x * x * x * y * y + 2 * x * y + 1); break;  // a majorant
+        case Integrand::InvX: m = std::max(m, double(1.0f / float(x))); break;  // as f32 computes it (inf, too)
+      }
+    }
+  return m;
+}
+
+void check_integrand_finite(const MidpointGrid& g, bool f32_accumulation) {
+  const double m = max_abs_sample(g);
+  const double f32_max = double(std::numeric_limits<float>::max());
+  if (!(m <= f32_max))
+    throw_usage(fmt::format("integrate2d: {} overflows f32 at the grid's outermost samples (|f| up to {:.3g}, "
+                            "f32 holds up to {:.3g}): the sum would not be finite",
+                            formula_text(g.f), m, f32_max),
+                g.f == Integrand::InvX ? "move the x range away from 0" : "use a smaller rectangle");
+  if (f32_accumulation && m * double(g.samples()) > f32_max)
+    throw_usage(fmt::format("integrate2d: {} samples of |f| up to {:.3g} can overflow an f32 sum (up to {:.3g})",
+                            g.samples(), m, f32_max),
+                "use accumulate=f64, fewer points or a smaller rectangle");
 }
 
 double exact_integral(Integrand f, const Rect& r) {

@@ -47,6 +47,15 @@ MidpointGrid make_midpoint_grid(Integrand f, const Rect& r, long long nx, long l
 // Why f cannot be integrated over r (1/x over a range containing 0), or empty.
 std::string singularity_reason(Integrand f, const Rect& r);
 
+// An upper bound of |f| over the grid's samples, from the corner samples (every integrand's magnitude, or a
+// majorant of it, grows with |x| and |y|, or with 1/|x| for invx, so its largest value on the grid is at an
+// outermost sample). Infinite when a sample overflows f32.
+double max_abs_sample(const MidpointGrid& g);
+
+// A usage Error when the sum cannot be finite: a sample overflows f32 (1/x next to 0), or n samples of up to
+// max_abs_sample could overflow an f32 accumulation. Says what to change.
+void check_integrand_finite(const MidpointGrid& g, bool f32_accumulation);
+
 // The exact integral (closed form, in double).
 double exact_integral(Integrand f, const Rect& r);
 
@@ -70,14 +79,16 @@ KS_HD float integrand_value(float x, float y) {
   return 0.0f;
 }
 
+// The midpoint of column col (row row): x0 + (col + 0.5) hx, in f32 (col + 0.5 is exact below 2^23).
+KS_HD float midpoint_x(const MidpointGrid& g, unsigned col) { return add_rn(g.x0, mul_rn(add_rn(float(col), 0.5f), g.hx)); }
+KS_HD float midpoint_y(const MidpointGrid& g, unsigned row) { return add_rn(g.y0, mul_rn(add_rn(float(row), 0.5f), g.hy)); }
+
 // Sample number i of the grid (i < nx * ny <= 2^32).
 template <Integrand F>
 KS_HD float midpoint_sample(const MidpointGrid& g, unsigned long long i) {
   const unsigned index = unsigned(i);
   const unsigned row = index / g.nx, col = index - row * g.nx;
-  const float x = add_rn(g.x0, mul_rn(add_rn(float(col), 0.5f), g.hx));
-  const float y = add_rn(g.y0, mul_rn(add_rn(float(row), 0.5f), g.hy));
-  return integrand_value<F>(x, y);
+  return integrand_value<F>(midpoint_x(g, col), midpoint_y(g, row));
 }
 
 // fn(std::integral_constant<Integrand, F>{}) for the runtime integrand f: one instantiation per integrand, so the

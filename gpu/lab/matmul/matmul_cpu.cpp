@@ -1,6 +1,7 @@
 #include "lab/matmul/matmul_cpu.hpp"
 
 #include <algorithm>
+#include <atomic>
 
 namespace ks::lab {
 
@@ -30,10 +31,16 @@ void rows_of_c(const float* a, const float* b, float* c, const MatmulShape& s, l
 
 }  // namespace
 
-void matmul_cpu(const float* a, const float* b, float* c, const MatmulShape& s, ThreadPool& pool) {
+void matmul_cpu(const float* a, const float* b, float* c, const MatmulShape& s, ThreadPool& pool,
+                const std::function<void(double)>& progress) {
   const long long blocks = (s.m + kRows - 1) / kRows;
+  std::atomic<long long> done{0};
   pool.parallel_for(0, blocks, [&](long long first, long long last) {
-    for (long long blk = first; blk < last; ++blk) rows_of_c(a, b, c, s, blk * kRows, std::min(s.m, (blk + 1) * kRows));
+    for (long long blk = first; blk < last; ++blk) {
+      rows_of_c(a, b, c, s, blk * kRows, std::min(s.m, (blk + 1) * kRows));
+      const long long finished = ++done;
+      if (progress) progress(double(finished) / double(blocks));
+    }
   });
 }
 

@@ -1,14 +1,37 @@
 #include "lab/reduce/reduce_input.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <numbers>
 #include <vector>
 
 #include "core/error.hpp"
+#include "lab/lab_fill.hpp"
 #include "lab/reduce/cpu_sum.hpp"
-#include "topo/random.hpp"
 
 namespace ks::lab {
+
+namespace {
+
+__extension__ using Int128 = __int128;  // GCC's 128-bit integer (exact sums of up to 2^30 values below 2^62)
+
+// Uniform in [0, 1) with 53 random bits.
+double unit(std::uint64_t bits) { return double(bits >> 11) * 0x1p-53; }
+
+float element(ReduceDistribution d, std::uint64_t seed, std::uint64_t i) {
+  switch (d) {
+    case ReduceDistribution::Uniform: return std::ldexp(float(random_bits(seed, 1, i) >> 40), -24);
+    case ReduceDistribution::Integers: return float(std::int64_t(random_bits(seed, 1, i) % 2001) - 1000);
+    case ReduceDistribution::Normal: {
+      // Box-Muller: 1 - u keeps the logarithm's argument in (0, 1].
+      const double r = std::sqrt(-2.0 * std::log(1.0 - unit(random_bits(seed, 1, i))));
+      return float(r * std::cos(2.0 * std::numbers::pi * unit(random_bits(seed, 2, i))));
+    }
+  }
+  return 0;
+}
+
+}  // namespace
 
 const char* to_string(ReduceDistribution d) noexcept {
   switch (d) {
@@ -25,54 +48,31 @@ ReduceDistribution reduce_distribution_from_string(const std::string& s) {
   throw_usage("unknown distribution '" + s + "'", "use uniform, integers or normal");
 }
 
-namespace {
-
-// Fills x[begin, end) with one generator per piece (seeded by the piece's number, so that pieces can be filled
-// in any order) and returns the integer numerators' sum (Uniform, Integers) or 0.
-long long fill_piece(float* x, long long piece, long long begin, long long end, ReduceDistribution d,
-                     std::uint64_t seed) {
-  topo::SplitMix64 rng = topo::sample_stream(seed, std::uint64_t(piece));
-  long long exact = 0;
-  switch (d) {
-    case ReduceDistribution::Uniform:
-      for (long long i = begin; i < end; ++i) {
-        const long long k = static_cast<long long>(rng.next() >> 40);  // 24 bits
-        exact += k;
-        x[i] = std::ldexp(float(k), -24);
-      }
-      break;
-    case ReduceDistribution::Integers:
-      for (long long i = begin; i < end; ++i) {
-        const long long k = static_cast<long long>(rng.below(2001)) - 1000;
-        exact += k;
-        x[i] = float(k);
-      }
-      break;
-    case ReduceDistribution::Normal:
-      for (long long i = begin; i < end; i += 2) {
-        // Box-Muller: two independent normals from two uniforms; 1 - u keeps the logarithm's argument in (0, 1].
-        const double r = std::sqrt(-2.0 * std::log(1.0 - rng.uniform()));
-        const double angle = 2.0 * std::numbers::pi * rng.uniform();
-        x[i] = float(r * std::cos(angle));
-        if (i + 1 < end) x[i + 1] = float(r * std::sin(angle));
-      }
-      break;
-  }
-  return exact;
+void fill_reduce_input(std::span<float> x, ReduceDistribution d, std::uint64_t seed, ThreadPool& pool) {
+  pool.parallel_for(0, (long long)x.size(), [&](long long b, long long e) {
+    for (long long i = b; i < e; ++i) x[std::size_t(i)] = element(d, seed, std::uint64_t(i));
+  });
 }
 
-}  // namespace
-
-std::optional<double> fill_reduce_input(float* x, long long n, ReduceDistribution d, std::uint64_t seed,
-                                        ThreadPool& pool) {
-  std::vector<long long> exact(std::size_t((n + kCpuSumPiece - 1) / kCpuSumPiece), 0);
+std::optional<double> exact_dyadic_sum(const float* x, long long n, ThreadPool& pool) {
+  std::vector<Int128> partial(std::size_t((n + kCpuSumPiece - 1) / kCpuSumPiece), 0);
+  std::atomic<bool> dyadic{true};
   for_each_piece(n, pool, [&](long long p, long long begin, long long end) {
-    exact[std::size_t(p)] = fill_piece(x, p, begin, end, d, seed);
+    Int128 s = 0;
+    for (long long i = begin; i < end; ++i) {
+      const double scaled = std::ldexp(double(x[i]), 24);  // exact: a float times a power of two
+      if (!(std::fabs(scaled) < 0x1p62) || scaled != std::trunc(scaled)) {
+        dyadic = false;
+        return;
+      }
+      s += Int128(std::int64_t(scaled));
+    }
+    partial[std::size_t(p)] = s;
   });
-  if (d == ReduceDistribution::Normal) return std::nullopt;
-  long long total = 0;  // |total| <= 2^30 * 2^24: no overflow
-  for (long long e : exact) total += e;
-  return d == ReduceDistribution::Uniform ? std::ldexp(double(total), -24) : double(total);
+  if (!dyadic) return std::nullopt;
+  Int128 total = 0;
+  for (Int128 s : partial) total += s;
+  return std::ldexp(double(total), -24);
 }
 
 }  // namespace ks::lab
