@@ -1,6 +1,7 @@
-// integrate2d on the CPU: the closed forms against values derived by hand, the midpoint rule's error expansion
-// against a double-precision midpoint sum computed here, the f32 samples and threaded sums within bounds derived
-// here, and the requests refused before any work (singular and overflowing integrands, empty rectangles).
+// integrate2d on the CPU: the closed forms against values derived by hand, the midpoint rule's error
+// expansion against a double-precision midpoint sum computed here, the f32 samples and threaded sums within
+// bounds derived here, and the requests refused before any work (singular and overflowing integrands, empty
+// rectangles).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -29,11 +30,16 @@ ThreadPool& pool() {
 // f in double, written out here from the formulas (not the code under test).
 double f_double(Integrand f, double x, double y) {
   switch (f) {
-    case Integrand::SinCos: return std::sin(x) * std::cos(y);
-    case Integrand::Gauss: return std::exp(-(x * x + y * y));
-    case Integrand::Quadratic: return x * x + y * y;
-    case Integrand::Poly: return x * x * x * y * y - 2 * x * y + 1;
-    case Integrand::InvX: return 1 / x;
+    case Integrand::SinCos:
+      return std::sin(x) * std::cos(y);
+    case Integrand::Gauss:
+      return std::exp(-(x * x + y * y));
+    case Integrand::Quadratic:
+      return x * x + y * y;
+    case Integrand::Poly:
+      return x * x * x * y * y - 2 * x * y + 1;
+    case Integrand::InvX:
+      return 1 / x;
   }
   return 0;
 }
@@ -115,11 +121,13 @@ TEST(LabIntegrate2d, CpuSumsTheF32SamplesWithinDerivedBounds) {
       // poly: bound by the magnitudes of its terms (|x^3 y^2| + |2xy| + 1 <= 8 + 4 + 1 on this rectangle).
       const double magnitude = c.f == Integrand::Poly ? 13.0 * 4 : m.abs;
       const double sample_bound = c.per_sample * magnitude;
-      const double f64 = lab::midpoint_integral(lab::integrate_sum_cpu(g, lab::Accumulate::F64, pool()), c.r, n, n);
+      const double f64 =
+          lab::midpoint_integral(lab::integrate_sum_cpu(g, lab::Accumulate::F64, pool()), c.r, n, n);
       EXPECT_NEAR(f64, m.value, sample_bound + 1e-12 * m.abs);
       const lab::SumReference ref = lab::integrate_reference(g, pool());
       const double f32 = lab::integrate_sum_cpu(g, lab::Accumulate::F32, pool());
-      EXPECT_LE(std::fabs(f32 - ref.sum), lab::sum_error_bound(lab::Accumulate::F32, g.samples(), ref.sum_abs));
+      EXPECT_LE(std::fabs(f32 - ref.sum),
+                lab::sum_error_bound(lab::Accumulate::F32, g.samples(), ref.sum_abs));
     }
 }
 
@@ -148,16 +156,22 @@ TEST(LabIntegrate2d, RefusesWhatCannotBeIntegrated) {
   expect_usage([] { lab::make_midpoint_grid(Integrand::SinCos, {0, 1, 0, 1}, 0, 8); }, "nx");
   expect_usage([] { lab::make_midpoint_grid(Integrand::SinCos, {0, 1, 0, 1}, 8, 65537); }, "ny");
   // 1/x next to 0 overflows f32 (samples near 1e-42): not a finite sum.
-  expect_usage([] { lab::check_integrand_finite(lab::make_midpoint_grid(Integrand::InvX, {1e-42, 1e-41, 0, 1}, 4, 4), false); },
-               "overflows f32");
+  expect_usage(
+      [] {
+        lab::check_integrand_finite(lab::make_midpoint_grid(Integrand::InvX, {1e-42, 1e-41, 0, 1}, 4, 4),
+                                    false);
+      },
+      "overflows f32");
   // x^3 y^2 up to 1e35 on a million samples overflows an f32 sum, not an f64 one.
   const lab::MidpointGrid big = lab::make_midpoint_grid(Integrand::Poly, {0, 1e7, 0, 1e7}, 1024, 1024);
   expect_usage([&] { lab::check_integrand_finite(big, true); }, "accumulate=f64");
   EXPECT_NO_THROW(lab::check_integrand_finite(big, false));
-  EXPECT_NO_THROW(lab::check_integrand_finite(lab::make_midpoint_grid(Integrand::InvX, {1e-3, 1, 0, 1}, 4, 4), true));
+  EXPECT_NO_THROW(
+      lab::check_integrand_finite(lab::make_midpoint_grid(Integrand::InvX, {1e-3, 1, 0, 1}, 4, 4), true));
 }
 
-// ---- through the lab framework --------------------------------------------------------------------------------
+// ---- through the lab framework
+// --------------------------------------------------------------------------------
 
 Engine& engine() {
   static Engine e(Engine::Options{2});
@@ -166,8 +180,9 @@ Engine& engine() {
 
 TEST(LabIntegrate2d, RunsEndToEndOnTheCpu) {
   // The default: sin(x) cos(y) over [0, pi] x [0, pi/2], exactly 2.
-  const auto r = lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(256, 128),
-                                                            Backend::Cpu, "cpu", {"accumulate=f64"}, {"sum"}));
+  const auto r =
+      lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(256, 128), Backend::Cpu,
+                                                 "cpu", {"accumulate=f64"}, {"sum"}));
   EXPECT_NEAR(test::fact_number(r.report, "exact integral"), 2.0, 1e-14);
   const double error = test::fact_number(r.report, "midpoint integral") - 2.0;
   const double hx = kPi / 256, hy = kPi / 2 / 128;
@@ -180,17 +195,24 @@ TEST(LabIntegrate2d, RunsEndToEndOnTheCpu) {
 }
 
 TEST(LabIntegrate2d, RunLabRefusesSingularAndEmptyRequests) {
-  expect_usage([] {
-    lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(16, 16), Backend::Cpu, "cpu",
-                                               {"integrand=invx"}));
-  }, "x = 0");
-  expect_usage([] {
-    lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(16, 16), Backend::Cpu, "cpu",
-                                               {"x0=2", "x1=1"}));
-  }, "less than");
-  expect_usage([] {
-    lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(65537, 16), Backend::Cpu, "cpu"));
-  }, "65536");
+  expect_usage(
+      [] {
+        lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(16, 16), Backend::Cpu,
+                                                   "cpu", {"integrand=invx"}));
+      },
+      "x = 0");
+  expect_usage(
+      [] {
+        lab::run_lab(engine(), test::sized_request("integrate2d", lab::LabSize::grid(16, 16), Backend::Cpu,
+                                                   "cpu", {"x0=2", "x1=1"}));
+      },
+      "less than");
+  expect_usage(
+      [] {
+        lab::run_lab(engine(),
+                     test::sized_request("integrate2d", lab::LabSize::grid(65537, 16), Backend::Cpu, "cpu"));
+      },
+      "65536");
 }
 
 }  // namespace

@@ -98,7 +98,8 @@ TEST(LabMatmul, OpenBlasPeerAgrees) {
     std::vector<float> c(std::size_t(s.m * s.n));
     lab::matmul_openblas(in.a.data(), in.b.data(), c.data(), s, 2);
     const Triple t = triple_loop(in, s);
-    for (std::size_t i = 0; i < c.size(); ++i) ASSERT_LE(std::fabs(c[i] - t.c[i]), gamma_k(s.k) * t.abs[i]) << i;
+    for (std::size_t i = 0; i < c.size(); ++i)
+      ASSERT_LE(std::fabs(c[i] - t.c[i]), gamma_k(s.k) * t.abs[i]) << i;
   }
 }
 
@@ -110,11 +111,13 @@ TEST(LabMatmul, CheckFindsAWrongElementAndPassesAnExactOne) {
   const double factor = lab::matmul_fp32_factor(s.k);
   EXPECT_DOUBLE_EQ(factor, 2 * gamma_k(s.k));
   EXPECT_GT(lab::matmul_tf32_factor(s.k), std::ldexp(1.0, -9));
-  lab::LabCheck same = lab::compare_matmul(in.a.data(), in.b.data(), ref.data(), ref.data(), s, factor, pool());
+  lab::LabCheck same =
+      lab::compare_matmul(in.a.data(), in.b.data(), ref.data(), ref.data(), s, factor, pool());
   EXPECT_TRUE(same.checked && same.agrees) << same.detail;
   auto wrong = ref;
   wrong[3 * 13 + 4] += 1e-3f;  // far beyond 2 gamma_5 |a_i| |b_j| (about 1e-6)
-  const lab::LabCheck c = lab::compare_matmul(in.a.data(), in.b.data(), ref.data(), wrong.data(), s, factor, pool());
+  const lab::LabCheck c =
+      lab::compare_matmul(in.a.data(), in.b.data(), ref.data(), wrong.data(), s, factor, pool());
   EXPECT_FALSE(c.agrees);
   EXPECT_NE(c.detail.find("C[3][4]"), std::string::npos) << c.detail;
   // Exactness (factor 0) fails on the smallest difference.
@@ -132,7 +135,8 @@ TEST(LabMatmul, ShapesParseAndStayWithinLimits) {
     EXPECT_THROW(lab::parse_matmul_shape(bad), Error) << bad;
 }
 
-// ---- through the lab framework --------------------------------------------------------------------------------
+// ---- through the lab framework
+// --------------------------------------------------------------------------------
 
 Engine& engine() {
   static Engine e(Engine::Options{2});
@@ -140,8 +144,9 @@ Engine& engine() {
 }
 
 TEST(LabMatmul, RunsEndToEndOnTheCpu) {
-  const auto r = lab::run_lab(engine(), test::sized_request("matmul", lab::LabSize::matmul(7, 13, 5), Backend::Cpu,
-                                                            "cpu", {"values=integers"}, {"A", "B", "C"}));
+  const auto r =
+      lab::run_lab(engine(), test::sized_request("matmul", lab::LabSize::matmul(7, 13, 5), Backend::Cpu,
+                                                 "cpu", {"values=integers"}, {"A", "B", "C"}));
   const NdArray& a = test::result_array(r, "A");
   const NdArray& b = test::result_array(r, "B");
   const NdArray& c = test::result_array(r, "C");
@@ -172,8 +177,8 @@ TEST(LabMatmul, OpenBlasVariantIsCheckedAgainstTheReference) {
 TEST(LabMatmul, RefusesSizesAndVariantsItCannotRun) {
   for (const auto& size : {lab::LabSize::matmul(8193, 1, 1), lab::LabSize::matmul(1, 1, 0)})
     EXPECT_THROW(lab::run_lab(engine(), test::sized_request("matmul", size, Backend::Cpu, "cpu")), Error);
-  EXPECT_THROW(lab::run_lab(engine(), test::sized_request("matmul", lab::LabSize::matmul(8, 8, 8), Backend::Cpu,
-                                                          "regtiled")),
+  EXPECT_THROW(lab::run_lab(engine(), test::sized_request("matmul", lab::LabSize::matmul(8, 8, 8),
+                                                          Backend::Cpu, "regtiled")),
                Error);
 }
 

@@ -1,6 +1,6 @@
 // reduce on the CPU: the seeded inputs and their exact sums (derived here in integers), the compensated
-// reference, the threaded f32/f64 sums within the rounding bound the test derives, independence from the thread
-// count, and the kernel end to end through run_lab.
+// reference, the threaded f32/f64 sums within the rounding bound the test derives, independence from the
+// thread count, and the kernel end to end through run_lab.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -105,7 +105,8 @@ TEST(LabReduce, NormalInputsAgainstALongDoubleSum) {
   // A sequential long double sum is off by at most n * 2^-64 * sum|x| < 2^-43 sum|x|.
   EXPECT_LE(std::fabs(ref.sum - double(sum)), std::ldexp(sum_abs(x), -43));
   EXPECT_NEAR(ref.sum_abs, sum_abs(x), 1e-9 * sum_abs(x));
-  EXPECT_LE(std::fabs(lab::reduce_cpu(x.data(), n, Accumulate::F32, pool()) - ref.sum), f32_bound(n, ref.sum_abs));
+  EXPECT_LE(std::fabs(lab::reduce_cpu(x.data(), n, Accumulate::F32, pool()) - ref.sum),
+            f32_bound(n, ref.sum_abs));
 }
 
 TEST(LabReduce, ResultsDoNotDependOnTheThreadCount) {
@@ -118,7 +119,8 @@ TEST(LabReduce, ResultsDoNotDependOnTheThreadCount) {
   for (Accumulate acc : {Accumulate::F32, Accumulate::F64})
     EXPECT_EQ(lab::reduce_cpu(a.data(), n, acc, one), lab::reduce_cpu(a.data(), n, acc, three));
   EXPECT_EQ(lab::reduce_reference(a.data(), n, one).sum, lab::reduce_reference(a.data(), n, three).sum);
-  EXPECT_NE(input(ReduceDistribution::Normal, 64, 3), input(ReduceDistribution::Normal, 64, 4)) << "seeds differ";
+  EXPECT_NE(input(ReduceDistribution::Normal, 64, 3), input(ReduceDistribution::Normal, 64, 4))
+      << "seeds differ";
 }
 
 TEST(LabReduce, ErrorBoundFollowsHigham) {
@@ -143,7 +145,8 @@ TEST(LabReduce, UnknownNamesAreUsageErrors) {
   }
 }
 
-// ---- through the lab framework --------------------------------------------------------------------------------
+// ---- through the lab framework
+// --------------------------------------------------------------------------------
 
 Engine& engine() {
   static Engine e(Engine::Options{2});
@@ -154,8 +157,9 @@ TEST(LabReduce, RunsEndToEndOnTheCpu) {
   for (const char* acc : {"accumulate=f32", "accumulate=f64"}) {
     SCOPED_TRACE(acc);
     const long long n = kSizes[3];
-    const auto r = lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements(n), Backend::Cpu,
-                                                              "cpu", {"distribution=integers", acc}, {"x", "sum"}));
+    const auto r =
+        lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements(n), Backend::Cpu, "cpu",
+                                                   {"distribution=integers", acc}, {"x", "sum"}));
     const auto x = test::result_array(r, "x").as<float>();
     long long exact = 0;
     for (float v : x) exact += (long long)v;
@@ -172,8 +176,8 @@ TEST(LabReduce, RunsEndToEndOnTheCpu) {
 }
 
 TEST(LabReduce, NormalValuesHaveNoExactSumFact) {
-  const auto r = lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements(1025), Backend::Cpu,
-                                                            "cpu", {"distribution=normal"}));
+  const auto r = lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements(1025),
+                                                            Backend::Cpu, "cpu", {"distribution=normal"}));
   EXPECT_FALSE(test::has_fact(r.report, "exact sum"));
   EXPECT_TRUE(test::has_fact(r.report, "compensated sum"));
 }

@@ -16,10 +16,12 @@ namespace {
 constexpr Integrand kAll[] = {Integrand::SinCos, Integrand::Gauss, Integrand::Quadratic, Integrand::Poly,
                               Integrand::InvX};
 
-double pow_diff(double a, double b, int k) { return std::pow(b, k) - std::pow(a, k); }  // b^k - a^k
+double pow_diff(double a, double b, int k) {
+  return std::pow(b, k) - std::pow(a, k);
+}  // b^k - a^k
 
-// The pieces of the error expansion (see midpoint_error_estimate): the integrals of f_xx, f_yy and f_xxyy over
-// the rectangle, each from the antiderivatives (int f_xx dx = [f_x]).
+// The pieces of the error expansion (see midpoint_error_estimate): the integrals of f_xx, f_yy and f_xxyy
+// over the rectangle, each from the antiderivatives (int f_xx dx = [f_x]).
 struct SecondDerivativeIntegrals {
   double fxx = 0, fyy = 0, fxxyy = 0;
 };
@@ -41,11 +43,13 @@ SecondDerivativeIntegrals second_derivative_integrals(Integrand f, const Rect& r
       const double dx = dg(r.x0, r.x1), dy = dg(r.y0, r.y1);
       return {dx * gy, gx * dy, dx * dy};
     }
-    case Integrand::Quadratic: return {2 * w * h, 2 * w * h, 0};
+    case Integrand::Quadratic:
+      return {2 * w * h, 2 * w * h, 0};
     case Integrand::Poly:  // f_xx = 6 x y^2, f_yy = 2 x^3, f_xxyy = 12 x
       return {pow_diff(r.x0, r.x1, 2) * pow_diff(r.y0, r.y1, 3), h * pow_diff(r.x0, r.x1, 4) / 2,
               6 * pow_diff(r.x0, r.x1, 2) * h};
-    case Integrand::InvX: return {(1 / (r.x0 * r.x0) - 1 / (r.x1 * r.x1)) * h, 0, 0};  // f_xx = 2 / x^3
+    case Integrand::InvX:
+      return {(1 / (r.x0 * r.x0) - 1 / (r.x1 * r.x1)) * h, 0, 0};  // f_xx = 2 / x^3
   }
   return {};
 }
@@ -70,22 +74,32 @@ void require_interval(const char* lo_name, double lo, const char* hi_name, doubl
 
 const char* to_string(Integrand f) noexcept {
   switch (f) {
-    case Integrand::SinCos: return "sincos";
-    case Integrand::Gauss: return "gauss";
-    case Integrand::Quadratic: return "quadratic";
-    case Integrand::Poly: return "poly";
-    case Integrand::InvX: return "invx";
+    case Integrand::SinCos:
+      return "sincos";
+    case Integrand::Gauss:
+      return "gauss";
+    case Integrand::Quadratic:
+      return "quadratic";
+    case Integrand::Poly:
+      return "poly";
+    case Integrand::InvX:
+      return "invx";
   }
   return "?";
 }
 
 const char* formula_text(Integrand f) noexcept {
   switch (f) {
-    case Integrand::SinCos: return "sin(x)*cos(y)";
-    case Integrand::Gauss: return "exp(-(x^2+y^2))";
-    case Integrand::Quadratic: return "x^2+y^2";
-    case Integrand::Poly: return "x^3*y^2-2*x*y+1";
-    case Integrand::InvX: return "1/x";
+    case Integrand::SinCos:
+      return "sin(x)*cos(y)";
+    case Integrand::Gauss:
+      return "exp(-(x^2+y^2))";
+    case Integrand::Quadratic:
+      return "x^2+y^2";
+    case Integrand::Poly:
+      return "x^3*y^2-2*x*y+1";
+    case Integrand::InvX:
+      return "1/x";
   }
   return "?";
 }
@@ -98,8 +112,9 @@ Integrand integrand_from_string(const std::string& s) {
 
 std::string singularity_reason(Integrand f, const Rect& r) {
   if (f == Integrand::InvX && r.x0 <= 0 && r.x1 >= 0)
-    return fmt::format("1/x is not integrable over x in [{}, {}]: the range contains x = 0, where it is infinite",
-                       r.x0, r.x1);
+    return fmt::format(
+        "1/x is not integrable over x in [{}, {}]: the range contains x = 0, where it is infinite", r.x0,
+        r.x1);
   return {};
 }
 
@@ -126,7 +141,8 @@ MidpointGrid make_midpoint_grid(Integrand f, const Rect& r, long long nx, long l
 }
 
 double max_abs_sample(const MidpointGrid& g) {
-  const double xs[] = {midpoint_x(g, 0), midpoint_x(g, g.nx - 1)}, ys[] = {midpoint_y(g, 0), midpoint_y(g, g.ny - 1)};
+  const double xs[] = {midpoint_x(g, 0), midpoint_x(g, g.nx - 1)},
+               ys[] = {midpoint_y(g, 0), midpoint_y(g, g.ny - 1)};
   double m = 0;
   for (double x : xs)
     for (double y : ys) {
@@ -134,10 +150,18 @@ double max_abs_sample(const MidpointGrid& g) {
       y = std::fabs(y);
       switch (g.f) {
         case Integrand::SinCos:
-        case Integrand::Gauss: m = 1; break;
-        case Integrand::Quadratic: m = std::max(m, x * x + y * y); break;
-        case Integrand::Poly: m = std::max(m, x * x * x * y * y + 2 * x * y + 1); break;  // a majorant
-        case Integrand::InvX: m = std::max(m, double(1.0f / float(x))); break;  // as f32 computes it (inf, too)
+        case Integrand::Gauss:
+          m = 1;
+          break;
+        case Integrand::Quadratic:
+          m = std::max(m, x * x + y * y);
+          break;
+        case Integrand::Poly:
+          m = std::max(m, x * x * x * y * y + 2 * x * y + 1);
+          break;  // a majorant
+        case Integrand::InvX:
+          m = std::max(m, double(1.0f / float(x)));
+          break;  // as f32 computes it (inf, too)
       }
     }
   return m;
@@ -147,27 +171,32 @@ void check_integrand_finite(const MidpointGrid& g, bool f32_accumulation) {
   const double m = max_abs_sample(g);
   const double f32_max = double(std::numeric_limits<float>::max());
   if (!(m <= f32_max))
-    throw_usage(fmt::format("integrate2d: {} overflows f32 at the grid's outermost samples (|f| up to {:.3g}, "
-                            "f32 holds up to {:.3g}): the sum would not be finite",
-                            formula_text(g.f), m, f32_max),
-                g.f == Integrand::InvX ? "move the x range away from 0" : "use a smaller rectangle");
+    throw_usage(
+        fmt::format("integrate2d: {} overflows f32 at the grid's outermost samples (|f| up to {:.3g}, "
+                    "f32 holds up to {:.3g}): the sum would not be finite",
+                    formula_text(g.f), m, f32_max),
+        g.f == Integrand::InvX ? "move the x range away from 0" : "use a smaller rectangle");
   if (f32_accumulation && m * double(g.samples()) > f32_max)
-    throw_usage(fmt::format("integrate2d: {} samples of |f| up to {:.3g} can overflow an f32 sum (up to {:.3g})",
-                            g.samples(), m, f32_max),
-                "use accumulate=f64, fewer points or a smaller rectangle");
+    throw_usage(
+        fmt::format("integrate2d: {} samples of |f| up to {:.3g} can overflow an f32 sum (up to {:.3g})",
+                    g.samples(), m, f32_max),
+        "use accumulate=f64, fewer points or a smaller rectangle");
 }
 
 double exact_integral(Integrand f, const Rect& r) {
   const double w = r.x1 - r.x0, h = r.y1 - r.y0;
   switch (f) {
-    case Integrand::SinCos: return (std::cos(r.x0) - std::cos(r.x1)) * (std::sin(r.y1) - std::sin(r.y0));
+    case Integrand::SinCos:
+      return (std::cos(r.x0) - std::cos(r.x1)) * (std::sin(r.y1) - std::sin(r.y0));
     case Integrand::Gauss:
       return std::numbers::pi / 4 * (std::erf(r.x1) - std::erf(r.x0)) * (std::erf(r.y1) - std::erf(r.y0));
-    case Integrand::Quadratic: return pow_diff(r.x0, r.x1, 3) / 3 * h + w * pow_diff(r.y0, r.y1, 3) / 3;
+    case Integrand::Quadratic:
+      return pow_diff(r.x0, r.x1, 3) / 3 * h + w * pow_diff(r.y0, r.y1, 3) / 3;
     case Integrand::Poly:
       return pow_diff(r.x0, r.x1, 4) / 4 * pow_diff(r.y0, r.y1, 3) / 3 -
              pow_diff(r.x0, r.x1, 2) * pow_diff(r.y0, r.y1, 2) / 2 + w * h;
-    case Integrand::InvX: return (std::log(std::fabs(r.x1)) - std::log(std::fabs(r.x0))) * h;
+    case Integrand::InvX:
+      return (std::log(std::fabs(r.x1)) - std::log(std::fabs(r.x0))) * h;
   }
   return 0;
 }

@@ -1,8 +1,9 @@
 #pragma once
-// integrate2d: the double integral of f(x, y) over [x0, x1] x [y0, y1] by the midpoint rule on an nx x ny grid,
-// for built-in integrands with closed forms. The samples are evaluated in f32 by one function shared verbatim by
-// the CPU and the CUDA kernels; the coordinates use separately rounded operations, so both backends sample the
-// same points to the bit (the integrands' sinf/expf may differ by an ulp or two between host and device).
+// integrate2d: the double integral of f(x, y) over [x0, x1] x [y0, y1] by the midpoint rule on an nx x ny
+// grid, for built-in integrands with closed forms. The samples are evaluated in f32 by one function shared
+// verbatim by the CPU and the CUDA kernels; the coordinates use separately rounded operations, so both
+// backends sample the same points to the bit (the integrands' sinf/expf may differ by an ulp or two between
+// host and device).
 #include <cmath>
 #include <string>
 #include <type_traits>
@@ -20,8 +21,8 @@ enum class Integrand {
   InvX,       // 1 / x: not integrable over a rectangle that contains x = 0 (refused)
 };
 
-const char* to_string(Integrand f) noexcept;        // "sincos", "gauss", "quadratic", "poly", "invx"
-const char* formula_text(Integrand f) noexcept;     // "sin(x)*cos(y)", ...
+const char* to_string(Integrand f) noexcept;            // "sincos", "gauss", "quadratic", "poly", "invx"
+const char* formula_text(Integrand f) noexcept;         // "sin(x)*cos(y)", ...
 Integrand integrand_from_string(const std::string& s);  // usage Error for anything else
 
 struct Rect {
@@ -64,7 +65,8 @@ double exact_integral(Integrand f, const Rect& r);
 // exact for polynomials of degree <= 3 in x and in y (quadratic, poly), the leading terms otherwise.
 double midpoint_error_estimate(Integrand f, const Rect& r, long long nx, long long ny);
 
-// ---- the samples (host and device) ------------------------------------------------------------------------------
+// ---- the samples (host and device)
+// ------------------------------------------------------------------------------
 
 template <Integrand F>
 KS_HD float integrand_value(float x, float y) {
@@ -80,8 +82,12 @@ KS_HD float integrand_value(float x, float y) {
 }
 
 // The midpoint of column col (row row): x0 + (col + 0.5) hx, in f32 (col + 0.5 is exact below 2^23).
-KS_HD float midpoint_x(const MidpointGrid& g, unsigned col) { return add_rn(g.x0, mul_rn(add_rn(float(col), 0.5f), g.hx)); }
-KS_HD float midpoint_y(const MidpointGrid& g, unsigned row) { return add_rn(g.y0, mul_rn(add_rn(float(row), 0.5f), g.hy)); }
+KS_HD float midpoint_x(const MidpointGrid& g, unsigned col) {
+  return add_rn(g.x0, mul_rn(add_rn(float(col), 0.5f), g.hx));
+}
+KS_HD float midpoint_y(const MidpointGrid& g, unsigned row) {
+  return add_rn(g.y0, mul_rn(add_rn(float(row), 0.5f), g.hy));
+}
 
 // Sample number i of the grid (i < nx * ny <= 2^32).
 template <Integrand F>
@@ -91,16 +97,21 @@ KS_HD float midpoint_sample(const MidpointGrid& g, unsigned long long i) {
   return integrand_value<F>(midpoint_x(g, col), midpoint_y(g, row));
 }
 
-// fn(std::integral_constant<Integrand, F>{}) for the runtime integrand f: one instantiation per integrand, so the
-// inner loops of every backend are free of the switch.
+// fn(std::integral_constant<Integrand, F>{}) for the runtime integrand f: one instantiation per integrand, so
+// the inner loops of every backend are free of the switch.
 template <class Fn>
 decltype(auto) with_integrand(Integrand f, Fn&& fn) {
   switch (f) {
-    case Integrand::SinCos: return fn(std::integral_constant<Integrand, Integrand::SinCos>{});
-    case Integrand::Gauss: return fn(std::integral_constant<Integrand, Integrand::Gauss>{});
-    case Integrand::Quadratic: return fn(std::integral_constant<Integrand, Integrand::Quadratic>{});
-    case Integrand::Poly: return fn(std::integral_constant<Integrand, Integrand::Poly>{});
-    case Integrand::InvX: break;
+    case Integrand::SinCos:
+      return fn(std::integral_constant<Integrand, Integrand::SinCos>{});
+    case Integrand::Gauss:
+      return fn(std::integral_constant<Integrand, Integrand::Gauss>{});
+    case Integrand::Quadratic:
+      return fn(std::integral_constant<Integrand, Integrand::Quadratic>{});
+    case Integrand::Poly:
+      return fn(std::integral_constant<Integrand, Integrand::Poly>{});
+    case Integrand::InvX:
+      break;
   }
   return fn(std::integral_constant<Integrand, Integrand::InvX>{});
 }

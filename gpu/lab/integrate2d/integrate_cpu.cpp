@@ -12,7 +12,8 @@ double integrate_sum_cpu(const MidpointGrid& g, Accumulate accumulate, ThreadPoo
 
 SumReference integrate_reference(const MidpointGrid& g, ThreadPool& pool) {
   return with_integrand(g.f, [&](auto f) {
-    return compensated_sum(g.samples(), pool, [&g](long long i) { return midpoint_sample<decltype(f)::value>(g, i); });
+    return compensated_sum(g.samples(), pool,
+                           [&g](long long i) { return midpoint_sample<decltype(f)::value>(g, i); });
   });
 }
 

@@ -7,6 +7,8 @@ namespace ks::lab {
 DeviceSumPlan plan_integrand_sum(SumVariant, Accumulate, const MidpointGrid&, int, const DeviceInfo&) {
   throw_no_cuda();
 }
-void integrand_sum(const DeviceSumPlan&, const MidpointGrid&, void*, SumInto, void*, void*) { throw_no_cuda(); }
+void integrand_sum(const DeviceSumPlan&, const MidpointGrid&, void*, void*, void*) {
+  throw_no_cuda();
+}
 
 }  // namespace ks::lab

@@ -15,12 +15,17 @@ namespace ks::lab {
 
 namespace {
 
-MatmulShape shape_of(const LabSize& s) { return {s.dims[0], s.dims[1], s.dims[2]}; }
-bool integer_values(const ParamSet& p) { return p.get_choice("values") == "integers"; }
+MatmulShape shape_of(const LabSize& s) {
+  return {s.dims[0], s.dims[1], s.dims[2]};
+}
+bool integer_values(const ParamSet& p) {
+  return p.get_choice("values") == "integers";
+}
 
 // Integers in [-8, 8]: products up to 64 and sums up to 64 * 8192 = 2^19 are exact in f32 (and every value
 // in TF32), so every variant's C is exact.
-void fill_matrix(std::span<float> m, bool integers, std::uint64_t seed, std::uint64_t stream, ThreadPool& pool) {
+void fill_matrix(std::span<float> m, bool integers, std::uint64_t seed, std::uint64_t stream,
+                 ThreadPool& pool) {
   if (!integers) return fill_uniform(m, seed, stream, -1.0f, 1.0f, pool);
   pool.parallel_for(0, (long long)m.size(), [&](long long b, long long e) {
     for (long long i = b; i < e; ++i)
@@ -41,7 +46,8 @@ class MatmulCudaRun final : public LabCudaRun {
     g.grid_x = l.grid_x;
     g.grid_y = l.grid_y;
     g.block = l.block;
-    g.work_items = shape_.m * shape_.n / l.c_per_thread;  // threads' worth of C: 64 elements each for regtiled
+    g.work_items =
+        shape_.m * shape_.n / l.c_per_thread;  // threads' worth of C: 64 elements each for regtiled
     g.occupancy = l.occupancy;
     return g;
   }
@@ -67,28 +73,36 @@ class MatmulKernel final : public LabKernel {
     info_.id = "matmul";
     info_.title = "Matrix multiply (SGEMM)";
     info_.description =
-        "C = A * B in f32, row-major (A is M x K, B is K x N): 2 M N K operations on 4 (MK + KN + MN) bytes, so "
-        "the arithmetic intensity grows with the size and good kernels are bound by arithmetic. A, B and C read "
+        "C = A * B in f32, row-major (A is M x K, B is K x N): 2 M N K operations on 4 (MK + KN + MN) bytes, "
+        "so "
+        "the arithmetic intensity grows with the size and good kernels are bound by arithmetic. A, B and C "
+        "read "
         "and write .npy files (--in A=a.npy --out C=c.npy). Each element of C is checked against the CPU "
         "reference within a bound derived from K and the magnitudes (2 gamma_K |a_i| |b_j|; TF32 adds 2^-9)";
-    info_.params = {choice_param("values", {"uniform", "integers"}, "uniform",
-                                 "A and B: uniform in [-1, 1], or integers in [-8, 8] (every product and sum exact "
-                                 "in f32 and TF32: all variants give the same C to the bit)")};
+    info_.params = {
+        choice_param("values", {"uniform", "integers"}, "uniform",
+                     "A and B: uniform in [-1, 1], or integers in [-8, 8] (every product and sum exact "
+                     "in f32 and TF32: all variants give the same C to the bit)")};
     info_.variants = {
         {"cpu", Backend::Cpu,
-         "CPU reference: blocks of 16 rows of C against 128 x 512 panels of B (cache-sized), threaded over row "
+         "CPU reference: blocks of 16 rows of C against 128 x 512 panels of B (cache-sized), threaded over "
+         "row "
          "blocks; each element summed in ascending k"},
-        {"openblas", Backend::Cpu, "OpenBLAS cblas_sgemm (Debian's libopenblas-dev), the CPU peer, on as many "
-                                   "threads as the CPU backend"},
+        {"openblas", Backend::Cpu,
+         "OpenBLAS cblas_sgemm (Debian's libopenblas-dev), the CPU peer, on as many "
+         "threads as the CPU backend"},
         {"naive", Backend::Cuda, "One thread per element of C; every term reads A and B from global memory"},
         {"tiled", Backend::Cuda,
-         "Shared-memory tiles: a T x T block (8x8, 16x16 or 32x32) loads T x T tiles of A and B once and uses each "
+         "Shared-memory tiles: a T x T block (8x8, 16x16 or 32x32) loads T x T tiles of A and B once and "
+         "uses each "
          "value T times"},
         {"regtiled", Backend::Cuda,
-         "Register tiling: 16x16 threads compute a 128x128 tile of C, each thread an 8x8 block in registers from "
+         "Register tiling: 16x16 threads compute a 128x128 tile of C, each thread an 8x8 block in registers "
+         "from "
          "16-byte shared-memory loads; tiles of A and B double-buffered (block 16x16 only)"},
         {"cublas_tf32", Backend::Cuda,
-         "cuBLAS on the TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32): operands rounded to 10 mantissa bits, "
+         "cuBLAS on the TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32): operands rounded to 10 mantissa "
+         "bits, "
          "~1e-3 relative"},
         {"cublas", Backend::Cuda, "cuBLAS SGEMM with CUBLAS_DEFAULT_MATH: FP32 on the CUDA cores"}};
     info_.form = SizeForm::Matmul;
@@ -106,7 +120,8 @@ class MatmulKernel final : public LabKernel {
 
   void check(const LabSize&, const ParamSet&, const std::string& variant) const override {
     if (variant == "openblas" && !openblas_available())
-      throw_usage("matmul's openblas variant is unavailable: " + openblas_unavailable_reason(), "use --variant cpu");
+      throw_usage("matmul's openblas variant is unavailable: " + openblas_unavailable_reason(),
+                  "use --variant cpu");
   }
 
   std::vector<ArraySpec> arrays(const LabSize& size, const ParamSet&) const override {
@@ -159,8 +174,8 @@ class MatmulKernel final : public LabKernel {
                           : variant == "cublas_tf32" ? matmul_tf32_factor(s.k)
                                                      : matmul_fp32_factor(s.k);
     return compare_matmul(reference[0].as<const float>().data(), reference[1].as<const float>().data(),
-                          reference[2].as<const float>().data(), result[2].as<const float>().data(), s, factor,
-                          pool);
+                          reference[2].as<const float>().data(), result[2].as<const float>().data(), s,
+                          factor, pool);
   }
 
  private:
@@ -169,6 +184,8 @@ class MatmulKernel final : public LabKernel {
 
 }  // namespace
 
-void add_matmul_kernels(LabKernelList& list) { list.push_back(std::make_shared<MatmulKernel>()); }
+void add_matmul_kernels(LabKernelList& list) {
+  list.push_back(std::make_shared<MatmulKernel>());
+}
 
 }  // namespace ks::lab

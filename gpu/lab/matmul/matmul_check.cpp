@@ -26,8 +26,12 @@ struct Worst {
 
 }  // namespace
 
-double matmul_fp32_factor(long long k) { return 2 * gamma(k); }
-double matmul_tf32_factor(long long k) { return 0x1p-9 * 1.01 + 2 * gamma(k); }
+double matmul_fp32_factor(long long k) {
+  return 2 * gamma(k);
+}
+double matmul_tf32_factor(long long k) {
+  return 0x1p-9 * 1.01 + 2 * gamma(k);
+}
 
 LabCheck compare_matmul(const float* a, const float* b, const float* expected, const float* actual,
                         const MatmulShape& s, double factor, ThreadPool& pool) {

@@ -7,8 +7,8 @@ namespace ks::lab {
 
 namespace {
 
-// A block of 16 rows of C walks B in panels of 128 rows x 512 columns (256 KB): the panel stays in L2 while the
-// 16 rows reuse it, and one row of C's panel (2 KB) stays in L1 across the 128 k steps.
+// A block of 16 rows of C walks B in panels of 128 rows x 512 columns (256 KB): the panel stays in L2 while
+// the 16 rows reuse it, and one row of C's panel (2 KB) stays in L1 across the 128 k steps.
 constexpr long long kRows = 16, kDepth = 128, kCols = 512;
 
 void rows_of_c(const float* a, const float* b, float* c, const MatmulShape& s, long long i0, long long i1) {

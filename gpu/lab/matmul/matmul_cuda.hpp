@@ -1,7 +1,7 @@
 #pragma once
-// matmul on the GPU, declared without CUDA headers: plain device pointers (row-major f32) and a `void*` stream.
-// A MatmulRunner validates one variant's launch for one shape and block on this device and owns what the launch
-// needs (the cuBLAS handle), so that creating it stays outside the timed launches.
+// matmul on the GPU, declared without CUDA headers: plain device pointers (row-major f32) and a `void*`
+// stream. A MatmulRunner validates one variant's launch for one shape and block on this device and owns what
+// the launch needs (the cuBLAS handle), so that creating it stays outside the timed launches.
 #include <memory>
 #include <string>
 
@@ -32,7 +32,7 @@ inline constexpr int kRegThreadTile = 8;
 
 struct MatmulLaunch {
   MatmulVariant variant = MatmulVariant::Naive;
-  BlockShape block;           // threads per block (cuBLAS: {0, 0}, its own choice)
+  BlockShape block;                  // threads per block (cuBLAS: {0, 0}, its own choice)
   long long grid_x = 0, grid_y = 0;  // blocks (cuBLAS: 0)
   long long c_per_thread = 0;        // elements of C one thread computes (1, 1, 64; cuBLAS: 0)
   std::string description;           // the launch in words, for the report
@@ -42,8 +42,8 @@ struct MatmulLaunch {
 class MatmulRunner {
  public:
   // Throws a usage Error for a shape out of range or a block the variant cannot use (naive: any block the
-  // device can run; tiled: square 8x8, 16x16 or 32x32; regtiled: 16x16; cuBLAS ignores it), and a Device error
-  // when cuBLAS cannot start.
+  // device can run; tiled: square 8x8, 16x16 or 32x32; regtiled: 16x16; cuBLAS ignores it), and a Device
+  // error when cuBLAS cannot start.
   MatmulRunner(MatmulVariant variant, const MatmulShape& shape, BlockShape block, const DeviceInfo& device);
   ~MatmulRunner();
   MatmulRunner(const MatmulRunner&) = delete;

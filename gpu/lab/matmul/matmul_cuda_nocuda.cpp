@@ -6,12 +6,16 @@ namespace ks::lab {
 
 struct MatmulRunner::Impl {};
 
-MatmulRunner::MatmulRunner(MatmulVariant, const MatmulShape&, BlockShape, const DeviceInfo&) { throw_no_cuda(); }
+MatmulRunner::MatmulRunner(MatmulVariant, const MatmulShape&, BlockShape, const DeviceInfo&) {
+  throw_no_cuda();
+}
 MatmulRunner::~MatmulRunner() = default;
 const MatmulLaunch& MatmulRunner::launch() const noexcept {
   static const MatmulLaunch none;
   return none;
 }
-void MatmulRunner::run(const float*, const float*, float*, void*) { throw_no_cuda(); }
+void MatmulRunner::run(const float*, const float*, float*, void*) {
+  throw_no_cuda();
+}
 
 }  // namespace ks::lab

@@ -4,7 +4,9 @@
 
 namespace ks::lab {
 
-bool openblas_available() { return false; }
+bool openblas_available() {
+  return false;
+}
 std::string openblas_unavailable_reason() {
   return "this build has no OpenBLAS (install libopenblas-dev and reconfigure)";
 }

@@ -5,8 +5,12 @@
 
 namespace ks::lab {
 
-bool openblas_available() { return true; }
-std::string openblas_unavailable_reason() { return {}; }
+bool openblas_available() {
+  return true;
+}
+std::string openblas_unavailable_reason() {
+  return {};
+}
 
 void matmul_openblas(const float* a, const float* b, float* c, const MatmulShape& s, int threads) {
   openblas_set_num_threads(threads);

@@ -13,13 +13,14 @@ struct MatmulShape {
   bool operator==(const MatmulShape&) const = default;
 };
 
-// "MxNxK" (e.g. 4096x4096x4096) or a single "N" for a cube; a usage Error for anything else or a side out of range.
+// "MxNxK" (e.g. 4096x4096x4096) or a single "N" for a cube; a usage Error for anything else or a side out of
+// range.
 MatmulShape parse_matmul_shape(const std::string& text);
 // A usage Error naming the side out of 1..8192.
 void check_matmul_shape(const MatmulShape& s);
 std::string to_string(const MatmulShape& s);  // "MxNxK"
 
-double matmul_flops(const MatmulShape& s);           // 2 m n k: a multiply and an add per term
-std::uint64_t matmul_bytes(const MatmulShape& s);    // A and B read once, C written once: 4 (mk + kn + mn)
+double matmul_flops(const MatmulShape& s);         // 2 m n k: a multiply and an add per term
+std::uint64_t matmul_bytes(const MatmulShape& s);  // A and B read once, C written once: 4 (mk + kn + mn)
 
 }  // namespace ks::lab

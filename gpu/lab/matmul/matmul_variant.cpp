@@ -10,11 +10,16 @@ constexpr MatmulVariant kAll[] = {MatmulVariant::Naive, MatmulVariant::Tiled, Ma
 
 const char* to_string(MatmulVariant v) noexcept {
   switch (v) {
-    case MatmulVariant::Naive: return "naive";
-    case MatmulVariant::Tiled: return "tiled";
-    case MatmulVariant::Regtiled: return "regtiled";
-    case MatmulVariant::Cublas: return "cublas";
-    case MatmulVariant::CublasTf32: return "cublas_tf32";
+    case MatmulVariant::Naive:
+      return "naive";
+    case MatmulVariant::Tiled:
+      return "tiled";
+    case MatmulVariant::Regtiled:
+      return "regtiled";
+    case MatmulVariant::Cublas:
+      return "cublas";
+    case MatmulVariant::CublasTf32:
+      return "cublas_tf32";
   }
   return "?";
 }

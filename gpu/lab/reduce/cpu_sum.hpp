@@ -1,8 +1,8 @@
 #pragma once
 // Threaded CPU sums of n values given by a function of the index: the `cpu` variant of reduce and integrate2d
 // (in the chosen accumulation type) and the compensated reference every variant's rounding error is measured
-// against. Values are cut into fixed pieces whose sums are combined in order, so a result does not depend on the
-// number of threads.
+// against. Values are cut into fixed pieces whose sums are combined in order, so a result does not depend on
+// the number of threads.
 #include <algorithm>
 #include <cmath>
 #include <vector>
@@ -11,11 +11,12 @@
 
 namespace ks::lab {
 
-// Values per piece: large enough that the pool's queueing is negligible, small enough to balance 2 to 64 cores.
+// Values per piece: large enough that the pool's queueing is negligible, small enough to balance 2 to 64
+// cores.
 inline constexpr long long kCpuSumPiece = 1 << 16;
 
-// Neumaier's variant of Kahan summation (it also handles terms larger than the running sum). In double over f32
-// inputs its error is about 2^-52 of the sum plus n * 2^-106 of sum|x|: exact for every purpose here.
+// Neumaier's variant of Kahan summation (it also handles terms larger than the running sum). In double over
+// f32 inputs its error is about 2^-52 of the sum plus n * 2^-106 of sum|x|: exact for every purpose here.
 struct NeumaierSum {
   double sum = 0, compensation = 0;
   void add(double x) {
@@ -41,7 +42,8 @@ void for_each_piece(long long n, ThreadPool& pool, const Body& body) {
   });
 }
 
-// Sum of value(i), i in [0, n), in Acc (float or double): each piece in index order, then the pieces in order.
+// Sum of value(i), i in [0, n), in Acc (float or double): each piece in index order, then the pieces in
+// order.
 template <class Acc, class Value>
 Acc chunked_sum(long long n, ThreadPool& pool, const Value& value) {
   std::vector<Acc> partial(std::size_t((n + kCpuSumPiece - 1) / kCpuSumPiece), Acc(0));

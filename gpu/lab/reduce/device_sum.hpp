@@ -1,8 +1,8 @@
 #pragma once
 // CUDA sums for `reduce` (an f32 array in device memory) and `integrate2d` (midpoint samples generated on the
-// fly), declared without CUDA headers: plain device pointers and a `void*` stream (a cudaStream_t). A plan holds
-// the launch arithmetic (validated against the device) and the workspace the variant needs; the caller owns the
-// memory, so that lab-core's chunked streams can add the sums of several chunks into one device result.
+// fly), declared without CUDA headers: plain device pointers and a `void*` stream (a cudaStream_t). A plan
+// holds the launch arithmetic (validated against the device) and the workspace the variant needs; the caller
+// owns the memory (with --streams, each chunk sums into a result of its own, added up on the host).
 #include <cstddef>
 #include <string>
 
@@ -24,18 +24,15 @@ struct DeviceSumPlan {
   OccupancyReport occupancy;        // of the main pass (CUB: empty)
 };
 
-// Whether the device result is overwritten with the sum or has the sum added to it (chunks into one total).
-enum class SumInto { Overwrite, Add };
-
-// Plans the sum of an f32 array of n values with `block` threads per block. Throws a usage Error for a block the
-// variant cannot use (shared: a power of two from 32 to 1024; warp: a multiple of 32; atomic: 1 to 1024; the
-// device's limits), with what to choose instead.
+// Plans the sum of an f32 array of n values with `block` threads per block. Throws a usage Error for a block
+// the variant cannot use (shared: a power of two from 32 to 1024; warp: a multiple of 32; atomic: 1 to 1024;
+// the device's limits), with what to choose instead.
 DeviceSumPlan plan_array_sum(SumVariant variant, Accumulate accumulate, long long n, int block,
                              const DeviceInfo& device);
 
-// The sum of d_x[0, n) into *d_result: a float (f32 accumulation) or a double (f64). Asynchronous on `stream`;
-// d_workspace holds plan.workspace_bytes. d_x needs only 4-byte alignment (a chunk may start anywhere).
-void array_sum(const DeviceSumPlan& plan, const float* d_x, void* d_result, SumInto into, void* d_workspace,
-               void* stream);
+// The sum of d_x[0, n) written to *d_result: a float (f32 accumulation) or a double (f64). Asynchronous on
+// `stream`; d_workspace holds plan.workspace_bytes. d_x needs only 4-byte alignment (a chunk may start
+// anywhere).
+void array_sum(const DeviceSumPlan& plan, const float* d_x, void* d_result, void* d_workspace, void* stream);
 
 }  // namespace ks::lab

@@ -4,7 +4,11 @@
 
 namespace ks::lab {
 
-DeviceSumPlan plan_array_sum(SumVariant, Accumulate, long long, int, const DeviceInfo&) { throw_no_cuda(); }
-void array_sum(const DeviceSumPlan&, const float*, void*, SumInto, void*, void*) { throw_no_cuda(); }
+DeviceSumPlan plan_array_sum(SumVariant, Accumulate, long long, int, const DeviceInfo&) {
+  throw_no_cuda();
+}
+void array_sum(const DeviceSumPlan&, const float*, void*, void*, void*) {
+  throw_no_cuda();
+}
 
 }  // namespace ks::lab

@@ -1,6 +1,6 @@
-// reduce: the sum of an f32 array, the classic reduction lesson. Variants from one atomic per value to CUB; each
-// sum is checked against the compensated (Neumaier) sum within the rounding bound of its accumulation type, and
-// its rounding error is reported (and the exact sum where the values allow one).
+// reduce: the sum of an f32 array, the classic reduction lesson. Variants from one atomic per value to CUB;
+// each sum is checked against the compensated (Neumaier) sum within the rounding bound of its accumulation
+// type, and its rounding error is reported (and the exact sum where the values allow one).
 #include <fmt/format.h>
 
 #include <cmath>
@@ -23,16 +23,19 @@ class ReduceKernel final : public LabKernel {
     info_.id = "reduce";
     info_.title = "Reduction (sum)";
     info_.description =
-        "The sum of n f32 values (from the seed: uniform k/2^24 in [0, 1) or integers in [-1000, 1000], whose "
-        "exact sums are computed in integers, or normal values). One add per 4 bytes read: memory-bound. Each "
+        "The sum of n f32 values (from the seed: uniform k/2^24 in [0, 1) or integers in [-1000, 1000], "
+        "whose "
+        "exact sums are computed in integers, or normal values). One add per 4 bytes read: memory-bound. "
+        "Each "
         "variant's rounding error against the compensated (Neumaier) sum is reported and checked against the "
         "bound gamma_(n-1) * sum|x| of its accumulation type. With --streams K each chunk sums into its own "
         "result and the host adds the partial sums";
-    info_.params = {accumulate_param(),
-                    choice_param("distribution", {"uniform", "integers", "normal"}, "uniform",
-                                 "The values: uniform k/2^24 in [0, 1) and integers in [-1000, 1000] have an exact "
-                                 "sum (computed in 128-bit integers); normal values (Box-Muller) have full "
-                                 "mantissas and mixed signs")};
+    info_.params = {
+        accumulate_param(),
+        choice_param("distribution", {"uniform", "integers", "normal"}, "uniform",
+                     "The values: uniform k/2^24 in [0, 1) and integers in [-1000, 1000] have an exact "
+                     "sum (computed in 128-bit integers); normal values (Box-Muller) have full "
+                     "mantissas and mixed signs")};
     info_.variants = sum_variants(
         "CPU: fixed pieces of 65536 values, each summed in order in the accumulation type, threaded; the "
         "compensated (Neumaier) sum in double is the error reference");
@@ -42,7 +45,8 @@ class ReduceKernel final : public LabKernel {
     info_.splits = true;
     info_.block_rank = 1;
     info_.default_block = {256, 1};
-    info_.bench_sizes_cuda = {LabSize::elements(1 << 20), LabSize::elements(1 << 24), LabSize::elements(1 << 28)};
+    info_.bench_sizes_cuda = {LabSize::elements(1 << 20), LabSize::elements(1 << 24),
+                              LabSize::elements(1 << 28)};
     info_.bench_sizes_cpu = {LabSize::elements(1 << 16), LabSize::elements(1 << 20)};
     info_.bench_blocks = {{128, 1}, {256, 1}, {512, 1}};
   }
@@ -60,12 +64,14 @@ class ReduceKernel final : public LabKernel {
 
   void fill(const ArrayViews& arrays, const FillContext& ctx) const override {
     fill_reduce_input(arrays[0].as<float>(),
-                      reduce_distribution_from_string(ctx.params->get_choice("distribution")), ctx.seed, *ctx.pool);
+                      reduce_distribution_from_string(ctx.params->get_choice("distribution")), ctx.seed,
+                      *ctx.pool);
   }
 
   void run_cpu(const CpuRun& run) const override {
     const ArrayViews& a = *run.arrays;
-    write_sum(a[1], reduce_cpu(a[0].as<const float>().data(), a[0].count, accumulate_of(*run.params), *run.pool));
+    write_sum(a[1],
+              reduce_cpu(a[0].as<const float>().data(), a[0].count, accumulate_of(*run.params), *run.pool));
   }
 
   std::unique_ptr<LabCudaRun> make_cuda_run(const CudaSetup& setup) const override {
@@ -76,8 +82,8 @@ class ReduceKernel final : public LabKernel {
     return std::make_unique<SumCudaRun>(
         [=](const LabSize& piece) { return plan_array_sum(variant, accumulate, piece.n(), block, device); },
         [](const DeviceSumPlan& plan, const LabLaunch& l) {
-          array_sum(plan, static_cast<const float*>(l.arrays[0].data), l.arrays[1].data, SumInto::Overwrite,
-                    l.workspace, l.stream);
+          array_sum(plan, static_cast<const float*>(l.arrays[0].data), l.arrays[1].data, l.workspace,
+                    l.stream);
         },
         setup.size, true);
   }
@@ -85,8 +91,9 @@ class ReduceKernel final : public LabKernel {
   LabCheck compare(const ArrayViews& reference, const ArrayViews& result, const LabSize& size,
                    const ParamSet& params, ThreadPool& pool) const override {
     const SumReference ref = reduce_reference(reference[0].as<const float>().data(), size.n(), pool);
-    return compare_within(ref.sum, read_sum(result[1]), bound(params, size.n(), ref),
-                          fmt::format("sum ({} accumulation) vs the compensated sum", to_string(accumulate_of(params))));
+    return compare_within(
+        ref.sum, read_sum(result[1]), bound(params, size.n(), ref),
+        fmt::format("sum ({} accumulation) vs the compensated sum", to_string(accumulate_of(params))));
   }
 
   void describe(const ArrayViews& arrays, const LabSize& size, const ParamSet& params,
@@ -118,6 +125,8 @@ class ReduceKernel final : public LabKernel {
 
 }  // namespace
 
-void add_reduce_kernels(LabKernelList& list) { list.push_back(std::make_shared<ReduceKernel>()); }
+void add_reduce_kernels(LabKernelList& list) {
+  list.push_back(std::make_shared<ReduceKernel>());
+}
 
 }  // namespace ks::lab

@@ -1,6 +1,6 @@
 #pragma once
-// The CPU side of `reduce`: the threaded `cpu` variant in the chosen accumulation type, and the compensated sum
-// that every variant's rounding error is measured against.
+// The CPU side of `reduce`: the threaded `cpu` variant in the chosen accumulation type, and the compensated
+// sum that every variant's rounding error is measured against.
 #include "core/thread_pool.hpp"
 #include "lab/reduce/cpu_sum.hpp"
 #include "lab/reduce/sum_variant.hpp"

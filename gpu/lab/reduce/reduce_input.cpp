@@ -16,12 +16,16 @@ namespace {
 __extension__ using Int128 = __int128;  // GCC's 128-bit integer (exact sums of up to 2^30 values below 2^62)
 
 // Uniform in [0, 1) with 53 random bits.
-double unit(std::uint64_t bits) { return double(bits >> 11) * 0x1p-53; }
+double unit(std::uint64_t bits) {
+  return double(bits >> 11) * 0x1p-53;
+}
 
 float element(ReduceDistribution d, std::uint64_t seed, std::uint64_t i) {
   switch (d) {
-    case ReduceDistribution::Uniform: return std::ldexp(float(random_bits(seed, 1, i) >> 40), -24);
-    case ReduceDistribution::Integers: return float(std::int64_t(random_bits(seed, 1, i) % 2001) - 1000);
+    case ReduceDistribution::Uniform:
+      return std::ldexp(float(random_bits(seed, 1, i) >> 40), -24);
+    case ReduceDistribution::Integers:
+      return float(std::int64_t(random_bits(seed, 1, i) % 2001) - 1000);
     case ReduceDistribution::Normal: {
       // Box-Muller: 1 - u keeps the logarithm's argument in (0, 1].
       const double r = std::sqrt(-2.0 * std::log(1.0 - unit(random_bits(seed, 1, i))));
@@ -35,9 +39,12 @@ float element(ReduceDistribution d, std::uint64_t seed, std::uint64_t i) {
 
 const char* to_string(ReduceDistribution d) noexcept {
   switch (d) {
-    case ReduceDistribution::Uniform: return "uniform";
-    case ReduceDistribution::Integers: return "integers";
-    case ReduceDistribution::Normal: return "normal";
+    case ReduceDistribution::Uniform:
+      return "uniform";
+    case ReduceDistribution::Integers:
+      return "integers";
+    case ReduceDistribution::Normal:
+      return "normal";
   }
   return "?";
 }

@@ -1,6 +1,6 @@
 #pragma once
-// The arrays `reduce` sums, generated from a seed (element i depends only on the seed and i: lab_fill.hpp), and
-// their exact sum where one can be computed in integers, independently of any float summation.
+// The arrays `reduce` sums, generated from a seed (element i depends only on the seed and i: lab_fill.hpp),
+// and their exact sum where one can be computed in integers, independently of any float summation.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -22,9 +22,9 @@ ReduceDistribution reduce_distribution_from_string(const std::string& s);  // us
 
 void fill_reduce_input(std::span<float> x, ReduceDistribution d, std::uint64_t seed, ThreadPool& pool);
 
-// The exact sum of x (rounded once, to double) when every value is a multiple of 2^-24 of magnitude below 2^38
-// (integers and `uniform` values are): the values scaled by 2^24 are integers, summed in 128 bits. Otherwise
-// (e.g. `normal` values, or a user's array) nullopt.
+// The exact sum of x (rounded once, to double) when every value is a multiple of 2^-24 of magnitude below
+// 2^38 (integers and `uniform` values are): the values scaled by 2^24 are integers, summed in 128 bits.
+// Otherwise (e.g. `normal` values, or a user's array) nullopt.
 std::optional<double> exact_dyadic_sum(const float* x, long long n, ThreadPool& pool);
 
 }  // namespace ks::lab

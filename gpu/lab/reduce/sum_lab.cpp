@@ -7,27 +7,32 @@
 namespace ks::lab {
 
 ParamSpec accumulate_param() {
-  return choice_param("accumulate", {"f32", "f64"}, "f32",
-                      "The type partial sums are carried in (the values are f32 either way): f32 shows the rounding "
-                      "error of long sums, f64 nearly removes it (native f64 atomics on sm_60+)");
+  return choice_param(
+      "accumulate", {"f32", "f64"}, "f32",
+      "The type partial sums are carried in (the values are f32 either way): f32 shows the rounding "
+      "error of long sums, f64 nearly removes it (native f64 atomics on sm_60+)");
 }
 
-Accumulate accumulate_of(const ParamSet& params) { return accumulate_from_string(params.get_choice("accumulate")); }
+Accumulate accumulate_of(const ParamSet& params) {
+  return accumulate_from_string(params.get_choice("accumulate"));
+}
 
 std::vector<VariantSpec> sum_variants(const std::string& cpu_help) {
-  return {{"cpu", Backend::Cpu, cpu_help},
-          {"atomic", Backend::Cuda,
-           "Every thread atomicAdds its value to one global result: all threads queue on one address (the lesson "
-           "in contention); grid = ceil(n / block)"},
-          {"shared", Backend::Cuda,
-           "Each thread sums values a grid apart, then a shared-memory tree per block halves the block to one "
-           "partial (block: a power of two); a second kernel of one block sums the partials"},
-          {"warp", Backend::Cuda,
-           "A grid sized to the device; each thread sums many values (reduce: four 16-byte loads in flight), warp "
-           "shuffles reduce each warp in registers, one atomicAdd per block (block: a multiple of 32)"},
-          {"cub", Backend::Cuda,
-           "cub::DeviceReduce from the CUDA toolkit (CUB chooses block, grid and passes): what a professional "
-           "would call"}};
+  return {
+      {"cpu", Backend::Cpu, cpu_help},
+      {"atomic", Backend::Cuda,
+       "Every thread atomicAdds its value to one global result: all threads queue on one address (the lesson "
+       "in contention); grid = ceil(n / block)"},
+      {"shared", Backend::Cuda,
+       "Each thread sums values a grid apart, then a shared-memory tree per block halves the block to one "
+       "partial (block: a power of two); a second kernel of one block sums the partials"},
+      {"warp", Backend::Cuda,
+       "A grid sized to the device; each thread sums many values (reduce: four 16-byte loads in flight), "
+       "warp "
+       "shuffles reduce each warp in registers, one atomicAdd per block (block: a multiple of 32)"},
+      {"cub", Backend::Cuda,
+       "cub::DeviceReduce from the CUDA toolkit (CUB chooses block, grid and passes): what a professional "
+       "would call"}};
 }
 
 SumVariant sum_variant_of(const std::string& variant) {
@@ -36,8 +41,9 @@ SumVariant sum_variant_of(const std::string& variant) {
 }
 
 ArraySpec sum_output(Accumulate accumulate, ArraySplit split, std::string help) {
-  return {"sum", accumulate == Accumulate::F64 ? DType::F64 : DType::F32, {1}, ArrayRole::Output, split,
-          std::move(help)};
+  return {"sum", accumulate == Accumulate::F64 ? DType::F64 : DType::F32,
+          {1},   ArrayRole::Output,
+          split, std::move(help)};
 }
 
 double read_sum(const ArrayView& view) {
@@ -51,14 +57,16 @@ void write_sum(const ArrayView& view, double value) {
     view.as<float>()[0] = float(value);
 }
 
-void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound, double scale) {
+void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound,
+                        double scale) {
   const double error = (sum - reference.sum) * scale;
   facts.add("compensated sum", fmt::format("{:.17g}", reference.sum * scale), reference.sum * scale);
-  facts.add("rounding error", fmt::format("{:.3g} (relative {:.3g}) vs the compensated sum", error,
-                                          reference.sum != 0 ? std::fabs(error / (reference.sum * scale)) : 0.0),
+  facts.add("rounding error",
+            fmt::format("{:.3g} (relative {:.3g}) vs the compensated sum", error,
+                        reference.sum != 0 ? std::fabs(error / (reference.sum * scale)) : 0.0),
             error);
-  facts.add("rounding bound", fmt::format("{:.3g} (gamma_(n-1) * sum|x|, any summation order)", bound * scale),
-            bound * scale);
+  facts.add("rounding bound",
+            fmt::format("{:.3g} (gamma_(n-1) * sum|x|, any summation order)", bound * scale), bound * scale);
 }
 
 SumCudaRun::SumCudaRun(Planner planner, Launcher launcher, const LabSize& size, bool chunked)
@@ -93,7 +101,9 @@ std::optional<LaunchGeometry> SumCudaRun::geometry(const LabSize& piece) const {
   return g;
 }
 
-void SumCudaRun::launch(const LabLaunch& l) { launcher_(plan_for(l.size), l); }
+void SumCudaRun::launch(const LabLaunch& l) {
+  launcher_(plan_for(l.size), l);
+}
 
 void SumCudaRun::describe(LabFacts& facts) const {
   const DeviceSumPlan& p = plan_for(size_);

@@ -26,10 +26,11 @@ void write_sum(const ArrayView& view, double value);  // rounded to the array's 
 
 // The rounding facts of a sum against its compensated reference: the error and the bound it must stay within.
 // `scale` turns sums into what the user reads (integrate2d: the cell area), 1 for reduce.
-void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound, double scale);
+void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound,
+                        double scale);
 
-// One CUDA sum variant prepared for a run: plans per piece size (cached, so that nothing is planned between the
-// timing events), the workspace of the largest piece, the geometry of the main kernel.
+// One CUDA sum variant prepared for a run: plans per piece size (cached, so that nothing is planned between
+// the timing events), the workspace of the largest piece, the geometry of the main kernel.
 class SumCudaRun final : public LabCudaRun {
  public:
   using Planner = std::function<DeviceSumPlan(const LabSize& piece)>;

@@ -7,14 +7,20 @@
 
 namespace ks::lab {
 
-const char* to_string(Accumulate a) noexcept { return a == Accumulate::F64 ? "f64" : "f32"; }
+const char* to_string(Accumulate a) noexcept {
+  return a == Accumulate::F64 ? "f64" : "f32";
+}
 
 const char* to_string(SumVariant v) noexcept {
   switch (v) {
-    case SumVariant::Atomic: return "atomic";
-    case SumVariant::Shared: return "shared";
-    case SumVariant::Warp: return "warp";
-    case SumVariant::Cub: return "cub";
+    case SumVariant::Atomic:
+      return "atomic";
+    case SumVariant::Shared:
+      return "shared";
+    case SumVariant::Warp:
+      return "warp";
+    case SumVariant::Cub:
+      return "cub";
   }
   return "?";
 }
@@ -31,7 +37,9 @@ SumVariant sum_variant_from_string(const std::string& s) {
   throw_usage("unknown sum variant '" + s + "'", "use atomic, shared, warp or cub");
 }
 
-double unit_roundoff(Accumulate a) noexcept { return a == Accumulate::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24); }
+double unit_roundoff(Accumulate a) noexcept {
+  return a == Accumulate::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);
+}
 
 double sum_error_bound(Accumulate a, long long n, double sum_abs) noexcept {
   const double ku = double(n > 1 ? n - 1 : 0) * unit_roundoff(a);

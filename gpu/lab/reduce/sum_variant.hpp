@@ -1,6 +1,6 @@
 #pragma once
-// The ways the lab's sums (reduce, integrate2d) add up their values, and in which type. Plain enums shared by the
-// CPU references, the CUDA launchers (declared without CUDA headers) and the registry specs.
+// The ways the lab's sums (reduce, integrate2d) add up their values, and in which type. Plain enums shared by
+// the CPU references, the CUDA launchers (declared without CUDA headers) and the registry specs.
 #include <string>
 
 namespace ks::lab {
@@ -12,13 +12,14 @@ enum class Accumulate { F32, F64 };
 enum class SumVariant {
   Atomic,  // every thread adds each of its values to one global value (atomicAdd): contention, the baseline
   Shared,  // a shared-memory tree per block, one partial per block, a second pass over the partials
-  Warp,    // several values per thread (16-byte loads), warp shuffles, one atomic per block, grid sized to the device
-  Cub,     // cub::DeviceReduce from the CUDA toolkit: what a professional would call
+  Warp,  // several values per thread (16-byte loads), warp shuffles, one atomic per block, grid sized to the
+         // device
+  Cub,   // cub::DeviceReduce from the CUDA toolkit: what a professional would call
 };
 
-const char* to_string(Accumulate a) noexcept;      // "f32" | "f64"
-const char* to_string(SumVariant v) noexcept;      // "atomic" | "shared" | "warp" | "cub"
-Accumulate accumulate_from_string(const std::string& s);  // usage Error for anything else
+const char* to_string(Accumulate a) noexcept;              // "f32" | "f64"
+const char* to_string(SumVariant v) noexcept;              // "atomic" | "shared" | "warp" | "cub"
+Accumulate accumulate_from_string(const std::string& s);   // usage Error for anything else
 SumVariant sum_variant_from_string(const std::string& s);  // usage Error for anything else
 
 // Unit roundoff of the accumulation type: 2^-24 (f32) or 2^-53 (f64).

@@ -35,10 +35,9 @@ DeviceSumPlan plan(SumVariant v, const MidpointGrid& g, int block, const DeviceI
 }
 
 template <class Acc, Integrand F>
-void run(const DeviceSumPlan& p, const MidpointGrid& g, Acc* result, SumInto into, void* workspace,
-         cudaStream_t stream) {
+void run(const DeviceSumPlan& p, const MidpointGrid& g, Acc* result, void* workspace, cudaStream_t stream) {
   const IntegrandSource<F> src{g};
-  run_sum<Acc>(p, src, cub_input<F>(g), result, into, workspace, stream,
+  run_sum<Acc>(p, src, cub_input<F>(g), result, workspace, stream,
                [&](dim3 grid, dim3 block, Acc* r, cudaStream_t s) {
                  warp_sum_kernel<Acc, IntegrandSource<F>><<<grid, block, 0, s>>>(src, u64(p.n), r);
                  ks::cuda::check_launch("warp_sum");
@@ -48,8 +47,8 @@ void run(const DeviceSumPlan& p, const MidpointGrid& g, Acc* result, SumInto int
 }  // namespace
 }  // namespace kernels
 
-DeviceSumPlan plan_integrand_sum(SumVariant variant, Accumulate accumulate, const MidpointGrid& grid, int block,
-                                 const DeviceInfo& device) {
+DeviceSumPlan plan_integrand_sum(SumVariant variant, Accumulate accumulate, const MidpointGrid& grid,
+                                 int block, const DeviceInfo& device) {
   return with_integrand(grid.f, [&](auto f) {
     constexpr Integrand F = decltype(f)::value;
     return accumulate == Accumulate::F64 ? kernels::plan<double, F>(variant, grid, block, device)
@@ -57,15 +56,15 @@ DeviceSumPlan plan_integrand_sum(SumVariant variant, Accumulate accumulate, cons
   });
 }
 
-void integrand_sum(const DeviceSumPlan& plan, const MidpointGrid& grid, void* d_result, SumInto into,
-                   void* d_workspace, void* stream) {
+void integrand_sum(const DeviceSumPlan& plan, const MidpointGrid& grid, void* d_result, void* d_workspace,
+                   void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   with_integrand(grid.f, [&](auto f) {
     constexpr Integrand F = decltype(f)::value;
     if (plan.accumulate == Accumulate::F64)
-      kernels::run<double, F>(plan, grid, static_cast<double*>(d_result), into, d_workspace, s);
+      kernels::run<double, F>(plan, grid, static_cast<double*>(d_result), d_workspace, s);
     else
-      kernels::run<float, F>(plan, grid, static_cast<float*>(d_result), into, d_workspace, s);
+      kernels::run<float, F>(plan, grid, static_cast<float*>(d_result), d_workspace, s);
   });
 }
 

@@ -23,13 +23,18 @@ void check_cublas(cublasStatus_t status, const char* what) {
   throw Error(ErrorKind::Device, msg, "check the GPU with `kernelscope-cli info`, or use the cpu variant");
 }
 
-long long blocks_for(long long count, long long per_block) { return (count + per_block - 1) / per_block; }
+long long blocks_for(long long count, long long per_block) {
+  return (count + per_block - 1) / per_block;
+}
 
 const void* tiled_kernel(int t) {
   switch (t) {
-    case 8: return reinterpret_cast<const void*>(kernels::matmul_tiled_kernel<8>);
-    case 16: return reinterpret_cast<const void*>(kernels::matmul_tiled_kernel<16>);
-    default: return reinterpret_cast<const void*>(kernels::matmul_tiled_kernel<32>);
+    case 8:
+      return reinterpret_cast<const void*>(kernels::matmul_tiled_kernel<8>);
+    case 16:
+      return reinterpret_cast<const void*>(kernels::matmul_tiled_kernel<16>);
+    default:
+      return reinterpret_cast<const void*>(kernels::matmul_tiled_kernel<32>);
   }
 }
 
@@ -68,17 +73,20 @@ MatmulRunner::MatmulRunner(MatmulVariant variant, const MatmulShape& shape, Bloc
       break;
     case MatmulVariant::Tiled:
       if (block.x != block.y || (block.x != 8 && block.x != 16 && block.x != 32))
-        throw_usage("the tiled variant loads square tiles the size of its block and cannot use a " + b + " block",
-                    "use --block 8x8, 16x16 or 32x32");
+        throw_usage(
+            "the tiled variant loads square tiles the size of its block and cannot use a " + b + " block",
+            "use --block 8x8, 16x16 or 32x32");
       k.func = tiled_kernel(block.x);
       k.name = "matmul_tiled<" + std::to_string(block.x) + ">";
       l.c_per_thread = 1;
       break;
     case MatmulVariant::Regtiled:
       if (block.x != kernels::regtiled::kThreadsX || block.y != kernels::regtiled::kThreadsY)
-        throw_usage("the regtiled variant computes a 128x128 tile of C with 16x16 threads of 8x8 values each and "
-                    "cannot use a " + b + " block",
-                    "use --block 16x16");
+        throw_usage(
+            "the regtiled variant computes a 128x128 tile of C with 16x16 threads of 8x8 values each and "
+            "cannot use a " +
+                b + " block",
+            "use --block 16x16");
       k.func = reinterpret_cast<const void*>(kernels::matmul_regtiled_kernel<true>);
       k.name = "matmul_regtiled";
       l.c_per_thread = kRegThreadTile * kRegThreadTile;
@@ -86,15 +94,17 @@ MatmulRunner::MatmulRunner(MatmulVariant variant, const MatmulShape& shape, Bloc
     case MatmulVariant::Cublas:
     case MatmulVariant::CublasTf32:
       check_cublas(cublasCreate(&impl_->cublas), "cublasCreate");
-      check_cublas(cublasSetMathMode(impl_->cublas, variant == MatmulVariant::Cublas ? CUBLAS_DEFAULT_MATH
-                                                                                       : CUBLAS_TF32_TENSOR_OP_MATH),
-                   "cublasSetMathMode");
+      check_cublas(
+          cublasSetMathMode(impl_->cublas, variant == MatmulVariant::Cublas ? CUBLAS_DEFAULT_MATH
+                                                                            : CUBLAS_TF32_TENSOR_OP_MATH),
+          "cublasSetMathMode");
       l.block = {0, 0};
-      l.description = variant == MatmulVariant::Cublas
-                          ? "cublasSgemm (CUBLAS_DEFAULT_MATH: FP32 CUDA cores), C^T = B^T A^T in column-major; "
-                            "cuBLAS picks its kernel and launch"
-                          : "cublasGemmEx (CUBLAS_COMPUTE_32F_FAST_TF32: TF32 tensor cores, ~1e-3 relative), "
-                            "C^T = B^T A^T in column-major; cuBLAS picks its kernel and launch";
+      l.description =
+          variant == MatmulVariant::Cublas
+              ? "cublasSgemm (CUBLAS_DEFAULT_MATH: FP32 CUDA cores), C^T = B^T A^T in column-major; "
+                "cuBLAS picks its kernel and launch"
+              : "cublasGemmEx (CUBLAS_COMPUTE_32F_FAST_TF32: TF32 tensor cores, ~1e-3 relative), "
+                "C^T = B^T A^T in column-major; cuBLAS picks its kernel and launch";
       return;
   }
   l.occupancy = ks::cuda::occupancy_of(device, k);  // validates the block against the device and the kernel
@@ -103,9 +113,9 @@ MatmulRunner::MatmulRunner(MatmulVariant variant, const MatmulShape& shape, Bloc
   const long long tile_y = variant == MatmulVariant::Regtiled ? kRegTile : block.y;
   l.grid_x = blocks_for(shape.n, tile_x);
   l.grid_y = blocks_for(shape.m, tile_y);  // <= 8192: within every device's 65535 grid rows
-  l.description = std::to_string(l.grid_x) + " x " + std::to_string(l.grid_y) + " blocks of " + b + " threads, " +
-                  std::to_string(l.c_per_thread) + (l.c_per_thread == 1 ? " element" : " elements") +
-                  " of C per thread, " +
+  l.description = std::to_string(l.grid_x) + " x " + std::to_string(l.grid_y) + " blocks of " + b +
+                  " threads, " + std::to_string(l.c_per_thread) +
+                  (l.c_per_thread == 1 ? " element" : " elements") + " of C per thread, " +
                   (variant == MatmulVariant::Naive
                        ? std::string("no shared tiles")
                        : std::to_string(tile_y) + "x" + std::to_string(tile_x) + " tiles of C per block");
@@ -113,7 +123,9 @@ MatmulRunner::MatmulRunner(MatmulVariant variant, const MatmulShape& shape, Bloc
 
 MatmulRunner::~MatmulRunner() = default;
 
-const MatmulLaunch& MatmulRunner::launch() const noexcept { return impl_->launch; }
+const MatmulLaunch& MatmulRunner::launch() const noexcept {
+  return impl_->launch;
+}
 
 void MatmulRunner::run(const float* d_a, const float* d_b, float* d_c, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
@@ -141,13 +153,14 @@ void MatmulRunner::run(const float* d_a, const float* d_b, float* d_c, void* str
     // dimension n) and A as the second (k x m, leading dimension k).
     case MatmulVariant::Cublas:
       check_cublas(cublasSetStream(impl_->cublas, s), "cublasSetStream");
-      check_cublas(cublasSgemm(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, n, d_a, k, &zero, d_c, n),
-                   "cublasSgemm");
+      check_cublas(
+          cublasSgemm(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, n, d_a, k, &zero, d_c, n),
+          "cublasSgemm");
       return;
     case MatmulVariant::CublasTf32:
       check_cublas(cublasSetStream(impl_->cublas, s), "cublasSetStream");
-      check_cublas(cublasGemmEx(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, CUDA_R_32F, n, d_a,
-                                CUDA_R_32F, k, &zero, d_c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32,
+      check_cublas(cublasGemmEx(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, CUDA_R_32F, n,
+                                d_a, CUDA_R_32F, k, &zero, d_c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32,
                                 CUBLAS_GEMM_DEFAULT),
                    "cublasGemmEx (TF32)");
       return;

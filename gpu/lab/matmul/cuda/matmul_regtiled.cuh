@@ -1,10 +1,11 @@
 #pragma once
-// `regtiled`: the register-tiled SGEMM of the lesson. A block of 16 x 16 threads computes a 128 x 128 tile of C;
-// each thread keeps an 8 x 8 block of it in registers (rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, columns
-// likewise from tx, so that its shared-memory reads are 16-byte vectors without bank conflicts). Per step of 8
-// along k, a thread issues 4 vector loads from shared memory for 64 FMAs. The tiles of A (stored transposed, so
-// a column is contiguous) and B are double-buffered: the next step's tile is loaded from global memory into
-// registers while the current one is used, then stored to the other buffer, with one barrier per step.
+// `regtiled`: the register-tiled SGEMM of the lesson. A block of 16 x 16 threads computes a 128 x 128 tile of
+// C; each thread keeps an 8 x 8 block of it in registers (rows ty*4 + {0..3} and 64 + ty*4 + {0..3}, columns
+// likewise from tx, so that its shared-memory reads are 16-byte vectors without bank conflicts). Per step of
+// 8 along k, a thread issues 4 vector loads from shared memory for 64 FMAs. The tiles of A (stored
+// transposed, so a column is contiguous) and B are double-buffered: the next step's tile is loaded from
+// global memory into registers while the current one is used, then stored to the other buffer, with one
+// barrier per step.
 #include <cuda_runtime.h>
 
 namespace ks::lab::kernels {
@@ -14,8 +15,8 @@ constexpr int kBM = 128, kBN = 128, kBK = 8, kThreadsX = 16, kThreadsY = 16;
 constexpr int kPad = 4;  // A's transposed rows are 132 floats: the transposing stores hit 32 distinct banks
 }  // namespace regtiled
 
-// row[col .. col + 3] where col + i < limit and the row exists, zeros elsewhere. kVec: the caller guarantees a
-// 16-byte aligned row and limit % 4 == 0, so the four values are all inside or all outside.
+// row[col .. col + 3] where col + i < limit and the row exists, zeros elsewhere. kVec: the caller guarantees
+// a 16-byte aligned row and limit % 4 == 0, so the four values are all inside or all outside.
 template <bool kVec>
 __device__ __forceinline__ float4 load4(const float* row, bool row_ok, int col, int limit) {
   if constexpr (kVec) {
@@ -28,12 +29,12 @@ __device__ __forceinline__ float4 load4(const float* row, bool row_ok, int col, 
   }
 }
 
-// kVec: k and n are multiples of 4 and a, b, c 16-byte aligned (16-byte global loads and stores); otherwise the
-// same kernel with single loads and stores.
+// kVec: k and n are multiples of 4 and a, b, c 16-byte aligned (16-byte global loads and stores); otherwise
+// the same kernel with single loads and stores.
 template <bool kVec>
 __global__ void __launch_bounds__(256, 2)
-    matmul_regtiled_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c, int m,
-                           int n, int k) {
+    matmul_regtiled_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
+                           int m, int n, int k) {
   using namespace regtiled;
   __shared__ __align__(16) float as[2][kBK][kBM + kPad];
   __shared__ __align__(16) float bs[2][kBK][kBN];

@@ -6,8 +6,8 @@ namespace ks::lab::kernels {
 
 // `naive`: one thread per element of C (x along a row of C, so a warp reads a row of B and writes a row of C
 // coalesced); every term reads A and B from global memory (the caches catch much of it).
-__global__ void matmul_naive_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                                    int m, int n, int k) {
+__global__ void matmul_naive_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                    float* __restrict__ c, int m, int n, int k) {
   const int col = blockIdx.x * blockDim.x + threadIdx.x;
   const int row = blockIdx.y * blockDim.y + threadIdx.y;
   if (row >= m || col >= n) return;
@@ -17,12 +17,12 @@ __global__ void matmul_naive_kernel(const float* __restrict__ a, const float* __
   c[(long long)row * n + col] = s;
 }
 
-// `tiled`: a T x T block computes a T x T tile of C; for each step of T along k it loads a T x T tile of A and
-// one of B into shared memory (one value per thread, zeros outside the matrices), so each value read from global
-// memory is used T times.
+// `tiled`: a T x T block computes a T x T tile of C; for each step of T along k it loads a T x T tile of A
+// and one of B into shared memory (one value per thread, zeros outside the matrices), so each value read from
+// global memory is used T times.
 template <int T>
-__global__ void matmul_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b, float* __restrict__ c,
-                                    int m, int n, int k) {
+__global__ void matmul_tiled_kernel(const float* __restrict__ a, const float* __restrict__ b,
+                                    float* __restrict__ c, int m, int n, int k) {
   __shared__ float as[T][T];
   __shared__ float bs[T][T];
   const int tx = threadIdx.x, ty = threadIdx.y;

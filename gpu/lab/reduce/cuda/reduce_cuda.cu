@@ -18,17 +18,18 @@ __device__ __forceinline__ Acc sum4(float4 v) {
   return (Acc(v.x) + Acc(v.y)) + (Acc(v.z) + Acc(v.w));
 }
 
-// Values one thread adds per loop step: four 16-byte loads issued before any is used, so that each thread keeps
-// 64 bytes in flight; with the grid sized to the device that is what saturates HBM.
+// Values one thread adds per loop step: four 16-byte loads issued before any is used, so that each thread
+// keeps 64 bytes in flight; with the grid sized to the device that is what saturates HBM.
 constexpr int kVectorsPerStep = 4;
 
-// `warp` for an array: 16-byte loads (float4) from the first 16-byte boundary on, the up to 3 values before it
-// and the up to 3 after the last whole vector by single loads; warp shuffles; one atomicAdd per block.
+// `warp` for an array: 16-byte loads (float4) from the first 16-byte boundary on, the up to 3 values before
+// it and the up to 3 after the last whole vector by single loads; warp shuffles; one atomicAdd per block.
 template <class Acc>
 __global__ void warp_sum_vec4_kernel(const float* x, u64 n, Acc* result) {
   const u64 tid = blockIdx.x * u64(blockDim.x) + threadIdx.x;
   const u64 threads = u64(gridDim.x) * blockDim.x;
-  const u64 misalignment = (16 - (reinterpret_cast<std::uintptr_t>(x) & 15)) & 15;  // bytes; x is 4-byte aligned
+  const u64 misalignment =
+      (16 - (reinterpret_cast<std::uintptr_t>(x) & 15)) & 15;  // bytes; x is 4-byte aligned
   const u64 head = misalignment / 4 < n ? misalignment / 4 : n;
   const u64 vectors = (n - head) / 4;
   const u64 tail_begin = head + vectors * 4;
@@ -62,8 +63,8 @@ DeviceSumPlan plan(SumVariant v, long long n, int block, const DeviceInfo& devic
 }
 
 template <class Acc>
-void run(const DeviceSumPlan& p, const float* x, Acc* result, SumInto into, void* workspace, cudaStream_t stream) {
-  run_sum<Acc>(p, ArraySource{x}, x, result, into, workspace, stream,
+void run(const DeviceSumPlan& p, const float* x, Acc* result, void* workspace, cudaStream_t stream) {
+  run_sum<Acc>(p, ArraySource{x}, x, result, workspace, stream,
                [&](dim3 grid, dim3 block, Acc* r, cudaStream_t s) {
                  warp_sum_vec4_kernel<Acc><<<grid, block, 0, s>>>(x, u64(p.n), r);
                  ks::cuda::check_launch("warp_sum_vec4");
@@ -79,13 +80,12 @@ DeviceSumPlan plan_array_sum(SumVariant variant, Accumulate accumulate, long lon
                                        : kernels::plan<float>(variant, n, block, device);
 }
 
-void array_sum(const DeviceSumPlan& plan, const float* d_x, void* d_result, SumInto into, void* d_workspace,
-               void* stream) {
+void array_sum(const DeviceSumPlan& plan, const float* d_x, void* d_result, void* d_workspace, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   if (plan.accumulate == Accumulate::F64)
-    kernels::run(plan, d_x, static_cast<double*>(d_result), into, d_workspace, s);
+    kernels::run(plan, d_x, static_cast<double*>(d_result), d_workspace, s);
   else
-    kernels::run(plan, d_x, static_cast<float*>(d_result), into, d_workspace, s);
+    kernels::run(plan, d_x, static_cast<float*>(d_result), d_workspace, s);
 }
 
 }  // namespace ks::lab

@@ -18,16 +18,15 @@ namespace ks::lab::kernels {
 // The second pass of `shared` reduces the per-block partials with one block of this many threads.
 inline constexpr int kSecondPassThreads = 1024;
 
-inline std::size_t align_256(std::size_t bytes) { return (bytes + 255) / 256 * 256; }
-
 // The block sizes each variant can use; a usage Error says which to choose otherwise.
 inline void check_sum_block(SumVariant v, int block) {
   const std::string b = std::to_string(block);
   if (block < 1 || block > 1024)
     throw_usage("block " + b + " is not a CUDA block size", "use 1 to 1024 threads (256 is a good start)");
   if (v == SumVariant::Shared && (block & (block - 1)) != 0)
-    throw_usage("the shared variant halves its block step by step and cannot use a block of " + b + " threads",
-                "use a power of two: 32, 64, 128, 256, 512 or 1024");
+    throw_usage(
+        "the shared variant halves its block step by step and cannot use a block of " + b + " threads",
+        "use a power of two: 32, 64, 128, 256, 512 or 1024");
   if (v == SumVariant::Warp && block % 32 != 0)
     throw_usage("the warp variant sums whole warps of 32 threads and cannot use a block of " + b + " threads",
                 "use a multiple of 32, e.g. 256");
@@ -35,7 +34,7 @@ inline void check_sum_block(SumVariant v, int block) {
 
 // What a source needs beside its values: the kernels of its `warp` variant.
 struct WarpKernel {
-  const void* func = nullptr;    // the __global__ function (for validation and occupancy)
+  const void* func = nullptr;  // the __global__ function (for validation and occupancy)
   const char* name = "";
   long long values_per_step = 1;  // values one thread adds per loop step (16 with four 16-byte loads)
 };
@@ -44,9 +43,9 @@ struct WarpKernel {
 template <class Acc, class Input>
 std::size_t cub_temp_bytes(Input input, long long n) {
   std::size_t bytes = 0;
-  ks::cuda::check(cub::DeviceReduce::Reduce(nullptr, bytes, input, static_cast<Acc*>(nullptr), n, ::cuda::std::plus<Acc>{},
-                                  Acc(0)),
-        "cub::DeviceReduce (temporary storage query)");
+  ks::cuda::check(cub::DeviceReduce::Reduce(nullptr, bytes, input, static_cast<Acc*>(nullptr), n,
+                                            ::cuda::std::plus<Acc>{}, Acc(0)),
+                  "cub::DeviceReduce (temporary storage query)");
   return bytes;
 }
 
@@ -58,8 +57,7 @@ DeviceSumPlan plan_sum(SumVariant v, Accumulate a, long long n, int block, const
   p.accumulate = a;
   p.n = n;
   if (v == SumVariant::Cub) {
-    // CUB writes its sum to a slot of the workspace when the result is added to (SumInto::Add).
-    p.workspace_bytes = align_256(sizeof(Acc)) + cub_temp_bytes<Acc>(cub_input, n);
+    p.workspace_bytes = cub_temp_bytes<Acc>(cub_input, n);
     p.passes = "cub::DeviceReduce (CUB picks its block, grid and passes)";
     return p;
   }
@@ -81,7 +79,8 @@ DeviceSumPlan plan_sum(SumVariant v, Accumulate a, long long n, int block, const
       shape.name = warp.name;
       break;
   }
-  p.occupancy = ks::cuda::occupancy_of(device, shape);  // validates the block against the device and the kernel
+  p.occupancy =
+      ks::cuda::occupancy_of(device, shape);  // validates the block against the device and the kernel
   p.block = block;
   const long long max_grid = 0x7fffffffLL;
   if (v == SumVariant::Atomic) {
@@ -104,44 +103,39 @@ DeviceSumPlan plan_sum(SumVariant v, Accumulate a, long long n, int block, const
   return p;
 }
 
-// Runs a plan. `launch_warp(grid, block, result, stream)` launches the source's `warp` kernel.
+// Runs a plan: the sum is written to *result. `launch_warp(grid, block, result, stream)` launches the
+// source's `warp` kernel. The atomic variants start from a zeroed result (a memset on the stream, inside the
+// timing: a fresh sum needs it).
 template <class Acc, class Src, class CubInput, class LaunchWarp>
-void run_sum(const DeviceSumPlan& p, Src src, CubInput cub_input, Acc* result, SumInto into, void* workspace,
+void run_sum(const DeviceSumPlan& p, Src src, CubInput cub_input, Acc* result, void* workspace,
              cudaStream_t stream, const LaunchWarp& launch_warp) {
   const u64 n = u64(p.n);
-  const bool add = into == SumInto::Add;
   if (p.variant == SumVariant::Cub) {
-    Acc* out = add ? static_cast<Acc*>(workspace) : result;
-    void* temp = static_cast<unsigned char*>(workspace) + align_256(sizeof(Acc));
-    std::size_t temp_bytes = p.workspace_bytes - align_256(sizeof(Acc));
-    ks::cuda::check(cub::DeviceReduce::Reduce(temp, temp_bytes, cub_input, out, p.n, ::cuda::std::plus<Acc>{}, Acc(0), stream),
-          "cub::DeviceReduce");
-    if (add) add_value_kernel<Acc><<<1, 1, 0, stream>>>(result, out);
-    ks::cuda::check_launch("add_value");
-    return;
-  }
-  if (n == 0) {  // an empty chunk adds nothing
-    if (!add) ks::cuda::check(cudaMemsetAsync(result, 0, sizeof(Acc), stream), "cudaMemsetAsync (sum result)");
+    std::size_t temp_bytes = p.workspace_bytes;
+    ks::cuda::check(cub::DeviceReduce::Reduce(workspace, temp_bytes, cub_input, result, p.n,
+                                              ::cuda::std::plus<Acc>{}, Acc(0), stream),
+                    "cub::DeviceReduce");
     return;
   }
   const dim3 grid(unsigned(p.grid)), block(unsigned(p.block));
+  if (p.variant != SumVariant::Shared)
+    ks::cuda::check(cudaMemsetAsync(result, 0, sizeof(Acc), stream), "cudaMemsetAsync (sum result)");
   switch (p.variant) {
     case SumVariant::Atomic:
-      if (!add) ks::cuda::check(cudaMemsetAsync(result, 0, sizeof(Acc), stream), "cudaMemsetAsync (sum result)");
       atomic_sum_kernel<Acc, Src><<<grid, block, 0, stream>>>(src, n, result);
       ks::cuda::check_launch("atomic_sum");
       break;
     case SumVariant::Shared: {
       Acc* partials = static_cast<Acc*>(workspace);
-      tree_sum_kernel<Acc, Src><<<grid, block, block.x * sizeof(Acc), stream>>>(src, n, partials, TreeOutput::PerBlock);
+      tree_sum_kernel<Acc, Src><<<grid, block, block.x * sizeof(Acc), stream>>>(src, n, partials);
       ks::cuda::check_launch("tree_sum (per block)");
-      tree_sum_kernel<Acc, PartialsSource<Acc>><<<1, kSecondPassThreads, kSecondPassThreads * sizeof(Acc), stream>>>(
-          PartialsSource<Acc>{partials}, u64(p.grid), result, add ? TreeOutput::Add : TreeOutput::Overwrite);
+      tree_sum_kernel<Acc, PartialsSource<Acc>>
+          <<<1, kSecondPassThreads, kSecondPassThreads * sizeof(Acc), stream>>>(PartialsSource<Acc>{partials},
+                                                                                u64(p.grid), result);
       ks::cuda::check_launch("tree_sum (partials)");
       break;
     }
     default:
-      if (!add) ks::cuda::check(cudaMemsetAsync(result, 0, sizeof(Acc), stream), "cudaMemsetAsync (sum result)");
       launch_warp(grid, block, result, stream);
       break;
   }
