@@ -111,7 +111,8 @@ int main(int argc, char** argv) {
   fmt::print(
       "| kernel | size | variant | params | block | median ms | min ms | p95 ms | GB/s | % of copy | GFLOP/s "
       "| check | "
-      "error |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |\n");
+      "error | occupancy |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | "
+      "--- | --- |\n");
   for (const auto& k : kernels)
     for (const Case& c : cases(k)) run_case(engine, c);
   return 0;
