@@ -54,12 +54,16 @@ void run_case(Engine& engine, const Case& c) {
                               : c.kernel == "integrate2d"
                                   ? fact(r, "error vs exact")
                                   : fmt::format("max |error| {:.3g}", r.check.max_abs_error);
+    const std::string occupancy =
+        r.occupancy
+            ? fmt::format("{} regs, {:.0f}%", r.occupancy->registers_per_thread, 100 * r.occupancy->occupancy)
+            : "-";
     fmt::print(
-        "| {} | {} | {} | {} | {} | {:.4f} | {:.4f} | {:.4f} | {:.0f} | {:.1f}% | {:.1f} | {} | {} |\n",
+        "| {} | {} | {} | {} | {} | {:.4f} | {:.4f} | {:.4f} | {:.0f} | {:.1f}% | {:.1f} | {} | {} | {} |\n",
         c.kernel, lab::to_string(c.size), c.variant, params.empty() ? "-" : params,
         req.block ? to_string(*req.block) : "-", r.kernel_time.median_ms, r.kernel_time.min_ms,
         r.kernel_time.p95_ms, r.gbps, r.percent_of_copy, r.gflops,
-        r.check.checked ? (r.check.agrees ? "ok" : "FAILED") : "-", extra);
+        r.check.checked ? (r.check.agrees ? "ok" : "FAILED") : "-", extra, occupancy);
   } catch (const Error& e) {
     fmt::print("| {} | {} | {} | {} | error: {} |\n", c.kernel, lab::to_string(c.size), c.variant, params,
                e.full_message());
