@@ -11,6 +11,7 @@
 #include "engine/engine.hpp"
 #include "lab/reduce/reduce_cpu.hpp"
 #include "lab/reduce/reduce_input.hpp"
+#include "lab/reduce/sum_lab.hpp"
 #include "support/lab_sized_request.hpp"
 
 namespace ks {
@@ -130,6 +131,14 @@ TEST(LabReduce, ErrorBoundFollowsHigham) {
   const double u64 = std::ldexp(1.0, -53);
   EXPECT_DOUBLE_EQ(lab::sum_error_bound(Accumulate::F64, 1 << 20, 1.0), k * u64 / (1 - k * u64));
   EXPECT_TRUE(std::isinf(lab::sum_error_bound(Accumulate::F32, (1LL << 24) + 1, 1.0)));
+}
+
+TEST(LabReduce, ChecksWithinTheBoundAndSaysWhenThereIsNone) {
+  EXPECT_TRUE(lab::check_sum(10.0, 10.5, 0.5, "sum").agrees);
+  EXPECT_FALSE(lab::check_sum(10.0, 10.5, 0.25, "sum").agrees);
+  const lab::LabCheck none = lab::check_sum(10.0, 99.0, lab::sum_error_bound(Accumulate::F32, 1 << 25, 1.0), "sum");
+  EXPECT_FALSE(none.checked) << "an f32 sum of 2^25 values has no a-priori bound";
+  EXPECT_NE(none.detail.find("no a-priori rounding bound"), std::string::npos) << none.detail;
 }
 
 TEST(LabReduce, UnknownNamesAreUsageErrors) {

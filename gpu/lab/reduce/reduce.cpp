@@ -5,7 +5,6 @@
 
 #include <cmath>
 
-#include "lab/lab_check.hpp"
 #include "lab/reduce/reduce_cpu.hpp"
 #include "lab/reduce/reduce_input.hpp"
 #include "lab/reduce/sum_lab.hpp"
@@ -91,7 +90,7 @@ class ReduceKernel final : public LabKernel {
   LabCheck compare(const ArrayViews& reference, const ArrayViews& result, const LabSize& size,
                    const ParamSet& params, ThreadPool& pool) const override {
     const SumReference ref = reduce_reference(reference[0].as<const float>().data(), size.n(), pool);
-    return compare_within(
+    return check_sum(
         ref.sum, read_sum(result[1]), bound(params, size.n(), ref),
         fmt::format("sum ({} accumulation) vs the compensated sum", to_string(accumulate_of(params))));
   }

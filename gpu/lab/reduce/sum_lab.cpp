@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "lab/lab_check.hpp"
+
 namespace ks::lab {
 
 ParamSpec accumulate_param() {
@@ -55,6 +57,16 @@ void write_sum(const ArrayView& view, double value) {
     view.as<double>()[0] = value;
   else
     view.as<float>()[0] = float(value);
+}
+
+LabCheck check_sum(double reference, double sum, double bound, const std::string& what) {
+  if (std::isfinite(bound)) return compare_within(reference, sum, bound, what);
+  LabCheck c;
+  c.detail = fmt::format(
+      "{}: {:.9g} vs {:.9g}; no a-priori rounding bound for this many values in f32 "
+      "((n - 1) 2^-24 >= 1): see the rounding error; accumulate=f64 is checked",
+      what, sum, reference);
+  return c;
 }
 
 void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound,

@@ -24,6 +24,11 @@ ArraySpec sum_output(Accumulate accumulate, ArraySplit split, std::string help);
 double read_sum(const ArrayView& view);
 void write_sum(const ArrayView& view, double value);  // rounded to the array's type
 
+// A sum against its compensated reference within `bound` (lab_check's compare_within). Where the bound is
+// infinite (f32 sums of 2^24 values or more: (n - 1) u >= 1) nothing can be checked a priori: the check says
+// so (checked = false) and the rounding error stays in the facts.
+LabCheck check_sum(double reference, double sum, double bound, const std::string& what);
+
 // The rounding facts of a sum against its compensated reference: the error and the bound it must stay within.
 // `scale` turns sums into what the user reads (integrate2d: the cell area), 1 for reduce.
 void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound,
