@@ -11,6 +11,7 @@
 #include "lab/integrate2d/integrate_cpu.hpp"
 #include "lab/integrate2d/integrate_cuda.hpp"
 #include "lab/reduce/sum_lab.hpp"
+#include "lab/threaded_progress.hpp"
 
 namespace ks::lab {
 
@@ -111,8 +112,9 @@ class Integrate2dKernel final : public LabKernel {
   void fill(const ArrayViews&, const FillContext&) const override {}  // no inputs: samples are computed
 
   void run_cpu(const CpuRun& run) const override {
-    write_sum((*run.arrays)[0],
-              integrate_sum_cpu(grid_of(run.size, *run.params), accumulate_of(*run.params), *run.pool));
+    ThreadedProgress progress(run.control, "integrate2d on the CPU");
+    write_sum((*run.arrays)[0], integrate_sum_cpu(grid_of(run.size, *run.params), accumulate_of(*run.params),
+                                                  *run.pool, [&](double f) { progress(f); }));
   }
 
   std::unique_ptr<LabCudaRun> make_cuda_run(const CudaSetup& setup) const override {

@@ -2,11 +2,12 @@
 
 namespace ks::lab {
 
-double integrate_sum_cpu(const MidpointGrid& g, Accumulate accumulate, ThreadPool& pool) {
+double integrate_sum_cpu(const MidpointGrid& g, Accumulate accumulate, ThreadPool& pool,
+                         const PieceProgress& progress) {
   return with_integrand(g.f, [&](auto f) {
     const auto sample = [&g](long long i) { return midpoint_sample<decltype(f)::value>(g, i); };
-    if (accumulate == Accumulate::F64) return chunked_sum<double>(g.samples(), pool, sample);
-    return double(chunked_sum<float>(g.samples(), pool, sample));
+    if (accumulate == Accumulate::F64) return chunked_sum<double>(g.samples(), pool, sample, progress);
+    return double(chunked_sum<float>(g.samples(), pool, sample, progress));
   });
 }
 

@@ -8,7 +8,8 @@
 
 namespace ks::lab {
 
-double integrate_sum_cpu(const MidpointGrid& g, Accumulate accumulate, ThreadPool& pool);
+double integrate_sum_cpu(const MidpointGrid& g, Accumulate accumulate, ThreadPool& pool,
+                         const PieceProgress& progress = {});
 SumReference integrate_reference(const MidpointGrid& g, ThreadPool& pool);
 
 // The midpoint rule's value from the sum of its samples: sum * hx * hy, with the spacing of the requested

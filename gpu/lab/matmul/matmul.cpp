@@ -3,13 +3,12 @@
 // the tensor cores). The CPU reference is blocked and threaded; OpenBLAS runs beside it as the CPU peer.
 #include <fmt/format.h>
 
-#include <mutex>
-
 #include "core/thread_pool.hpp"
 #include "lab/lab_fill.hpp"
 #include "lab/matmul/matmul_check.hpp"
 #include "lab/matmul/matmul_cpu.hpp"
 #include "lab/matmul/matmul_cuda.hpp"
+#include "lab/threaded_progress.hpp"
 
 namespace ks::lab {
 
@@ -149,12 +148,8 @@ class MatmulKernel final : public LabKernel {
     float* pc = a[2].as<float>().data();
     const MatmulShape s = shape_of(run.size);
     if (run.variant == "openblas") return matmul_openblas(pa, pb, pc, s, int(run.pool->size()));
-    std::mutex progress_mutex;  // the workers report; the control's callback is not assumed thread-safe
-    matmul_cpu(pa, pb, pc, s, *run.pool, [&](double fraction) {
-      throw_if_cancelled(*run.control);
-      std::lock_guard lock(progress_mutex);
-      run.control->report(fraction, "matmul on the CPU");
-    });
+    ThreadedProgress progress(run.control, "matmul on the CPU");
+    matmul_cpu(pa, pb, pc, s, *run.pool, [&](double f) { progress(f); });
   }
 
   std::unique_ptr<LabCudaRun> make_cuda_run(const CudaSetup& setup) const override {

@@ -4,7 +4,9 @@
 // against. Values are cut into fixed pieces whose sums are combined in order, so a result does not depend on
 // the number of threads.
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "core/thread_pool.hpp"
@@ -33,25 +35,36 @@ struct SumReference {
   double sum_abs = 0;
 };
 
+// Called after each piece with the fraction of pieces done, from the worker threads; may throw to stop the
+// work.
+using PieceProgress = std::function<void(double)>;
+
 // body(piece, begin, end) for every fixed piece of [0, n), on the pool.
 template <class Body>
-void for_each_piece(long long n, ThreadPool& pool, const Body& body) {
+void for_each_piece(long long n, ThreadPool& pool, const Body& body, const PieceProgress& progress = {}) {
   const long long pieces = (n + kCpuSumPiece - 1) / kCpuSumPiece;
+  std::atomic<long long> done{0};
   pool.parallel_for(0, pieces, [&](long long first, long long last) {
-    for (long long p = first; p < last; ++p) body(p, p * kCpuSumPiece, std::min(n, (p + 1) * kCpuSumPiece));
+    for (long long p = first; p < last; ++p) {
+      body(p, p * kCpuSumPiece, std::min(n, (p + 1) * kCpuSumPiece));
+      if (progress) progress(double(++done) / double(pieces));
+    }
   });
 }
 
 // Sum of value(i), i in [0, n), in Acc (float or double): each piece in index order, then the pieces in
 // order.
 template <class Acc, class Value>
-Acc chunked_sum(long long n, ThreadPool& pool, const Value& value) {
+Acc chunked_sum(long long n, ThreadPool& pool, const Value& value, const PieceProgress& progress = {}) {
   std::vector<Acc> partial(std::size_t((n + kCpuSumPiece - 1) / kCpuSumPiece), Acc(0));
-  for_each_piece(n, pool, [&](long long p, long long begin, long long end) {
-    Acc s = 0;
-    for (long long i = begin; i < end; ++i) s += Acc(value(i));
-    partial[std::size_t(p)] = s;
-  });
+  for_each_piece(
+      n, pool,
+      [&](long long p, long long begin, long long end) {
+        Acc s = 0;
+        for (long long i = begin; i < end; ++i) s += Acc(value(i));
+        partial[std::size_t(p)] = s;
+      },
+      progress);
   Acc total = 0;
   for (Acc s : partial) total += s;
   return total;

@@ -8,6 +8,7 @@
 #include "lab/reduce/reduce_cpu.hpp"
 #include "lab/reduce/reduce_input.hpp"
 #include "lab/reduce/sum_lab.hpp"
+#include "lab/threaded_progress.hpp"
 
 namespace ks::lab {
 
@@ -69,8 +70,9 @@ class ReduceKernel final : public LabKernel {
 
   void run_cpu(const CpuRun& run) const override {
     const ArrayViews& a = *run.arrays;
-    write_sum(a[1],
-              reduce_cpu(a[0].as<const float>().data(), a[0].count, accumulate_of(*run.params), *run.pool));
+    ThreadedProgress progress(run.control, "reduce on the CPU");
+    write_sum(a[1], reduce_cpu(a[0].as<const float>().data(), a[0].count, accumulate_of(*run.params),
+                               *run.pool, [&](double f) { progress(f); }));
   }
 
   std::unique_ptr<LabCudaRun> make_cuda_run(const CudaSetup& setup) const override {

@@ -2,10 +2,11 @@
 
 namespace ks::lab {
 
-double reduce_cpu(const float* x, long long n, Accumulate accumulate, ThreadPool& pool) {
+double reduce_cpu(const float* x, long long n, Accumulate accumulate, ThreadPool& pool,
+                  const PieceProgress& progress) {
   const auto value = [x](long long i) { return x[i]; };
-  if (accumulate == Accumulate::F64) return chunked_sum<double>(n, pool, value);
-  return double(chunked_sum<float>(n, pool, value));
+  if (accumulate == Accumulate::F64) return chunked_sum<double>(n, pool, value, progress);
+  return double(chunked_sum<float>(n, pool, value, progress));
 }
 
 SumReference reduce_reference(const float* x, long long n, ThreadPool& pool) {

@@ -8,7 +8,8 @@
 namespace ks::lab {
 
 // Sum of x[0, n) accumulated in f32 or f64 (fixed pieces, so the result does not depend on the thread count).
-double reduce_cpu(const float* x, long long n, Accumulate accumulate, ThreadPool& pool);
+double reduce_cpu(const float* x, long long n, Accumulate accumulate, ThreadPool& pool,
+                  const PieceProgress& progress = {});
 
 // Neumaier-compensated sum of x[0, n) in double, and sum |x|.
 SumReference reduce_reference(const float* x, long long n, ThreadPool& pool);
