@@ -191,7 +191,7 @@ TEST(LabIntegrate2d, RunsEndToEndOnTheCpu) {
   EXPECT_NEAR(test::fact_number(r.report, "expected midpoint error"), expected, 1e-3 * expected);
   EXPECT_NEAR(error, expected, 0.05 * expected);
   EXPECT_EQ(r.report.cost.operations, 8u * 256 * 128);
-  EXPECT_EQ(test::result_array(r, "sum").type, DType::F64);
+  EXPECT_EQ(test::array_named(r, "sum").type, DType::F64);
 }
 
 TEST(LabIntegrate2d, RunLabRefusesSingularAndEmptyRequests) {

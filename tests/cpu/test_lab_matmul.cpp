@@ -147,9 +147,9 @@ TEST(LabMatmul, RunsEndToEndOnTheCpu) {
   const auto r =
       lab::run_lab(engine(), test::sized_request("matmul", lab::LabSize::matmul(7, 13, 5), Backend::Cpu,
                                                  "cpu", {"values=integers"}, {"A", "B", "C"}));
-  const NdArray& a = test::result_array(r, "A");
-  const NdArray& b = test::result_array(r, "B");
-  const NdArray& c = test::result_array(r, "C");
+  const NdArray& a = test::array_named(r, "A");
+  const NdArray& b = test::array_named(r, "B");
+  const NdArray& c = test::array_named(r, "C");
   EXPECT_EQ(a.shape, (std::vector<std::int64_t>{7, 5}));
   EXPECT_EQ(b.shape, (std::vector<std::int64_t>{5, 13}));
   EXPECT_EQ(c.shape, (std::vector<std::int64_t>{7, 13}));

@@ -169,14 +169,14 @@ TEST(LabReduce, RunsEndToEndOnTheCpu) {
     const auto r =
         lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements(n), Backend::Cpu, "cpu",
                                                    {"distribution=integers", acc}, {"x", "sum"}));
-    const auto x = test::result_array(r, "x").as<float>();
+    const auto x = test::array_named(r, "x").as<float>();
     long long exact = 0;
     for (float v : x) exact += (long long)v;
     const double sum = test::fact_number(r.report, "sum");
     EXPECT_EQ(test::fact_number(r.report, "exact sum"), double(exact));
     EXPECT_EQ(test::fact_number(r.report, "compensated sum"), double(exact));
     EXPECT_LE(std::fabs(sum - double(exact)), test::fact_number(r.report, "rounding bound"));
-    const NdArray& out = test::result_array(r, "sum");
+    const NdArray& out = test::array_named(r, "sum");
     ASSERT_EQ(out.count(), 1);
     EXPECT_EQ(out.type, std::string(acc) == "accumulate=f64" ? DType::F64 : DType::F32);
     EXPECT_EQ(r.report.cost.bytes, 4u * std::uint64_t(n));

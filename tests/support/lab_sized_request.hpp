@@ -1,6 +1,6 @@
 #pragma once
 // Lab requests at any size form (n, NxM, MxNxK) for the tests of reduce, integrate2d and matmul, and reading
-// facts and arrays of a result.
+// the facts of a result (its arrays: lab_support.hpp's array_named).
 #include <optional>
 #include <string>
 #include <vector>
@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "lab/lab.hpp"
 #include "registry/registry.hpp"
+#include "support/lab_support.hpp"
 
 namespace ks::test {
 
@@ -39,12 +40,6 @@ inline bool has_fact(const lab::LabReport& r, const std::string& name) {
   for (const auto& f : r.facts)
     if (f.name == name) return true;
   return false;
-}
-
-inline const NdArray& result_array(const lab::LabResult& r, const std::string& name) {
-  for (const auto& a : r.arrays)
-    if (a.name == name) return a;
-  throw Error(ErrorKind::Internal, "the result holds no array '" + name + "'");
 }
 
 }  // namespace ks::test
