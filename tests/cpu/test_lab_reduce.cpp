@@ -136,7 +136,8 @@ TEST(LabReduce, ErrorBoundFollowsHigham) {
 TEST(LabReduce, ChecksWithinTheBoundAndSaysWhenThereIsNone) {
   EXPECT_TRUE(lab::check_sum(10.0, 10.5, 0.5, "sum").agrees);
   EXPECT_FALSE(lab::check_sum(10.0, 10.5, 0.25, "sum").agrees);
-  const lab::LabCheck none = lab::check_sum(10.0, 99.0, lab::sum_error_bound(Accumulate::F32, 1 << 25, 1.0), "sum");
+  const lab::LabCheck none =
+      lab::check_sum(10.0, 99.0, lab::sum_error_bound(Accumulate::F32, 1 << 25, 1.0), "sum");
   EXPECT_FALSE(none.checked) << "an f32 sum of 2^25 values has no a-priori bound";
   EXPECT_NE(none.detail.find("no a-priori rounding bound"), std::string::npos) << none.detail;
 }

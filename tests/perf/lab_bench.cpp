@@ -114,9 +114,8 @@ int main(int argc, char** argv) {
              engine.cuda().copy_bandwidth_gbps());
   fmt::print(
       "| kernel | size | variant | params | block | median ms | min ms | p95 ms | GB/s | % of copy | GFLOP/s "
-      "| check | "
-      "error | occupancy |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- | "
-      "--- | --- |\n");
+      "| check | error | occupancy |\n| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | "
+      "---: | --- | --- | --- |\n");
   for (const auto& k : kernels)
     for (const Case& c : cases(k)) run_case(engine, c);
   return 0;

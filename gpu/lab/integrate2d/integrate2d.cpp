@@ -60,17 +60,15 @@ class Integrate2dKernel final : public LabKernel {
     info_.title = "2-D integral (midpoint rule)";
     info_.description =
         "The integral of f(x, y) over [x0, x1] x [y0, y1] by the midpoint rule on an N x M grid: the sum of "
-        "f at "
-        "the cell centres (f32) times the cell area. Sums like reduce, but the values are computed, not "
-        "read: "
-        "bound by arithmetic. The report compares with the closed form and with the rule's expected error "
-        "(order h^2), and gives the sum's rounding error against a compensated sum of the same samples";
+        "f at the cell centres (f32) times the cell area. Sums like reduce, but the values are computed, not "
+        "read: bound by arithmetic. The report compares with the closed form and with the rule's expected "
+        "error (order h^2), and gives the sum's rounding error against a compensated sum of the same samples";
     info_.params = {
         choice_param(
             "integrand", {"sincos", "gauss", "quadratic", "poly", "invx"}, "sincos",
-            "f(x, y): sincos = sin(x) cos(y), gauss = exp(-(x^2 + y^2)), quadratic = x^2 + y^2, poly = "
-            "x^3 y^2 - 2 x y + 1 (the rule's error is known exactly for these two), invx = 1/x (refused "
-            "where the x range contains 0)"),
+            "f(x, y): sincos = sin(x) cos(y), gauss = exp(-(x^2 + y^2)), quadratic = x^2 + y^2, poly = x^3 "
+            "y^2 - 2 x y + 1 (the rule's error is known exactly for these two), invx = 1/x (refused where "
+            "the x range contains 0)"),
         float_param("x0", -1e4, 1e4, "0", "Left end of the x range"),
         float_param("x1", -1e4, 1e4, "3.14159265358979", "Right end of the x range (> x0)"),
         float_param("y0", -1e4, 1e4, "0", "Lower end of the y range"),
@@ -78,8 +76,7 @@ class Integrate2dKernel final : public LabKernel {
         accumulate_param()};
     info_.variants = sum_variants(
         "CPU: fixed pieces of 65536 samples (row-major), each summed in order in the accumulation type, "
-        "threaded; "
-        "the compensated (Neumaier) sum of the same samples in double is the error reference");
+        "threaded; the compensated (Neumaier) sum of the same samples in double is the error reference");
     info_.form = SizeForm::Grid;
     info_.limits.max = {kMaxGridSide, kMaxGridSide, 1};
     info_.default_size = LabSize::grid(4096, 4096);
@@ -170,10 +167,8 @@ class Integrate2dKernel final : public LabKernel {
     if (!std::isfinite(sum)) facts.notes.push_back("the sum of the samples is not finite");
     facts.notes.push_back(
         "the midpoint rule's error falls as h^2 (twice the points per side: a quarter of the error) until "
-        "the f32 "
-        "samples and coordinates (about 1e-7 relative) and the sum's rounding dominate; accumulate=f64 "
-        "removes the "
-        "latter");
+        "the f32 samples and coordinates (about 1e-7 relative) and the sum's rounding dominate; "
+        "accumulate=f64 removes the latter");
   }
 
  private:

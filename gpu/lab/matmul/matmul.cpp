@@ -73,36 +73,31 @@ class MatmulKernel final : public LabKernel {
     info_.title = "Matrix multiply (SGEMM)";
     info_.description =
         "C = A * B in f32, row-major (A is M x K, B is K x N): 2 M N K operations on 4 (MK + KN + MN) bytes, "
-        "so "
-        "the arithmetic intensity grows with the size and good kernels are bound by arithmetic. A, B and C "
-        "read "
-        "and write .npy files (--in A=a.npy --out C=c.npy). Each element of C is checked against the CPU "
-        "reference within a bound derived from K and the magnitudes (2 gamma_K |a_i| |b_j|; TF32 adds 2^-9)";
+        "so the arithmetic intensity grows with the size and good kernels are bound by arithmetic. A, B and "
+        "C read and write .npy files (--in A=a.npy --out C=c.npy). Each element of C is checked against the "
+        "CPU reference within a bound derived from K and the magnitudes (2 gamma_K |a_i| |b_j|; TF32 adds "
+        "2^-9)";
     info_.params = {
         choice_param("values", {"uniform", "integers"}, "uniform",
-                     "A and B: uniform in [-1, 1], or integers in [-8, 8] (every product and sum exact "
-                     "in f32 and TF32: all variants give the same C to the bit)")};
+                     "A and B: uniform in [-1, 1], or integers in [-8, 8] (every product and sum exact in "
+                     "f32 and TF32: all variants give the same C to the bit)")};
     info_.variants = {
         {"cpu", Backend::Cpu,
          "CPU reference: blocks of 16 rows of C against 128 x 512 panels of B (cache-sized), threaded over "
-         "row "
-         "blocks; each element summed in ascending k"},
+         "row blocks; each element summed in ascending k"},
         {"openblas", Backend::Cpu,
-         "OpenBLAS cblas_sgemm (Debian's libopenblas-dev), the CPU peer, on as many "
-         "threads as the CPU backend"},
+         "OpenBLAS cblas_sgemm (Debian's libopenblas-dev), the CPU peer, on as many threads as the CPU "
+         "backend"},
         {"naive", Backend::Cuda, "One thread per element of C; every term reads A and B from global memory"},
         {"tiled", Backend::Cuda,
          "Shared-memory tiles: a T x T block (8x8, 16x16 or 32x32) loads T x T tiles of A and B once and "
-         "uses each "
-         "value T times"},
+         "uses each value T times"},
         {"regtiled", Backend::Cuda,
          "Register tiling: 16x16 threads compute a 128x128 tile of C, each thread an 8x8 block in registers "
-         "from "
-         "16-byte shared-memory loads; tiles of A and B double-buffered (block 16x16 only)"},
+         "from 16-byte shared-memory loads; tiles of A and B double-buffered (block 16x16 only)"},
         {"cublas_tf32", Backend::Cuda,
          "cuBLAS on the TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32): operands rounded to 10 mantissa "
-         "bits, "
-         "~1e-3 relative"},
+         "bits, ~1e-3 relative"},
         {"cublas", Backend::Cuda, "cuBLAS SGEMM with CUBLAS_DEFAULT_MATH: FP32 on the CUDA cores"}};
     info_.form = SizeForm::Matmul;
     info_.limits.max = {kMaxMatmulSide, kMaxMatmulSide, kMaxMatmulSide};

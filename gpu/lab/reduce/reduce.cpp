@@ -24,18 +24,16 @@ class ReduceKernel final : public LabKernel {
     info_.title = "Reduction (sum)";
     info_.description =
         "The sum of n f32 values (from the seed: uniform k/2^24 in [0, 1) or integers in [-1000, 1000], "
-        "whose "
-        "exact sums are computed in integers, or normal values). One add per 4 bytes read: memory-bound. "
-        "Each "
-        "variant's rounding error against the compensated (Neumaier) sum is reported and checked against the "
-        "bound gamma_(n-1) * sum|x| of its accumulation type. With --streams K each chunk sums into its own "
-        "result and the host adds the partial sums";
+        "whose exact sums are computed in integers, or normal values). One add per 4 bytes read: "
+        "memory-bound. Each variant's rounding error against the compensated (Neumaier) sum is reported and "
+        "checked against the bound gamma_(n-1) * sum|x| of its accumulation type. With --streams K each "
+        "chunk sums into its own result and the host adds the partial sums";
     info_.params = {
         accumulate_param(),
         choice_param("distribution", {"uniform", "integers", "normal"}, "uniform",
-                     "The values: uniform k/2^24 in [0, 1) and integers in [-1000, 1000] have an exact "
-                     "sum (computed in 128-bit integers); normal values (Box-Muller) have full "
-                     "mantissas and mixed signs")};
+                     "The values: uniform k/2^24 in [0, 1) and integers in [-1000, 1000] have an exact sum "
+                     "(computed in 128-bit integers); normal values (Box-Muller) have full mantissas and "
+                     "mixed signs")};
     info_.variants = sum_variants(
         "CPU: fixed pieces of 65536 values, each summed in order in the accumulation type, threaded; the "
         "compensated (Neumaier) sum in double is the error reference");

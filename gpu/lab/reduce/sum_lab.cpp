@@ -11,8 +11,8 @@ namespace ks::lab {
 ParamSpec accumulate_param() {
   return choice_param(
       "accumulate", {"f32", "f64"}, "f32",
-      "The type partial sums are carried in (the values are f32 either way): f32 shows the rounding "
-      "error of long sums, f64 nearly removes it (native f64 atomics on sm_60+)");
+      "The type partial sums are carried in (the values are f32 either way): f32 shows the rounding error of "
+      "long sums, f64 nearly removes it (native f64 atomics on sm_60+)");
 }
 
 Accumulate accumulate_of(const ParamSet& params) {
@@ -30,8 +30,7 @@ std::vector<VariantSpec> sum_variants(const std::string& cpu_help) {
        "partial (block: a power of two); a second kernel of one block sums the partials"},
       {"warp", Backend::Cuda,
        "A grid sized to the device; each thread sums many values (reduce: four 16-byte loads in flight), "
-       "warp "
-       "shuffles reduce each warp in registers, one atomicAdd per block (block: a multiple of 32)"},
+       "warp shuffles reduce each warp in registers, one atomicAdd per block (block: a multiple of 32)"},
       {"cub", Backend::Cuda,
        "cub::DeviceReduce from the CUDA toolkit (CUB chooses block, grid and passes): what a professional "
        "would call"}};
@@ -43,9 +42,8 @@ SumVariant sum_variant_of(const std::string& variant) {
 }
 
 ArraySpec sum_output(Accumulate accumulate, ArraySplit split, std::string help) {
-  return {"sum", accumulate == Accumulate::F64 ? DType::F64 : DType::F32,
-          {1},   ArrayRole::Output,
-          split, std::move(help)};
+  const DType type = accumulate == Accumulate::F64 ? DType::F64 : DType::F32;
+  return {"sum", type, {1}, ArrayRole::Output, split, std::move(help)};
 }
 
 double read_sum(const ArrayView& view) {
@@ -63,8 +61,8 @@ LabCheck check_sum(double reference, double sum, double bound, const std::string
   if (std::isfinite(bound)) return compare_within(reference, sum, bound, what);
   LabCheck c;
   c.detail = fmt::format(
-      "{}: {:.9g} vs {:.9g}; no a-priori rounding bound for this many values in f32 "
-      "((n - 1) 2^-24 >= 1): see the rounding error; accumulate=f64 is checked",
+      "{}: {:.9g} vs {:.9g}; no a-priori rounding bound for this many values in f32 ((n - 1) 2^-24 >= 1): "
+      "see the rounding error; accumulate=f64 is checked",
       what, sum, reference);
   return c;
 }

@@ -36,7 +36,7 @@ inline void check_sum_block(SumVariant v, int block) {
 struct WarpKernel {
   const void* func = nullptr;  // the __global__ function (for validation and occupancy)
   const char* name = "";
-  long long values_per_step = 1;  // values one thread adds per loop step (16 with four 16-byte loads)
+  long long values_per_step = 1;  // the fewest values the grid leaves each thread (16: four 16-byte loads)
 };
 
 // CUB's temporary storage for n values from `input` summed in Acc.

@@ -65,7 +65,8 @@ __global__ void tree_sum_kernel(Src src, u64 n, Acc* out) {
 }
 
 // `warp` for generated values: a grid sized to the device, each thread adds many values (grid-stride, four
-// independent values per step so that their computations overlap), then warp shuffles and one atomic per block.
+// independent values per step so that their computations overlap), then warp shuffles and one atomic per
+// block.
 template <class Acc, class Src>
 __global__ void warp_sum_kernel(Src src, u64 n, Acc* result) {
   Acc s = 0;
