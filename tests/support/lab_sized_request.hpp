@@ -7,25 +7,18 @@
 
 #include "core/error.hpp"
 #include "lab/lab.hpp"
-#include "registry/registry.hpp"
 #include "support/lab_support.hpp"
 
 namespace ks::test {
 
-// One run (no warm-up), the kernel's default parameters plus `params` ("name=value"), keeping `keep`.
+// lab_support.hpp's lab_request (one run, no warm-up, default parameters) at any size form, with `params`
+// ("name=value") set.
 inline lab::LabRequest sized_request(const std::string& kernel, const lab::LabSize& size, Backend backend,
                                      const std::string& variant, const std::vector<std::string>& params = {},
                                      std::vector<std::string> keep = {}) {
-  lab::LabRequest r;
-  r.kernel = kernel;
+  lab::LabRequest r = lab_request(kernel, size.n(), backend, variant, std::move(keep));
   r.size = size;
-  r.params = KernelRegistry::builtin().get(kernel).default_params();
   for (const auto& p : params) r.params.set_assignment(p);
-  r.backend = backend;
-  r.variant = variant;
-  r.keep = std::move(keep);
-  r.warmup = 0;
-  r.repeat = 1;
   return r;
 }
 
