@@ -410,7 +410,7 @@ LabResult run_lab(Engine& engine, const LabRequest& req, const LabRunControl& co
 
   if (reference) {
     control.report(0, "checking against the CPU reference");
-    r.check = k.compare(ref->views, run_views, p.size, req.params, pool);
+    r.check = k.compare_variant(p.variant, ref->views, run_views, p.size, req.params, pool);
   } else {
     r.check.detail = req.check ? "the CPU reference itself: nothing to compare with" : "not checked (--no-check)";
   }

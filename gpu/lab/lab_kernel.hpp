@@ -275,6 +275,13 @@ class LabKernel {
   // `pool` is there to compare 2^30 elements in parallel (lab_check.hpp's helpers take it).
   virtual LabCheck compare(const ArrayViews& reference, const ArrayViews& result, const LabSize& size,
                            const ParamSet& params, ThreadPool& pool) const = 0;
+  // The check of one variant's outputs: what run_lab calls. By default compare(); kernels whose variants differ
+  // in precision override it (matmul: TF32 tensor cores are checked within a looser bound than FP32).
+  virtual LabCheck compare_variant(const std::string& variant, const ArrayViews& reference, const ArrayViews& result,
+                                   const LabSize& size, const ParamSet& params, ThreadPool& pool) const {
+    (void)variant;
+    return compare(reference, result, size, params, pool);
+  }
   // Facts and series from the run's arrays (inputs and outputs).
   virtual void describe(const ArrayViews& arrays, const LabSize& size, const ParamSet& params,
                         LabFacts& facts) const {

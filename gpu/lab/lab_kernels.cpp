@@ -8,6 +8,9 @@ namespace ks::lab {
 void add_vecadd_kernels(LabKernelList& list);  // gpu/lab/vecadd: vecadd, saxpy
 
 // lab-reduce-matmul: reduce, integrate2d, matmul
+void add_reduce_kernels(LabKernelList& list);       // gpu/lab/reduce: reduce
+void add_integrate2d_kernels(LabKernelList& list);  // gpu/lab/integrate2d: integrate2d
+void add_matmul_kernels(LabKernelList& list);       // gpu/lab/matmul: matmul
 
 // lab-sort-kmeans: sort, kmeans
 
@@ -16,6 +19,9 @@ LabKernelList builtin_lab_kernels() {
   add_vecadd_kernels(list);
 
   // reduce, integrate2d, matmul
+  add_reduce_kernels(list);
+  add_integrate2d_kernels(list);
+  add_matmul_kernels(list);
 
   // sort, kmeans
 

@@ -1,6 +1,7 @@
 #include "cli/cli_runner.hpp"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -108,6 +109,16 @@ CliResult CliProcess::wait() {
   r.out = out();
   r.err = err();
   return r;
+}
+
+void expect_refused(const std::vector<std::string>& args, int exit_code, const std::string& message,
+                    const std::filesystem::path& cwd) {
+  std::string cmd;
+  for (const auto& a : args) cmd += a + " ";
+  SCOPED_TRACE(cmd);
+  const CliResult r = run_cli(args, cwd);
+  EXPECT_EQ(r.exit_code, exit_code) << r.err;
+  EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
 }
 
 }  // namespace ks::test

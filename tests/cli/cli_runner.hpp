@@ -45,6 +45,11 @@ class CliProcess {
   std::filesystem::path out_path_, err_path_;
 };
 
+// A request the CLI must refuse: runs it in `cwd` and expects `exit_code` and `message` in stderr (gtest
+// expectations, traced with the command line).
+void expect_refused(const std::vector<std::string>& args, int exit_code, const std::string& message,
+                    const std::filesystem::path& cwd);
+
 std::string read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::string& bytes);
 
