@@ -9,6 +9,7 @@
 
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/event_timer.cuh"
+#include "lab/cuda/device_memory_check.cuh"
 #include "lab/sort/cuda/bitonic_sort.cuh"
 #include "lab/sort/cuda/sort_cuda.hpp"
 #include "lab/sort/sort_data.hpp"
@@ -106,23 +107,6 @@ void enqueue_radix(const DeviceSortArrays& a, void* scratch, std::size_t bytes, 
                     "cub::DeviceRadixSort::SortKeys");
 }
 
-double mb(std::size_t bytes) {
-  return double(bytes) / 1e6;
-}
-
-// What must fit, said before anything is allocated.
-void check_device_memory(GpuSort variant, std::size_t n, bool pairs) {
-  const std::size_t need = sort_device_bytes(variant, n, pairs);
-  std::size_t free_bytes = 0, total = 0;
-  ks::cuda::check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
-  if (need <= free_bytes) return;
-  char msg[200];  // (nvcc cannot check fmt's compile-time format strings)
-  std::snprintf(msg, sizeof msg,
-                "sorting %zu %s on the GPU needs %.1f MB of device memory; %.1f MB of %.1f MB are free", n,
-                pairs ? "pairs" : "keys", mb(need), mb(free_bytes), mb(total));
-  throw Error(ErrorKind::OutOfMemory, msg, "sort fewer keys, or use --variant cpu");
-}
-
 }  // namespace
 
 std::size_t sort_scratch_bytes(GpuSort variant, std::size_t n, bool pairs) {
@@ -157,7 +141,10 @@ GpuSortTimes sort_on_gpu(GpuSort variant, std::span<std::uint32_t> keys, std::sp
   check_sort_size(n);
   if (pairs && values.size() != n)
     throw Error(ErrorKind::Internal, "sort_on_gpu: keys and values differ in length");
-  check_device_memory(variant, n, pairs);
+  char what[96];
+  std::snprintf(what, sizeof what, "sorting %zu %s on the GPU", n, pairs ? "pairs" : "keys");
+  check_free_device_memory(sort_device_bytes(variant, n, pairs), what,
+                           "sort fewer keys, or use --variant cpu");
   const std::size_t bytes = n * sizeof(std::uint32_t);
   using ks::cuda::DeviceBuffer;
   DeviceBuffer keys_in(bytes, "the keys"), keys_out(bytes, "the sorted keys");
