@@ -3,6 +3,7 @@
 // check a request against it and say what it costs. How it runs lives with its backends.
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -11,6 +12,10 @@
 #include "registry/params.hpp"
 
 namespace ks {
+
+namespace lab {
+class LabKernel;  // gpu/lab/lab_kernel.hpp
+}
 
 enum class Backend { Cpu, Cuda };
 const char* to_string(Backend b) noexcept;
@@ -38,9 +43,15 @@ struct KernelSpec {
   std::vector<ElemType> types;        // element types it takes
   std::vector<int> channels;          // channel counts it takes
 
+  // Image-sized kernels (stencils, simulations): the cost for an input shape. Empty for lab kernels, whose
+  // sizes are element counts, N x M grids or M x N x K: lab->cost(LabSize, params) answers for them.
   std::function<CostModel(const ImageShape&, const ParamSet&)> cost;
   // Why `variant` cannot run with these parameters (e.g. "separable" for a non-separable matrix), or nullopt.
   std::function<std::optional<std::string>(const std::string& variant, const ParamSet&)> unavailable_reason;
+
+  // Lab kernels (category "lab") only: the size form they take, their limits, arrays, cost and how they run
+  // (gpu/lab/lab_kernel.hpp). Null for every other kernel; `types` and `channels` are empty for lab kernels.
+  std::shared_ptr<const lab::LabKernel> lab;
 
   const VariantSpec* find_variant(const std::string& name) const;
   bool takes(ElemType t) const;

@@ -1,0 +1,75 @@
+#pragma once
+// The basics lab, as the CLI (`kernelscope-cli lab`, `bench`) and the GUI drive it. No Qt, no GL.
+//
+//   Engine engine;
+//   lab::LabRequest req;
+//   req.kernel = "vecadd";
+//   req.size = lab::LabSize::elements(1 << 28);
+//   req.params = KernelRegistry::builtin().get("vecadd").default_params();
+//   req.backend = Backend::Cuda;
+//   req.variant = "vector4";
+//   req.host = lab::HostMode::Pinned;
+//   req.streams = 4;
+//   lab::LabResult r = lab::run_lab(engine, req);  // r.report: launch arithmetic, upload/kernel/download,
+//                                                  // GB/s, % of the copy bandwidth, the check, the timeline
+//
+// Everything about the request (kernel, size and its limits, parameters, variant, block against the device and
+// the kernel, host mode, streams, the user's arrays, host and device memory) is checked before any memory is
+// taken (check_lab_request does just that, for a GUI that wants to refuse a value at once).
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/image.hpp"
+#include "core/launch_shape.hpp"
+#include "core/ndarray.hpp"
+#include "lab/host_mode.hpp"
+#include "lab/lab_kernel.hpp"
+#include "lab/lab_report.hpp"
+#include "lab/lab_size.hpp"
+#include "registry/kernel_spec.hpp"
+#include "registry/params.hpp"
+
+namespace ks {
+class Engine;
+}
+
+namespace ks::lab {
+
+struct LabRequest {
+  std::string kernel;              // registry id of a lab kernel
+  std::optional<LabSize> size;     // empty: the kernel's default size (Image form: the image's size)
+  ParamSet params;                 // checked values (start from spec.default_params())
+  Backend backend = Backend::Cpu;
+  std::string variant;             // empty: "cpu" on the CPU backend, the kernel's last CUDA variant on CUDA
+  std::optional<BlockShape> block; // CUDA only; empty: the kernel's default
+  HostMode host = HostMode::Pageable;  // CUDA only (the CPU backend takes pageable only)
+  int streams = 1;                 // >= 1; > 1 needs a kernel that splits, the CUDA backend and a mode with copies
+  int chunks = 0;                  // with streams > 1: chunks (>= streams); 0: 4 per stream
+  int warmup = 1;
+  int repeat = 5;
+  std::uint64_t seed = 1;
+  bool check = true;               // run the CPU reference and compare (a CUDA run, or a CPU variant but "cpu")
+  std::vector<NdArray> inputs;     // input arrays given by the user (NdArray::name = the kernel's array name)
+  std::vector<std::string> keep;   // names of arrays to hand back in LabResult::arrays after the run
+  std::optional<Image> image;      // SizeForm::Image kernels: the loaded image
+};
+
+struct LabResult {
+  LabReport report;
+  std::vector<NdArray> arrays;  // the arrays named in `keep`, after the run (the CUDA run's on CUDA)
+  std::optional<Image> image;   // what the kernel's result_image gave (kmeans: the quantised image)
+};
+
+// The lab kernel behind a registry id; usage Error when the id is unknown or not a lab kernel.
+const LabKernel& find_lab_kernel(const std::string& id);
+// The variant a request gets when it names none: "cpu", or the kernel's last CUDA variant.
+std::string default_lab_variant(const LabKernel& kernel, Backend backend);
+
+// Every check of run_lab that needs no memory (and, for CUDA, the device: block and free memory). Throws.
+void check_lab_request(Engine& engine, const LabRequest& request);
+
+LabResult run_lab(Engine& engine, const LabRequest& request, const LabRunControl& control = {});
+
+}  // namespace ks::lab
