@@ -9,7 +9,8 @@ void add_vecadd_kernels(LabKernelList& list);  // gpu/lab/vecadd: vecadd, saxpy
 
 // lab-reduce-matmul: reduce, integrate2d, matmul
 
-// lab-sort-kmeans: sort, kmeans
+void add_sort_kernels(LabKernelList& list);    // gpu/lab/sort: sort
+void add_kmeans_kernels(LabKernelList& list);  // gpu/lab/kmeans: kmeans
 
 LabKernelList builtin_lab_kernels() {
   LabKernelList list;
@@ -17,7 +18,8 @@ LabKernelList builtin_lab_kernels() {
 
   // reduce, integrate2d, matmul
 
-  // sort, kmeans
+  add_sort_kernels(list);
+  add_kmeans_kernels(list);
 
   return list;
 }

@@ -55,7 +55,7 @@ inline Image gradient_image(int width, int height, std::uint32_t seed) {
 }
 
 // Sum over pixels of the squared distance to the centroid of each pixel's label, in double.
-inline double direct_inertia(const Image& rgb, const std::vector<std::uint8_t>& labels,
+inline double direct_inertia(const Image& rgb, const std::vector<std::uint32_t>& labels,
                              const std::vector<float>& centroids) {
   double s = 0;
   const auto v = rgb.elements<std::uint8_t>();

@@ -12,15 +12,17 @@ namespace {
 
 class CpuKmeans final : public KmeansBackend {
  public:
-  CpuKmeans(std::span<const std::uint32_t> pixels, ThreadPool& pool) : pixels_(pixels), pool_(pool) {}
+  CpuKmeans(std::span<const std::uint32_t> pixels, std::span<std::uint32_t> labels, ThreadPool& pool)
+      : pixels_(pixels), labels_(labels), pool_(pool) {
+    if (labels.size() != pixels.size()) throw Error(ErrorKind::Internal, "CpuKmeans: one label per pixel");
+  }
 
   std::size_t pixel_count() const override { return pixels_.size(); }
   double last_assign_ms() const override { return last_ms_; }
 
-  ClusterSums assign(std::span<const float> centroids, std::span<std::uint8_t> labels) override {
+  ClusterSums assign(std::span<const float> centroids, bool write_labels) override {
     const int k = int(centroids.size() / kColourChannels);
-    if (k < 1 || k > kMaxClusters || (!labels.empty() && labels.size() != pixels_.size()))
-      throw Error(ErrorKind::Internal, "CpuKmeans::assign: bad centroids or labels");
+    if (k < 1 || k > kMaxClusters) throw Error(ErrorKind::Internal, "CpuKmeans::assign: bad centroids");
     Stopwatch clock;
     ClusterSums total(k);
     std::mutex merge;
@@ -31,7 +33,7 @@ class CpuKmeans final : public KmeansBackend {
       for (std::size_t i = std::size_t(c0) * kChunk; i < end; ++i) {
         const std::uint32_t p = pixels_[i];
         const int j = nearest_centroid(p, centroids.data(), k);
-        if (!labels.empty()) labels[i] = std::uint8_t(j);
+        if (write_labels) labels_[i] = std::uint32_t(j);
         local.at(j, kCount) += 1;
         for (int ch = 0; ch < kColourChannels; ++ch)
           local.at(j, SumField(kSumR + ch)) += std::uint64_t(colour_channel(p, ch));
@@ -47,14 +49,16 @@ class CpuKmeans final : public KmeansBackend {
  private:
   static constexpr std::size_t kChunk = std::size_t(1) << 15;
   std::span<const std::uint32_t> pixels_;
+  std::span<std::uint32_t> labels_;
   ThreadPool& pool_;
   double last_ms_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<KmeansBackend> make_cpu_kmeans(std::span<const std::uint32_t> pixels, ThreadPool& pool) {
-  return std::make_unique<CpuKmeans>(pixels, pool);
+std::unique_ptr<KmeansBackend> make_cpu_kmeans(std::span<const std::uint32_t> pixels,
+                                               std::span<std::uint32_t> labels, ThreadPool& pool) {
+  return std::make_unique<CpuKmeans>(pixels, labels, pool);
 }
 
 }  // namespace ks::lab

@@ -5,8 +5,14 @@
 
 #include "lab/kmeans/kmeans.hpp"
 
+namespace ks {
+class ThreadPool;
+}
+
 namespace ks::lab {
 
-std::unique_ptr<KmeansBackend> make_cpu_kmeans(std::span<const std::uint32_t> pixels, ThreadPool& pool);
+// Pixels as kmeans_image.hpp makes them; labels (one per pixel) written by the passes that ask for them.
+std::unique_ptr<KmeansBackend> make_cpu_kmeans(std::span<const std::uint32_t> pixels,
+                                               std::span<std::uint32_t> labels, ThreadPool& pool);
 
 }  // namespace ks::lab

@@ -1,52 +1,50 @@
 #include "lab/kmeans/kmeans_image.hpp"
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "lab/kmeans/kmeans_math.hpp"
 
 namespace ks::lab {
 
-namespace {
-
-Image as_u8(const Image& image) {
-  return image.type() == ElemType::U8 ? image : convert_type(image, ElemType::U8);
+void fill_kmeans_pixels(const Image& image, std::span<std::uint32_t> out) {
+  const Image u8 = image.type() == ElemType::U8 ? Image() : convert_type(image, ElemType::U8);
+  const Image& src = image.type() == ElemType::U8 ? image : u8;
+  const int ch = src.channels();
+  if (ch < 1 || ch > 4) throw_usage("kmeans takes images of 1 to 4 channels");
+  if (out.size() != src.shape().pixel_count())
+    throw Error(ErrorKind::Internal, "fill_kmeans_pixels: wrong size");
+  const bool colour = ch >= 3, alpha = ch == 2 || ch == 4;
+  const auto v = src.elements<std::uint8_t>();
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    const std::uint8_t* p = v.data() + i * std::size_t(ch);
+    const std::uint32_t r = p[0], g = colour ? p[1] : r, b = colour ? p[2] : r, a = alpha ? p[ch - 1] : 255u;
+    out[i] = r | (g << 8) | (b << 16) | (a << 24);
+  }
 }
-
-bool has_colour(int channels) {
-  return channels >= 3;
-}
-
-}  // namespace
 
 std::vector<std::uint32_t> kmeans_pixels(const Image& image) {
-  const Image u8 = as_u8(image);
-  const int ch = u8.channels();
-  if (ch < 1 || ch > 4) throw_usage("kmeans takes images of 1 to 4 channels");
-  const auto v = u8.elements<std::uint8_t>();
-  std::vector<std::uint32_t> pixels(u8.shape().pixel_count());
-  for (std::size_t i = 0; i < pixels.size(); ++i) {
-    const std::uint8_t* p = v.data() + i * std::size_t(ch);
-    const std::uint32_t r = p[0], g = has_colour(ch) ? p[1] : r, b = has_colour(ch) ? p[2] : r;
-    pixels[i] = r | (g << 8) | (b << 16);
-  }
-  return pixels;
+  std::vector<std::uint32_t> px(image.shape().pixel_count());
+  fill_kmeans_pixels(image, px);
+  return px;
 }
 
-Image quantised_image(const Image& input, std::span<const std::uint8_t> labels,
-                      std::span<const std::uint8_t> palette) {
-  const Image u8 = as_u8(input);
-  if (labels.size() != u8.shape().pixel_count())
-    throw Error(ErrorKind::Internal, "quantised_image: labels and image differ in size");
-  Image out(u8.shape());
-  const int ch = u8.channels();
-  const auto in = u8.elements<std::uint8_t>();
+Image quantised_image(std::span<const std::uint32_t> pixels, int width, int height,
+                      std::span<const std::uint32_t> labels, std::span<const std::uint8_t> palette) {
+  const std::size_t n = std::size_t(width) * std::size_t(height);
+  if (pixels.size() != n || labels.size() != n)
+    throw Error(ErrorKind::Internal, "quantised_image: pixels, labels and size differ");
+  const bool alpha =
+      std::any_of(pixels.begin(), pixels.end(), [](std::uint32_t p) { return (p >> 24) != 255u; });
+  const int ch = alpha ? 4 : 3;
+  Image out(width, height, ch, ElemType::U8);
   auto o = out.elements<std::uint8_t>();
-  const int colour = has_colour(ch) ? kColourChannels : 1;  // gray: the centroid's r (= g = b)
-  for (std::size_t i = 0; i < labels.size(); ++i) {
-    const std::size_t at = i * std::size_t(ch), c = std::size_t(labels[i]) * kColourChannels;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::size_t c = std::size_t(labels[i]) * kColourChannels, at = i * std::size_t(ch);
     if (c + kColourChannels > palette.size())
-      throw Error(ErrorKind::Internal, "quantised_image: label beyond palette");
-    for (int j = 0; j < colour; ++j) o[at + j] = palette[c + j];
-    for (int j = colour; j < ch; ++j) o[at + j] = in[at + j];  // alpha
+      throw Error(ErrorKind::Internal, "quantised_image: a label beyond the palette");
+    for (int j = 0; j < kColourChannels; ++j) o[at + j] = palette[c + j];
+    if (alpha) o[at + 3] = std::uint8_t(pixels[i] >> 24);
   }
   return out;
 }

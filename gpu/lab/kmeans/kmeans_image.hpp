@@ -1,7 +1,8 @@
 #pragma once
-// Between images and the pixels k-means clusters. Colour is r, g, b; gray images cluster as r = g = b, and
-// alpha is left out of the clustering and copied to the quantised image. 16-bit and float images are
-// converted to 8 bits first (the palette is 8-bit colours either way).
+// Between images and the pixels k-means clusters. Pixels are 32-bit words 0xAABBGGRR: the colour r, g, b
+// (gray images as r = g = b) and the alpha (255 for images without one), which the clustering leaves out and
+// the quantised image keeps. 16-bit and float images are converted to 8 bits first (the palette is 8-bit
+// colours either way).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -10,12 +11,13 @@
 
 namespace ks::lab {
 
-// The image's pixels as 0x00BBGGRR words, row by row.
+// The image's pixels row by row into `out` (width * height words).
+void fill_kmeans_pixels(const Image& image, std::span<std::uint32_t> out);
 std::vector<std::uint32_t> kmeans_pixels(const Image& image);
 
-// The quantised image: every pixel the palette colour (k * 3 bytes) of its label; the input's shape and alpha
-// (u8 when the input was not).
-Image quantised_image(const Image& input, std::span<const std::uint8_t> labels,
-                      std::span<const std::uint8_t> palette);
+// The quantised image: every pixel the palette colour (k * 3 bytes) of its label; RGBA when some pixel is not
+// opaque (its alpha kept), else RGB; u8.
+Image quantised_image(std::span<const std::uint32_t> pixels, int width, int height,
+                      std::span<const std::uint32_t> labels, std::span<const std::uint8_t> palette);
 
 }  // namespace ks::lab

@@ -5,9 +5,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "core/timing.hpp"
 #include "lab/kmeans/kmeans.hpp"
-#include "lab/kmeans/kmeans_seed.hpp"
 
 namespace ks::lab {
 
@@ -45,6 +43,12 @@ std::uint8_t round_colour(float v) {
 
 }  // namespace
 
+std::vector<std::uint8_t> palette_of(std::span<const float> centroids) {
+  std::vector<std::uint8_t> p;
+  for (float v : centroids) p.push_back(std::uint8_t(std::clamp(std::floor(double(v) + 0.5), 0.0, 255.0)));
+  return p;
+}
+
 ClusterSums& ClusterSums::operator+=(const ClusterSums& o) {
   for (std::size_t i = 0; i < values.size(); ++i) values[i] += o.values[i];
   return *this;
@@ -79,40 +83,36 @@ double inertia_of(const ClusterSums& sums, std::span<const float> centroids) {
   return total;
 }
 
-KmeansResult run_kmeans(KmeansBackend& backend, std::span<const std::uint32_t> pixels,
-                        const KmeansParams& params, ThreadPool& pool, const KmeansProgress& progress) {
-  check_kmeans_params(params, pixels.size());
-  if (backend.pixel_count() != pixels.size())
-    throw Error(ErrorKind::Internal, "run_kmeans: the backend holds another image");
+KmeansResult run_lloyd(KmeansBackend& backend, std::span<const float> start, const KmeansParams& params,
+                       const KmeansProgress& progress) {
+  check_kmeans_params(params, backend.pixel_count());
+  if (start.size() != std::size_t(params.k) * kColourChannels)
+    throw Error(ErrorKind::Internal, "run_lloyd: the start holds another number of centroids");
   KmeansResult r;
   r.k = params.k;
-  Stopwatch seed_clock;
-  std::vector<float> centroids = kmeanspp_centres(pixels, params.k, params.seed, pool);
-  r.seed_ms = seed_clock.elapsed_ms();
-
-  auto pass = [&](std::span<std::uint8_t> labels) {
-    ClusterSums sums = backend.assign(centroids, labels);
+  std::vector<float> centroids(start.begin(), start.end());
+  auto pass = [&](bool write_labels) {
+    ClusterSums sums = backend.assign(centroids, write_labels);
     r.assign_ms.push_back(backend.last_assign_ms());
     r.inertia.push_back(inertia_of(sums, centroids));
     return sums;
   };
-  ClusterSums sums = pass({});
-  r.labels.resize(pixels.size());
+  ClusterSums sums = pass(false);
   for (;;) {
     std::vector<float> next = updated_centroids(sums, centroids);
-    r.last_shift = largest_shift(centroids, next);
+    r.shifts.push_back(largest_shift(centroids, next));
     centroids = std::move(next);
     ++r.iterations;
-    r.converged = r.last_shift <= params.tolerance;
+    r.converged = r.shifts.back() <= params.tolerance;
     const bool done = r.converged || r.iterations == params.max_iterations;
     // The last pass labels the pixels under the final centroids (the quantised image) and measures them.
-    sums = pass(done ? std::span<std::uint8_t>(r.labels) : std::span<std::uint8_t>());
+    sums = pass(done);
     if (progress) progress(r.iterations, r.inertia.back());
     if (done) break;
   }
 
   r.centroids = centroids;
-  for (float v : centroids) r.palette.push_back(round_colour(v));
+  r.palette = palette_of(centroids);
   for (int j = 0; j < params.k; ++j) {
     r.cluster_sizes.push_back(sums.at(j, kCount));
     if (sums.at(j, kCount) == 0) ++r.empty_clusters;

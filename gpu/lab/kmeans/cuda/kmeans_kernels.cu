@@ -14,7 +14,7 @@ __global__ void assign_naive(AssignArgs a, unsigned long long* sums) {
   if (i >= a.n) return;
   const std::uint32_t p = a.pixels[i];
   const int j = nearest_centroid(p, a.centroids, a.k);
-  if (a.labels) a.labels[i] = std::uint8_t(j);
+  if (a.labels) a.labels[i] = std::uint32_t(j);
   unsigned long long* s = sums + std::size_t(j) * kSumFields;
   atomicAdd(s + kCount, 1ull);
   for (int ch = 0; ch < kColourChannels; ++ch)
@@ -40,7 +40,7 @@ __global__ void assign_blocked(AssignArgs a, std::size_t per_block, unsigned* pa
     const bool valid = i < a.n;
     const std::uint32_t p = valid ? a.pixels[i] : 0u;
     const int j = valid ? nearest_centroid(p, centroids, a.k) : -1;
-    if (valid && a.labels) a.labels[i] = std::uint8_t(j);
+    if (valid && a.labels) a.labels[i] = std::uint32_t(j);
     // One cluster at a time, the lanes that chose it add their values in one warp reduction; the lowest of
     // them adds the totals to shared memory. Spatially coherent images have one or two clusters per warp.
     for (unsigned pending = __ballot_sync(kFullWarp, valid); pending;) {

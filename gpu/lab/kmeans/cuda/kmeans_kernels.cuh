@@ -16,7 +16,7 @@ struct AssignArgs {
   std::size_t n = 0;
   const float* centroids = nullptr;  // k * 3
   int k = 0;
-  std::uint8_t* labels = nullptr;  // null: not wanted this pass
+  std::uint32_t* labels = nullptr;  // null: not wanted this pass
 };
 
 // The kernels themselves, for launch validation and the occupancy report.

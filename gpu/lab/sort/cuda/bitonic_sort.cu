@@ -20,9 +20,10 @@ namespace ks::lab::cuda {
 
 namespace {
 
-constexpr int kThreads = 512;
+constexpr int kThreads = kBitonicThreads;
 constexpr int kLogBlockElems = 12;
 constexpr int kBlockElems = 1 << kLogBlockElems;  // 8 per thread; 32 KB of shared memory for u64
+static_assert(kBlockElems == kBitonicBlockElems);
 constexpr int kGlobalThreads = 256;
 constexpr int kMaxRegisterSteps = 4;  // 16 elements per thread in registers
 
@@ -144,6 +145,11 @@ void bitonic_sort_pow2(T* data, std::size_t count, cudaStream_t s) {
     merge_blocks_kernel<T><<<unsigned(count / kBlockElems), kThreads, 0, s>>>(data, k);
     ks::cuda::check_launch("bitonic merge_blocks");
   }
+}
+
+const void* bitonic_merge_kernel(bool pairs) {
+  return pairs ? reinterpret_cast<const void*>(&merge_blocks_kernel<std::uint64_t>)
+               : reinterpret_cast<const void*>(&merge_blocks_kernel<std::uint32_t>);
 }
 
 template void bitonic_sort_pow2<std::uint32_t>(std::uint32_t*, std::size_t, cudaStream_t);

@@ -18,10 +18,19 @@ namespace ks::lab::cuda {
 
 namespace {
 
+using ks::cuda::check;
+
 constexpr unsigned kCopyThreads = 256;
+constexpr std::size_t kAlign = 256;  // workspace pieces start on 256-byte boundaries
 
 unsigned copy_blocks(std::size_t count) {
   return unsigned((count + kCopyThreads - 1) / kCopyThreads);
+}
+std::size_t aligned(std::size_t bytes) {
+  return (bytes + kAlign - 1) / kAlign * kAlign;
+}
+std::size_t padded(std::size_t n) {
+  return std::bit_ceil(n);
 }
 
 // The working copy of bitonic: the keys, then UINT32_MAX up to the power of two. Sentinels sort last, and a
@@ -49,89 +58,98 @@ __global__ void unpack_pairs_kernel(const std::uint64_t* work, std::size_t n, st
   }
 }
 
-std::size_t padded(std::size_t n) {
-  return std::bit_ceil(n);
+std::size_t bitonic_workspace_bytes(std::size_t n, bool pairs) {
+  if (!pairs && padded(n) == n) return 0;  // a power-of-two count of keys is sorted where it is
+  return padded(n) * (pairs ? sizeof(std::uint64_t) : sizeof(std::uint32_t));
 }
 
-// A power-of-two count of keys is sorted in the output itself: no scratch, one pass fewer.
-bool bitonic_in_output(std::size_t n, bool pairs) {
-  return !pairs && padded(n) == n;
-}
-
-std::size_t radix_scratch_bytes(std::size_t n, bool pairs) {
-  std::size_t bytes = 0;
-  const int items = int(n);
-  if (pairs)
-    ks::cuda::check(cub::DeviceRadixSort::SortPairs<std::uint32_t, std::uint32_t>(
-                        nullptr, bytes, nullptr, nullptr, nullptr, nullptr, items),
-                    "cub::DeviceRadixSort::SortPairs (temporary storage size)");
-  else
-    ks::cuda::check(cub::DeviceRadixSort::SortKeys<std::uint32_t>(nullptr, bytes, nullptr, nullptr, items),
-                    "cub::DeviceRadixSort::SortKeys (temporary storage size)");
-  return bytes;
-}
-
-void enqueue_bitonic(const DeviceSortArrays& a, void* scratch, cudaStream_t s) {
+void enqueue_bitonic(const DeviceSortArrays& a, void* workspace, cudaStream_t s) {
   const std::size_t count = padded(a.n);
-  if (a.values_in) {
-    auto* work = static_cast<std::uint64_t*>(scratch);
-    pack_pairs_kernel<<<copy_blocks(count), kCopyThreads, 0, s>>>(a.keys_in, a.values_in, a.n, work, count);
+  if (a.values) {
+    auto* work = static_cast<std::uint64_t*>(workspace);
+    pack_pairs_kernel<<<copy_blocks(count), kCopyThreads, 0, s>>>(a.keys, a.values, a.n, work, count);
     ks::cuda::check_launch("bitonic pack_pairs");
     bitonic_sort_pow2(work, count, s);
-    unpack_pairs_kernel<<<copy_blocks(a.n), kCopyThreads, 0, s>>>(work, a.n, a.keys_out, a.values_out);
+    unpack_pairs_kernel<<<copy_blocks(a.n), kCopyThreads, 0, s>>>(work, a.n, a.keys, a.values);
     ks::cuda::check_launch("bitonic unpack_pairs");
     return;
   }
-  if (bitonic_in_output(a.n, false)) {
-    ks::cuda::check(cudaMemcpyAsync(a.keys_out, a.keys_in, a.n * 4, cudaMemcpyDeviceToDevice, s),
-                    "cudaMemcpyAsync (keys)");
-    bitonic_sort_pow2(a.keys_out, count, s);
+  if (count == a.n) {
+    bitonic_sort_pow2(a.keys, count, s);
     return;
   }
-  auto* work = static_cast<std::uint32_t*>(scratch);
-  pad_keys_kernel<<<copy_blocks(count), kCopyThreads, 0, s>>>(a.keys_in, a.n, work, count);
+  auto* work = static_cast<std::uint32_t*>(workspace);
+  pad_keys_kernel<<<copy_blocks(count), kCopyThreads, 0, s>>>(a.keys, a.n, work, count);
   ks::cuda::check_launch("bitonic pad_keys");
   bitonic_sort_pow2(work, count, s);
-  ks::cuda::check(cudaMemcpyAsync(a.keys_out, work, a.n * 4, cudaMemcpyDeviceToDevice, s),
-                  "cudaMemcpyAsync (sorted keys)");
+  check(cudaMemcpyAsync(a.keys, work, a.n * sizeof(std::uint32_t), cudaMemcpyDeviceToDevice, s),
+        "cudaMemcpyAsync (sorted keys)");
 }
 
-void enqueue_radix(const DeviceSortArrays& a, void* scratch, std::size_t bytes, cudaStream_t s) {
-  const int items = int(a.n);
-  if (a.values_in)
-    ks::cuda::check(cub::DeviceRadixSort::SortPairs(scratch, bytes, a.keys_in, a.keys_out, a.values_in,
-                                                    a.values_out, items, 0, 32, s),
-                    "cub::DeviceRadixSort::SortPairs");
+// Radix: CUB's DoubleBuffer form, with the arrays as the current buffers and the workspace holding the other
+// halves, then CUB's temporary storage. CUB flips between the halves once per pass; should the result end in
+// the workspace, it is copied back.
+struct RadixLayout {
+  std::size_t alt_keys = 0, alt_values = 0, temp = 0, temp_bytes = 0, total = 0;
+};
+
+RadixLayout radix_layout(std::size_t n, bool pairs) {
+  RadixLayout l;
+  const std::size_t half = aligned(n * sizeof(std::uint32_t));
+  l.alt_values = half;
+  l.temp = pairs ? 2 * half : half;
+  cub::DoubleBuffer<std::uint32_t> keys(nullptr, nullptr), values(nullptr, nullptr);
+  const int items = int(n);
+  if (pairs)
+    check(cub::DeviceRadixSort::SortPairs(nullptr, l.temp_bytes, keys, values, items),
+          "cub::DeviceRadixSort::SortPairs (temporary storage size)");
   else
-    ks::cuda::check(cub::DeviceRadixSort::SortKeys(scratch, bytes, a.keys_in, a.keys_out, items, 0, 32, s),
-                    "cub::DeviceRadixSort::SortKeys");
+    check(cub::DeviceRadixSort::SortKeys(nullptr, l.temp_bytes, keys, items),
+          "cub::DeviceRadixSort::SortKeys (temporary storage size)");
+  l.total = l.temp + l.temp_bytes;
+  return l;
+}
+
+void enqueue_radix(const DeviceSortArrays& a, void* workspace, cudaStream_t s) {
+  const bool pairs = a.values != nullptr;
+  const RadixLayout l = radix_layout(a.n, pairs);
+  auto* base = static_cast<std::byte*>(workspace);
+  cub::DoubleBuffer<std::uint32_t> keys(a.keys, reinterpret_cast<std::uint32_t*>(base + l.alt_keys));
+  cub::DoubleBuffer<std::uint32_t> values(a.values, reinterpret_cast<std::uint32_t*>(base + l.alt_values));
+  std::size_t temp_bytes = l.temp_bytes;
+  const int items = int(a.n);
+  if (pairs)
+    check(cub::DeviceRadixSort::SortPairs(base + l.temp, temp_bytes, keys, values, items, 0, 32, s),
+          "cub::DeviceRadixSort::SortPairs");
+  else
+    check(cub::DeviceRadixSort::SortKeys(base + l.temp, temp_bytes, keys, items, 0, 32, s),
+          "cub::DeviceRadixSort::SortKeys");
+  const std::size_t bytes = a.n * sizeof(std::uint32_t);
+  if (keys.Current() != a.keys)
+    check(cudaMemcpyAsync(a.keys, keys.Current(), bytes, cudaMemcpyDeviceToDevice, s),
+          "cudaMemcpyAsync (keys)");
+  if (pairs && values.Current() != a.values)
+    check(cudaMemcpyAsync(a.values, values.Current(), bytes, cudaMemcpyDeviceToDevice, s),
+          "cudaMemcpyAsync (values)");
 }
 
 }  // namespace
 
-std::size_t sort_scratch_bytes(GpuSort variant, std::size_t n, bool pairs) {
+std::size_t sort_workspace_bytes(GpuSort variant, std::size_t n, bool pairs) {
   check_sort_size(n);
-  if (variant == GpuSort::Radix) return radix_scratch_bytes(n, pairs);
-  if (bitonic_in_output(n, pairs)) return 0;
-  return padded(n) * (pairs ? sizeof(std::uint64_t) : sizeof(std::uint32_t));
+  return variant == GpuSort::Radix ? radix_layout(n, pairs).total : bitonic_workspace_bytes(n, pairs);
 }
 
-std::size_t sort_device_bytes(GpuSort variant, std::size_t n, bool pairs) {
-  const std::size_t arrays = (pairs ? 4 : 2) * n * sizeof(std::uint32_t);  // input and output
-  return arrays + sort_scratch_bytes(variant, n, pairs);
-}
-
-void enqueue_sort(GpuSort variant, const DeviceSortArrays& a, void* scratch, std::size_t scratch_bytes,
+void enqueue_sort(GpuSort variant, const DeviceSortArrays& a, void* workspace, std::size_t workspace_bytes,
                   void* stream) {
   check_sort_size(a.n);
-  const bool pairs = a.values_in != nullptr;
-  if (pairs != (a.values_out != nullptr) || scratch_bytes < sort_scratch_bytes(variant, a.n, pairs))
-    throw Error(ErrorKind::Internal, "enqueue_sort: values given on one side only, or too little scratch");
+  if (workspace_bytes < sort_workspace_bytes(variant, a.n, a.values != nullptr))
+    throw Error(ErrorKind::Internal, "enqueue_sort: the workspace is too small");
   const auto s = static_cast<cudaStream_t>(stream);
   if (variant == GpuSort::Radix)
-    enqueue_radix(a, scratch, scratch_bytes, s);
+    enqueue_radix(a, workspace, s);
   else
-    enqueue_bitonic(a, scratch, s);
+    enqueue_bitonic(a, workspace, s);
 }
 
 GpuSortTimes sort_on_gpu(GpuSort variant, std::span<std::uint32_t> keys, std::span<std::uint32_t> values,
@@ -141,46 +159,42 @@ GpuSortTimes sort_on_gpu(GpuSort variant, std::span<std::uint32_t> keys, std::sp
   check_sort_size(n);
   if (pairs && values.size() != n)
     throw Error(ErrorKind::Internal, "sort_on_gpu: keys and values differ in length");
+  const std::size_t bytes = n * sizeof(std::uint32_t), arrays = pairs ? 2 : 1;
+  const std::size_t workspace_bytes = sort_workspace_bytes(variant, n, pairs);
   char what[96];
   std::snprintf(what, sizeof what, "sorting %zu %s on the GPU", n, pairs ? "pairs" : "keys");
-  check_free_device_memory(sort_device_bytes(variant, n, pairs), what,
+  check_free_device_memory(2 * arrays * bytes + workspace_bytes, what,
                            "sort fewer keys, or use --variant cpu");
-  const std::size_t bytes = n * sizeof(std::uint32_t);
   using ks::cuda::DeviceBuffer;
-  DeviceBuffer keys_in(bytes, "the keys"), keys_out(bytes, "the sorted keys");
-  DeviceBuffer values_in(pairs ? bytes : 0, "the values"), values_out(pairs ? bytes : 0, "the sorted values");
-  const std::size_t scratch_bytes = sort_scratch_bytes(variant, n, pairs);
-  DeviceBuffer scratch(scratch_bytes, "the sort's scratch");
+  DeviceBuffer input(arrays * bytes, "the input"), work(arrays * bytes, "the arrays to sort");
+  DeviceBuffer workspace(workspace_bytes, "the sort's workspace");
+  auto* in = input.as<std::uint32_t>();
+  auto* out = work.as<std::uint32_t>();
   const auto s = static_cast<cudaStream_t>(stream);
   GpuSortTimes times;
   ks::cuda::EventTimer timer(s);
 
   timer.start();
-  ks::cuda::check(cudaMemcpyAsync(keys_in.get(), keys.data(), bytes, cudaMemcpyHostToDevice, s),
-                  "upload of keys");
+  check(cudaMemcpyAsync(in, keys.data(), bytes, cudaMemcpyHostToDevice, s), "upload of keys");
   if (pairs)
-    ks::cuda::check(cudaMemcpyAsync(values_in.get(), values.data(), bytes, cudaMemcpyHostToDevice, s),
-                    "upload of values");
+    check(cudaMemcpyAsync(in + n, values.data(), bytes, cudaMemcpyHostToDevice, s), "upload of values");
   timer.stop();
   times.upload_ms = timer.elapsed_ms();
 
-  const DeviceSortArrays arrays{keys_in.as<std::uint32_t>(), pairs ? values_in.as<std::uint32_t>() : nullptr,
-                                keys_out.as<std::uint32_t>(),
-                                pairs ? values_out.as<std::uint32_t>() : nullptr, n};
+  const DeviceSortArrays a{out, pairs ? out + n : nullptr, n};
   for (int run = -1; run < timed_runs; ++run) {  // run -1 warms up (clocks, CUB's first launch)
+    check(cudaMemcpyAsync(out, in, arrays * bytes, cudaMemcpyDeviceToDevice, s), "restoring the input");
     timer.start();
-    enqueue_sort(variant, arrays, scratch.get(), scratch_bytes, stream);
+    enqueue_sort(variant, a, workspace.get(), workspace_bytes, stream);
     timer.stop();
     const double ms = timer.elapsed_ms();
     if (run >= 0) times.sort_ms.push_back(ms);
   }
 
   timer.start();
-  ks::cuda::check(cudaMemcpyAsync(keys.data(), keys_out.get(), bytes, cudaMemcpyDeviceToHost, s),
-                  "download of keys");
+  check(cudaMemcpyAsync(keys.data(), out, bytes, cudaMemcpyDeviceToHost, s), "download of keys");
   if (pairs)
-    ks::cuda::check(cudaMemcpyAsync(values.data(), values_out.get(), bytes, cudaMemcpyDeviceToHost, s),
-                    "download of values");
+    check(cudaMemcpyAsync(values.data(), out + n, bytes, cudaMemcpyDeviceToHost, s), "download of values");
   timer.stop();
   times.download_ms = timer.elapsed_ms();
   return times;

@@ -16,35 +16,33 @@ namespace ks::lab::cuda {
 
 enum class GpuSort { Bitonic, Radix };
 
-// Device arrays of one sort. The input is only read, so a timed loop can sort the same input again and again
-// without restoring it; the output may not overlap it.
+// Device arrays of one sort, sorted in place (the lab's InOut arrays: the framework restores them before each
+// timed launch, so no launch sorts an already sorted buffer).
 struct DeviceSortArrays {
-  const std::uint32_t* keys_in = nullptr;
-  const std::uint32_t* values_in = nullptr;  // null: keys only
-  std::uint32_t* keys_out = nullptr;
-  std::uint32_t* values_out = nullptr;  // null exactly when values_in is
+  std::uint32_t* keys = nullptr;
+  std::uint32_t* values = nullptr;  // null: keys only
   std::size_t n = 0;
 };
 
-// Device memory the variant needs besides input and output: bitonic the padded working copy, radix CUB's
-// temporary storage.
-std::size_t sort_scratch_bytes(GpuSort variant, std::size_t n, bool pairs);
-// Input + output + scratch: what a sort of n keys (pairs) takes on the device.
-std::size_t sort_device_bytes(GpuSort variant, std::size_t n, bool pairs);
+// Device scratch the variant needs besides the arrays: bitonic the padded working copy (none for a
+// power-of-two count of keys), radix the other half of CUB's double buffer and its temporary storage.
+std::size_t sort_workspace_bytes(GpuSort variant, std::size_t n, bool pairs);
 
-// Enqueues the whole sort (padding and unpacking included) on `stream`; returns at once.
-void enqueue_sort(GpuSort variant, const DeviceSortArrays& arrays, void* scratch, std::size_t scratch_bytes,
-                  void* stream);
+// Enqueues the whole sort (padding, packing and copies back included) on `stream`; returns at once.
+void enqueue_sort(GpuSort variant, const DeviceSortArrays& arrays, void* workspace,
+                  std::size_t workspace_bytes, void* stream);
 
-// Milliseconds of one sort from host arrays: the upload, each timed sort (after one warm-up), the download.
+// Milliseconds of a sort from host arrays: the upload, each timed sort (after one warm-up), the download.
 struct GpuSortTimes {
   double upload_ms = 0;
   std::vector<double> sort_ms;
   double download_ms = 0;
 };
 
-// Host arrays in, sorted host arrays out (values empty for keys only). Checks the size and that the device
-// has the memory (an OutOfMemory error saying what is needed and what is free) before allocating anything.
+// Host arrays in, sorted host arrays out (values empty for keys only), outside the lab's framework (tests):
+// the input stays on the device and is copied into the sorted arrays before each run, untimed. Checks the
+// size and the free device memory (an OutOfMemory error saying what is needed and what is free) before
+// allocating.
 GpuSortTimes sort_on_gpu(GpuSort variant, std::span<std::uint32_t> keys, std::span<std::uint32_t> values,
                          int timed_runs, void* stream);
 

@@ -10,10 +10,7 @@ namespace {
 }
 }  // namespace
 
-std::size_t sort_scratch_bytes(GpuSort, std::size_t, bool) {
-  no_cuda();
-}
-std::size_t sort_device_bytes(GpuSort, std::size_t, bool) {
+std::size_t sort_workspace_bytes(GpuSort, std::size_t, bool) {
   no_cuda();
 }
 void enqueue_sort(GpuSort, const DeviceSortArrays&, void*, std::size_t, void*) {
