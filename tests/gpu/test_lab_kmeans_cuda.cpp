@@ -54,7 +54,7 @@ TEST_P(LabKmeansCuda, SameAsTheCpu) {
   auto cpu = make_cpu_kmeans(px, cpu_labels, pool);
   const KmeansResult expected = run_lloyd(*cpu, start, p);
   // naive takes any block; blocked whole warps: an odd block for naive.
-  const int block = variant == KmeansVariant::Naive ? c.block + 1 : c.block;
+  const int block = variant == KmeansVariant::Naive ? c.block - 1 : c.block;
   const cuda::GpuKmeans got = cuda::kmeans_on_gpu(engine().cuda(), px, start, p, variant, block);
 
   SCOPED_TRACE(::testing::Message() << name(variant) << " " << c.width << "x" << c.height << " k=" << c.k);
