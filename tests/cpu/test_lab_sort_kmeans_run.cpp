@@ -3,7 +3,9 @@
 // image, the facts and series, and requests refused before any memory is taken.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "core/error.hpp"
 #include "engine/engine.hpp"
@@ -125,6 +127,17 @@ TEST(LabKmeansRun, RefusesWhatItCannotDo) {
   LabRequest no_image = test::kmeans_request(small, Backend::Cpu, "cpu");
   no_image.image.reset();
   expect_usage(no_image, "-i IMAGE");
+  LabRequest nan_start = test::kmeans_request(small, Backend::Cpu, "cpu", {"k=2"});
+  NdArray start;
+  start.name = "start";
+  start.type = DType::F32;
+  start.shape = {2, 3};
+  start.data.resize(6 * sizeof(float));
+  auto c = start.as<float>();
+  std::fill(c.begin(), c.end(), 10.0f);
+  c[4] = std::numeric_limits<float>::quiet_NaN();
+  nan_start.inputs.push_back(start);
+  expect_usage(nan_start, "start centroid 1 has a non-finite channel");
   try {
     test::kmeans_request(small, Backend::Cpu, "cpu", {"k=257"});
     FAIL() << "no error";

@@ -37,6 +37,7 @@ double largest_shift(std::span<const float> a, std::span<const float> b) {
   return worst;
 }
 
+// Half up; means of 0..255 values stay in 0..255, the clamp only guards a user's start outside it.
 std::uint8_t round_colour(float v) {
   return std::uint8_t(std::clamp(std::floor(double(v) + 0.5), 0.0, 255.0));
 }
@@ -45,7 +46,7 @@ std::uint8_t round_colour(float v) {
 
 std::vector<std::uint8_t> palette_of(std::span<const float> centroids) {
   std::vector<std::uint8_t> p;
-  for (float v : centroids) p.push_back(std::uint8_t(std::clamp(std::floor(double(v) + 0.5), 0.0, 255.0)));
+  for (float v : centroids) p.push_back(round_colour(v));
   return p;
 }
 
@@ -88,6 +89,11 @@ KmeansResult run_lloyd(KmeansBackend& backend, std::span<const float> start, con
   check_kmeans_params(params, backend.pixel_count());
   if (start.size() != std::size_t(params.k) * kColourChannels)
     throw Error(ErrorKind::Internal, "run_lloyd: the start holds another number of centroids");
+  for (std::size_t i = 0; i < start.size(); ++i)
+    if (!std::isfinite(start[i]))
+      throw_usage(
+          fmt::format("start centroid {} has a non-finite channel ({})", i / kColourChannels, start[i]),
+          "give finite r, g, b values (0..255) in the start array, or leave it to k-means++");
   KmeansResult r;
   r.k = params.k;
   std::vector<float> centroids(start.begin(), start.end());
