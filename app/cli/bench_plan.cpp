@@ -10,7 +10,11 @@
 namespace ks::cli {
 
 std::string BenchCase::label() const {
-  std::string s = fmt::format("{} {} {} {}ch {}", spec->id, to_string(type), size, channels, variant);
+  std::string s = lab_size ? fmt::format("{} {} {}", spec->id,
+                                         lab_size->form == lab::SizeForm::Elements ? lab::short_text(lab_size->n())
+                                                                                   : lab::to_string(*lab_size),
+                                         variant)
+                           : fmt::format("{} {} {} {}ch {}", spec->id, to_string(type), size, channels, variant);
   if (block) {
     s += ' ';
     s += to_string(*block);
@@ -19,7 +23,8 @@ std::string BenchCase::label() const {
 }
 
 double BenchCase::work(int runs) const {
-  return double(size) * size * channels * std::max(runs, 1);
+  const double elements = lab_size ? double(lab_size->elements()) : double(size) * size * channels;
+  return elements * std::max(runs, 1);
 }
 
 namespace {
@@ -29,18 +34,21 @@ void check_config(const BenchConfig& c) {
     if (!ok) throw_usage(what, hint);
   };
   require(!c.kernels.empty(), "no kernels to benchmark", "give --kernels box,gaussian,...");
-  require(!c.sizes.empty(), "no image sizes to benchmark", "give --sizes 256,1024,...");
   require(!c.types.empty(), "no element types to benchmark", "give --types u8,f32");
   require(!c.channels.empty(), "no channel counts to benchmark", "give --channels 1 or 1,4");
   require(!c.backends.empty(), "no backends to benchmark", "give --backends cpu,cuda");
-  for (int s : c.sizes)
-    if (s < 1 || s > 65536)
-      throw_usage(fmt::format("image size {} is out of range", s), "allowed: 1 .. 65536");
   for (ElemType t : c.types)
     if (t != ElemType::U8 && t != ElemType::F32)
       throw_usage(fmt::format("element type {} cannot be benchmarked", to_string(t)), "use u8 or f32");
   if (std::find(c.backends.begin(), c.backends.end(), Backend::Cuda) != c.backends.end() && c.blocks.empty())
     throw_usage("no block shapes for the CUDA backend", "give --blocks 16x16,32x8");
+}
+
+// A stencil's image side: "1024" or "2^10", 1 .. 65536.
+int image_side(const std::string& text) {
+  const std::int64_t s = lab::parse_count(text);
+  if (s > 65536) throw_usage(fmt::format("image size {} is out of range", text), "allowed: 1 .. 65536");
+  return int(s);
 }
 
 // Each kernel's parameters: the defaults, then every assignment naming one of its parameters. An assignment
@@ -73,28 +81,70 @@ std::vector<ParamSet> kernel_params(const std::vector<const KernelSpec*>& specs,
 
 }  // namespace
 
+namespace {
+
+void add_lab_cases(const KernelSpec& spec, const ParamSet& params, const BenchConfig& c,
+                   std::vector<BenchCase>& cases) {
+  const lab::LabInfo& info = spec.lab->info();
+  if (info.form == lab::SizeForm::Image)
+    throw_usage(fmt::format("{} works on an image; bench sweeps sizes", spec.id),
+                fmt::format("run it with `kernelscope-cli lab {} -i IMAGE`", spec.id));
+  std::vector<lab::LabSize> sizes;
+  for (const auto& text : c.sizes) sizes.push_back(lab::parse_lab_size(text, info.form, spec.id));
+  if (sizes.empty()) sizes = c.cuda ? info.bench_sizes_cuda : info.bench_sizes_cpu;
+  for (const auto& size : sizes) lab::check_size(size, info.form, info.limits, spec.id);
+  const auto& blocks = c.lab_blocks.empty() ? info.bench_blocks : c.lab_blocks;
+  for (const auto& size : sizes)
+    for (Backend backend : c.backends)
+      for (const VariantSpec& v : spec.variants) {
+        if (v.backend != backend) continue;
+        BenchCase bc{&spec, params, int(std::min<std::int64_t>(size.elements(), 1 << 30)), ElemType::F32, 0,
+                     backend, v.name, std::nullopt, size};
+        if (backend == Backend::Cpu) {
+          cases.push_back(bc);
+          continue;
+        }
+        for (const BlockShape& b : blocks.empty() ? std::vector<BlockShape>{info.default_block} : blocks) {
+          bc.block = b;
+          cases.push_back(bc);
+        }
+      }
+}
+
+}  // namespace
+
 std::vector<BenchCase> plan_bench(const BenchConfig& c) {
   check_config(c);
   const KernelRegistry& registry = KernelRegistry::builtin();
   std::vector<const KernelSpec*> specs;
   for (const auto& id : c.kernels) {
     const KernelSpec& spec = registry.get(id);
-    if (spec.category != "stencil")
-      throw_usage(fmt::format("'{}' is not an image stencil kernel", id), "bench sweeps stencil kernels");
+    if (spec.category != "stencil" && !spec.lab)
+      throw_usage(fmt::format("'{}' is a {} kernel", id, spec.category), "bench sweeps stencil and lab kernels");
     if (std::find(specs.begin(), specs.end(), &spec) == specs.end()) specs.push_back(&spec);
   }
   const std::vector<ParamSet> params = kernel_params(specs, c.params);
+  std::vector<BenchCase> cases;
+  for (std::size_t k = 0; k < specs.size(); ++k)
+    if (specs[k]->lab) add_lab_cases(*specs[k], params[k], c, cases);
+
+  std::vector<std::size_t> stencils;
+  for (std::size_t k = 0; k < specs.size(); ++k)
+    if (!specs[k]->lab) stencils.push_back(k);
+  if (stencils.empty()) return cases;
+  std::vector<int> sizes;
+  for (const auto& text : c.sizes) sizes.push_back(image_side(text));
+  if (sizes.empty()) sizes = c.cuda ? std::vector<int>{1024, 4096, 8192} : std::vector<int>{512, 1024};
   for (int ch : c.channels)
-    if (std::none_of(specs.begin(), specs.end(), [&](const KernelSpec* s) { return s->takes_channels(ch); }))
-      throw_usage(fmt::format("no selected kernel takes {}-channel images", ch),
-                  "stencil kernels take 1 or 4");
+    if (std::none_of(stencils.begin(), stencils.end(), [&](std::size_t k) { return specs[k]->takes_channels(ch); }))
+      throw_usage(fmt::format("no selected kernel takes {}-channel images", ch), "stencil kernels take 1 or 4");
 
   // Size outermost: one random image per (size, type, channels) serves every kernel and variant after it.
-  std::vector<BenchCase> cases;
-  for (int size : c.sizes)
+  const std::size_t lab_cases = cases.size();
+  for (int size : sizes)
     for (ElemType type : c.types)
       for (int ch : c.channels)
-        for (std::size_t k = 0; k < specs.size(); ++k) {
+        for (std::size_t k : stencils) {
           const KernelSpec& spec = *specs[k];
           if (!spec.takes(type) || !spec.takes_channels(ch)) continue;
           for (Backend backend : c.backends)
@@ -103,7 +153,7 @@ std::vector<BenchCase> plan_bench(const BenchConfig& c) {
               // Variants that cannot run these parameters (separable for a non-separable matrix) are not
               // cases.
               if (spec.unavailable_reason && spec.unavailable_reason(v.name, params[k])) continue;
-              BenchCase bc{&spec, params[k], size, type, ch, backend, v.name, std::nullopt};
+              BenchCase bc{&spec, params[k], size, type, ch, backend, v.name, std::nullopt, std::nullopt};
               if (backend == Backend::Cpu) {
                 cases.push_back(bc);
                 continue;
@@ -114,7 +164,7 @@ std::vector<BenchCase> plan_bench(const BenchConfig& c) {
               }
             }
         }
-  if (cases.empty())
+  if (cases.size() == lab_cases)
     throw_usage("nothing to benchmark: no selected kernel takes these types and channel counts",
                 "see `kernelscope-cli list` for what each kernel takes");
   return cases;

@@ -6,6 +6,7 @@
 #include <map>
 #include <tuple>
 
+#include "cli/lab_report_json.hpp"
 #include "cli/report_json.hpp"
 #include "cli/report_text.hpp"
 #include "cli/text_format.hpp"
@@ -26,9 +27,14 @@ const char* to_string(BenchRow::Status s) noexcept {
 
 namespace {
 
-using GroupKey = std::tuple<std::string, ElemType, int, int>;
+using GroupKey = std::tuple<std::string, ElemType, int, int, std::string>;
 GroupKey group_of(const BenchCase& c) {
-  return {c.spec->id, c.type, c.size, c.channels};
+  return {c.spec->id, c.type, c.size, c.channels, c.lab_size ? lab::to_string(*c.lab_size) : std::string()};
+}
+
+std::string size_text(const BenchCase& c) {
+  if (!c.lab_size) return std::to_string(c.size);
+  return c.lab_size->form == lab::SizeForm::Elements ? lab::short_text(c.lab_size->n()) : lab::to_string(*c.lab_size);
 }
 
 double median_of(const BenchRow& r) {
@@ -56,6 +62,25 @@ nlohmann::ordered_json json_number(double v) {
 }
 
 }  // namespace
+
+RunReport summary_of(const lab::LabReport& l) {
+  RunReport r;
+  r.kernel = l.kernel;
+  r.variant = l.variant;
+  r.backend = l.backend;
+  r.device = l.device;
+  r.params = l.params;
+  r.block = l.block;
+  r.upload_ms = l.upload_time.median_ms;
+  r.download_ms = l.download_time.median_ms;
+  r.kernel_time = l.kernel_time;
+  r.cost = l.cost;
+  r.gbps = l.gbps;
+  r.copy_bandwidth_gbps = l.copy_bandwidth_gbps;
+  r.percent_of_copy = l.percent_of_copy;
+  r.occupancy = l.occupancy;
+  return r;
+}
 
 void compute_speedups(std::vector<BenchRow>& rows) {
   std::map<GroupKey, double> best_naive, cpu;
@@ -94,9 +119,9 @@ Table bench_table(const std::vector<BenchRow>& rows) {
            {"note"}});
   for (const auto& r : rows) {
     const BenchCase& c = r.bench_case;
-    std::vector<std::string> cells = {
-        c.spec->id, to_string(c.type), std::to_string(c.size), std::to_string(c.channels),
-        c.variant,  block_text(c)};
+    const bool lab = c.lab_size.has_value();
+    std::vector<std::string> cells = {c.spec->id, lab ? "-" : to_string(c.type), size_text(c),
+                                      lab ? "-" : std::to_string(c.channels), c.variant, block_text(c)};
     if (r.status == BenchRow::Status::Ok) {
       cells.insert(cells.end(), {format_ms(median_of(r)), format_gbps(r.report.gbps),
                                  format_percent(r.report.percent_of_copy), format_speedup(r.speedup_vs_naive),
@@ -118,10 +143,11 @@ std::string bench_csv(const std::vector<BenchRow>& rows) {
     const BenchCase& c = r.bench_case;
     const RunReport& rep = r.report;
     const bool ok = r.status == BenchRow::Status::Ok;
+    const bool lab = c.lab_size.has_value();
     std::vector<std::string> f = {c.spec->id,
-                                  to_string(c.type),
-                                  std::to_string(c.size),
-                                  std::to_string(c.channels),
+                                  lab ? "" : to_string(c.type),
+                                  lab ? lab::to_string(*c.lab_size) : std::to_string(c.size),
+                                  lab ? "" : std::to_string(c.channels),
                                   to_string(c.backend),
                                   c.variant,
                                   c.block ? to_string(*c.block) : "",
@@ -162,9 +188,9 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
     for (const auto& [name, value] : c.params.as_text()) params[name] = value;
     results.push_back(
         {{"kernel", c.spec->id},
-         {"type", to_string(c.type)},
-         {"size", c.size},
-         {"channels", c.channels},
+         {"type", c.lab_size ? nlohmann::ordered_json() : nlohmann::ordered_json(to_string(c.type))},
+         {"size", c.lab_size ? nlohmann::ordered_json(lab::to_string(*c.lab_size)) : nlohmann::ordered_json(c.size)},
+         {"channels", c.lab_size ? nlohmann::ordered_json() : nlohmann::ordered_json(c.channels)},
          {"backend", to_string(c.backend)},
          {"variant", c.variant},
          {"block",
@@ -177,7 +203,7 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
          {"percent_of_copy", ok ? json_number(r.report.percent_of_copy) : nlohmann::ordered_json()},
          {"speedup_vs_naive", json_number(r.speedup_vs_naive)},
          {"speedup_vs_cpu", json_number(r.speedup_vs_cpu)},
-         {"report", ok ? to_json(r.report) : nlohmann::ordered_json()}});
+         {"report", !ok ? nlohmann::ordered_json() : r.lab ? to_json(*r.lab) : to_json(r.report)}});
   }
   nlohmann::ordered_json types = nlohmann::ordered_json::array(), blocks = nlohmann::ordered_json::array(),
                          backends = nlohmann::ordered_json::array();

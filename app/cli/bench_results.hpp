@@ -8,6 +8,7 @@
 #include "cli/bench_plan.hpp"
 #include "cli/table.hpp"
 #include "engine/engine.hpp"
+#include "lab/lab_report.hpp"
 
 namespace ks::cli {
 
@@ -19,13 +20,18 @@ struct BenchRow {
   RunReport report;             // Ok only
   double speedup_vs_naive = 0;  // best naive block's median / this median; 0 when there is no naive row
   double speedup_vs_cpu = 0;    // the CPU row's median / this median; 0 when there is no CPU row
+  std::optional<lab::LabReport> lab;  // lab kernels: the whole report (`report` holds its summary)
 };
+
+// The RunReport fields a bench table shows, from a lab report (kernel time, rates, occupancy, device).
+RunReport summary_of(const lab::LabReport& lab);
 
 const char* to_string(BenchRow::Status status) noexcept;  // "ok", "skipped", "failed"
 
 void compute_speedups(std::vector<BenchRow>& rows);
 
-// kernel, type, size, ch, variant, block, median ms, GB/s, % copy BW, vs naive, vs cpu, note
+// kernel, type, size, ch, variant, block, median ms, GB/s, % copy BW, vs naive, vs cpu, note (lab rows: type
+// and ch "-", size as the kernel takes it)
 Table bench_table(const std::vector<BenchRow>& rows);
 
 // One header line, then one line per row (RFC 4180 quoting where needed).

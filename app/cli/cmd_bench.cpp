@@ -18,6 +18,7 @@
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
+#include "lab/lab.hpp"
 #include "registry/registry.hpp"
 
 namespace ks::cli {
@@ -27,7 +28,7 @@ namespace {
 struct BenchOptions {
   // Empty lists take defaults that depend on whether a CUDA device is usable (see resolve_config).
   std::vector<std::string> kernels;
-  std::vector<int> sizes;
+  std::vector<std::string> sizes;
   std::vector<std::string> types;
   std::vector<int> channels;
   std::vector<std::string> blocks;
@@ -47,14 +48,17 @@ BenchConfig resolve_config(const BenchOptions& opt, bool cuda) {
   if (c.kernels.empty())
     for (const auto& k : KernelRegistry::builtin().kernels())
       if (k.category == "stencil") c.kernels.push_back(k.id);
-  c.sizes = !opt.sizes.empty() ? opt.sizes
-            : cuda             ? std::vector<int>{1024, 4096, 8192}
-                               : std::vector<int>{512, 1024};
+  c.sizes = opt.sizes;
+  c.cuda = cuda;
   for (const auto& t : opt.types.empty() ? std::vector<std::string>{"u8", "f32"} : opt.types)
     c.types.push_back(kernel_type_from_string(t));
   c.channels = opt.channels.empty() ? std::vector<int>{1} : opt.channels;
-  for (const auto& b : opt.blocks.empty() ? std::vector<std::string>{"8x8", "16x16", "32x8"} : opt.blocks)
-    c.blocks.push_back(parse_block_shape(b));
+  // Stencils take WxH blocks; lab kernels also a thread count ("256"), and their own defaults when none are given.
+  if (opt.blocks.empty()) c.blocks = {{8, 8}, {16, 16}, {32, 8}};
+  for (const auto& b : opt.blocks) {
+    c.blocks.push_back(parse_block_or_threads(b));
+    c.lab_blocks.push_back(c.blocks.back());
+  }
   const std::vector<std::string> backends = !opt.backends.empty() ? opt.backends
                                             : cuda                ? std::vector<std::string>{"cpu", "cuda"}
                                                                   : std::vector<std::string>{"cpu"};
@@ -81,10 +85,35 @@ StencilRequest request_for(const BenchCase& c, const BenchConfig& config) {
   return r;
 }
 
+// Lab kernels: pinned host memory on CUDA (the transfers at their best; `lab --host` compares the modes), the
+// CPU reference checked once per case.
+lab::LabRequest lab_request_for(const BenchCase& c, const BenchConfig& config) {
+  lab::LabRequest r;
+  r.kernel = c.spec->id;
+  r.size = c.lab_size;
+  r.params = c.params;
+  r.backend = c.backend;
+  r.variant = c.variant;
+  r.block = c.block;
+  r.host = c.backend == Backend::Cuda ? lab::HostMode::Pinned : lab::HostMode::Pageable;
+  r.repeat = config.repeat;
+  r.warmup = config.warmup;
+  return r;
+}
+
 BenchRow run_case(Engine& engine, const Image& image, const BenchCase& c, const BenchConfig& config) {
-  BenchRow row{c, BenchRow::Status::Ok, {}, {}, 0, 0};
+  BenchRow row{c, BenchRow::Status::Ok, {}, {}, 0, 0, std::nullopt};
   try {
-    row.report = engine.run_stencil(image, request_for(c, config)).report;
+    if (c.lab_size) {
+      row.lab = lab::run_lab(engine, lab_request_for(c, config)).report;
+      row.report = summary_of(*row.lab);
+      if (row.lab->check.checked && !row.lab->check.agrees) {
+        row.status = BenchRow::Status::Failed;
+        row.note = "disagrees with the CPU: " + row.lab->check.detail;
+      }
+    } else {
+      row.report = engine.run_stencil(image, request_for(c, config)).report;
+    }
   } catch (const Error& e) {
     // A block the device or kernel cannot take is a fact of the sweep, not a failure: say so and go on.
     row.status = e.kind() == ErrorKind::Usage ? BenchRow::Status::Skipped : BenchRow::Status::Failed;
@@ -161,7 +190,7 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
     }
     progress.start(i, c.label(), left);
     Stopwatch watch;
-    if (!(image.shape() == c.shape())) image = bench_image(c.shape());
+    if (!c.lab_size && !(image.shape() == c.shape())) image = bench_image(c.shape());
     rows.push_back(run_case(engine, image, c, config));
     eta.record(kind_of[i], c.work(runs), watch.elapsed_ms() / 1000.0);
     progress.finish(i, c.label(), row_summary(rows.back()));
@@ -205,11 +234,14 @@ Command add_bench_command(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<BenchOptions>();
   CLI::App* sub = app.add_subcommand(
       "bench", "Sweep kernels x sizes x types x variants x blocks on random images and compare the timings");
-  sub->add_option("--kernels", opt->kernels, "Kernel ids, comma-separated (default: every stencil kernel)")
+  sub->add_option("--kernels", opt->kernels,
+                  "Kernel ids, comma-separated: stencils and lab kernels (default: every stencil kernel)")
       ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--sizes", opt->sizes,
-                  "Square image sizes, comma-separated (default: 1024,4096,8192 with CUDA, 512,1024 without)")
+                  "Sizes, comma-separated: square image sides for stencils (default: 1024,4096,8192 with CUDA, "
+                  "512,1024 without); for lab kernels element counts (2^20, 1M, 1048576) or NxM / MxNxK (default: "
+                  "each kernel's)")
       ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--types", opt->types, "Element types: u8,f32 (default both)")
@@ -220,7 +252,9 @@ Command add_bench_command(CLI::App& app, const GlobalOptions& global) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::IsMember({1, 4}));
-  sub->add_option("--blocks", opt->blocks, "CUDA block shapes (default 8x8,16x16,32x8)")
+  sub->add_option("--blocks", opt->blocks,
+                  "CUDA block shapes (default 8x8,16x16,32x8; lab kernels: thread counts such as 256, default "
+                  "each kernel's)")
       ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--backends", opt->backends, "cpu,cuda (default: both with a CUDA device, else cpu)")

@@ -25,17 +25,20 @@ struct InfoOptions {
 struct DeviceEntry {
   DeviceInfo info;
   double copy_gbps = 0;         // 0 when not measured
+  HostLinkBandwidth host;       // zeros when not measured
   std::string bandwidth_error;  // why the measurement failed, if it did
 };
 
 std::vector<DeviceEntry> probe_devices(bool measure) {
   std::vector<DeviceEntry> out;
   for (const DeviceInfo& d : list_devices()) {
-    DeviceEntry e{d, 0, {}};
+    DeviceEntry e{d, 0, {}, {}};
     if (measure) {
       // One device failing (busy, out of memory) should not hide the others.
       try {
-        e.copy_gbps = CudaContext::create(d.index)->copy_bandwidth_gbps();
+        auto context = CudaContext::create(d.index);
+        e.copy_gbps = context->copy_bandwidth_gbps();
+        e.host = context->host_bandwidth();
       } catch (const Error& err) {
         e.bandwidth_error = err.full_message();
       }
@@ -68,6 +71,11 @@ nlohmann::ordered_json device_json(const DeviceEntry& e) {
                               {"l2_cache_bytes", d.l2_cache_bytes}};
   j["copy_bandwidth_gbps"] =
       e.copy_gbps > 0 ? nlohmann::ordered_json(e.copy_gbps) : nlohmann::ordered_json(nullptr);
+  auto measured = [&](double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  j["host_bandwidth_gbps"] = {{"pageable_to_device", measured(e.host.pageable_to_device)},
+                              {"pageable_from_device", measured(e.host.pageable_from_device)},
+                              {"pinned_to_device", measured(e.host.pinned_to_device)},
+                              {"pinned_from_device", measured(e.host.pinned_from_device)}};
   if (!e.bandwidth_error.empty()) j["copy_bandwidth_error"] = e.bandwidth_error;
   return j;
 }
@@ -86,6 +94,13 @@ std::string device_text(const DeviceEntry& e) {
                    : e.bandwidth_error.empty() ? "not measured (--no-bandwidth)"
                                                : "measurement failed: " + e.bandwidth_error;
   t.add_row({"copy bandwidth", bw});
+  if (e.host.pinned_to_device > 0) {
+    t.add_row({"host -> device", fmt::format("{} GB/s pinned, {} GB/s pageable", format_gbps(e.host.pinned_to_device),
+                                             format_gbps(e.host.pageable_to_device))});
+    t.add_row({"device -> host", fmt::format("{} GB/s pinned, {} GB/s pageable",
+                                             format_gbps(e.host.pinned_from_device),
+                                             format_gbps(e.host.pageable_from_device))});
+  }
   t.add_row({"threads per block", fmt::format("up to {} ({} x {} x {})", d.max_threads_per_block,
                                               d.max_block_dim_x, d.max_block_dim_y, d.max_block_dim_z)});
   t.add_row({"threads / blocks per SM", fmt::format("{} / {}", d.max_threads_per_sm, d.max_blocks_per_sm)});
@@ -129,9 +144,11 @@ int run_info(const InfoOptions& opt, const GlobalOptions& global) {
 
 Command add_info_command(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<InfoOptions>();
-  CLI::App* sub = app.add_subcommand("info", "Show the CUDA devices and their measured copy bandwidth");
+  CLI::App* sub = app.add_subcommand(
+      "info", "Show the CUDA devices, their measured copy bandwidth and host <-> device bandwidth");
   sub->add_flag("--json", opt->json, "Print JSON instead of text");
-  sub->add_flag("!--no-bandwidth", opt->bandwidth, "Skip measuring the copy bandwidth (a few 1 GiB copies)");
+  sub->add_flag("!--no-bandwidth", opt->bandwidth,
+                "Skip measuring the bandwidths (a few 1 GiB device copies, 256 MiB host copies each way)");
   return {sub, [opt, &global] { return run_info(*opt, global); }};
 }
 

@@ -10,6 +10,7 @@
 #include "cli/table.hpp"
 #include "cli/text_format.hpp"
 #include "core/device_info.hpp"
+#include "lab/lab_kernel.hpp"
 #include "registry/registry.hpp"
 
 namespace ks::cli {
@@ -55,6 +56,10 @@ std::string describe_kernel(const KernelSpec& k, bool cuda_available) {
   for (const auto& v : k.variants) {
     const bool missing = v.backend == Backend::Cuda && !cuda_available;
     out += fmt::format("    {:<{}}  {}{}\n", v.name, name_width, missing ? "(needs CUDA) " : "", v.help);
+  }
+  if (k.lab) {
+    out += "  " + lab::describe_size(k.lab->info()) + "\n";
+    return out;
   }
   std::string channels;
   for (int c : k.channels) channels += (channels.empty() ? "" : ", ") + std::to_string(c);

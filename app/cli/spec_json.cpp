@@ -1,5 +1,7 @@
 #include "cli/spec_json.hpp"
 
+#include "lab/lab_kernel.hpp"
+
 namespace ks {
 
 const char* to_string(ParamType type) noexcept {
@@ -61,14 +63,31 @@ nlohmann::ordered_json to_json(const KernelSpec& k, bool cuda_available) {
                         {"available", v.backend == Backend::Cpu || cuda_available}});
   nlohmann::ordered_json types = nlohmann::ordered_json::array();
   for (ElemType t : k.types) types.push_back(to_string(t));
-  return {{"id", k.id},
-          {"title", k.title},
-          {"category", k.category},
-          {"description", k.description},
-          {"params", std::move(params)},
-          {"variants", std::move(variants)},
-          {"types", std::move(types)},
-          {"channels", k.channels}};
+  nlohmann::ordered_json j = {{"id", k.id},
+                              {"title", k.title},
+                              {"category", k.category},
+                              {"description", k.description},
+                              {"params", std::move(params)},
+                              {"variants", std::move(variants)},
+                              {"types", std::move(types)},
+                              {"channels", k.channels}};
+  if (k.lab) {
+    const lab::LabInfo& info = k.lab->info();
+    nlohmann::ordered_json min = nlohmann::ordered_json::array(), max = nlohmann::ordered_json::array();
+    for (int i = 0; i < info.default_size.rank(); ++i) {
+      min.push_back(info.limits.min[std::size_t(i)]);
+      max.push_back(info.limits.max[std::size_t(i)]);
+    }
+    j["lab"] = {{"size_form", lab::to_string(info.form)},
+                {"min", std::move(min)},
+                {"max", std::move(max)},
+                {"default_size", lab::to_string(info.default_size)},
+                {"splits", info.splits},
+                {"block_rank", info.block_rank},
+                {"default_block", {{"x", info.default_block.x}, {"y", info.default_block.y}}},
+                {"makes_image", info.makes_image}};
+  }
+  return j;
 }
 
 }  // namespace ks

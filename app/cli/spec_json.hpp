@@ -14,7 +14,8 @@ const char* to_string(ParamType type) noexcept;  // "int", "float", "bool", "cho
 nlohmann::ordered_json to_json(const ParamSpec& param);
 // {"id", "title", "category", "description", "params": [...], "variants": [{"name", "backend", "help",
 //  "available"}], "types": ["u8", ...], "channels": [1, 4]}. `cuda_available` fills each variant's
-//  "available".
+//  "available"; lab kernels also "lab": {"size_form", "min", "max", "default_size", "splits", "block_rank",
+//  "default_block", "makes_image"}.
 nlohmann::ordered_json to_json(const KernelSpec& kernel, bool cuda_available);
 
 }  // namespace ks

@@ -8,6 +8,14 @@
 
 namespace ks {
 
+// Host <-> device copy bandwidth in GB/s, each direction, from pageable and from pinned host memory.
+struct HostLinkBandwidth {
+  double pageable_to_device = 0;
+  double pageable_from_device = 0;
+  double pinned_to_device = 0;
+  double pinned_from_device = 0;
+};
+
 class CudaContext {
  public:
   static std::unique_ptr<CudaContext> create(int device_index = 0);
@@ -19,6 +27,9 @@ class CudaContext {
   // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), measured on first call with a
   // 1 GiB copy (smaller if memory is short), median of several timed copies after a warm-up.
   double copy_bandwidth_gbps();
+  // Host <-> device bandwidth (bytes copied / time), measured on first call like the copy bandwidth: 256 MiB
+  // (less if memory is short) each way from pageable and from pinned memory, median of several timed copies.
+  const HostLinkBandwidth& host_bandwidth();
   // The stream every launch of this context goes to (a cudaStream_t, opaque here).
   void* stream() const noexcept { return stream_; }
 
@@ -27,6 +38,7 @@ class CudaContext {
   DeviceInfo info_;
   void* stream_ = nullptr;
   double copy_bandwidth_gbps_ = 0;
+  std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
 };
 
 }  // namespace ks

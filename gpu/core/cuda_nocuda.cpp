@@ -24,4 +24,9 @@ CudaContext::~CudaContext() = default;
 
 double CudaContext::copy_bandwidth_gbps() { return 0; }
 
+const HostLinkBandwidth& CudaContext::host_bandwidth() {
+  if (!host_bandwidth_) host_bandwidth_ = std::make_unique<HostLinkBandwidth>();
+  return *host_bandwidth_;
+}
+
 }  // namespace ks

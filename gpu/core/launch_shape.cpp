@@ -38,4 +38,12 @@ BlockShape parse_block_shape(const std::string& text) {
 
 std::string to_string(const BlockShape& b) { return fmt::format("{}x{}", b.x, b.y); }
 
+BlockShape parse_block_or_threads(const std::string& text) {
+  if (text.find_first_of("xX") != std::string::npos) return parse_block_shape(text);
+  if (parse_dimension(text) < 0)
+    throw_usage(fmt::format("block '{}' is neither a thread count nor WIDTHxHEIGHT", text),
+                "write e.g. --block 256 (1-D kernels) or --block 16x16");
+  return parse_block_shape(text + "x1");
+}
+
 }  // namespace ks

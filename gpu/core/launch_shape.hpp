@@ -14,5 +14,7 @@ struct BlockShape {
 
 BlockShape parse_block_shape(const std::string& text);  // "WxH"; usage Error otherwise (0 threads included)
 std::string to_string(const BlockShape& b);             // "WxH"
+// "WxH", or a thread count alone ("256" = 256x1) for kernels with 1-D blocks (the lab's).
+BlockShape parse_block_or_threads(const std::string& text);
 
 }  // namespace ks

@@ -216,7 +216,9 @@ void fill_inputs(const Plan& p, const LabRequest& req, const ArrayViews& sources
   ctx.size = p.size;
   ctx.params = &req.params;
   ctx.seed = req.seed;
-  ctx.image = req.image ? &*req.image : nullptr;
+  std::optional<Image> f32;
+  if (req.image) f32 = req.image->type() == ElemType::F32 ? *req.image : convert_type(*req.image, ElemType::F32);
+  ctx.image = f32 ? &*f32 : nullptr;
   ctx.pool = &pool;
   p.kernel->fill(sources, ctx);
   for (const NdArray& given : req.inputs)
@@ -299,8 +301,9 @@ std::string default_lab_variant(const LabKernel& kernel, Backend backend) {
   throw_usage(fmt::format("{} has no CUDA variant", kernel.info().id), "use --backend cpu");
 }
 
-void check_lab_request(Engine& engine, const LabRequest& req) {
+void check_lab_request(Engine& engine, const LabRequest& req, bool with_device) {
   const Plan p = plan_request(req);
+  if (req.backend == Backend::Cuda && !with_device) return;
   if (req.backend == Backend::Cuda) {
     CudaContext& cuda = engine.cuda();
     const auto run = p.kernel->make_cuda_run(setup_for(p, req, cuda.device()));

@@ -67,8 +67,10 @@ const LabKernel& find_lab_kernel(const std::string& id);
 // The variant a request gets when it names none: "cpu", or the kernel's last CUDA variant.
 std::string default_lab_variant(const LabKernel& kernel, Backend backend);
 
-// Every check of run_lab that needs no memory (and, for CUDA, the device: block and free memory). Throws.
-void check_lab_request(Engine& engine, const LabRequest& request);
+// Every check of run_lab that needs no memory. `with_device` (CUDA requests): also the block against the device
+// and the kernel, and the free device memory; without it nothing touches the device, so a front end can refuse
+// a bad request (exit 2) before it asks for a GPU (exit 1 where there is none). Throws.
+void check_lab_request(Engine& engine, const LabRequest& request, bool with_device = true);
 
 LabResult run_lab(Engine& engine, const LabRequest& request, const LabRunControl& control = {});
 

@@ -48,7 +48,7 @@
 //      integers, relative tolerance for f32 elementwise, a bound the kernel derives for sums).
 //    - describe(): facts for the report (reduce: the sum, the exact value, the error against a compensated sum;
 //      matmul: "TF32 tensor cores"), series (kmeans: inertia per iteration), from the outputs of the run.
-//    - result_image(): an image the run produced (kmeans: the quantised image), if any.
+//    - result_image(): an image the run produced (kmeans: the quantised image), if any (set info().makes_image).
 //    - combine(): kernels with PerChunk outputs merge the chunks' copies (reduce: add the partial sums).
 // =============================================================================================================
 #include <atomic>
@@ -180,6 +180,7 @@ struct LabInfo {
   SizeLimits limits;
   LabSize default_size;
   bool splits = false;    // --streams K > 1: the elements cut into independent chunks
+  bool makes_image = false;  // result_image() gives an image (kmeans): `lab -o OUT.png` writes it
   int block_rank = 1;     // 1: --block B (= Bx1); 2: --block WxH
   BlockShape default_block{256, 1};
   // `bench` sizes when --sizes is not given: with CUDA, and on the CPU alone (smaller).
@@ -241,7 +242,7 @@ struct FillContext {
   LabSize size;
   const ParamSet* params = nullptr;
   std::uint64_t seed = 1;
-  const Image* image = nullptr;  // SizeForm::Image kernels: the loaded image (f32, its channels)
+  const Image* image = nullptr;  // SizeForm::Image kernels: the loaded image, converted to f32 (its channels)
   ThreadPool* pool = nullptr;
 };
 
@@ -292,6 +293,9 @@ class LabKernel {
 };
 
 using LabKernelList = std::vector<std::shared_ptr<const LabKernel>>;
+
+// "size: n from 1 to 2^30 (default 2^24); --streams: splits into chunks; block: 1-D, default 256" (list).
+std::string describe_size(const LabInfo& info);
 
 // Every lab kernel (gpu/lab/lab_kernels.cpp: one line per family).
 LabKernelList builtin_lab_kernels();

@@ -1,0 +1,68 @@
+// CudaContext::host_bandwidth: what PCIe (or NVLink-C2C) gives between host and device memory, the figure that
+// transfers in the lab are read against. Pinned memory is DMA'd directly; pageable memory goes through the
+// driver's staging buffer, which is why it is slower and why it cannot overlap kernels.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+#include "core/cuda/device_buffer.cuh"
+#include "core/cuda/event_timer.cuh"
+#include "core/cuda_context.hpp"
+#include "core/timing.hpp"
+
+namespace ks {
+
+namespace {
+
+struct PinnedHost {
+  explicit PinnedHost(std::size_t bytes) { cuda::check(cudaMallocHost(&ptr, bytes), "cudaMallocHost"); }
+  ~PinnedHost() { cudaFreeHost(ptr); }
+  PinnedHost(const PinnedHost&) = delete;
+  PinnedHost& operator=(const PinnedHost&) = delete;
+  void* ptr = nullptr;
+};
+
+double measure(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
+  cuda::EventTimer timer(s);
+  std::vector<double> samples;
+  constexpr int kWarmup = 1, kTimed = 5;
+  for (int i = 0; i < kWarmup + kTimed; ++i) {
+    timer.start();
+    cuda::check(cudaMemcpyAsync(dst, src, bytes, kind, s), "cudaMemcpyAsync");
+    timer.stop();
+    const double ms = timer.elapsed_ms();
+    if (i >= kWarmup) samples.push_back(ms);
+  }
+  return double(bytes) / (TimingStats::of(samples).median_ms * 1e6);
+}
+
+}  // namespace
+
+const HostLinkBandwidth& CudaContext::host_bandwidth() {
+  if (host_bandwidth_) return *host_bandwidth_;
+  std::size_t free_bytes = 0, total = 0;
+  cuda::check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
+  const std::size_t bytes = std::min<std::size_t>(std::size_t(256) << 20, free_bytes / 4) & ~std::size_t(4095);
+  if (bytes == 0)
+    throw Error(ErrorKind::OutOfMemory, "no device memory is free to measure the host bandwidth",
+                "close other programs that use the GPU");
+  cuda::DeviceBuffer device(bytes, "the host bandwidth test");
+  PinnedHost pinned(bytes);
+  std::unique_ptr<std::byte[]> pageable(new std::byte[bytes]);
+  std::memset(pageable.get(), 1, bytes);  // touched, so the first copy does not pay for page faults
+  std::memset(pinned.ptr, 1, bytes);
+  auto s = static_cast<cudaStream_t>(stream_);
+  HostLinkBandwidth b;
+  b.pageable_to_device = measure(device.get(), pageable.get(), bytes, cudaMemcpyHostToDevice, s);
+  b.pageable_from_device = measure(pageable.get(), device.get(), bytes, cudaMemcpyDeviceToHost, s);
+  b.pinned_to_device = measure(device.get(), pinned.ptr, bytes, cudaMemcpyHostToDevice, s);
+  b.pinned_from_device = measure(pinned.ptr, device.get(), bytes, cudaMemcpyDeviceToHost, s);
+  host_bandwidth_ = std::make_unique<HostLinkBandwidth>(b);
+  return *host_bandwidth_;
+}
+
+}  // namespace ks
