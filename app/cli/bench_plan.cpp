@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "lab/lab_kernel.hpp"
 #include "registry/registry.hpp"
 
 namespace ks::cli {

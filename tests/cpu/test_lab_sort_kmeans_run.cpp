@@ -47,7 +47,7 @@ TEST(LabSortRun, CpuVariantsSortTheSeededKeys) {
     const LabResult r = run_lab(
         engine(), test::sort_request(n, Backend::Cpu, variant, {"distribution=few", "payload=pairs"}));
     const auto input = make_keys(std::size_t(n), KeyDistribution::FewDistinct, 1);  // seed 1: the request's
-    const auto keys = as_u32(test::kept_array(r, "keys")), values = as_u32(test::kept_array(r, "values"));
+    const auto keys = as_u32(test::array_named(r, "keys")), values = as_u32(test::array_named(r, "values"));
     EXPECT_TRUE(test::is_sorted_permutation(input, keys)) << variant;
     EXPECT_TRUE(test::pairs_are_input_pairs(input, keys, values)) << variant;
     EXPECT_EQ(r.report.kernel_time.count, 2);
@@ -67,7 +67,7 @@ TEST(LabSortRun, SortsTheUsersKeys) {
   auto k = given.as<std::uint32_t>();
   for (std::size_t i = 0; i < 31; ++i) k[i] = std::uint32_t((i * 17) % 31);  // a permutation of 0..30
   req.inputs.push_back(given);
-  const auto keys = as_u32(test::kept_array(run_lab(engine(), req), "keys"));
+  const auto keys = as_u32(test::array_named(run_lab(engine(), req), "keys"));
   for (std::uint32_t i = 0; i < 31; ++i) EXPECT_EQ(keys[i], i);
 }
 
@@ -106,7 +106,7 @@ TEST(LabKmeansRun, CpuQuantisesTheImage) {
   EXPECT_GE(inertia.size(), 2u);
   for (std::size_t i = 1; i < inertia.size(); ++i) EXPECT_LE(inertia[i], inertia[i - 1] * (1 + 1e-12));
   // The kept inertia array is the series, NaN after the last pass.
-  const auto kept = test::kept_array(r, "inertia").as<double>();
+  const auto kept = test::array_named(r, "inertia").as<double>();
   ASSERT_EQ(kept.size(), 31u);  // iterations (30) + 1
   EXPECT_EQ(kept[inertia.size() - 1], inertia.back());
   if (inertia.size() < kept.size()) EXPECT_TRUE(std::isnan(kept[inertia.size()]));
@@ -117,7 +117,7 @@ TEST(LabKmeansRun, FloatImagesClusterAsTheir8BitColours) {
   const Image f32 = convert_type(u8, ElemType::F32);  // what the framework may hand over
   const auto a = run_lab(engine(), test::kmeans_request(u8, Backend::Cpu, "cpu", {"k=5"}));
   const auto b = run_lab(engine(), test::kmeans_request(f32, Backend::Cpu, "cpu", {"k=5"}));
-  EXPECT_EQ(test::kept_array(a, "centroids").data, test::kept_array(b, "centroids").data);
+  EXPECT_EQ(test::array_named(a, "centroids").data, test::array_named(b, "centroids").data);
 }
 
 TEST(LabKmeansRun, RefusesWhatItCannotDo) {

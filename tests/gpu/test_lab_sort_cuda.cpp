@@ -125,7 +125,7 @@ TEST(LabSortCudaRun, FrameworkRunsAgreeWithTheCpu) {
         const LabResult r = run_lab(engine(), req);
         EXPECT_TRUE(r.report.check.agrees) << variant << " " << payload << ": " << r.report.check.detail;
         const Keys input = make_keys((1 << 20) + 3, KeyDistribution::FewDistinct, 1);
-        const auto k = test::kept_array(r, "keys").as<std::uint32_t>();
+        const auto k = test::array_named(r, "keys").as<std::uint32_t>();
         EXPECT_TRUE(test::is_sorted_permutation(input, Keys(k.begin(), k.end())));
         EXPECT_EQ(r.report.kernel_time.count, 3);
       }

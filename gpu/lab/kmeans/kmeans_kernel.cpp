@@ -104,6 +104,7 @@ class KmeansKernel final : public LabKernel {
     info_.limits.max_elements = std::int64_t(1) << 28;
     info_.default_size = LabSize::image(512, 512);
     info_.splits = false;
+    info_.makes_image = true;
     info_.block_rank = 1;
     info_.default_block = {256, 1};
     info_.bench_blocks = {{128, 1}, {256, 1}, {512, 1}};
