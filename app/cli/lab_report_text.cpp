@@ -67,7 +67,7 @@ std::string lab_report_text(const lab::LabReport& r) {
   std::string out = fmt::format("{} {} {} on {}", r.kernel, r.variant, size_text(r), r.device);
   if (r.backend == Backend::Cuda) {
     out += fmt::format(", block {}, host memory {}", r.block ? to_string(*r.block) : "-", lab::to_string(r.host));
-    if (r.streams > 1) out += fmt::format(", {} streams x {} chunks", r.streams, r.chunks / r.streams);
+    if (r.streams > 1) out += fmt::format(", {} streams, {} chunks", r.streams, r.chunks);
   }
   out += "\n";
   if (!r.params.empty()) {

@@ -161,19 +161,13 @@ void check_memory(const Plan& p, const LabRequest& req, const LabCudaRun* run, C
                                       req.streams, p.chunks, p.size, run);
   const std::string what = fmt::format("{} {} {}", p.kernel->info().id, to_string(p.kernel->info().form),
                                        to_string(p.size));
-  if (const auto avail = available_host_memory(); avail && need.host_bytes > *avail)
-    throw_usage(fmt::format("{} needs {} of host memory ({}), {} is available", what, memory_text(need.host_bytes),
-                            need.host_detail, memory_text(*avail)),
-                "use a smaller --size" + std::string(req.check ? ", or --no-check (no CPU reference)" : ""));
-  if (cuda) {
-    const std::uint64_t free_bytes = device_free_memory(*cuda);
-    if (need.device_bytes > free_bytes)
-      throw_usage(fmt::format("{} needs {} of device memory ({}), {} is free on {}", what,
-                              memory_text(need.device_bytes), need.device_detail, memory_text(free_bytes),
-                              cuda->device().name),
-                  req.host == HostMode::Mapped ? "use a smaller --size"
-                                               : "use a smaller --size, or --host mapped (no device copies)");
-  }
+  require_memory(what, need.host_bytes, available_host_memory(), "host", need.host_detail, "",
+                 "use a smaller --size" + std::string(req.check ? ", or --no-check (no CPU reference)" : ""));
+  if (cuda)
+    require_memory(what, need.device_bytes, device_free_memory(*cuda), "device", need.device_detail,
+                   " on " + cuda->device().name,
+                   req.host == HostMode::Mapped ? "use a smaller --size"
+                                                : "use a smaller --size, or --host mapped (no device copies)");
 }
 
 // Host arrays owned by the run (pageable), for the roles asked; other views stay null.

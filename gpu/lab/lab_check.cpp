@@ -21,40 +21,58 @@ LabCheck size_mismatch(std::size_t expected, std::size_t actual, const std::stri
   return c;
 }
 
-// The worst element found by the threads, merged under a lock once per chunk.
+// The worst element: the largest relative error (the first such element), the largest absolute error, and how
+// many elements lie beyond the bound. Each thread keeps its own; they merge once per chunk.
 struct Worst {
   double abs = 0, rel = 0;
-  long long index = -1;       // of the largest relative error (or the first difference)
-  long long differing = 0;    // elements beyond the bound
+  long long index = -1;
+  long long differing = 0;
+
+  void note(long long i, double abs_error, double rel_error, bool beyond) {
+    if (beyond) ++differing;
+    abs = std::max(abs, abs_error);
+    if (index < 0 || rel_error > rel) {
+      rel = std::max(rel, rel_error);
+      index = i;
+    }
+  }
+  void merge(const Worst& o) {
+    differing += o.differing;
+    abs = std::max(abs, o.abs);
+    if (o.index >= 0 && (index < 0 || o.rel > rel || (o.rel == rel && o.index < index))) {
+      rel = o.rel;
+      index = o.index;
+    }
+  }
 };
+
+// `element(i, worst)` notes element i when it differs.
+template <class Element>
+Worst scan(long long n, ThreadPool& pool, const Element& element) {
+  std::mutex m;
+  Worst worst;
+  pool.parallel_for(0, n, [&](long long b, long long e) {
+    Worst w;
+    for (long long i = b; i < e; ++i) element(i, w);
+    std::lock_guard lock(m);
+    worst.merge(w);
+  });
+  return worst;
+}
 
 }  // namespace
 
 LabCheck compare_exact(std::span<const std::uint32_t> expected, std::span<const std::uint32_t> actual,
                        const std::string& what, ThreadPool& pool) {
   if (expected.size() != actual.size()) return size_mismatch(expected.size(), actual.size(), what);
-  std::mutex m;
-  Worst worst;
-  pool.parallel_for(0, (long long)expected.size(), [&](long long b, long long e) {
-    Worst w;
-    for (long long i = b; i < e; ++i) {
-      const auto x = expected[std::size_t(i)], y = actual[std::size_t(i)];
-      if (x == y) continue;
-      if (w.index < 0) w.index = i;
-      ++w.differing;
-      w.abs = std::max(w.abs, std::fabs(double(x) - double(y)));
-    }
-    std::lock_guard lock(m);
-    worst.differing += w.differing;
-    worst.abs = std::max(worst.abs, w.abs);
-    if (w.index >= 0 && (worst.index < 0 || w.index < worst.index)) worst.index = w.index;
+  const Worst worst = scan((long long)expected.size(), pool, [&](long long i, Worst& w) {
+    const auto x = expected[std::size_t(i)], y = actual[std::size_t(i)];
+    if (x != y) w.note(i, std::fabs(double(x) - double(y)), 0, true);
   });
   LabCheck c;
   c.checked = true;
   c.agrees = worst.differing == 0;
   c.max_abs_error = worst.abs;
-  c.max_rel_error = 0;
-  c.bound = 0;
   if (c.agrees) {
     c.detail = fmt::format("exact: {} {} identical", expected.size(), what);
   } else {
@@ -68,32 +86,15 @@ LabCheck compare_exact(std::span<const std::uint32_t> expected, std::span<const 
 LabCheck compare_relative(std::span<const float> expected, std::span<const float> actual, double rel_tol,
                           const std::string& what, ThreadPool& pool) {
   if (expected.size() != actual.size()) return size_mismatch(expected.size(), actual.size(), what);
-  std::mutex m;
-  Worst worst;
-  pool.parallel_for(0, (long long)expected.size(), [&](long long b, long long e) {
-    Worst w;
-    for (long long i = b; i < e; ++i) {
-      const double x = expected[std::size_t(i)], y = actual[std::size_t(i)];
-      double abs = 0, rel = 0;
-      if (std::isnan(x) || std::isnan(y)) {
-        abs = rel = std::isnan(x) && std::isnan(y) ? 0 : std::numeric_limits<double>::infinity();
-      } else if (x != y) {
-        abs = std::fabs(y - x);  // inf when one is infinite and the other is not
-        rel = x == 0 ? std::numeric_limits<double>::infinity() : abs / std::fabs(x);
-      }
-      if (rel > rel_tol) ++w.differing;
-      w.abs = std::max(w.abs, abs);
-      if (rel > w.rel || (w.index < 0 && rel > 0)) {
-        w.rel = rel;
-        w.index = i;
-      }
-    }
-    std::lock_guard lock(m);
-    worst.differing += w.differing;
-    worst.abs = std::max(worst.abs, w.abs);
-    if (w.index >= 0 && (worst.index < 0 || w.rel > worst.rel)) {
-      worst.rel = w.rel;
-      worst.index = w.index;
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  const Worst worst = scan((long long)expected.size(), pool, [&](long long i, Worst& w) {
+    const double x = expected[std::size_t(i)], y = actual[std::size_t(i)];
+    if (std::isnan(x) || std::isnan(y)) {
+      if (!(std::isnan(x) && std::isnan(y))) w.note(i, inf, inf, true);
+    } else if (x != y) {
+      const double abs = std::fabs(y - x);  // inf when one is infinite and the other is not
+      const double rel = x == 0 ? inf : abs / std::fabs(x);
+      w.note(i, abs, rel, rel > rel_tol);
     }
   });
   LabCheck c;

@@ -90,6 +90,15 @@ MemoryNeed memory_need(const std::vector<ArraySpec>& arrays, Backend backend, Ho
   return m;
 }
 
+void require_memory(const std::string& what, std::uint64_t needed, std::optional<std::uint64_t> available,
+                    const std::string& kind, const std::string& detail, const std::string& where,
+                    const std::string& hint) {
+  if (!available || needed <= *available) return;
+  throw_usage(fmt::format("{} needs {} of {} memory ({}), {} is free{}", what, memory_text(needed), kind, detail,
+                          memory_text(*available), where),
+              hint);
+}
+
 HostBytes allocate_host(std::size_t bytes, const std::string& what) {
   try {
     return HostBytes(new std::byte[bytes]);

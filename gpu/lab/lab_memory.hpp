@@ -3,6 +3,7 @@
 // large for this machine is refused with the figures (needed, free) instead of failing half way.
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ struct MemoryNeed {
 // null on the CPU backend.
 MemoryNeed memory_need(const std::vector<ArraySpec>& arrays, Backend backend, HostMode host, bool reference,
                        int streams, int chunks, const LabSize& size, const LabCudaRun* run);
+
+// A usage Error when `needed` bytes exceed `available` (nullopt: unknown, never refused): "<what> needs 12.9 GB of
+// <kind> memory (<detail>), 8.05 GB is free<where>", with `hint`.
+void require_memory(const std::string& what, std::uint64_t needed, std::optional<std::uint64_t> available,
+                    const std::string& kind, const std::string& detail, const std::string& where,
+                    const std::string& hint);
 
 // "4.29 GB" (decimal, like the GB/s figures).
 std::string memory_text(std::uint64_t bytes);

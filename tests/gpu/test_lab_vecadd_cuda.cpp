@@ -77,8 +77,9 @@ TEST(LabVecaddCuda, EveryHostModeGivesTheSameResult) {
       EXPECT_GT(r.report.kernel_time.median_ms, 0);
       if (mode == lab::HostMode::Mapped || mode == lab::HostMode::Managed) {
         EXPECT_EQ(r.report.upload_gbps, 0.0);
-        for (const auto& bar : r.report.timeline)
+        for (const auto& bar : r.report.timeline) {
           if (bar.lane == "upload") EXPECT_EQ(bar.bytes, 0u) << "no copies up in this mode";
+        }
       } else {
         EXPECT_GT(r.report.upload_time.median_ms, 0);
         EXPECT_GT(r.report.upload_gbps, 0);

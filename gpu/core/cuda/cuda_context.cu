@@ -44,17 +44,7 @@ double CudaContext::copy_bandwidth_gbps() {
   cuda::DeviceBuffer a(bytes, "the bandwidth test"), b(bytes, "the bandwidth test");
   auto s = static_cast<cudaStream_t>(stream_);
   cuda::check(cudaMemsetAsync(a.get(), 1, bytes, s), "cudaMemsetAsync");
-  cuda::EventTimer timer(s);
-  std::vector<double> samples;
-  constexpr int kWarmup = 2, kTimed = 10;  // the first copies pay for clocks ramping up and TLB misses
-  for (int i = 0; i < kWarmup + kTimed; ++i) {
-    timer.start();
-    cuda::check(cudaMemcpyAsync(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, s), "cudaMemcpyAsync");
-    timer.stop();
-    const double ms = timer.elapsed_ms();
-    if (i >= kWarmup) samples.push_back(ms);
-  }
-  const double median_ms = TimingStats::of(samples).median_ms;
+  const double median_ms = cuda::median_copy_ms(b.get(), a.get(), bytes, cudaMemcpyDeviceToDevice, s, 2, 10);
   // Every byte is read once and written once: the same count as the kernels' cost models.
   copy_bandwidth_gbps_ = 2.0 * double(bytes) / (median_ms * 1e6);
   return copy_bandwidth_gbps_;

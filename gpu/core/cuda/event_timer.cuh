@@ -3,7 +3,11 @@
 // time, not host time: launches are asynchronous, so a host clock would measure the enqueueing.
 #include <cuda_runtime.h>
 
+#include <cstddef>
+#include <vector>
+
 #include "core/cuda/check.cuh"
+#include "core/timing.hpp"
 
 namespace ks::cuda {
 
@@ -38,5 +42,21 @@ class EventTimer {
   cudaStream_t stream_;
   Event start_, stop_;
 };
+
+// The median time of `timed` copies of `bytes` on `stream`, each between events, after `warmup` untimed ones
+// (the first copies pay for clocks ramping up and TLB misses): what the bandwidth figures are made of.
+inline double median_copy_ms(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                             cudaStream_t stream, int warmup, int timed) {
+  EventTimer timer(stream);
+  std::vector<double> samples;
+  for (int i = 0; i < warmup + timed; ++i) {
+    timer.start();
+    check(cudaMemcpyAsync(dst, src, bytes, kind, stream), "cudaMemcpyAsync");
+    timer.stop();
+    const double ms = timer.elapsed_ms();
+    if (i >= warmup) samples.push_back(ms);
+  }
+  return TimingStats::of(samples).median_ms;
+}
 
 }  // namespace ks::cuda

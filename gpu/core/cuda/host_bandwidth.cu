@@ -7,12 +7,10 @@
 #include <cstring>
 #include <memory>
 #include <new>
-#include <vector>
 
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/event_timer.cuh"
 #include "core/cuda_context.hpp"
-#include "core/timing.hpp"
 
 namespace ks {
 
@@ -26,18 +24,8 @@ struct PinnedHost {
   void* ptr = nullptr;
 };
 
-double measure(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
-  cuda::EventTimer timer(s);
-  std::vector<double> samples;
-  constexpr int kWarmup = 1, kTimed = 5;
-  for (int i = 0; i < kWarmup + kTimed; ++i) {
-    timer.start();
-    cuda::check(cudaMemcpyAsync(dst, src, bytes, kind, s), "cudaMemcpyAsync");
-    timer.stop();
-    const double ms = timer.elapsed_ms();
-    if (i >= kWarmup) samples.push_back(ms);
-  }
-  return double(bytes) / (TimingStats::of(samples).median_ms * 1e6);
+double gbps(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
+  return double(bytes) / (cuda::median_copy_ms(dst, src, bytes, kind, s, 1, 5) * 1e6);
 }
 
 }  // namespace
@@ -57,10 +45,10 @@ const HostLinkBandwidth& CudaContext::host_bandwidth() {
   std::memset(pinned.ptr, 1, bytes);
   auto s = static_cast<cudaStream_t>(stream_);
   HostLinkBandwidth b;
-  b.pageable_to_device = measure(device.get(), pageable.get(), bytes, cudaMemcpyHostToDevice, s);
-  b.pageable_from_device = measure(pageable.get(), device.get(), bytes, cudaMemcpyDeviceToHost, s);
-  b.pinned_to_device = measure(device.get(), pinned.ptr, bytes, cudaMemcpyHostToDevice, s);
-  b.pinned_from_device = measure(pinned.ptr, device.get(), bytes, cudaMemcpyDeviceToHost, s);
+  b.pageable_to_device = gbps(device.get(), pageable.get(), bytes, cudaMemcpyHostToDevice, s);
+  b.pageable_from_device = gbps(pageable.get(), device.get(), bytes, cudaMemcpyDeviceToHost, s);
+  b.pinned_to_device = gbps(device.get(), pinned.ptr, bytes, cudaMemcpyHostToDevice, s);
+  b.pinned_from_device = gbps(pinned.ptr, device.get(), bytes, cudaMemcpyDeviceToHost, s);
   host_bandwidth_ = std::make_unique<HostLinkBandwidth>(b);
   return *host_bandwidth_;
 }

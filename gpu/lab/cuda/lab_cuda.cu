@@ -147,9 +147,16 @@ class LabCudaRunner {
       if (specs_[i].role == ArrayRole::InOut && specs_[i].bytes())
         std::memcpy(storage_->arrays[i].host(), sources[i].data, specs_[i].bytes());
     if (job_.host == HostMode::Managed || job_.host == HostMode::ManagedPrefetch) {
+      // managed-prefetch: outputs (whose old content does not matter) wait on the device, so that the kernel
+      // writes without faults; everything else starts on the host.
       cudaStream_t s = streams_[0]->get();
-      for (auto& b : storage_->arrays)
-        if (b.bytes()) check(cudaMemPrefetchAsync(b.host(), b.bytes(), host_location(), 0, s), "cudaMemPrefetchAsync");
+      for (std::size_t i = 0; i < specs_.size(); ++i) {
+        const ModeBuffer& b = storage_->arrays[i];
+        const bool to_device = job_.host == HostMode::ManagedPrefetch && specs_[i].role == ArrayRole::Output;
+        if (b.bytes())
+          check(cudaMemPrefetchAsync(b.host(), b.bytes(), to_device ? device_location(device_) : host_location(), 0, s),
+                "cudaMemPrefetchAsync");
+      }
       for (auto& chunks : storage_->per_chunk)
         for (auto& b : chunks)
           if (b.bytes()) check(cudaMemPrefetchAsync(b.host(), b.bytes(), host_location(), 0, s), "cudaMemPrefetchAsync");
