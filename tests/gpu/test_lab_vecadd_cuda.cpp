@@ -65,8 +65,8 @@ TEST(LabVecaddCuda, SaxpyEveryVariantAgreesWithTheCpuToTheBit) {
 
 TEST(LabVecaddCuda, EveryHostModeGivesTheSameResult) {
   KS_REQUIRE_GPU();
-  for (auto mode : {lab::HostMode::Pageable, lab::HostMode::Pinned, lab::HostMode::Mapped,
-                    lab::HostMode::Managed, lab::HostMode::ManagedPrefetch})
+  for (auto mode : {lab::HostMode::Pageable, lab::HostMode::Pinned, lab::HostMode::Mapped, lab::HostMode::Managed,
+                    lab::HostMode::ManagedPrefetch})
     for (const char* kernel : {"vecadd", "saxpy"}) {
       SCOPED_TRACE(testing::Message() << kernel << " " << lab::to_string(mode));
       auto req = lab_request(kernel, (1 << 20) + 3, Backend::Cuda, "vector4", {});
@@ -115,8 +115,7 @@ TEST(LabVecaddCuda, StreamedChunksGiveTheSerialBytes) {
         for (const auto& bar : t.report.timeline) {
           EXPECT_LE(0, bar.start_ms);
           EXPECT_LE(bar.start_ms, bar.end_ms);
-          EXPECT_LE(bar.end_ms, t.report.end_to_end_time.median_ms + 1e-3)
-              << "the timeline is the median repeat";
+          EXPECT_LE(bar.end_ms, t.report.end_to_end_time.median_ms + 1e-3) << "the timeline is the median repeat";
           EXPECT_EQ(bar.stream, bar.chunk % 3);
           const int lane = bar.lane == "upload" ? 0 : bar.lane == "kernel" ? 1 : 2;
           EXPECT_GE(bar.start_ms + 1e-3, last_end[lane]) << "lane " << bar.lane << " chunk " << bar.chunk;
