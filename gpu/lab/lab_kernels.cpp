@@ -12,7 +12,8 @@ void add_reduce_kernels(LabKernelList& list);       // gpu/lab/reduce: reduce
 void add_integrate2d_kernels(LabKernelList& list);  // gpu/lab/integrate2d: integrate2d
 void add_matmul_kernels(LabKernelList& list);       // gpu/lab/matmul: matmul
 
-// lab-sort-kmeans: sort, kmeans
+void add_sort_kernels(LabKernelList& list);    // gpu/lab/sort: sort
+void add_kmeans_kernels(LabKernelList& list);  // gpu/lab/kmeans: kmeans
 
 LabKernelList builtin_lab_kernels() {
   LabKernelList list;
@@ -23,7 +24,8 @@ LabKernelList builtin_lab_kernels() {
   add_integrate2d_kernels(list);
   add_matmul_kernels(list);
 
-  // sort, kmeans
+  add_sort_kernels(list);
+  add_kmeans_kernels(list);
 
   return list;
 }
