@@ -163,8 +163,10 @@ __global__ void __launch_bounds__(kThreads) sort_blocks_kernel(T* data, int elem
   __shared__ T s[kBlockElems];
   const std::size_t base = std::size_t(blockIdx.x) * std::size_t(elems);
   Group<T> g = load_group(data, base, elems);
-  for (int k = 2; k <= elems; k *= 2)
-    block_steps(g, s, base, std::size_t(k), std::countr_zero(unsigned(k)) - 1);
+  // log2 of k counted here: std::countr_zero is a host builtin, which device code got wrong (32 for every k:
+  // the H100 reported an illegal instruction, 2026-11-24).
+  for (int log_k = 1; (1 << log_k) <= elems; ++log_k)
+    block_steps(g, s, base, std::size_t(1) << log_k, log_k - 1);
   store_group(g, data, base, elems);
 }
 
