@@ -77,11 +77,10 @@ class SortKernel final : public LabKernel {
         {"cpu_parallel", Backend::Cpu,
          "tbb::parallel_sort (Debian's libtbb-dev) on every core, same order as cpu"},
         {"bitonic", Backend::Cuda,
-         "Bitonic sorting network: blocks of 4096 sorted in shared memory, then merge passes (up to 4 "
-         "strides per "
-         "pass in registers across blocks, the rest in shared memory); n padded to a power of two. Not "
-         "stable: "
-         "pairs sort as 64-bit words, equal keys by value"},
+         "Bitonic sorting network: blocks of 4096 keys sorted 8 per thread in registers (warp shuffles for "
+         "strides below 32, shared memory to reach the others), then merge passes: up to 6 strides across "
+         "blocks per pass in registers (5 for pairs), the rest in a block; n padded to a power of two. Not "
+         "stable: pairs sort as 64-bit words, equal keys by value"},
         {"radix", Backend::Cuda,
          "CUB DeviceRadixSort (SortKeys / SortPairs): stable, equal keys keep input order"}};
     info_.form = SizeForm::Elements;

@@ -1,10 +1,10 @@
 #pragma once
 // The CUDA sorts of the lab's `sort` kernel, declared without CUDA headers (streams are `void*`
 // cudaStream_t).
-//   bitonic  written here: the input padded to a power of two, blocks of 4096 sorted in shared memory, then
-//            merge steps in global memory (up to four strides per pass, in registers) and in shared memory;
-//            pairs travel as 64-bit words key << 32 | value, so equal keys come out ordered by value, exactly
-//            as the CPU variants order them. Not stable.
+//   bitonic  written here: the input padded to a power of two, blocks of 4096 sorted in registers, warp
+//            shuffles and shared memory, then merge steps across blocks (up to six strides per pass over
+//            memory, in registers) and inside blocks; pairs travel as 64-bit words key << 32 | value, so
+//            equal keys come out ordered by value, exactly as the CPU variants order them. Not stable.
 //   radix    CUB's DeviceRadixSort (SortKeys / SortPairs): stable, equal keys keep their input order.
 // In a build without CUDA every function throws a Device error that suggests the CPU variants.
 #include <cstddef>
