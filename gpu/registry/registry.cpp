@@ -10,6 +10,7 @@ const KernelRegistry& KernelRegistry::builtin() {
     KernelRegistry r;
     register_stencil_kernels(r);
     register_simulation_kernels(r);
+    register_topology_kernels(r);
     return r;
   }();
   return registry;

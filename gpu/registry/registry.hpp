@@ -26,5 +26,6 @@ class KernelRegistry {
 // Contributions of each kernel family (defined beside the family's code).
 void register_stencil_kernels(KernelRegistry& registry);
 void register_simulation_kernels(KernelRegistry& registry);  // gpu/sim/sim_kernels.cpp
+void register_topology_kernels(KernelRegistry& registry);    // gpu/topo/search/search_spec.cpp
 
 }  // namespace ks

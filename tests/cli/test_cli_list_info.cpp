@@ -53,7 +53,7 @@ TEST(CliList, JsonParsesAndMatchesTheRegistry) {
       }
     }
     EXPECT_FALSE(jk.at("variants").empty());
-    EXPECT_FALSE(jk.at("types").empty());
+    if (kernels[i].category != "topology") EXPECT_FALSE(jk.at("types").empty());  // the search has no image
   }
 }
 

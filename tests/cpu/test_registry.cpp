@@ -3,6 +3,7 @@
 
 #include "core/error.hpp"
 #include "registry/registry.hpp"
+#include "topo/search/search.hpp"
 
 namespace ks {
 namespace {
@@ -20,8 +21,6 @@ TEST(Registry, EveryKernelIsComplete) {
     EXPECT_FALSE(k.description.empty());
     ASSERT_FALSE(k.variants.empty());
     EXPECT_EQ(k.variants.front().name, "cpu") << "the CPU reference comes first";
-    EXPECT_FALSE(k.types.empty());
-    EXPECT_FALSE(k.channels.empty());
     ASSERT_TRUE(k.cost);
     for (const auto& p : k.params) {
       EXPECT_FALSE(p.help.empty()) << p.name;
@@ -30,6 +29,9 @@ TEST(Registry, EveryKernelIsComplete) {
       }
     }
     ParamSet defaults = k.default_params();  // throws if a default is outside its own range
+    if (k.category == "topology") continue;  // no image: no element types, channels or image cost
+    EXPECT_FALSE(k.types.empty());
+    EXPECT_FALSE(k.channels.empty());
     CostModel c = k.cost(ImageShape{640, 480, 1, ElemType::U8}, defaults);
     EXPECT_EQ(c.bytes, 2u * 640 * 480) << "one read and one write of the image";
     EXPECT_GT(c.operations, 0u);
@@ -54,6 +56,22 @@ TEST(Registry, SeparableVariantOnlyWhereTheFilterSeparates) {
     EXPECT_FALSE(k.unavailable_reason("separable", k.default_params())) << id;
   }
   for (const char* id : {"laplacian", "median", "convolve"}) EXPECT_EQ(reg.get(id).find_variant("separable"), nullptr);
+}
+
+TEST(Registry, SearchParametersReachTheSearch) {
+  const KernelSpec& k = KernelRegistry::builtin().get("search");
+  EXPECT_EQ(k.category, "topology");
+  ParamSet params = k.default_params();
+  params.set("algorithm", "anneal");
+  params.set("chains", "12");
+  params.set("tenure", "2.5");
+  params.set("elites", "3");
+  const topo::SearchParams q = topo::search_params_from(params);
+  EXPECT_EQ(q.algorithm, topo::SearchAlgorithm::Anneal);
+  EXPECT_EQ(q.chains, 12);
+  EXPECT_EQ(q.tenure, 2.5);
+  EXPECT_EQ(q.elites, 3);
+  EXPECT_THROW(params.set("perturb", "1.5"), Error);  // outside 0 .. 1: refused, not clamped
 }
 
 }  // namespace
