@@ -15,6 +15,7 @@
 #include "cli/request_checks.hpp"
 #include "cli/topo_inputs.hpp"
 #include "cli/topo_report.hpp"
+#include "cli/topo_search.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
@@ -38,6 +39,7 @@ struct TopoOptions {
   int repeat = 1;
   int warmup = 0;
   std::string json, csv;
+  SearchOptions search;  // --placements search (cli/topo_search.*)
 };
 
 int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
@@ -53,6 +55,13 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   if (!opt.csv.empty()) check_output_folder(opt.csv);
 
   const TopoInputs in = load_topo_inputs(opt.source);
+  if (opt.placements == "search") {
+    if (!opt.range.empty() || opt.top || !opt.variant.empty() || opt.repeat != 1 || opt.warmup || opt.no_histogram)
+      throw_usage("--range, --top, --variant, --repeat, --warmup and --no-histogram apply to sweeps",
+                  "drop them for --placements search");
+    return run_topo_search(opt.search, {&in, opt.source.qaplib, opt.backend, opt.seed, opt.json, opt.csv}, global);
+  }
+  check_no_search_options(opt.search);
   apply_placements(opt.placements, in.traffic, request);
   if (!opt.range.empty()) {
     if (request.mode != topo::PlacementMode::All)
@@ -132,11 +141,12 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
          "the traffic file's own links\n" +
              topo::topology_spec_help())
       ->allow_extra_args(false);
-  sub->add_option("--placements", opt->placements, "all | sample:N | identity | FILE (node names per line)")
+  sub->add_option("--placements", opt->placements,
+                  "all | sample:N | identity | FILE (node names per line) | search (tabu search or annealing)")
       ->capture_default_str();
   sub->add_option("--range", opt->range,
                   "Placement indices START:END of an exhaustive sweep (split and resume)");
-  sub->add_option("--seed", opt->seed, "Seed of sample:N")->capture_default_str();
+  sub->add_option("--seed", opt->seed, "Seed of sample:N and of the search")->capture_default_str();
   sub->add_option("--metric", opt->source.metric, "Path cost: hops or weighted (link lengths)")
       ->check(CLI::IsMember({"hops", "weighted"}))
       ->capture_default_str();
@@ -161,6 +171,7 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   sub->add_option("--json", opt->json, "Write every result as JSON to this file");
   sub->add_option("--csv", opt->csv, "Write one row per (timestamp, configuration) as CSV to this file");
+  add_search_options(*sub, opt->search);
   return {sub, [opt, &global] { return run_topo(*opt, global); }};
 }
 

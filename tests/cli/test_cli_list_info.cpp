@@ -53,7 +53,9 @@ TEST(CliList, JsonParsesAndMatchesTheRegistry) {
       }
     }
     EXPECT_FALSE(jk.at("variants").empty());
-    if (kernels[i].category != "topology") EXPECT_FALSE(jk.at("types").empty());  // the search has no image
+    if (kernels[i].category != "topology") {
+      EXPECT_FALSE(jk.at("types").empty());  // the search has no image
+    }
   }
 }
 

@@ -148,7 +148,8 @@ struct ChainSnapshot {
   std::vector<int> placement, best_placement;
   bool operator==(const ChainSnapshot&) const = default;
 };
-// `intervals` sync intervals of `request.params.sync` iterations on configuration 0, restarts included;
+// The first `intervals` intervals of configuration 0's search (1, 2, 4, ... steps up to the sync interval),
+// restarts included;
 // snapshots[interval][chain].
 std::vector<std::vector<ChainSnapshot>> trace_chains(const Problem& problem, const SearchRequest& request,
                                                      int intervals, ThreadPool& pool, CudaContext* cuda);
