@@ -69,40 +69,54 @@ long double delta_by_definition(const Problem& p, std::vector<std::uint16_t> x, 
 template <class A>
 struct Chain {
   using V = typename A::Value;
-  std::vector<V> traffic, cost;
+  std::vector<V> traffic, cost, padded_cost;
   std::vector<std::uint32_t> pairs;
   std::vector<std::uint16_t> p, best;
+  std::vector<V> permuted;
   std::vector<std::int32_t> tabu;
   std::vector<V> delta, vec;
+  int pitch;
   StepSettings s;
   TabuChain<A> chain;
   SearchMatrices<A> m;
   ChainRegs<A> r;
 
-  Chain(const Problem& problem, std::uint64_t seed) {
+  Chain(const Problem& problem, std::uint64_t seed) : pitch(tabu_pitch(problem.n)) {
     const int n = problem.n;
     traffic = traffic_matrix<V>(problem, 0);
     cost = cost_matrix<V>(problem, 0);
+    padded_cost = padded(cost, n, pitch);
     pairs = pair_table(n);
     SplitMix64 rng(seed);
     p = random_start(rng, n);
     best.resize(std::size_t(n));
-    tabu.resize(std::size_t(n * n));
+    permuted.resize(std::size_t(n * pitch));
+    tabu.resize(std::size_t(n * pitch));
     delta.resize(pairs.size());
     vec.resize(std::size_t(4 * n));
     s.n = n;
     s.pairs = int(pairs.size());
     s.tenure_span = 8.0 * n;
     s.aspiration = 5 * n * n;
-    chain = TabuChain<A>{p.data(), best.data(), tabu.data(), delta.data(),
+    chain = TabuChain<A>{p.data(),   best.data(),  permuted.data(), tabu.data(), delta.data(),
                          MoveVectors<A>{vec.data(), vec.data() + n, vec.data() + 2 * n, vec.data() + 3 * n}};
-    m = SearchMatrices<A>{traffic.data(), cost.data(), pairs.data()};
+    m = SearchMatrices<A>{traffic.data(), padded_cost.data(), pairs.data(), pitch};
     r.rng = SplitMix64(seed + 1);
     tabu_start(SoloTeam{}, m, chain, r, s);
   }
+
+  // The permuted traffic is the traffic between the nodes the placement puts at each pair of positions.
+  void expect_permuted_matches() const {
+    const int n = s.n;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        ASSERT_EQ(permuted[std::size_t(i * pitch + j)], traffic[std::size_t(p[std::size_t(i)] * n + p[std::size_t(j)])])
+            << i << "," << j;
+  }
 };
 
-// After `moves` random swaps, each followed by the O(1)/O(n) update, every entry equals its recomputation.
+// After `moves` random swaps, each followed by the O(1)/O(n) update, every entry equals its recomputation
+// (swap_delta through the placement, not through the permuted traffic the chain keeps).
 template <class A>
 void check_updates(const Problem& problem, int moves, std::uint64_t seed) {
   Chain<A> c(problem, seed);
@@ -110,13 +124,16 @@ void check_updates(const Problem& problem, int moves, std::uint64_t seed) {
   SplitMix64 rng(seed * 7 + 3);
   double scale = 1;  // the largest |delta| seen, for the real-valued tolerance
   for (int move = 0; move < moves; ++move) {
-    const int u = int(rng.below(std::uint32_t(n)));
+    int u = int(rng.below(std::uint32_t(n)));
     int v = int(rng.below(std::uint32_t(n - 1)));
     if (v >= u) ++v;
-    std::swap(c.p[std::size_t(u)], c.p[std::size_t(v)]);
-    update_delta_matrix(SoloTeam{}, c.m, c.chain, c.s, std::min(u, v), std::max(u, v));
+    if (u > v) std::swap(u, v);
+    tabu_move(SoloTeam{}, c.m, c.chain, n, u, v, 0, 0);
+    update_delta_matrix(SoloTeam{}, c.m, c.chain, c.s, u, v);
+    c.expect_permuted_matches();
     for (std::size_t k = 0; k < c.pairs.size(); ++k) {
       const int i = pair_first(c.pairs[k]), j = pair_second(c.pairs[k]);
+      ASSERT_EQ(pair_index(i, j, n), int(k));
       const auto full = swap_delta<A>(c.traffic.data(), c.cost.data(), c.p.data(), n, i, j);
       if constexpr (A::exact) {
         ASSERT_EQ(c.delta[k], full) << "move " << move << " (" << u << "," << v << "), pair " << i << "," << j;
@@ -196,6 +213,7 @@ TEST(SearchDelta, TabuChainTracksItsCost) {
       tabu_step(SoloTeam{}, c.m, c.chain, c.r, c.s);
       ASSERT_EQ((long double)c.r.cost, cost_by_definition(p, c.p)) << "step " << step;
     }
+    c.expect_permuted_matches();
     EXPECT_EQ((long double)c.r.best, cost_by_definition(p, c.best));
     EXPECT_LE(c.r.best, c.r.cost);
     EXPECT_EQ(c.r.iteration, 400);

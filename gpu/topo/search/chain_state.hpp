@@ -92,6 +92,13 @@ struct ChainRegs {
   }
 };
 
+template <class T>
+KS_HD void swap_values(T& a, T& b) {
+  const T t = a;
+  a = b;
+  b = t;
+}
+
 // A team of one (the CPU backend): what the GPU's block team (cuda/search_kernels.cuh) does with many threads.
 struct SoloTeam {
   KS_HD int rank() const { return 0; }

@@ -38,6 +38,9 @@ template <class V>
 std::vector<V> traffic_matrix(const Problem& p, int slice);
 template <class V>
 std::vector<V> cost_matrix(const Problem& p, int configuration);
+// An n x n matrix with rows `pitch` apart (the padding zero).
+template <class V>
+std::vector<V> padded(const std::vector<V>& m, int n, int pitch);
 // Every pair r < s of n positions, packed (swap_delta.hpp).
 std::vector<std::uint32_t> pair_table(int n);
 

@@ -139,6 +139,18 @@ template std::vector<std::int32_t> cost_matrix(const Problem&, int);
 template std::vector<std::int64_t> cost_matrix(const Problem&, int);
 template std::vector<double> cost_matrix(const Problem&, int);
 
+template <class V>
+std::vector<V> padded(const std::vector<V>& m, int n, int pitch) {
+  std::vector<V> out(std::size_t(n) * std::size_t(pitch), V(0));
+  for (int i = 0; i < n; ++i)
+    std::copy(m.begin() + std::ptrdiff_t(i) * n, m.begin() + std::ptrdiff_t(i + 1) * n,
+              out.begin() + std::ptrdiff_t(i) * pitch);
+  return out;
+}
+template std::vector<std::int32_t> padded(const std::vector<std::int32_t>&, int, int);
+template std::vector<std::int64_t> padded(const std::vector<std::int64_t>&, int, int);
+template std::vector<double> padded(const std::vector<double>&, int, int);
+
 std::vector<std::uint32_t> pair_table(int n) {
   std::vector<std::uint32_t> pairs;
   pairs.reserve(std::size_t(pair_count(n)));

@@ -63,7 +63,7 @@ KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typen
   return A::mad(A::mad(delta, d_cross, cross), d_self, self);
 }
 
-// The four vectors of the move (u, v) at position k, for the placement after the move (see the top).
+// The four vectors of a move (u, v), for the placement after the move (see the top; tabu_step.hpp fills them).
 template <class A>
 struct MoveVectors {
   using V = typename A::Value;
@@ -71,15 +71,6 @@ struct MoveVectors {
   V* b;
   V* c;
   V* e;
-
-  template <class P>
-  KS_HD void fill(const V* traffic, const V* cost_of, const P& p, int n, int u, int v, int k) const {
-    const int xk = p[k], xu = p[u], xv = p[v];
-    a[k] = A::sub(cost_of[u * n + k], cost_of[v * n + k]);
-    b[k] = A::sub(traffic[xv * n + xk], traffic[xu * n + xk]);
-    c[k] = A::sub(cost_of[k * n + u], cost_of[k * n + v]);
-    e[k] = A::sub(traffic[xk * n + xv], traffic[xk * n + xu]);
-  }
 
   // delta(r, s) after the move, from delta(r, s) before it; {r, s} and {u, v} disjoint.
   KS_HD V updated(V delta, int r, int s) const {

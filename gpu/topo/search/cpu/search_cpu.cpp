@@ -20,7 +20,7 @@ class CpuSearch final : public SearchBackend {
 
  public:
   CpuSearch(const SearchSetup& s, ThreadPool& pool)
-      : setup_(s), pool_(pool), n_(s.step.n), chains_(s.chains > 0 ? s.chains : int(pool.size())) {
+      : setup_(s), pool_(pool), n_(s.step.n), chains_(s.chains > 0 ? s.chains : int(pool.size())), pitch_(s.step.n) {
     const std::size_t n = std::size_t(n_), c = std::size_t(chains_);
     try {
       traffic_ = traffic_matrix<V>(*s.problem, s.slice);
@@ -29,8 +29,12 @@ class CpuSearch final : public SearchBackend {
       p_.resize(c * n);
       best_.resize(c * n);
       if (s.algorithm == SearchAlgorithm::Tabu) {
+        pitch_ = tabu_pitch(n_);
+        cost_ = padded(cost_, n_, pitch_);
         pairs_ = pair_table(n_);
-        tabu_.resize(c * n * n);
+        const std::size_t area = n * std::size_t(pitch_);
+        permuted_.resize(c * area);
+        tabu_.resize(c * area);
         delta_.resize(c * pairs_.size());
         vectors_.resize(c * 4 * n);
       }
@@ -75,13 +79,15 @@ class CpuSearch final : public SearchBackend {
     const std::size_t n = std::size_t(n_);
     ChainRegs<A> r;
     r.load(headers_[c]);
-    const SearchMatrices<A> m{traffic_.data(), cost_.data(), pairs_.data()};
+    const SearchMatrices<A> m{traffic_.data(), cost_.data(), pairs_.data(), pitch_};
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
       V* vec = vectors_.data() + c * 4 * n;
+      const std::size_t area = n * std::size_t(pitch_);
       TabuChain<A> chain;
       chain.p = p_.data() + c * n;
       chain.best_p = best_.data() + c * n;
-      chain.tabu = tabu_.data() + c * n * n;
+      chain.P = permuted_.data() + c * area;
+      chain.tabu = tabu_.data() + c * area;
       chain.delta = delta_.data() + c * pairs_.size();
       chain.vec = MoveVectors<A>{vec, vec + n, vec + 2 * n, vec + 3 * n};
       tabu_steps(SoloTeam{}, m, chain, r, setup_.step, steps);
@@ -95,13 +101,13 @@ class CpuSearch final : public SearchBackend {
 
   SearchSetup setup_;
   ThreadPool& pool_;
-  int n_, chains_;
-  std::vector<V> traffic_, cost_;
+  int n_, chains_, pitch_;
+  std::vector<V> traffic_, cost_;  // tabu: the path costs with rows `pitch_` apart
   std::vector<std::uint32_t> pairs_;
   std::vector<ChainHeader> headers_;
   std::vector<std::uint16_t> p_, best_;
   std::vector<std::int32_t> tabu_;
-  std::vector<V> delta_, vectors_;
+  std::vector<V> permuted_, delta_, vectors_;
 };
 
 }  // namespace

@@ -21,9 +21,8 @@ using ks::cuda::check;
 using ks::cuda::DeviceBuffer;
 using std::to_string;  // (no fmt under nvcc in C++20 mode)
 
-// Shared memory a tabu block may use for its optional pieces: enough for n = 60 in int32 (the matrices, the
-// delta matrix and the tabu list) with four blocks per SM; larger problems keep the matrices, then the tabu list
-// in global memory (read through L1).
+// Shared memory a tabu block may use for its optional pieces: enough for everything of n = 60 in int32 with four
+// blocks per SM; larger problems keep the tabu list, then the delta matrix ... in global memory (through L1).
 constexpr std::size_t kTabuSharedBudget = 100 * 1024;
 // ... and an annealing block: the placements' columns and the matrices.
 constexpr std::size_t kAnnealSharedBudget = 64 * 1024;
@@ -47,21 +46,30 @@ class CudaSearch final : public SearchBackend {
     stream_ = static_cast<cudaStream_t>(ctx.stream());
     const DeviceInfo& dev = ctx.device();
     traffic_ = upload(traffic_matrix<V>(*s.problem, s.slice), "the search's traffic");
-    cost_ = upload(cost_matrix<V>(*s.problem, s.configuration), "the search's path costs");
     const std::size_t n = std::size_t(n_), nn = n * n, pairs = std::size_t(s.step.pairs);
     const std::size_t optin = dev.shared_memory_per_block_optin;
     int blocks_per_sm = 0;
     std::size_t per_chain = 4 * n;  // placements and best placements
     if (s.algorithm == SearchAlgorithm::Tabu) {
+      pitch_ = tabu_pitch(n_);
+      cost_ = upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
       pairs_ = upload(pair_table(n_), "the search's pair table");
       threads_ = std::clamp((s.step.pairs / 4 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+      const std::size_t area = n * std::size_t(pitch_);
       std::size_t bytes = aligned(4 * n * sizeof(V)) + aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                           aligned(n * sizeof(std::uint16_t));
       const std::size_t budget = std::min(kTabuSharedBudget, optin);
-      auto fits = [&](std::size_t more) { return bytes + more <= budget; };
-      if ((plan_.delta_shared = fits(aligned(pairs * sizeof(V))))) bytes += aligned(pairs * sizeof(V));
-      if ((plan_.matrices_shared = fits(2 * aligned(nn * sizeof(V))))) bytes += 2 * aligned(nn * sizeof(V));
-      if ((plan_.tabu_shared = fits(aligned(nn * 4)))) bytes += aligned(nn * 4);
+      auto take = [&](std::size_t more) {
+        if (bytes + aligned(more) > budget) return false;
+        bytes += aligned(more);
+        return true;
+      };
+      // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta matrix
+      // and the tabu list (n^2 each).
+      plan_.costs_shared = take(area * sizeof(V));
+      plan_.permuted_shared = take(area * sizeof(V));
+      plan_.delta_shared = take(pairs * sizeof(V));
+      plan_.tabu_shared = take(area * 4);
       if (bytes > optin)
         throw Error(ErrorKind::Device,
                     "the tabu search of " + to_string(n_) + " nodes needs " + to_string(bytes / 1024) +
@@ -72,8 +80,9 @@ class CudaSearch final : public SearchBackend {
             "cudaFuncSetAttribute (tabu search)");
       check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_, bytes),
             "occupancy of the tabu search");
-      per_chain += nn * 4 + pairs * sizeof(V);
+      per_chain += area * (sizeof(V) + 4) + pairs * sizeof(V);
     } else {
+      cost_ = upload(cost_matrix<V>(*s.problem, s.configuration), "the search's path costs");
       threads_ = cuda::kAnnealThreads;
       std::size_t bytes = 0;
       if ((placements_shared_ = n * threads_ * sizeof(std::uint16_t) <= kAnnealSharedBudget))
@@ -102,7 +111,9 @@ class CudaSearch final : public SearchBackend {
     p_ = DeviceBuffer(c * n * 2, "the search's placements");
     best_ = DeviceBuffer(c * n * 2, "the search's best placements");
     if (s.algorithm == SearchAlgorithm::Tabu) {
-      tabu_ = DeviceBuffer(c * nn * 4, "the tabu lists");
+      const std::size_t area = n * std::size_t(pitch_);
+      permuted_ = DeviceBuffer(c * area * sizeof(V), "the permuted traffic");
+      tabu_ = DeviceBuffer(c * area * 4, "the tabu lists");
       delta_ = DeviceBuffer(c * pairs * sizeof(V), "the delta matrices");
     }
     const int blocks = s.algorithm == SearchAlgorithm::Tabu ? chains_ : (chains_ + threads_ - 1) / threads_;
@@ -133,9 +144,17 @@ class CudaSearch final : public SearchBackend {
 
   void advance(int steps) override {
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
-      cuda::TabuLaunch<A> L{traffic_.as<V>(),       cost_.as<V>(),         pairs_.as<std::uint32_t>(),
-                            headers_.as<ChainHeader>(), p_.as<std::uint16_t>(), best_.as<std::uint16_t>(),
-                            tabu_.as<std::int32_t>(), delta_.as<V>(),      setup_.step,
+      cuda::TabuLaunch<A> L{traffic_.as<V>(),
+                            cost_.as<V>(),
+                            pairs_.as<std::uint32_t>(),
+                            headers_.as<ChainHeader>(),
+                            p_.as<std::uint16_t>(),
+                            best_.as<std::uint16_t>(),
+                            permuted_.as<V>(),
+                            tabu_.as<std::int32_t>(),
+                            delta_.as<V>(),
+                            setup_.step,
+                            pitch_,
                             plan_};
       cuda::tabu_kernel<A><<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);
       ks::cuda::check_launch("tabu_kernel");
@@ -176,9 +195,10 @@ class CudaSearch final : public SearchBackend {
     };
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
       add(true, "placement");
+      add(plan_.costs_shared, "path costs");
+      add(plan_.permuted_shared, "permuted traffic");
       add(plan_.delta_shared, "delta matrix");
       add(plan_.tabu_shared, "tabu list");
-      add(plan_.matrices_shared, "traffic and path costs");
     } else {
       add(placements_shared_, "placements");
       add(matrices_shared_, "traffic and path costs");
@@ -189,11 +209,11 @@ class CudaSearch final : public SearchBackend {
   SearchSetup setup_;
   CudaContext& ctx_;
   cudaStream_t stream_{};
-  int n_ = 0, chains_ = 0, threads_ = 0;
+  int n_ = 0, chains_ = 0, threads_ = 0, pitch_ = 0;
   cuda::TabuPlan plan_{};
   bool matrices_shared_ = false, placements_shared_ = false;
   unsigned anneal_bytes_ = 0;
-  DeviceBuffer traffic_, cost_, pairs_, headers_, p_, best_, tabu_, delta_;
+  DeviceBuffer traffic_, cost_, pairs_, headers_, p_, best_, permuted_, tabu_, delta_;
   std::vector<ChainHeader> headers_h_;
   std::string launch_;
 };

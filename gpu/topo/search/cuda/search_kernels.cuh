@@ -1,8 +1,8 @@
 #pragma once
 // The search's kernels: the steps of tabu_step.hpp and anneal_step.hpp, shared with the CPU backend, run by
 //   tabu_kernel    one chain per block, its pairs dealt to the block's threads (BlockTeam); the placement, the
-//                  move vectors and, where they fit (TabuPlan), the delta matrix, the tabu list and the two n x n
-//                  matrices in shared memory for the launch, the rest in global memory
+//                  move vectors and, where they fit (TabuPlan), the path costs, the permuted traffic, the delta
+//                  matrix and the tabu list in shared memory for the launch, the rest in global memory
 //   anneal_kernel  one chain per thread; the block's placements in shared memory as columns (position k of
 //                  thread t at k x blockDim + t: neighbouring threads hit neighbouring banks), the matrices in
 //                  shared memory where they fit
@@ -48,24 +48,28 @@ struct BlockTeam {
   }
 };
 
-// Where a tabu launch keeps what (decided on the host from the shared memory it may use).
+// Where a tabu launch keeps what (decided on the host from the shared memory it may use): the placement and the
+// move vectors always in shared memory, then, as far as they fit and in this order, the path costs, the permuted
+// traffic, the delta matrix and the tabu list (tabu_step.hpp); the rest stays in global memory.
 struct TabuPlan {
-  bool delta_shared = false, tabu_shared = false, matrices_shared = false;
+  bool costs_shared = false, permuted_shared = false, delta_shared = false, tabu_shared = false;
   unsigned bytes = 0;  // dynamic shared memory per block
 };
 
 template <class A>
 struct TabuLaunch {
   using V = typename A::Value;
-  const V* traffic;
-  const V* cost_of;
+  const V* traffic;  // n x n (read when a chain starts)
+  const V* cost_of;  // n x pitch
   const std::uint32_t* pairs;
   ChainHeader* headers;
   std::uint16_t* p;       // chains x n
   std::uint16_t* best_p;  // chains x n
-  std::int32_t* tabu;     // chains x n x n (used when not shared)
-  V* delta;               // chains x pairs (used when not shared)
+  V* permuted;            // chains x n x pitch
+  std::int32_t* tabu;     // chains x n x pitch
+  V* delta;               // chains x pairs
   StepSettings step;
+  int pitch;
   TabuPlan plan;
 };
 
@@ -89,47 +93,50 @@ template <class A>
 __global__ void __launch_bounds__(kMaxTabuThreads) tabu_kernel(TabuLaunch<A> L, int steps) {
   using V = typename A::Value;
   extern __shared__ __align__(16) unsigned char shared[];
-  const int n = L.step.n, pairs = L.step.pairs, nn = n * n;
+  const int n = L.step.n, pairs = L.step.pairs, area = n * L.pitch;
   const std::size_t c = blockIdx.x;
   SharedCarver carve{shared};
   // 8-byte pieces first, so that every piece stays aligned.
   V* vectors = carve.take<V>(std::size_t(4) * std::size_t(n));
   void* scratch = carve.take<MoveChoice<V>>(kMaxTabuThreads / 32);
-  V* delta = L.plan.delta_shared ? carve.take<V>(std::size_t(pairs)) : L.delta + c * std::size_t(pairs);
-  const V* traffic = L.traffic;
   const V* cost_of = L.cost_of;
-  if (L.plan.matrices_shared) {
-    V* t = carve.take<V>(std::size_t(nn));
-    V* d = carve.take<V>(std::size_t(nn));
-    block_copy(t, L.traffic, nn);
-    block_copy(d, L.cost_of, nn);
-    traffic = t;
+  if (L.plan.costs_shared) {
+    V* d = carve.take<V>(std::size_t(area));
+    block_copy(d, L.cost_of, area);
     cost_of = d;
   }
-  std::int32_t* tabu = L.plan.tabu_shared ? carve.take<std::int32_t>(std::size_t(nn)) : L.tabu + c * std::size_t(nn);
+  V* const permuted_global = L.permuted + c * std::size_t(area);
+  V* permuted = L.plan.permuted_shared ? carve.take<V>(std::size_t(area)) : permuted_global;
+  V* const delta_global = L.delta + c * std::size_t(pairs);
+  V* delta = L.plan.delta_shared ? carve.take<V>(std::size_t(pairs)) : delta_global;
+  std::int32_t* const tabu_global = L.tabu + c * std::size_t(area);
+  std::int32_t* tabu = L.plan.tabu_shared ? carve.take<std::int32_t>(std::size_t(area)) : tabu_global;
   std::uint16_t* p = carve.take<std::uint16_t>(std::size_t(n));
 
   ChainRegs<A> r;
   r.load(L.headers[c]);
   block_copy(p, L.p + c * std::size_t(n), n);
   if (!r.fresh) {  // a fresh chain computes them anew
-    if (L.plan.delta_shared) block_copy(delta, L.delta + c * std::size_t(pairs), pairs);
-    if (L.plan.tabu_shared) block_copy(tabu, L.tabu + c * std::size_t(nn), nn);
+    if (L.plan.permuted_shared) block_copy(permuted, permuted_global, area);
+    if (L.plan.delta_shared) block_copy(delta, delta_global, pairs);
+    if (L.plan.tabu_shared) block_copy(tabu, tabu_global, area);
   }
   __syncthreads();
 
   TabuChain<A> chain;
   chain.p = p;
   chain.best_p = L.best_p + c * std::size_t(n);
+  chain.P = permuted;
   chain.tabu = tabu;
   chain.delta = delta;
   chain.vec = MoveVectors<A>{vectors, vectors + n, vectors + 2 * n, vectors + 3 * n};
-  const SearchMatrices<A> m{traffic, cost_of, L.pairs};
+  const SearchMatrices<A> m{L.traffic, cost_of, L.pairs, L.pitch};
   tabu_steps(BlockTeam{scratch}, m, chain, r, L.step, steps);  // ends synchronised
 
   block_copy(L.p + c * std::size_t(n), p, n);
-  if (L.plan.delta_shared) block_copy(L.delta + c * std::size_t(pairs), delta, pairs);
-  if (L.plan.tabu_shared) block_copy(L.tabu + c * std::size_t(nn), tabu, nn);
+  if (L.plan.permuted_shared) block_copy(permuted_global, permuted, area);
+  if (L.plan.delta_shared) block_copy(delta_global, delta, pairs);
+  if (L.plan.tabu_shared) block_copy(tabu_global, tabu, area);
   if (threadIdx.x == 0) r.store(L.headers[c]);
 }
 
@@ -180,7 +187,7 @@ __global__ void __launch_bounds__(kAnnealThreads) anneal_kernel(AnnealLaunch<A> 
     const StridedPlacement p = L.placements_shared ? StridedPlacement{columns + threadIdx.x, int(blockDim.x)}
                                                    : StridedPlacement{L.p + c * std::size_t(n), 1};
     std::uint16_t* best = L.best_p + c * std::size_t(n);
-    const SearchMatrices<A> m{traffic, cost_of, nullptr};
+    const SearchMatrices<A> m{traffic, cost_of, nullptr, n};
     anneal_steps(m, p, best, r, L.step, steps);
     r.store(L.headers[c]);
   }
