@@ -167,6 +167,7 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   params["anneal_stall"] = q.anneal_stall;
   params["perturb"] = q.perturb;
   params["elites"] = q.elites;
+  params["block"] = q.block;
   j["params"] = params;
   ordered_json configs = ordered_json::array();
   for (const auto& c : r.configurations) {

@@ -54,6 +54,7 @@ struct SearchParams {
   int anneal_stall = 2;      // anneal: no better best for this many cooling cycles
   double perturb = 0.25;     // perturb x n random swaps of the elite
   int elites = 8;            // the best distinct placements kept for restarts
+  int block = 0;             // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
 };
 
 // The parameters of a ParamSet of the "search" spec (Usage error for a value out of range).

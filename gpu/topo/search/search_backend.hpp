@@ -27,6 +27,7 @@ struct SearchSetup {
   SearchArithmetic arithmetic = SearchArithmetic::Int64;
   StepSettings step;
   int chains = 0;  // 0: the backend's choice
+  int block = 0;   // CUDA tabu: threads per chain; 0: the backend's choice
 };
 
 // The arithmetic whose every intermediate fits (Real for real-valued problems, and for exact ones too large for

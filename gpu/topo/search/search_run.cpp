@@ -34,6 +34,7 @@ class ConfigurationRun {
     setup_.arithmetic = choose_arithmetic(p, setup_.slice, configuration);
     setup_.step = step_settings(p, setup_.slice, configuration, r.params, r.seed);
     setup_.chains = r.params.chains;
+    setup_.block = r.params.block;
     if (r.backend == Backend::Cuda) {
       if (!cuda) throw Error(ErrorKind::Device, "no CUDA context for the search", "use the CPU backend");
       backend_ = make_cuda_search(setup_, *cuda);

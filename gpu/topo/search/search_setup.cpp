@@ -96,6 +96,7 @@ void check_search(const Problem& p, const SearchRequest& r) {
   check_param(q.tabu_stall > 0 && q.anneal_stall >= 1, "tabu_stall/anneal_stall", "positive values");
   check_param(q.perturb >= 0 && q.perturb <= 1, "perturb", "a fraction of n in [0, 1]");
   check_param(q.elites >= 1 && q.elites <= 1000, "elites", "1 .. 1000");
+  check_param(q.block >= 0 && q.block <= 512 && q.block % 32 == 0, "block", "0 (automatic) or a multiple of 32 up to 512");
 }
 
 SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuration) {

@@ -47,6 +47,8 @@ KernelSpec search_spec() {
       float_param("perturb", 0, 1, "0.25",
                   "A restart starts from one of the elites with perturb x n random swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
+      int_param("block", 0, 512, "0",
+                "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: about one per four pairs"),
   };
   k.variants = {{"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)"},
                 {"cuda", Backend::Cuda,
@@ -79,6 +81,7 @@ SearchParams search_params_from(const ParamSet& params) {
   q.anneal_stall = int(params.get_int("anneal_stall"));
   q.perturb = params.get_float("perturb");
   q.elites = int(params.get_int("elites"));
+  q.block = int(params.get_int("block"));
   return q;
 }
 

@@ -54,7 +54,7 @@ class CudaSearch final : public SearchBackend {
       pitch_ = tabu_pitch(n_);
       cost_ = upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
       pairs_ = upload(pair_table(n_), "the search's pair table");
-      threads_ = std::clamp((s.step.pairs / 4 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+      threads_ = s.block > 0 ? s.block : std::clamp((s.step.pairs / 4 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
       const std::size_t area = n * std::size_t(pitch_);
       std::size_t bytes = aligned(4 * n * sizeof(V)) + aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                           aligned(n * sizeof(std::uint16_t));
