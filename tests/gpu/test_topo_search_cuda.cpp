@@ -8,6 +8,7 @@
 
 #include <filesystem>
 
+#include "session/topology_document.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/qaplib.hpp"
@@ -164,6 +165,25 @@ TEST(SearchCuda, ThousandNodes) {
     EXPECT_EQ(res.best().placement.size(), 1024u);
     EXPECT_LE(res.best().best.scaled, res.best().curve.front().best.scaled);
   }
+}
+
+// The Topology panel's document runs the CUDA search like the CPU one.
+TEST(SearchCuda, TopologyDocumentSearchesOnTheGpu) {
+  KS_REQUIRE_GPU();
+  const fs::path file = fs::path(KS_SHARED_DATA_DIR) / "qaplib" / "nug12.dat";
+  if (!fs::exists(file)) GTEST_SKIP() << "no ../shared/data";
+  app::TopologyDocument doc(app::TopologyDocument::Options{2, true});
+  doc.open_traffic(file);
+  doc.settings().placements = "search";
+  doc.settings().backend = Backend::Cuda;
+  doc.settings().search.time_s = 10;
+  doc.settings().search.target = 578;
+  doc.run();
+  doc.wait_idle();
+  ASSERT_NE(doc.run_result(), nullptr) << doc.last_error();
+  EXPECT_EQ(doc.run_result()->search->best().best.scaled, 578);
+  EXPECT_EQ(doc.run_result()->search->device, context().device().name);
+  EXPECT_EQ(doc.search_live().best.scaled, 578);
 }
 
 }  // namespace
