@@ -93,6 +93,8 @@ struct SearchLive {
   topo::Cost best;
   std::vector<int> placement;                  // the best so far of `configuration`
   std::vector<topo::ConvergencePoint> curve;   // of `configuration`
+  std::optional<double> reference;             // the best known cost (the .sln beside a QAPLIB .dat)
+  std::string reference_source;
 };
 
 // The best cost over timestamps x configurations (the heatmap): rows are timestamps (the summed slice left

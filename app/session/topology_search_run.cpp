@@ -53,25 +53,29 @@ void TopologyDocument::run_search() {
   live_ = SearchLive{};
   live_.running = true;
   live_inputs_ = inputs_;
+  if (!inputs_->qaplib_file.empty()) {  // a small file, read once here
+    try {
+      if (const auto ref = cli::search_reference("", inputs_->qaplib_file, inputs_->traffic.node_count())) {
+        live_.reference = ref->cost;
+        live_.reference_source = ref->source;
+      }
+    } catch (const Error& e) {
+      notify(true, "Best known cost: " + e.full_message());
+    }
+  }
   worker_->submit(
-      "search", "Placement search", [this, in = inputs_, settings = settings_, request](Worker::Context& ctx) {
+      "search", "Placement search",
+      [this, in = inputs_, settings = settings_, request, reference = live_.reference,
+       reference_source = live_.reference_source](Worker::Context& ctx) {
         cancel_ = false;
         auto run = std::make_shared<TopologyRun>();
         run->inputs = in;
         run->settings = settings;
+        run->reference = reference;
+        run->reference_source = reference_source;
         try {
           run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
           const topo::Problem& problem = *run->problem;
-          if (!in->qaplib_file.empty()) {
-            try {
-              if (const auto ref = cli::search_reference("", in->qaplib_file, problem.n)) {
-                run->reference = ref->cost;
-                run->reference_source = ref->source;
-              }
-            } catch (const Error& e) {
-              ctx.post([this, msg = e.full_message()] { notify(true, "Best known cost: " + msg); });
-            }
-          }
           CudaContext* cuda = nullptr;
           if (request.backend == Backend::Cuda) {
             if (!cuda_) cuda_ = CudaContext::create();
@@ -96,6 +100,8 @@ void TopologyDocument::run_search() {
             live.best = p.best;
             live.placement = *p.placement;
             live.curve = *p.curve;
+            live.reference = reference;
+            live.reference_source = reference_source;
             ctx.post([this, live = std::move(live)] { live_ = live; });
           };
           const auto start = std::chrono::steady_clock::now();

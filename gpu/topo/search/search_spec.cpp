@@ -48,7 +48,8 @@ KernelSpec search_spec() {
                   "A restart starts from one of the elites with perturb x n random swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param("block", 0, 512, "0",
-                "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: about one per four pairs"),
+                "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
+                "(2n - 3, in whole warps, 64 .. 512)"),
   };
   k.variants = {{"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)"},
                 {"cuda", Backend::Cuda,

@@ -54,7 +54,9 @@ class CudaSearch final : public SearchBackend {
       pitch_ = tabu_pitch(n_);
       cost_ = upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
       pairs_ = upload(pair_table(n_), "the search's pair table");
-      threads_ = s.block > 0 ? s.block : std::clamp((s.step.pairs / 4 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+      // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step), rounded up
+      // to whole warps: the best or within 2% of the best of 64 .. 512 on an H100 for n = 30 and 60 (docs/PERF.md).
+      threads_ = s.block > 0 ? s.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
       const std::size_t area = n * std::size_t(pitch_);
       std::size_t bytes = aligned(4 * n * sizeof(V)) + aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                           aligned(n * sizeof(std::uint16_t));
