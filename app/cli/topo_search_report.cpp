@@ -17,19 +17,6 @@ using nlohmann::ordered_json;
 
 namespace {
 
-std::string joined(const std::vector<std::string>& v) {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
-  return s;
-}
-
-std::string rate_text(double per_second) {
-  if (per_second >= 1e9) return fmt::format("{:.2f} G", per_second / 1e9);
-  if (per_second >= 1e6) return fmt::format("{:.2f} M", per_second / 1e6);
-  if (per_second >= 1e3) return fmt::format("{:.2f} k", per_second / 1e3);
-  return fmt::format("{:.0f} ", per_second);
-}
-
 std::string cost_text(const topo::SearchResult& r, const topo::Cost& c) {
   return r.exact ? topo::format_scaled(c.scaled, r.decimals) : fmt::format("{:.17g}", c.value);
 }

@@ -18,10 +18,10 @@
 #include <vector>
 
 #include "registry/kernel_spec.hpp"
+#include "registry/registry.hpp"
 #include "session/link_loads.hpp"
 #include "session/worker.hpp"
 #include "topo/evaluation.hpp"
-#include "registry/registry.hpp"
 #include "topo/problem.hpp"
 #include "topo/search/search.hpp"
 #include "topo/topology.hpp"

@@ -23,17 +23,6 @@ constexpr const char* kFamilies[] = {"ring", "mesh",      "torus",  "hypercube",
 constexpr const char* kOcsBases[] = {"ring", "mesh", "torus", "hypercube", "complete", "star"};
 constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity", "search (tabu, annealing)"};
 
-bool attempt(TopologyPanelState& st, const std::function<void()>& change) {
-  try {
-    change();
-    st.error.clear();
-    return true;
-  } catch (const Error& e) {
-    st.error = e.full_message();
-    return false;
-  }
-}
-
 std::string generator_spec(const TopologyPanelState& st) {
   const std::string family = kGenerators[st.generator];
   std::string s = fmt::format("{}:n={},t={},seed={}", family, st.gen_nodes, st.gen_timestamps, st.gen_seed);
@@ -221,6 +210,17 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
 }
 
 }  // namespace
+
+bool attempt(TopologyPanelState& st, const std::function<void()>& change) {
+  try {
+    change();
+    st.error.clear();
+    return true;
+  } catch (const Error& e) {
+    st.error = e.full_message();
+    return false;
+  }
+}
 
 void draw_topology_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   traffic_controls(doc, st);

@@ -25,17 +25,6 @@ namespace ks::ui::panels {
 
 namespace {
 
-bool attempt(TopologyPanelState& st, const std::function<void()>& change) {
-  try {
-    change();
-    st.error.clear();
-    return true;
-  } catch (const Error& e) {
-    st.error = e.full_message();
-    return false;
-  }
-}
-
 // Parameters whose help starts with "tabu:" or "CUDA tabu:" apply to the tabu search only, "anneal:" to the
 // annealing only (the registry says so); the others to both.
 bool applies(const ParamSpec& p, const std::string& algorithm) {
@@ -70,17 +59,18 @@ std::string cost_text(const topo::Problem& p, const topo::Cost& c) {
   return p.exact ? topo::format_scaled(c.scaled, p.decimals) : fmt::format("{:.10g}", c.value);
 }
 
-// The best cost over time as a step function sampled at `samples` instants from 0 to `until`, and a line at the
-// reference cost when it falls inside the plot.
+// The best cost over time as a step function, sampled at `samples` instants on a logarithmic time axis from the
+// first improvement to `until` (a search's descent is fast, then slow), and a line at the reference cost.
 void convergence_plot(const std::vector<topo::ConvergencePoint>& curve, double until, std::optional<double> reference,
                       float width, float height) {
   if (curve.empty()) return ImGui::TextDisabled("no improvement yet");
   constexpr int samples = 240;
+  const double first = std::max(curve.front().time_s, 1e-4);
+  const double last = std::max({until, curve.back().time_s, first * 10});
   std::vector<float> values(samples);
   std::size_t at = 0;
-  const double span = std::max(until, curve.back().time_s) > 0 ? std::max(until, curve.back().time_s) : 1.0;
   for (int k = 0; k < samples; ++k) {
-    const double t = span * k / (samples - 1);
+    const double t = first * std::pow(last / first, double(k) / (samples - 1));
     while (at + 1 < curve.size() && curve[at + 1].time_s <= t) ++at;
     values[std::size_t(k)] = float(curve[at].best.value);
   }
@@ -88,8 +78,11 @@ void convergence_plot(const std::vector<topo::ConvergencePoint>& curve, double u
   if (reference) lo = std::min(lo, float(*reference));
   if (hi <= lo) hi = lo + std::max(1.0f, std::fabs(lo) * 0.01f);
   const float pad = (hi - lo) * 0.05f;
-  const std::string overlay = fmt::format("best cost over {:.3g} s", span);
+  const std::string overlay = fmt::format("best cost, time {:.2g} .. {:.3g} s (log)", first, last);
   ImGui::PlotLines("##curve", values.data(), samples, 0, overlay.c_str(), lo - pad, hi + pad, ImVec2(width, height));
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s -> %s (%zu improvements)", fmt::format("{:.10g}", curve.front().best.value).c_str(),
+                      fmt::format("{:.10g}", curve.back().best.value).c_str(), curve.size() - 1);
   if (!reference) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   const float y = b.y - (b.y - a.y) * float((*reference - (lo - pad)) / ((hi + pad) - (lo - pad)));
@@ -116,9 +109,7 @@ void configurations_table(const app::TopologyRun& run) {
     ImGui::TableSetColumnIndex(3);
     ImGui::Text("%llu", static_cast<unsigned long long>(c.iterations));
     ImGui::TableSetColumnIndex(4);
-    std::string names;
-    for (const auto& n : cli::placement_names(run.inputs->traffic, c.placement)) names += (names.empty() ? "" : " ") + n;
-    ImGui::TextUnformatted(names.c_str());
+    ImGui::TextUnformatted(cli::joined(cli::placement_names(run.inputs->traffic, c.placement)).c_str());
   }
   ImGui::EndTable();
 }
@@ -169,39 +160,48 @@ bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& st) {
     ImGui::TextDisabled("%s", cli::gap_text(live.best.value, cli::SearchReference{*reference, reference_source}).c_str());
   if (searched && !live.running) {
     const topo::SearchResult& r = *run->search;
-    ImGui::TextDisabled("%s, %d chains on %s: %.3g iterations/s, %.3g swap evaluations/s, %.2f s; stopped by %s",
+    ImGui::TextWrapped("%s, %d chains on %s: %.3g iterations/s, %.3g swap evaluations/s, %.2f s; stopped by %s",
                         topo::to_string(r.params.algorithm), r.chains, r.device.c_str(), r.iterations_per_second,
                         r.evaluations_per_second, r.seconds, r.stopped_by == "cancel" ? "Cancel" : r.stopped_by.c_str());
   } else {
     ImGui::TextDisabled("%.1f s, %llu iterations", live.elapsed_s, static_cast<unsigned long long>(live.iterations));
   }
 
+  std::optional<app::LoadedNetwork> net;
+  std::string net_error;
+  try {
+    net = doc.live_network();
+  } catch (const Error& e) {
+    net_error = e.full_message();
+  }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float top_h = std::max(160.0f, avail.y * 0.62f);
-  const float left_w = std::max(200.0f, avail.x * 0.48f);
+  // Path costs alone (QAPLIB) have no network to draw: the curve takes the width.
+  const bool drawable = net || !net_error.empty();
+  const float left_w = drawable ? std::max(200.0f, avail.x * 0.48f) : avail.x;
   ImGui::BeginChild("##curve", ImVec2(left_w, top_h), false);
   ImGui::TextUnformatted("Convergence");
   if (reference) {
     ImGui::SameLine();
     ImGui::TextColored(ImVec4(0.86f, 0.24f, 0.24f, 1), "- - %s %.10g", reference_source.c_str(), *reference);
   }
+  if (!drawable && !live.placement.empty()) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("(path costs only: no network to draw)");
+  }
   convergence_plot(live.curve, live.elapsed_s, reference, left_w - 8, top_h - line * 1.6f);
   ImGui::EndChild();
-  ImGui::SameLine();
-  ImGui::BeginChild("##searchnet", ImVec2(0, top_h), false);
-  ImGui::Text("Best placement on %s", config.c_str());
-  std::optional<app::LoadedNetwork> net;
-  try {
-    net = doc.live_network();
-  } catch (const Error& e) {
-    ImGui::TextWrapped("cannot draw the network: %s", e.full_message().c_str());
+  if (drawable) {
+    ImGui::SameLine();
+    ImGui::BeginChild("##searchnet", ImVec2(0, top_h), false);
+    ImGui::Text("Best placement on %s", config.c_str());
+    if (net)
+      draw_network(*net, ImGui::GetContentRegionAvail().x, top_h - line * 1.6f);
+    else
+      ImGui::TextWrapped("cannot draw the network: %s", net_error.c_str());
+    ImGui::EndChild();
   }
-  if (net)
-    draw_network(*net, ImGui::GetContentRegionAvail().x, top_h - line * 1.6f);
-  else
-    ImGui::TextDisabled("%s", live.placement.empty() ? "no placement yet" : "path costs only: no links to draw");
-  ImGui::EndChild();
   if (searched && !live.running) configurations_table(*run);
   return true;
 }

@@ -40,8 +40,4 @@ std::vector<std::uint16_t> random_start(SplitMix64& rng, int n);
 // `swaps` random swaps of two distinct positions.
 void perturb(std::vector<std::uint16_t>& placement, SplitMix64& rng, int swaps);
 
-// The cost of a placement (node at each position, any n) from the definition: exact (int64) on exact problems,
-// else in double in the order of full_cost.
-Cost search_cost(const Problem& p, int slice, int configuration, const std::vector<int>& placement);
-
 }  // namespace ks::topo

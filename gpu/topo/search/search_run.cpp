@@ -126,12 +126,12 @@ class ConfigurationRun {
     ConfigurationSearch out;
     out.configuration = configuration_;
     out.placement = best_placement_;
-    out.best = search_cost(p_, setup_.slice, configuration_, out.placement);
+    out.best = placement_cost(p_, setup_.slice, configuration_, out.placement);
     if (p_.exact && out.best.scaled != elites_.front().cost_i)
       throw Error(ErrorKind::Internal,
                   fmt::format("the search tracked cost {} for its best placement, which costs {}",
                               elites_.front().cost_i, out.best.scaled));
-    for (int s = 0; s < p_.slices; ++s) out.slice_costs.push_back(search_cost(p_, s, configuration_, out.placement));
+    for (int s = 0; s < p_.slices; ++s) out.slice_costs.push_back(placement_cost(p_, s, configuration_, out.placement));
     out.time_to_best_s = time_to_best_;
     out.iterations_to_best = iterations_to_best_;
     out.iterations = iterations_;

@@ -235,19 +235,4 @@ void perturb(std::vector<std::uint16_t>& placement, SplitMix64& rng, int swaps) 
   }
 }
 
-Cost search_cost(const Problem& p, int slice, int configuration, const std::vector<int>& placement) {
-  check_placement(placement, p.n, "the placement");
-  const std::size_t nn = square(p.n);
-  Cost c;
-  if (p.exact) {
-    c.scaled = full_cost<ExactInt64>(p.traffic_scaled.data() + std::size_t(slice) * nn,
-                                     p.cost_scaled.data() + std::size_t(configuration) * nn, placement.data(), p.n);
-    c.value = p.cost_value(c.scaled);
-  } else {
-    c.value = full_cost<RealDouble>(p.traffic_real.data() + std::size_t(slice) * nn,
-                                    p.cost_real.data() + std::size_t(configuration) * nn, placement.data(), p.n);
-  }
-  return c;
-}
-
 }  // namespace ks::topo
