@@ -136,14 +136,13 @@ void draw_search_settings(app::TopologyDocument& doc, TopologyPanelState& st) {
   }
 }
 
-bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& st) {
+bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& /*state*/) {
   const app::SearchLive& live = doc.search_live();
   const app::TopologyRun* run = doc.run_result();
   const bool searched = run && run->search;
   if (!live.running && !searched) return false;
   const auto& inputs = live.running || !searched ? doc.inputs() : run->inputs;
   if (!inputs) return false;
-  (void)st;
 
   // The best so far, its gap, the rates.
   const std::optional<double> reference = live.reference;
