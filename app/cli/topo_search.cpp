@@ -1,6 +1,7 @@
-// `topo --placements search`: tabu search or annealing over the placements, with the best cost, its placement,
-// the gap to a reference, rates, and (--json, --csv, --chart) the convergence curve. Progress with the best so
-// far on stderr; Ctrl-C stops after the current sync interval, prints the best so far and exits 130.
+// `topo --placements search`: tabu search or annealing over the placements, with the best cost, its
+// placement, the gap to a reference, rates, and (--json, --csv, --chart) the convergence curve. Progress with
+// the best so far on stderr; Ctrl-C stops after the current sync interval, prints the best so far and exits
+// 130.
 #include "cli/topo_search.hpp"
 
 #include <fmt/format.h>
@@ -50,7 +51,8 @@ topo::SearchRequest request_from(const SearchOptions& opt, std::uint64_t seed) {
   if (!opt.time_text.empty()) {
     r.time_s = parse_number(opt.time_text, "--time", "give the search time in seconds, e.g. --time 10");
     if (!(r.time_s > 0))
-      throw_usage(fmt::format("--time {} searches nothing", opt.time_text), "give a time in seconds > 0, e.g. --time 10");
+      throw_usage(fmt::format("--time {} searches nothing", opt.time_text),
+                  "give a time in seconds > 0, e.g. --time 10");
   }
   if (!opt.iterations_text.empty()) {
     const auto d = topo::parse_decimal(opt.iterations_text);
@@ -68,7 +70,8 @@ topo::SearchRequest request_from(const SearchOptions& opt, std::uint64_t seed) {
 std::string stop_text(const topo::SearchRequest& r) {
   std::string s;
   if (r.time_s > 0) s += fmt::format("after {:g} s", r.time_s);
-  if (r.iterations) s += fmt::format("{}after {} iterations per chain", s.empty() ? "" : " or ", r.iterations);
+  if (r.iterations)
+    s += fmt::format("{}after {} iterations per chain", s.empty() ? "" : " or ", r.iterations);
   if (r.target) s += fmt::format(" or at cost {:.15g}", *r.target);
   return s;
 }
@@ -83,13 +86,15 @@ void add_search_options(CLI::App& sub, SearchOptions& opt) {
   sub.add_option("-p,--param", opt.params,
                  "Search parameter NAME=VALUE (see `kernelscope-cli list search`); repeat for several")
       ->group(group);
-  sub.add_option("--time", opt.time_text,
-                 "Search for this many seconds (split evenly over the configurations); 10 when neither --time nor "
-                 "--iterations is given")
+  sub.add_option(
+         "--time", opt.time_text,
+         "Search for this many seconds (split evenly over the configurations); 10 when neither --time nor "
+         "--iterations is given")
       ->group(group);
-  sub.add_option("--iterations", opt.iterations_text,
-                 "Stop after N iterations per chain and configuration (tabu moves or annealing steps); seeded "
-                 "runs with --iterations repeat exactly")
+  sub.add_option(
+         "--iterations", opt.iterations_text,
+         "Stop after N iterations per chain and configuration (tabu moves or annealing steps); seeded "
+         "runs with --iterations repeat exactly")
       ->group(group);
   sub.add_option("--target", opt.target, "Stop a configuration's search once its best cost is at most this")
       ->group(group);
@@ -105,9 +110,10 @@ void check_no_search_options(const SearchOptions& opt) {
                    !opt.iterations_text.empty() || !opt.target.empty() || !opt.reference.empty() ||
                    !opt.chart.empty();
   if (any)
-    throw_usage("--algorithm, --param, --time, --iterations, --target, --reference and --chart apply to "
-                "--placements search",
-                "add --placements search, or drop them");
+    throw_usage(
+        "--algorithm, --param, --time, --iterations, --target, --reference and --chart apply to "
+        "--placements search",
+        "add --placements search, or drop them");
 }
 
 int run_topo_search(const SearchOptions& opt, const TopoSearchCall& call, const GlobalOptions& global) {
@@ -126,8 +132,9 @@ int run_topo_search(const SearchOptions& opt, const TopoSearchCall& call, const 
   request.backend = !call.backend.empty() ? backend_from_string(call.backend) : default_backend(engine, note);
   if (!note.empty()) fmt::print(stderr, "note: {}\n", note);
   CudaContext* cuda = request.backend == Backend::Cuda ? &require_cuda(engine, "--backend cpu") : nullptr;
-  fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements search\n",
-             problem.n, in.traffic.source, problem.timestamps, problem.configs, in.metric);
+  fmt::print(
+      "topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements search\n",
+      problem.n, in.traffic.source, problem.timestamps, problem.configs, in.metric);
   fmt::print("search: {} on {}, seed {}, stop {}\n", topo::to_string(request.params.algorithm),
              to_string(request.backend), request.seed, stop_text(request));
   std::fflush(stdout);

@@ -1,7 +1,7 @@
 #pragma once
-// `kernelscope-cli topo --placements search`: the search's options on the topo command and the run. cmd_topo.cpp
-// adds the options (add_search_options) and hands over when the placements are "search" (run_topo_search);
-// sweeps refuse the search-only options (check_no_search_options).
+// `kernelscope-cli topo --placements search`: the search's options on the topo command and the run.
+// cmd_topo.cpp adds the options (add_search_options) and hands over when the placements are "search"
+// (run_topo_search); sweeps refuse the search-only options (check_no_search_options).
 #include <CLI/CLI.hpp>
 #include <cstdint>
 #include <string>

@@ -30,18 +30,23 @@ std::string slice_name(const topo::SearchResult& r, const TopoContext& ctx, int 
   return ctx.traffic->timestamps.at(std::size_t(slice));
 }
 
-const std::string& config_name(const TopoContext& ctx, int c) { return (*ctx.configs)[std::size_t(c)].name; }
+const std::string& config_name(const TopoContext& ctx, int c) {
+  return (*ctx.configs)[std::size_t(c)].name;
+}
 
-std::string seconds_text(double s) { return s < 10 ? fmt::format("{:.3f} s", s) : fmt::format("{:.1f} s", s); }
+std::string seconds_text(double s) {
+  return s < 10 ? fmt::format("{:.3f} s", s) : fmt::format("{:.1f} s", s);
+}
 
 }  // namespace
 
-std::optional<SearchReference> search_reference(const std::string& reference_text, const std::string& qaplib_dat,
-                                                 int n) {
+std::optional<SearchReference> search_reference(const std::string& reference_text,
+                                                const std::string& qaplib_dat, int n) {
   if (!reference_text.empty()) {
     const auto v = topo::parse_double(reference_text);
     if (!v || !std::isfinite(*v))
-      throw_usage("--reference '" + reference_text + "' is not a number", "give the cost to compare with, e.g. 6124");
+      throw_usage("--reference '" + reference_text + "' is not a number",
+                  "give the cost to compare with, e.g. 6124");
     return SearchReference{*v, "--reference"};
   }
   if (qaplib_dat.empty()) return std::nullopt;
@@ -49,8 +54,9 @@ std::optional<SearchReference> search_reference(const std::string& reference_tex
   const auto solution = topo::read_qaplib_solution(sln);
   if (!solution) return std::nullopt;
   if (solution->n != n)
-    throw_io(fmt::format("{} is a solution for n = {}, but the instance has n = {}", sln.string(), solution->n, n),
-             "the .sln beside a .dat must be the same instance's; move it away or give --reference");
+    throw_io(
+        fmt::format("{} is a solution for n = {}, but the instance has n = {}", sln.string(), solution->n, n),
+        "the .sln beside a .dat must be the same instance's; move it away or give --reference");
   return SearchReference{double(solution->value), sln.filename().string() + " (best known)"};
 }
 
@@ -60,11 +66,14 @@ std::optional<double> gap_percent(double cost, const SearchReference& ref) {
 }
 
 std::string gap_text(double cost, const SearchReference& ref) {
-  const std::string against = ref.source == "--reference" ? "--reference " + fmt::format("{:.15g}", ref.cost)
-                                                           : fmt::format("the best known ({:.15g}, {})", ref.cost,
-                                                                         ref.source.substr(0, ref.source.find(' ')));
+  const std::string against =
+      ref.source == "--reference"
+          ? "--reference " + fmt::format("{:.15g}", ref.cost)
+          : fmt::format("the best known ({:.15g}, {})", ref.cost, ref.source.substr(0, ref.source.find(' ')));
   const auto gap = gap_percent(cost, ref);
-  if (!gap) return cost == ref.cost ? "equal to " + against : fmt::format("{:.15g} from {}", cost - ref.cost, against);
+  if (!gap)
+    return cost == ref.cost ? "equal to " + against
+                            : fmt::format("{:.15g} from {}", cost - ref.cost, against);
   return fmt::format("{:.2f}% {} {}", std::fabs(*gap), *gap < 0 ? "below" : "above", against);
 }
 
@@ -84,13 +93,15 @@ std::string search_text(const topo::SearchResult& r, const TopoContext& ctx,
                    joined(placement_names(tr, c.placement))});
   out += table.render();
   const topo::ConfigurationSearch& best = r.best();
-  out += fmt::format("best: cost {} on {}{}: {}\n", cost_text(r, best.best), config_name(ctx, best.configuration),
+  out += fmt::format("best: cost {} on {}{}: {}\n", cost_text(r, best.best),
+                     config_name(ctx, best.configuration),
                      r.problem->summed_slice ? " (traffic summed over the timestamps)" : "",
                      joined(placement_names(tr, best.placement)));
   if (r.problem->timestamps > 1) {
     std::string per;
     for (int t = 0; t < r.problem->timestamps; ++t)
-      per += fmt::format("{}{}: {}", t ? ", " : "", slice_name(r, ctx, t), cost_text(r, best.slice_costs[std::size_t(t)]));
+      per += fmt::format("{}{}: {}", t ? ", " : "", slice_name(r, ctx, t),
+                         cost_text(r, best.slice_costs[std::size_t(t)]));
     out += "  its cost per timestamp: " + per + "\n";
   }
   if (!ctx.qaplib_instance.empty())
@@ -134,7 +145,8 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   }
   j["complete"] = r.complete;
   j["stopped_by"] = r.stopped_by;
-  j["traffic"] = {{"source", tr.source}, {"unit", tr.unit}, {"nodes", tr.nodes}, {"timestamps", tr.timestamps}};
+  j["traffic"] = {
+      {"source", tr.source}, {"unit", tr.unit}, {"nodes", tr.nodes}, {"timestamps", tr.timestamps}};
   j["metric"] = ctx.metric;
   if (!ctx.qaplib_instance.empty())
     j["qaplib"] = {{"instance", ctx.qaplib_instance}, {"objective", cost_json(r, best.best)}};
@@ -164,7 +176,8 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
     jc["placement"] = placement_names(tr, c.placement);
     ordered_json per = ordered_json::array();
     for (int s = 0; s < r.problem->slices; ++s)
-      per.push_back({{"timestamp", slice_name(r, ctx, s)}, {"cost", cost_json(r, c.slice_costs[std::size_t(s)])}});
+      per.push_back(
+          {{"timestamp", slice_name(r, ctx, s)}, {"cost", cost_json(r, c.slice_costs[std::size_t(s)])}});
     jc["costs"] = per;
     jc["time_to_best_s"] = c.time_to_best_s;
     jc["iterations_to_best"] = c.iterations_to_best;
@@ -208,32 +221,41 @@ std::string search_chart_svg(const topo::SearchResult& r, const TopoContext& ctx
       "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
       "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
       W, H);
-  const std::string title = fmt::format("{}: {} search, {} chains on {}", ctx.qaplib_instance.empty() ? config_name(ctx, best.configuration) : ctx.qaplib_instance,
-                                        topo::to_string(r.params.algorithm), r.chains, r.device);
+  const std::string title =
+      fmt::format("{}: {} search, {} chains on {}",
+                  ctx.qaplib_instance.empty() ? config_name(ctx, best.configuration) : ctx.qaplib_instance,
+                  topo::to_string(r.params.algorithm), r.chains, r.device);
   s += fmt::format("<text x=\"{}\" y=\"22\" font-size=\"14\">{}</text>\n", left, title);
   // Axes with five ticks each.
-  s += fmt::format("<path d=\"M{0} {1} V{2} H{3}\" fill=\"none\" stroke=\"black\"/>\n", left, top, H - bottom, W - right);
+  s += fmt::format("<path d=\"M{0} {1} V{2} H{3}\" fill=\"none\" stroke=\"black\"/>\n", left, top, H - bottom,
+                   W - right);
   for (int k = 0; k <= 4; ++k) {
     const double t = t_max * k / 4, v = lo + (hi - lo) * k / 4;
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.3g}</text>\n", x(t), H - bottom + 18, t);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:.6g}</text>\n", left - 6, y(v) + 4, v);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.3g}</text>\n", x(t),
+                     H - bottom + 18, t);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:.6g}</text>\n", left - 6,
+                     y(v) + 4, v);
     s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#ddd\"/>\n", left + 1, y(v), W - right);
   }
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">seconds</text>\n", (left + W - right) / 2, H - 14);
-  s += fmt::format("<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">best cost</text>\n",
-                   (top + H - bottom) / 2, (top + H - bottom) / 2);
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">seconds</text>\n",
+                   (left + W - right) / 2, H - 14);
+  s += fmt::format(
+      "<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">best "
+      "cost</text>\n",
+      (top + H - bottom) / 2, (top + H - bottom) / 2);
   if (ref) {
-    s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/>\n", left, y(ref->cost), W - right);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#c00\">{} {:.15g}</text>\n", W - right - 4,
-                     y(ref->cost) - 6, ref->source, ref->cost);
+    s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/>\n", left,
+                     y(ref->cost), W - right);
+    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#c00\">{} {:.15g}</text>\n",
+                     W - right - 4, y(ref->cost) - 6, ref->source, ref->cost);
   }
   // The best so far is a step function: flat until the next improvement.
   std::string path = fmt::format("M{:.1f} {:.1f}", x(curve.front().time_s), y(curve.front().best.value));
   for (std::size_t k = 1; k < curve.size(); ++k)
     path += fmt::format(" H{:.1f} V{:.1f}", x(curve[k].time_s), y(curve[k].best.value));
   s += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>\n", path);
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">best {} after {}</text>\n", W - right - 4,
-                   top + 14, cost_text(r, best.best), seconds_text(best.time_to_best_s));
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">best {} after {}</text>\n",
+                   W - right - 4, top + 14, cost_text(r, best.best), seconds_text(best.time_to_best_s));
   s += "</svg>\n";
   return s;
 }

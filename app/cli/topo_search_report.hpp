@@ -20,20 +20,20 @@ struct SearchReference {
 
 // --reference TEXT (a number: usage Error otherwise) or, without it, the .sln beside a QAPLIB .dat when there
 // is one (Io Error for a .sln of another size or a broken one). nullopt when neither.
-std::optional<SearchReference> search_reference(const std::string& reference_text, const std::string& qaplib_dat,
-                                                 int n);
+std::optional<SearchReference> search_reference(const std::string& reference_text,
+                                                const std::string& qaplib_dat, int n);
 
 // "0.00% above the best known", "1.23% below --reference", "equal to --reference" (cost 0 has no ratio).
 std::string gap_text(double cost, const SearchReference& ref);
 // (cost - reference) / |reference| x 100; nullopt when the reference is 0.
 std::optional<double> gap_percent(double cost, const SearchReference& ref);
 
-// One line per configuration (best cost, time to best, iterations, restarts, placement), the best and its cost
-// on each timestamp, the gap to the reference, the rates.
+// One line per configuration (best cost, time to best, iterations, restarts, placement), the best and its
+// cost on each timestamp, the gap to the reference, the rates.
 std::string search_text(const topo::SearchResult& r, const TopoContext& ctx,
                         const std::optional<SearchReference>& ref);
-// schema kernelscope.topo.search/1: best, configurations (with costs per timestamp and the convergence curve),
-// reference and gap, parameters, timing.
+// schema kernelscope.topo.search/1: best, configurations (with costs per timestamp and the convergence
+// curve), reference and gap, parameters, timing.
 nlohmann::ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
                                    const std::optional<SearchReference>& ref);
 // The best configuration's convergence curve (best cost over time) as a self-contained SVG, with the

@@ -1,9 +1,9 @@
 // The Topology document's placement search (settings().placements == "search"): topo::search runs on the
 // document's worker over the inputs' snapshot. While it runs, its progress reaches the document as SearchLive
 // (the best placement so far and the convergence curve of the configuration being searched), posted on every
-// improvement and at most ten times a second otherwise; when it ends (or is cancelled, keeping the best so far),
-// a TopologyRun whose result is the search in the sweep's form, so that the heatmap, the network and the exports
-// show it like a sweep.
+// improvement and at most ten times a second otherwise; when it ends (or is cancelled, keeping the best so
+// far), a TopologyRun whose result is the search in the sweep's form, so that the heatmap, the network and
+// the exports show it like a sweep.
 #include <fmt/format.h>
 
 #include <chrono>

@@ -1,7 +1,7 @@
-// `topo --placements search`: the best cost and the gap to --reference or to the .sln beside a QAPLIB .dat, the
-// JSON's convergence curve, the SVG chart and the CSV, timestamps x configurations, reproducible seeds, Ctrl-C,
-// and bad input (exit 2 for the request, 1 for the files, no output file left behind). The CPU backend
-// throughout: CI has no GPU, and the GPU tests compare the backends.
+// `topo --placements search`: the best cost and the gap to --reference or to the .sln beside a QAPLIB .dat,
+// the JSON's convergence curve, the SVG chart and the CSV, timestamps x configurations, reproducible seeds,
+// Ctrl-C, and bad input (exit 2 for the request, 1 for the files, no output file left behind). The CPU
+// backend throughout: CI has no GPU, and the GPU tests compare the backends.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -16,7 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string data(const std::string& rel) { return (fs::path(KS_SHARED_DATA_DIR) / rel).string(); }
+std::string data(const std::string& rel) {
+  return (fs::path(KS_SHARED_DATA_DIR) / rel).string();
+}
 
 #define KS_REQUIRE_DATA(path) \
   if (!fs::exists(path)) GTEST_SKIP() << "no " << (path)
@@ -34,8 +36,8 @@ class CliSearch : public ::testing::Test {
 
 TEST_F(CliSearch, Nug12ReachesTheOptimumAndReportsTheGapAndTheCurve) {
   KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
-  const CliResult r = search({"--qaplib", data("qaplib/nug12.dat"), "--iterations", "20000", "--reference", "578",
-                              "--json", "r.json", "--chart", "r.svg", "--csv", "r.csv"});
+  const CliResult r = search({"--qaplib", data("qaplib/nug12.dat"), "--iterations", "20000", "--reference",
+                              "578", "--json", "r.json", "--chart", "r.svg", "--csv", "r.csv"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("QAPLIB nug12: objective 578"), std::string::npos) << r.out;  // the published optimum
   EXPECT_NE(r.out.find("gap: 0.00% above --reference 578"), std::string::npos) << r.out;
@@ -49,7 +51,8 @@ TEST_F(CliSearch, Nug12ReachesTheOptimumAndReportsTheGapAndTheCurve) {
   EXPECT_EQ(j["params"]["algorithm"], "tabu");
   const auto& c = j["configurations"][0];
   EXPECT_EQ(c["iterations"].get<std::uint64_t>(), 20000u * j["params"]["chains"].get<std::uint64_t>());
-  EXPECT_EQ(c["evaluations"].get<std::uint64_t>(), c["iterations"].get<std::uint64_t>() * 66);  // 12 x 11 / 2 pairs
+  EXPECT_EQ(c["evaluations"].get<std::uint64_t>(),
+            c["iterations"].get<std::uint64_t>() * 66);  // 12 x 11 / 2 pairs
   // The curve: best costs never rise, times never go back, and it ends at the best.
   const auto& curve = c["curve"];
   ASSERT_GE(curve.size(), 2u);
@@ -67,7 +70,8 @@ TEST_F(CliSearch, Nug12ReachesTheOptimumAndReportsTheGapAndTheCurve) {
 
 TEST_F(CliSearch, TheSlnBesideTheDatIsTheReference) {
   KS_REQUIRE_DATA(data("qaplib-large/nug30.dat"));
-  const CliResult r = search({"--qaplib", data("qaplib-large/nug30.dat"), "--iterations", "50", "--json", "r.json"});
+  const CliResult r =
+      search({"--qaplib", data("qaplib-large/nug30.dat"), "--iterations", "50", "--json", "r.json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = json("r.json");
   EXPECT_EQ(j["reference"]["cost"], 6124);
@@ -99,8 +103,9 @@ TEST_F(CliSearch, TimestampsAndConfigurations) {
 }
 
 TEST_F(CliSearch, SeededRunsRepeat) {
-  const std::vector<std::string> args = {"--generate", "uniform:n=20,seed=5", "--topology", "torus:5x4",
-                                         "--algorithm", "anneal", "--iterations", "40000", "--seed", "9"};
+  const std::vector<std::string> args = {
+      "--generate", "uniform:n=20,seed=5", "--topology", "torus:5x4", "--algorithm",
+      "anneal",     "--iterations",        "40000",      "--seed",    "9"};
   auto with = [&](const std::string& out) {
     std::vector<std::string> a = args;
     a.insert(a.end(), {"--json", out});
@@ -114,7 +119,8 @@ TEST_F(CliSearch, SeededRunsRepeat) {
   EXPECT_EQ(a["params"]["algorithm"], "anneal");
   ASSERT_EQ(a["configurations"][0]["curve"].size(), b["configurations"][0]["curve"].size());
   for (std::size_t k = 0; k < a["configurations"][0]["curve"].size(); ++k)
-    EXPECT_EQ(a["configurations"][0]["curve"][k]["iterations"], b["configurations"][0]["curve"][k]["iterations"]);
+    EXPECT_EQ(a["configurations"][0]["curve"][k]["iterations"],
+              b["configurations"][0]["curve"][k]["iterations"]);
 }
 
 TEST_F(CliSearch, BadRequestsExitTwoAndBadFilesExitOne) {
@@ -139,9 +145,10 @@ TEST_F(CliSearch, BadRequestsExitTwoAndBadFilesExitOne) {
   EXPECT_EQ(search(with({"--iterations", "10", "--param", "tenure=0"})).exit_code, 2);  // outside its range
   EXPECT_EQ(search(with({"--iterations", "10", "--param", "colour=blue"})).exit_code, 2);
   EXPECT_EQ(search(with({"--iterations", "10", "--top", "3"})).exit_code, 2);  // a sweep's option
-  EXPECT_EQ(run_cli({"topo", "--generate", "uniform:n=6,seed=1", "--topology", "ring", "--time", "5"}, dir_.path())
-                .exit_code,
-            2);  // a search's option on a sweep
+  EXPECT_EQ(
+      run_cli({"topo", "--generate", "uniform:n=6,seed=1", "--topology", "ring", "--time", "5"}, dir_.path())
+          .exit_code,
+      2);  // a search's option on a sweep
 
   // Zero traffic: every placement costs 0.
   std::string zeros = "timestamp,src,dst,value\n";
@@ -168,8 +175,8 @@ TEST_F(CliSearch, BadRequestsExitTwoAndBadFilesExitOne) {
 }
 
 TEST_F(CliSearch, CtrlCKeepsTheBestSoFarAndExits130) {
-  CliProcess p({"topo", "--generate", "uniform:n=40,seed=1", "--topology", "torus:8x5", "--placements", "search",
-                "--time", "60", "--backend", "cpu", "--threads", "2", "--json", "part.json"},
+  CliProcess p({"topo", "--generate", "uniform:n=40,seed=1", "--topology", "torus:8x5", "--placements",
+                "search", "--time", "60", "--backend", "cpu", "--threads", "2", "--json", "part.json"},
                dir_.path());
   std::this_thread::sleep_for(std::chrono::milliseconds(1500));
   p.signal(SIGINT);

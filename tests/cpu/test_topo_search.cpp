@@ -16,7 +16,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path data(const std::string& rel) { return fs::path(KS_SHARED_DATA_DIR) / rel; }
+fs::path data(const std::string& rel) {
+  return fs::path(KS_SHARED_DATA_DIR) / rel;
+}
 
 #define KS_REQUIRE_DATA(path) \
   if (!fs::exists(path)) GTEST_SKIP() << "no " << (path) << " (../shared/data is not beside this checkout)"
@@ -38,13 +40,14 @@ SearchRequest tabu(std::uint64_t iterations, int chains = 2) {
   return r;
 }
 
-// Published optima (QAPLIB, Burkard, Karisch and Rendl) of every instance with n <= 12 in ../shared/data/qaplib.
+// Published optima (QAPLIB, Burkard, Karisch and Rendl) of every instance with n <= 12 in
+// ../shared/data/qaplib.
 struct Known {
   const char* name;
   std::int64_t optimum;
 };
-constexpr Known kSmall[] = {{"chr12a", 9552},  {"chr12b", 9742},     {"chr12c", 11156}, {"had12", 1652},
-                            {"nug12", 578},    {"rou12", 235528},    {"scr12", 31410},  {"tai10a", 135028},
+constexpr Known kSmall[] = {{"chr12a", 9552},    {"chr12b", 9742},   {"chr12c", 11156},   {"had12", 1652},
+                            {"nug12", 578},      {"rou12", 235528},  {"scr12", 31410},    {"tai10a", 135028},
                             {"tai10b", 1183760}, {"tai12a", 224416}, {"tai12b", 39464925}};
 
 TEST(Search, TabuFindsThePublishedOptimumOfEverySmallQaplibInstance) {
@@ -73,7 +76,8 @@ TEST(Search, AnnealingFindsTheOptimumOfSmallInstances) {
   for (const Known& k : {kSmall[4], kSmall[7]}) {  // nug12, tai10a
     SearchRequest r = tabu(600000);
     r.params.algorithm = SearchAlgorithm::Anneal;
-    const SearchResult res = search(qaplib_problem(data(std::string("qaplib/") + k.name + ".dat")), r, {}, pool(), nullptr);
+    const SearchResult res =
+        search(qaplib_problem(data(std::string("qaplib/") + k.name + ".dat")), r, {}, pool(), nullptr);
     EXPECT_EQ(res.best().best.scaled, k.optimum) << k.name;
   }
 }
@@ -85,7 +89,8 @@ TEST(Search, Nug15AndChr15aWithinSeconds) {
     r.params.chains = 2;
     r.time_s = 20;  // a generous limit for loaded CI machines; it takes well under a second here
     r.target = double(k.optimum);
-    const SearchResult res = search(qaplib_problem(data(std::string("qaplib/") + k.name + ".dat")), r, {}, pool(), nullptr);
+    const SearchResult res =
+        search(qaplib_problem(data(std::string("qaplib/") + k.name + ".dat")), r, {}, pool(), nullptr);
     EXPECT_EQ(res.best().best.scaled, k.optimum) << k.name;
     EXPECT_EQ(res.stopped_by, "target") << k.name;
     EXPECT_TRUE(res.best().reached_target);
@@ -100,8 +105,9 @@ TEST(Search, Nug15AndChr15aWithinSeconds) {
 // Several timestamps and configurations: each configuration's search optimises the summed traffic and finds
 // the exhaustive sweep's optimum (n = 9); the cost on each timestamp is the sweep's cost of that placement.
 TEST(Search, TimestampsAndConfigurationsMatchTheExhaustiveSweep) {
-  const Problem p = make_problem(test::random_traffic(9, 3, 41, true, 50),
-                                 {test::random_costs(9, 1), test::random_costs(9, 2), test::random_costs(9, 3)});
+  const Problem p =
+      make_problem(test::random_traffic(9, 3, 41, true, 50),
+                   {test::random_costs(9, 1), test::random_costs(9, 2), test::random_costs(9, 3)});
   for (SearchAlgorithm algorithm : {SearchAlgorithm::Tabu, SearchAlgorithm::Anneal}) {
     SearchRequest r = tabu(algorithm == SearchAlgorithm::Tabu ? 5000 : 300000);
     r.params.algorithm = algorithm;
@@ -118,7 +124,8 @@ TEST(Search, TimestampsAndConfigurationsMatchTheExhaustiveSweep) {
     for (int c = 0; c < 3; ++c) {
       const ConfigurationSearch& cs = res.configurations[std::size_t(c)];
       EXPECT_EQ(cs.configuration, c);
-      EXPECT_EQ(cs.best.scaled, sweep.at(3, c).min.scaled) << "configuration " << c << " " << to_string(algorithm);
+      EXPECT_EQ(cs.best.scaled, sweep.at(3, c).min.scaled)
+          << "configuration " << c << " " << to_string(algorithm);
       EvalRequest given;
       given.mode = PlacementMode::Given;
       given.placements = {cs.placement};
@@ -202,14 +209,16 @@ TEST(Search, LargeInstancesUpTo1024Nodes) {
       if (n > 300 && algorithm == SearchAlgorithm::Tabu) continue;
       SearchRequest r = tabu(algorithm == SearchAlgorithm::Tabu ? 2 : 20000, 1);
       r.params.algorithm = algorithm;
-      const SearchResult res = search(p, r, {}, pool(), nullptr);  // the tracked cost is checked against the definition
+      const SearchResult res =
+          search(p, r, {}, pool(), nullptr);  // the tracked cost is checked against the definition
       const std::vector<int>& x = res.best().placement;
       ASSERT_EQ(x.size(), std::size_t(n));
       long double by_definition = 0;
       for (int i = 0; i < n; ++i)
         for (int j = 0; j < n; ++j)
-          by_definition += (long double)p.cost_scaled[std::size_t(i * n + j)] *
-                           (long double)p.traffic_scaled[std::size_t(x[std::size_t(i)] * n + x[std::size_t(j)])];
+          by_definition +=
+              (long double)p.cost_scaled[std::size_t(i * n + j)] *
+              (long double)p.traffic_scaled[std::size_t(x[std::size_t(i)] * n + x[std::size_t(j)])];
       EXPECT_EQ((long double)res.best().best.scaled, by_definition);
       EXPECT_LE(res.best().best.scaled, res.best().curve.front().best.scaled);
     }

@@ -1,8 +1,8 @@
-// The search's arithmetic on its own: the O(n) swap delta against the definition (a brute-force double sum over
-// the swapped placement, written here), the delta matrix kept by Taillard's O(1) update after random move
-// sequences against its full recomputation (n = 2, 3, 17, 100; symmetric and asymmetric; integer, decimal and
-// real-valued traffic; int32, int64 and double arithmetic), the cost a tabu chain tracks against the
-// definition, and det_exp against std::exp.
+// The search's arithmetic on its own: the O(n) swap delta against the definition (a brute-force double sum
+// over the swapped placement, written here), the delta matrix kept by Taillard's O(1) update after random
+// move sequences against its full recomputation (n = 2, 3, 17, 100; symmetric and asymmetric; integer,
+// decimal and real-valued traffic; int32, int64 and double arithmetic), the cost a tabu chain tracks against
+// the definition, and det_exp against std::exp.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,8 +18,8 @@ namespace {
 
 enum class Values { Integer, Decimal, Real };
 
-// Traffic in [0, 1000] and path costs 1 .. 6 (zero diagonal), optionally made symmetric; Decimal traffic has two
-// decimals (exact, scaled by 100), Real traffic arbitrary doubles.
+// Traffic in [0, 1000] and path costs 1 .. 6 (zero diagonal), optionally made symmetric; Decimal traffic has
+// two decimals (exact, scaled by 100), Real traffic arbitrary doubles.
 Problem instance(int n, bool symmetric, Values values, std::uint32_t seed) {
   TrafficSeries t = test::random_traffic(n, 1, seed, values != Values::Real);
   Configuration c = test::random_costs(n, seed + 101);
@@ -52,7 +52,8 @@ long double cost_by_definition(const Problem& p, const std::vector<std::uint16_t
   long double sum = 0;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) {
-      const std::size_t d = std::size_t(i * n + j), t = std::size_t(x[std::size_t(i)] * n + x[std::size_t(j)]);
+      const std::size_t d = std::size_t(i * n + j),
+                        t = std::size_t(x[std::size_t(i)] * n + x[std::size_t(j)]);
       sum += p.exact ? (long double)p.cost_scaled[d] * (long double)p.traffic_scaled[t]
                      : (long double)p.cost_real[d] * (long double)p.traffic_real[t];
     }
@@ -98,8 +99,10 @@ struct Chain {
     s.pairs = int(pairs.size());
     s.tenure_span = 8.0 * n;
     s.aspiration = 5 * n * n;
-    chain = TabuChain<A>{p.data(),   best.data(),  permuted.data(), tabu.data(), delta.data(),
-                         MoveVectors<A>{vec.data(), vec.data() + n, vec.data() + 2 * n, vec.data() + 3 * n}};
+    chain = TabuChain<A>{
+        p.data(),        best.data(),
+        permuted.data(), tabu.data(),
+        delta.data(),    MoveVectors<A>{vec.data(), vec.data() + n, vec.data() + 2 * n, vec.data() + 3 * n}};
     m = SearchMatrices<A>{traffic.data(), padded_cost.data(), pairs.data(), pitch};
     r.rng = SplitMix64(seed + 1);
     tabu_start(SoloTeam{}, m, chain, r, s);
@@ -110,7 +113,8 @@ struct Chain {
     const int n = s.n;
     for (int i = 0; i < n; ++i)
       for (int j = 0; j < n; ++j)
-        ASSERT_EQ(permuted[std::size_t(i * pitch + j)], traffic[std::size_t(p[std::size_t(i)] * n + p[std::size_t(j)])])
+        ASSERT_EQ(permuted[std::size_t(i * pitch + j)],
+                  traffic[std::size_t(p[std::size_t(i)] * n + p[std::size_t(j)])])
             << i << "," << j;
   }
 };
@@ -136,7 +140,8 @@ void check_updates(const Problem& problem, int moves, std::uint64_t seed) {
       ASSERT_EQ(pair_index(i, j, n), int(k));
       const auto full = swap_delta<A>(c.traffic.data(), c.cost.data(), c.p.data(), n, i, j);
       if constexpr (A::exact) {
-        ASSERT_EQ(c.delta[k], full) << "move " << move << " (" << u << "," << v << "), pair " << i << "," << j;
+        ASSERT_EQ(c.delta[k], full) << "move " << move << " (" << u << "," << v << "), pair " << i << ","
+                                    << j;
       } else {
         scale = std::max(scale, std::fabs(full));
         ASSERT_NEAR(c.delta[k], full, 1e-9 * scale) << "move " << move << ", pair " << i << "," << j;
@@ -145,57 +150,58 @@ void check_updates(const Problem& problem, int moves, std::uint64_t seed) {
   }
 }
 
-TEST(SearchDelta, SwapDeltaIsTheDefinition) {
+// Calls check(problem) for n = 2, 3, 17, 100, asymmetric and symmetric, integer, decimal and real traffic.
+template <class Check>
+void for_each_instance(const Check& check) {
   for (int n : {2, 3, 17, 100})
     for (bool symmetric : {false, true})
       for (Values values : {Values::Integer, Values::Decimal, Values::Real}) {
-        SCOPED_TRACE(::testing::Message() << "n " << n << (symmetric ? " symmetric" : " asymmetric") << " values "
-                                          << int(values));
-        const Problem p = instance(n, symmetric, values, std::uint32_t(n * 10 + int(values)));
-        SplitMix64 rng{std::uint64_t(n)};
-        const std::vector<std::uint16_t> x = random_start(rng, n);
-        // Every pair up to n = 17; 200 random pairs of n = 100.
-        std::vector<std::pair<int, int>> pairs;
-        if (n <= 17) {
-          for (int r = 0; r < n; ++r)
-            for (int s = r + 1; s < n; ++s) pairs.emplace_back(r, s);
-        } else {
-          for (int k = 0; k < 200; ++k) {
-            const int r = int(rng.below(std::uint32_t(n)));
-            int s = int(rng.below(std::uint32_t(n - 1)));
-            if (s >= r) ++s;
-            pairs.emplace_back(r, s);
-          }
-        }
-        for (const auto& [r, s] : pairs) {
-          const long double expected = delta_by_definition(p, x, r, s);
-          if (p.exact) {
-            const auto t = traffic_matrix<std::int64_t>(p, 0), d = cost_matrix<std::int64_t>(p, 0);
-            EXPECT_EQ((long double)swap_delta<ExactInt64>(t.data(), d.data(), x.data(), n, r, s), expected);
-          } else {
-            const auto t = traffic_matrix<double>(p, 0), d = cost_matrix<double>(p, 0);
-            const double got = swap_delta<RealDouble>(t.data(), d.data(), x.data(), n, r, s);
-            EXPECT_NEAR(got, double(expected), 1e-9 * std::max(1.0L, std::fabs(cost_by_definition(p, x))));
-          }
-        }
+        SCOPED_TRACE(::testing::Message()
+                     << "n " << n << (symmetric ? " symmetric" : " asymmetric") << " values " << int(values));
+        check(instance(n, symmetric, values, std::uint32_t(n * 10 + int(values))));
       }
 }
 
-TEST(SearchDelta, UpdatedMatrixEqualsRecomputationAfterRandomMoves) {
-  for (int n : {2, 3, 17, 100})
-    for (bool symmetric : {false, true})
-      for (Values values : {Values::Integer, Values::Decimal, Values::Real}) {
-        SCOPED_TRACE(::testing::Message() << "n " << n << (symmetric ? " symmetric" : " asymmetric") << " values "
-                                          << int(values));
-        const Problem p = instance(n, symmetric, values, std::uint32_t(n * 10 + int(values)));
-        const int moves = n == 100 ? 12 : 60;
-        if (!p.exact) {
-          check_updates<RealDouble>(p, moves, std::uint64_t(n));
-          continue;
-        }
-        check_updates<ExactInt64>(p, moves, std::uint64_t(n));
-        if (choose_arithmetic(p, 0, 0) == SearchArithmetic::Int32) check_updates<ExactInt32>(p, moves, std::uint64_t(n));
+TEST(SearchDelta, SwapDeltaIsTheDefinition) {
+  for_each_instance([](const Problem& p) {
+    const int n = p.n;
+    SplitMix64 rng{std::uint64_t(n)};
+    const std::vector<std::uint16_t> x = random_start(rng, n);
+    // Every pair up to n = 17; 200 random pairs of n = 100.
+    std::vector<std::pair<int, int>> pairs;
+    if (n <= 17) {
+      for (int r = 0; r < n; ++r)
+        for (int s = r + 1; s < n; ++s) pairs.emplace_back(r, s);
+    } else {
+      for (int k = 0; k < 200; ++k) {
+        const int r = int(rng.below(std::uint32_t(n)));
+        int s = int(rng.below(std::uint32_t(n - 1)));
+        if (s >= r) ++s;
+        pairs.emplace_back(r, s);
       }
+    }
+    for (const auto& [r, s] : pairs) {
+      const long double expected = delta_by_definition(p, x, r, s);
+      if (p.exact) {
+        const auto t = traffic_matrix<std::int64_t>(p, 0), d = cost_matrix<std::int64_t>(p, 0);
+        EXPECT_EQ((long double)swap_delta<ExactInt64>(t.data(), d.data(), x.data(), n, r, s), expected);
+      } else {
+        const auto t = traffic_matrix<double>(p, 0), d = cost_matrix<double>(p, 0);
+        const double got = swap_delta<RealDouble>(t.data(), d.data(), x.data(), n, r, s);
+        EXPECT_NEAR(got, double(expected), 1e-9 * std::max(1.0L, std::fabs(cost_by_definition(p, x))));
+      }
+    }
+  });
+}
+
+TEST(SearchDelta, UpdatedMatrixEqualsRecomputationAfterRandomMoves) {
+  for_each_instance([](const Problem& p) {
+    const int moves = p.n == 100 ? 12 : 60;
+    const std::uint64_t seed = std::uint64_t(p.n);
+    if (!p.exact) return check_updates<RealDouble>(p, moves, seed);
+    check_updates<ExactInt64>(p, moves, seed);
+    if (choose_arithmetic(p, 0, 0) == SearchArithmetic::Int32) check_updates<ExactInt32>(p, moves, seed);
+  });
 }
 
 TEST(SearchDelta, ArithmeticFollowsTheBounds) {

@@ -1,6 +1,7 @@
 // The Topology document's placement search: a search on its worker with the live view (the curve, the best
 // placement so far on the network), the result in the sweep's form, the best known cost of a QAPLIB instance,
-// the JSON export, Cancel keeping the best so far, and settings that cannot run. CPU backend; no GL, no ImGui.
+// the JSON export, Cancel keeping the best so far, and settings that cannot run. CPU backend; no GL, no
+// ImGui.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,9 +20,13 @@ namespace {
 
 namespace fs = std::filesystem;
 
-TopologyDocument::Options cpu_only() { return {2, false}; }
+TopologyDocument::Options cpu_only() {
+  return {2, false};
+}
 
-fs::path data(const std::string& rel) { return fs::path(KS_SHARED_DATA_DIR) / rel; }
+fs::path data(const std::string& rel) {
+  return fs::path(KS_SHARED_DATA_DIR) / rel;
+}
 
 std::string read_text(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);

@@ -1,9 +1,9 @@
 // The CUDA search against the CPU backend (itself checked against QAPLIB's optima and the exhaustive sweep in
 // tests/cpu): with the same seed and number of chains, every chain's cost, best, random state, step count and
-// placements are equal after every interval (1, 2, 4, ... steps), restarts included — tabu (one chain per block)
-// and annealing (one per thread), int32, int64 and double arithmetic, shared and global memory layouts. Then
-// the GPU's own choices: a full GPU of chains, optima of small instances, reproducible seeds. Skips without a
-// device.
+// placements are equal after every interval (1, 2, 4, ... steps), restarts included — tabu (one chain per
+// block) and annealing (one per thread), int32, int64 and double arithmetic, shared and global memory
+// layouts. Then the GPU's own choices: a full GPU of chains, optima of small instances, reproducible seeds.
+// Skips without a device.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -44,9 +44,9 @@ SearchRequest request_for(const Case& c) {
   r.params.algorithm = c.algorithm;
   r.params.chains = c.chains;
   r.params.sync = 64;
-  r.params.tabu_stall = 0.2;    // restarts within the trace
-  r.params.cycle = 0.5;         // short cooling cycles ...
-  r.params.anneal_stall = 1;    // ... and restarts
+  r.params.tabu_stall = 0.2;  // restarts within the trace
+  r.params.cycle = 0.5;       // short cooling cycles ...
+  r.params.anneal_stall = 1;  // ... and restarts
   r.seed = 1234 + std::uint64_t(c.n);
   r.iterations = 1;  // unused by trace_chains
   return r;
@@ -99,7 +99,8 @@ TEST(SearchCuda, ChainsEqualTheCpuWithGlobalMemory) {
   KS_REQUIRE_GPU();
   const Case cases[] = {
       {"tabu n=130 int32 (tabu list global)", 130, SearchAlgorithm::Tabu, true, 100, 2, 8},
-      {"tabu n=200 int64 (matrices and tabu list global)", 200, SearchAlgorithm::Tabu, true, 1000000000, 2, 7},
+      {"tabu n=200 int64 (matrices and tabu list global)", 200, SearchAlgorithm::Tabu, true, 1000000000, 2,
+       7},
       {"anneal n=300 int32 (placements global)", 300, SearchAlgorithm::Anneal, true, 100, 130, 8},
   };
   for (const Case& c : cases) expect_same_trace(c);
@@ -113,11 +114,13 @@ TEST(SearchCuda, FillsTheGpuAndFindsSmallOptima) {
     const char* name;
     std::int64_t optimum;
   };
-  for (const Known& k : {Known{"nug12", 578}, Known{"chr12a", 9552}, Known{"tai12a", 224416}, Known{"chr15a", 9896}}) {
+  for (const Known& k :
+       {Known{"nug12", 578}, Known{"chr12a", 9552}, Known{"tai12a", 224416}, Known{"chr15a", 9896}}) {
     const QaplibInstance q = read_qaplib(dir / (std::string(k.name) + ".dat"));
     const Problem p = make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
     for (SearchAlgorithm algorithm : {SearchAlgorithm::Tabu, SearchAlgorithm::Anneal}) {
-      if (algorithm == SearchAlgorithm::Anneal && k.name[0] == 'c') continue;  // annealing is weak on chr's trees
+      if (algorithm == SearchAlgorithm::Anneal && k.name[0] == 'c')
+        continue;  // annealing is weak on chr's trees
       SearchRequest r;
       r.params.algorithm = algorithm;
       r.backend = Backend::Cuda;
@@ -128,8 +131,8 @@ TEST(SearchCuda, FillsTheGpuAndFindsSmallOptima) {
       EXPECT_GE(res.chains, context().device().sm_count) << res.launch;
       EXPECT_FALSE(res.launch.empty());
       std::printf("%s %s: %lld after %.3f s, %d chains, %.3g swap evaluations/s (%s)\n", k.name,
-                  to_string(algorithm), static_cast<long long>(res.best().best.scaled), res.best().time_to_best_s,
-                  res.chains, res.evaluations_per_second, res.launch.c_str());
+                  to_string(algorithm), static_cast<long long>(res.best().best.scaled),
+                  res.best().time_to_best_s, res.chains, res.evaluations_per_second, res.launch.c_str());
     }
   }
 }
@@ -161,7 +164,8 @@ TEST(SearchCuda, ThousandNodes) {
     r.params.chains = algorithm == SearchAlgorithm::Tabu ? 8 : 1024;
     r.backend = Backend::Cuda;
     r.iterations = algorithm == SearchAlgorithm::Tabu ? 20 : 2000;
-    const SearchResult res = search(p, r, {}, pool(), &context());  // checks the tracked cost against the definition
+    const SearchResult res =
+        search(p, r, {}, pool(), &context());  // checks the tracked cost against the definition
     EXPECT_EQ(res.best().placement.size(), 1024u);
     EXPECT_LE(res.best().best.scaled, res.best().curve.front().best.scaled);
   }

@@ -1,9 +1,9 @@
 #pragma once
-// Simulated annealing with pair swaps, one chain per thread on both backends (the same code): a step proposes a
-// uniformly random pair r != s, computes its delta in O(n) (swap_delta.hpp), and accepts it when it does not
-// raise the cost, or else with probability e^(-delta / temperature) (det_exp: the same bits on host and device).
-// The temperature falls geometrically over a cooling cycle of `cycle_steps` steps, from `start_temperature`
-// by the factor `cooling` per step; then the chain reheats and goes on from where it is.
+// Simulated annealing with pair swaps, one chain per thread on both backends (the same code): a step proposes
+// a uniformly random pair r != s, computes its delta in O(n) (swap_delta.hpp), and accepts it when it does
+// not raise the cost, or else with probability e^(-delta / temperature) (det_exp: the same bits on host and
+// device). The temperature falls geometrically over a cooling cycle of `cycle_steps` steps, from
+// `start_temperature` by the factor `cooling` per step; then the chain reheats and goes on from where it is.
 #include <cstdint>
 
 #include "core/hd.hpp"

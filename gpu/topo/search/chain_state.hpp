@@ -14,12 +14,12 @@ namespace ks::topo {
 struct ChainHeader {
   std::int64_t cost_i = 0, best_i = 0;
   double cost_d = 0, best_d = 0;
-  std::uint64_t rng = 0;              // SplitMix64 state
-  std::int64_t iteration = 0;         // steps made since the chain's first start
-  std::int64_t best_iteration = 0;    // the step that found `best` (or the last restart)
-  double temperature = 0;             // anneal
-  std::int32_t clock = 0;             // tabu: the tabu list's time; anneal: steps into the cooling cycle
-  std::int32_t fresh = 1;             // 1: (re)start from the placement before the next step
+  std::uint64_t rng = 0;            // SplitMix64 state
+  std::int64_t iteration = 0;       // steps made since the chain's first start
+  std::int64_t best_iteration = 0;  // the step that found `best` (or the last restart)
+  double temperature = 0;           // anneal
+  std::int32_t clock = 0;           // tabu: the tabu list's time; anneal: steps into the cooling cycle
+  std::int32_t fresh = 1;           // 1: (re)start from the placement before the next step
 };
 
 // The parameters of a step, resolved for one problem (counts, not multiples of n).
@@ -27,11 +27,11 @@ struct StepSettings {
   int n = 0;
   int pairs = 0;
   // tabu
-  double tenure_span = 0;             // tenure = floor(u^3 x tenure_span)
-  std::int32_t aspiration = 0;        // iterations
+  double tenure_span = 0;       // tenure = floor(u^3 x tenure_span)
+  std::int32_t aspiration = 0;  // iterations
   // anneal
   double start_temperature = 0;
-  double cooling = 1;                 // temperature factor per step
+  double cooling = 1;  // temperature factor per step
   std::int32_t cycle_steps = 1;
 };
 
@@ -99,7 +99,8 @@ KS_HD void swap_values(T& a, T& b) {
   b = t;
 }
 
-// A team of one (the CPU backend): what the GPU's block team (cuda/search_kernels.cuh) does with many threads.
+// A team of one (the CPU backend): what the GPU's block team (cuda/search_kernels.cuh) does with many
+// threads.
 struct SoloTeam {
   KS_HD int rank() const { return 0; }
   KS_HD int size() const { return 1; }

@@ -4,8 +4,8 @@
 //   ExactInt32   scaled integers in 32 bits, for problems whose every intermediate stays below 2^31 (most
 //                QAPLIB instances): half the memory of int64, and full-speed integer multiply-adds on a GPU
 //   det_exp      e^x for the annealing's acceptance test, from separately rounded multiplications and
-//                additions only, so that the host and the device accept exactly the same moves (the libraries'
-//                exp() may differ in the last bit)
+//                additions only, so that the host and the device accept exactly the same moves (the
+//                libraries' exp() may differ in the last bit)
 #include <cstdint>
 
 #include "core/hd.hpp"
@@ -45,14 +45,14 @@ KS_HD double div_rn(double a, double b) {
 }
 
 // e^x for x <= 0, relative error below 1e-10 (plenty for an acceptance probability; what matters is that both
-// sides compute the same bits); 0 below -40 (e^-40 = 4e-18 is below the resolution of the uniform numbers it is
-// compared with). e^x = (e^(x/64))^64, e^(x/64) by its Taylor series to degree 12 (remainder below 4e-13 for
-// |x/64| <= 0.625), evaluated by Horner's rule.
+// sides compute the same bits); 0 below -40 (e^-40 = 4e-18 is below the resolution of the uniform numbers it
+// is compared with). e^x = (e^(x/64))^64, e^(x/64) by its Taylor series to degree 12 (remainder below 4e-13
+// for |x/64| <= 0.625), evaluated by Horner's rule.
 KS_HD double det_exp(double x) {
   if (!(x > -40.0)) return 0.0;
   if (x >= 0.0) return 1.0;
   const double r = x * 0.015625;  // x / 64: exact
-  double y = 1.0 / 479001600;  // 1/12!
+  double y = 1.0 / 479001600;     // 1/12!
   y = add_rn(mul_rn(y, r), 1.0 / 39916800);
   y = add_rn(mul_rn(y, r), 1.0 / 3628800);
   y = add_rn(mul_rn(y, r), 1.0 / 362880);

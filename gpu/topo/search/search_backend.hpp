@@ -1,7 +1,7 @@
 #pragma once
 // What the search's driver (search.cpp) asks of a backend: keep a set of chains, (re)start some of them from
-// given placements, advance them all by a number of steps, hand back their headers and placements. Internal to
-// gpu/topo/search.
+// given placements, advance them all by a number of steps, hand back their headers and placements. Internal
+// to gpu/topo/search.
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -15,7 +15,8 @@
 
 namespace ks::topo {
 
-// How the chains add up costs (search_arith.hpp): chosen from the problem's bounds, the same on both backends.
+// How the chains add up costs (search_arith.hpp): chosen from the problem's bounds, the same on both
+// backends.
 enum class SearchArithmetic { Int32, Int64, Real };
 const char* to_string(SearchArithmetic a) noexcept;
 
@@ -30,8 +31,8 @@ struct SearchSetup {
   int block = 0;   // CUDA tabu: threads per chain; 0: the backend's choice
 };
 
-// The arithmetic whose every intermediate fits (Real for real-valued problems, and for exact ones too large for
-// 64 bits).
+// The arithmetic whose every intermediate fits (Real for real-valued problems, and for exact ones too large
+// for 64 bits).
 SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuration);
 
 // The problem's matrices of (slice, configuration) in the arithmetic's type.

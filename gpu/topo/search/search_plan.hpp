@@ -1,6 +1,6 @@
 #pragma once
-// The search's request resolved for one problem: checks, the step settings of each configuration, how often the
-// host looks at the chains, and the chains' random streams. Internal to gpu/topo/search.
+// The search's request resolved for one problem: checks, the step settings of each configuration, how often
+// the host looks at the chains, and the chains' random streams. Internal to gpu/topo/search.
 #include <cstdint>
 #include <vector>
 

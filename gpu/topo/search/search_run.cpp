@@ -63,7 +63,9 @@ class ConfigurationRun {
   int sync() const { return sync_; }
   // The steps of the next interval: 1, 2, 4, ... up to the sync interval, so that the curve shows the first
   // fast descent too (a function of n alone, like the sync interval: the same on both backends).
-  int next_interval() const { return int(std::min<std::int64_t>(sync_, std::int64_t(1) << std::min(intervals_, 30))); }
+  int next_interval() const {
+    return int(std::min<std::int64_t>(sync_, std::int64_t(1) << std::min(intervals_, 30)));
+  }
   int chains() const { return chains_; }
   SearchBackend& backend() { return *backend_; }
   const SearchSetup& setup() const { return setup_; }
@@ -102,7 +104,8 @@ class ConfigurationRun {
       Elite e{ch.best_i, ch.best_d, {}};
       if (elites_.size() == capacity && !less(e, elites_.back())) break;
       e.placement = backend_->placement(changed[k], true);
-      if (std::any_of(elites_.begin(), elites_.end(), [&](const Elite& x) { return x.placement == e.placement; }))
+      if (std::any_of(elites_.begin(), elites_.end(),
+                      [&](const Elite& x) { return x.placement == e.placement; }))
         continue;
       const auto at = std::upper_bound(elites_.begin(), elites_.end(), e,
                                        [&](const Elite& a, const Elite& b) { return less(a, b); });
@@ -111,7 +114,8 @@ class ConfigurationRun {
       if (elites_.size() > capacity) elites_.pop_back();
       if (new_best) {
         improved = true;
-        const double f = std::clamp(double(ch.best_iteration - before[std::size_t(changed[k])]) / double(steps), 0.0, 1.0);
+        const double f =
+            std::clamp(double(ch.best_iteration - before[std::size_t(changed[k])]) / double(steps), 0.0, 1.0);
         time_to_best_ = t0 + (t1 - t0) * f;
         iterations_to_best_ = iterations0 + std::uint64_t(f * double(steps) * double(chains_));
         best_placement_.assign(elites_.front().placement.begin(), elites_.front().placement.end());
@@ -131,7 +135,8 @@ class ConfigurationRun {
       throw Error(ErrorKind::Internal,
                   fmt::format("the search tracked cost {} for its best placement, which costs {}",
                               elites_.front().cost_i, out.best.scaled));
-    for (int s = 0; s < p_.slices; ++s) out.slice_costs.push_back(placement_cost(p_, s, configuration_, out.placement));
+    for (int s = 0; s < p_.slices; ++s)
+      out.slice_costs.push_back(placement_cost(p_, s, configuration_, out.placement));
     out.time_to_best_s = time_to_best_;
     out.iterations_to_best = iterations_to_best_;
     out.iterations = iterations_;
@@ -149,7 +154,9 @@ class ConfigurationRun {
   bool less(const ChainHeader& a, const ChainHeader& b) const {
     return p_.exact ? a.best_i < b.best_i : a.best_d < b.best_d;
   }
-  bool less(const Elite& a, const Elite& b) const { return p_.exact ? a.cost_i < b.cost_i : a.cost_d < b.cost_d; }
+  bool less(const Elite& a, const Elite& b) const {
+    return p_.exact ? a.cost_i < b.cost_i : a.cost_d < b.cost_d;
+  }
   Cost cost_of(const Elite& e) const {
     Cost c;
     c.scaled = p_.exact ? e.cost_i : 0;
@@ -197,7 +204,9 @@ class ConfigurationRun {
   Stopwatch clock_;
 };
 
-bool at_most(const Cost& c, double target) { return c.value <= target; }
+bool at_most(const Cost& c, double target) {
+  return c.value <= target;
+}
 
 }  // namespace
 

@@ -16,7 +16,9 @@ namespace ks::topo {
 namespace {
 __extension__ typedef unsigned __int128 uint128;
 
-std::size_t square(int n) { return std::size_t(n) * std::size_t(n); }
+std::size_t square(int n) {
+  return std::size_t(n) * std::size_t(n);
+}
 
 bool all_zero_scaled(const std::vector<std::int64_t>& v, std::size_t at, std::size_t count) {
   return std::all_of(v.begin() + std::ptrdiff_t(at), v.begin() + std::ptrdiff_t(at + count),
@@ -29,7 +31,8 @@ bool all_zero_real(const std::vector<double>& v, std::size_t at, std::size_t cou
 
 SplitMix64 salted(std::uint64_t seed, std::uint64_t salt, std::uint64_t a, std::uint64_t b, std::uint64_t c) {
   SplitMix64 mix(seed ^ salt);
-  SplitMix64 s(mix.next() + a * 0xA24BAED4963EE407ull + b * 0x9FB21C651E98DF25ull + c * 0xC2B2AE3D27D4EB4Full);
+  SplitMix64 s(mix.next() + a * 0xA24BAED4963EE407ull + b * 0x9FB21C651E98DF25ull +
+               c * 0xC2B2AE3D27D4EB4Full);
   s.next();
   return s;
 }
@@ -40,7 +43,9 @@ void check_param(bool ok, const std::string& what, const std::string& range) {
 
 }  // namespace
 
-const char* to_string(SearchAlgorithm a) noexcept { return a == SearchAlgorithm::Tabu ? "tabu" : "anneal"; }
+const char* to_string(SearchAlgorithm a) noexcept {
+  return a == SearchAlgorithm::Tabu ? "tabu" : "anneal";
+}
 
 const char* to_string(SearchArithmetic a) noexcept {
   switch (a) {
@@ -53,7 +58,9 @@ const char* to_string(SearchArithmetic a) noexcept {
   }
 }
 
-int optimised_slice(const Problem& p) { return p.summed_slice ? p.timestamps : 0; }
+int optimised_slice(const Problem& p) {
+  return p.summed_slice ? p.timestamps : 0;
+}
 
 void check_search(const Problem& p, const SearchRequest& r) {
   if (p.n < 2)
@@ -74,9 +81,10 @@ void check_search(const Problem& p, const SearchRequest& r) {
     const bool zero = p.exact ? all_zero_scaled(p.cost_scaled, std::size_t(c) * nn, nn)
                               : all_zero_real(p.cost_real, std::size_t(c) * nn, nn);
     if (zero)
-      throw_usage(fmt::format("the path costs of configuration {} are zero everywhere: every placement costs 0",
-                              c + 1),
-                  "there is nothing to search; check the topology");
+      throw_usage(
+          fmt::format("the path costs of configuration {} are zero everywhere: every placement costs 0",
+                      c + 1),
+          "there is nothing to search; check the topology");
   }
   if (!(r.time_s >= 0) || std::isinf(r.time_s))
     throw_usage(fmt::format("search time {} s is not a duration", r.time_s), "give a time in seconds > 0");
@@ -96,7 +104,8 @@ void check_search(const Problem& p, const SearchRequest& r) {
   check_param(q.tabu_stall > 0 && q.anneal_stall >= 1, "tabu_stall/anneal_stall", "positive values");
   check_param(q.perturb >= 0 && q.perturb <= 1, "perturb", "a fraction of n in [0, 1]");
   check_param(q.elites >= 1 && q.elites <= 1000, "elites", "1 .. 1000");
-  check_param(q.block >= 0 && q.block <= 512 && q.block % 32 == 0, "block", "0 (automatic) or a multiple of 32 up to 512");
+  check_param(q.block >= 0 && q.block <= 512 && q.block % 32 == 0, "block",
+              "0 (automatic) or a multiple of 32 up to 512");
 }
 
 SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuration) {
@@ -122,15 +131,21 @@ SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuratio
 template <class V>
 std::vector<V> traffic_matrix(const Problem& p, int slice) {
   const std::size_t nn = square(p.n), at = std::size_t(slice) * nn;
-  if (p.exact) return std::vector<V>(p.traffic_scaled.begin() + std::ptrdiff_t(at), p.traffic_scaled.begin() + std::ptrdiff_t(at + nn));
-  return std::vector<V>(p.traffic_real.begin() + std::ptrdiff_t(at), p.traffic_real.begin() + std::ptrdiff_t(at + nn));
+  if (p.exact)
+    return std::vector<V>(p.traffic_scaled.begin() + std::ptrdiff_t(at),
+                          p.traffic_scaled.begin() + std::ptrdiff_t(at + nn));
+  return std::vector<V>(p.traffic_real.begin() + std::ptrdiff_t(at),
+                        p.traffic_real.begin() + std::ptrdiff_t(at + nn));
 }
 
 template <class V>
 std::vector<V> cost_matrix(const Problem& p, int configuration) {
   const std::size_t nn = square(p.n), at = std::size_t(configuration) * nn;
-  if (p.exact) return std::vector<V>(p.cost_scaled.begin() + std::ptrdiff_t(at), p.cost_scaled.begin() + std::ptrdiff_t(at + nn));
-  return std::vector<V>(p.cost_real.begin() + std::ptrdiff_t(at), p.cost_real.begin() + std::ptrdiff_t(at + nn));
+  if (p.exact)
+    return std::vector<V>(p.cost_scaled.begin() + std::ptrdiff_t(at),
+                          p.cost_scaled.begin() + std::ptrdiff_t(at + nn));
+  return std::vector<V>(p.cost_real.begin() + std::ptrdiff_t(at),
+                        p.cost_real.begin() + std::ptrdiff_t(at + nn));
 }
 
 template std::vector<std::int32_t> traffic_matrix(const Problem&, int);

@@ -17,7 +17,8 @@ KernelSpec search_spec() {
       "Searches the placements of the traffic's nodes on each topology configuration for the lowest cost (a "
       "quadratic assignment problem) past the sizes an exhaustive sweep reaches, n = 2 .. 1024: robust tabu "
       "search (Taillard: pair swaps, the full swap-delta matrix updated in O(1) per pair, random tenures, "
-      "aspiration) or simulated annealing (pair swaps, O(n) deltas, geometric cooling cycles), many independent "
+      "aspiration) or simulated annealing (pair swaps, O(n) deltas, geometric cooling cycles), many "
+      "independent "
       "chains that restart from perturbed elites when they stall. Several timestamps: the summed traffic is "
       "optimised. Run it with `kernelscope-cli topo --placements search` or the Topology panel";
   k.params = {
@@ -29,32 +30,38 @@ KernelSpec search_spec() {
       int_param("sync", 0, 1000000, "0",
                 "Steps per chain between the host's looks at the chains (restarts, progress, stopping); 0: "
                 "10^7 / n^2 tabu moves or 3 x 10^5 / n annealing steps"),
-      float_param("tenure", 0.01, 1000, "8",
-                  "tabu: the longest tabu tenure as a multiple of n; each tenure is floor(u^3 x tenure x n), u "
-                  "uniform in [0, 1) (Taillard's 2006 code)"),
+      float_param(
+          "tenure", 0.01, 1000, "8",
+          "tabu: the longest tabu tenure as a multiple of n; each tenure is floor(u^3 x tenure x n), u "
+          "uniform in [0, 1) (Taillard's 2006 code)"),
       float_param("aspiration", 0, 1000000, "5",
                   "tabu: a move that makes an assignment not made for aspiration x n^2 iterations is taken "
                   "(diversification); 0 switches it off"),
-      float_param("accept_start", 0.001, 0.999, "0.3",
-                  "anneal: the probability of accepting the mean uphill move at the start of a cooling cycle"),
+      float_param(
+          "accept_start", 0.001, 0.999, "0.3",
+          "anneal: the probability of accepting the mean uphill move at the start of a cooling cycle"),
       float_param("accept_end", 1e-9, 0.5, "0.0001",
                   "anneal: the same probability at the end of the cycle (below accept_start)"),
       float_param("cycle", 0.01, 1000, "200", "anneal: steps of a cooling cycle as a multiple of n^2"),
-      float_param("tabu_stall", 0.01, 10000, "50",
-                  "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
-      int_param("anneal_stall", 1, 1000, "2",
-                "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
+      float_param(
+          "tabu_stall", 0.01, 10000, "50",
+          "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
+      int_param(
+          "anneal_stall", 1, 1000, "2",
+          "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
       float_param("perturb", 0, 1, "0.25",
                   "A restart starts from one of the elites with perturb x n random swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
-      int_param("block", 0, 512, "0",
-                "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
-                "(2n - 3, in whole warps, 64 .. 512)"),
+      int_param(
+          "block", 0, 512, "0",
+          "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
+          "(2n - 3, in whole warps, 64 .. 512)"),
   };
-  k.variants = {{"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)"},
-                {"cuda", Backend::Cuda,
-                 "Chains on the GPU: tabu one per block (delta matrix and tabu list in shared memory where they "
-                 "fit), annealing one per thread"}};
+  k.variants = {
+      {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)"},
+      {"cuda", Backend::Cuda,
+       "Chains on the GPU: tabu one per block (delta matrix and tabu list in shared memory where they "
+       "fit), annealing one per thread"}};
   // No image: the cost model describes images, and a search moves no pixels.
   k.cost = [](const ImageShape&, const ParamSet&) { return CostModel{}; };
   return k;
@@ -62,7 +69,9 @@ KernelSpec search_spec() {
 
 }  // namespace
 
-void register_topology_kernels(KernelRegistry& registry) { registry.add(search_spec()); }
+void register_topology_kernels(KernelRegistry& registry) {
+  registry.add(search_spec());
+}
 
 }  // namespace ks
 

@@ -1,13 +1,13 @@
 #pragma once
-// The cost of a placement and the change of cost of swapping two positions, shared verbatim by the CPU backend
-// and the CUDA kernels, on explicit placements of any n (the sweep's walkers, sweep_core.hpp, work on packed
-// codes of n <= 16).
+// The cost of a placement and the change of cost of swapping two positions, shared verbatim by the CPU
+// backend and the CUDA kernels, on explicit placements of any n (the sweep's walkers, sweep_core.hpp, work on
+// packed codes of n <= 16).
 //
 // cost(p) = sum over positions i, j of D[i][j] * T[p(i)][p(j)]: D the path costs between positions, T the
 // traffic between nodes, p(i) the node at position i (QAPLIB: A = D, B = T).
 //
-// Taillard's delta matrix (robust tabu search, 1991) keeps delta(r, s), the change of swapping r and s, for every
-// pair r < s. After a move (u, v) the entry of a pair {r, s} disjoint from {u, v} changes by
+// Taillard's delta matrix (robust tabu search, 1991) keeps delta(r, s), the change of swapping r and s, for
+// every pair r < s. After a move (u, v) the entry of a pair {r, s} disjoint from {u, v} changes by
 //   (a_r - a_s)(b_r - b_s) + (c_r - c_s)(e_r - e_s)
 // with, for the placement after the move,
 //   a_k = D[u][k] - D[v][k],   b_k = T[p(v)][p(k)] - T[p(u)][p(k)],
@@ -25,8 +25,8 @@ namespace ks::topo {
 
 // The cost from the definition, in a fixed order (i, then j).
 template <class A, class P>
-KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typename A::Value* cost_of, const P& p,
-                                  int n) {
+KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                  const P& p, int n) {
   typename A::Value c = 0;
   for (int i = 0; i < n; ++i) {
     const int xi = p[i];
@@ -35,15 +35,15 @@ KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typena
   return c;
 }
 
-// The change of cost of swapping the nodes at positions r != s, in O(n) (the sweep's Walker::swap, in the same
-// order of operations):
+// The change of cost of swapping the nodes at positions r != s, in O(n) (the sweep's Walker::swap, in the
+// same order of operations):
 //   sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
 //                       + (D[r][k] - D[s][k]) (T[y_s][x_k] - T[y_r][x_k])
 //   + (D[r][s] - D[s][r]) (T[y_s][y_r] - T[y_r][y_s]) + (D[r][r] - D[s][s]) (T[y_s][y_s] - T[y_r][y_r])
 // where y_r, y_s are the nodes at r and s before the swap and x_k the node at k.
 template <class A, class P>
-KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typename A::Value* cost_of, const P& p,
-                                   int n, int r, int s) {
+KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                   const P& p, int n, int r, int s) {
   using V = typename A::Value;
   const int yr = p[r], ys = p[s];
   V delta = 0;
@@ -63,7 +63,8 @@ KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typen
   return A::mad(A::mad(delta, d_cross, cross), d_self, self);
 }
 
-// The four vectors of a move (u, v), for the placement after the move (see the top; tabu_step.hpp fills them).
+// The four vectors of a move (u, v), for the placement after the move (see the top; tabu_step.hpp fills
+// them).
 template <class A>
 struct MoveVectors {
   using V = typename A::Value;
@@ -74,14 +75,21 @@ struct MoveVectors {
 
   // delta(r, s) after the move, from delta(r, s) before it; {r, s} and {u, v} disjoint.
   KS_HD V updated(V delta, int r, int s) const {
-    return A::mad(A::mad(delta, A::sub(a[r], a[s]), A::sub(b[r], b[s])), A::sub(c[r], c[s]), A::sub(e[r], e[s]));
+    return A::mad(A::mad(delta, A::sub(a[r], a[s]), A::sub(b[r], b[s])), A::sub(c[r], c[s]),
+                  A::sub(e[r], e[s]));
   }
 };
 
 // Pairs r < s in the order of the delta matrix, packed as (r << 16) | s: pair k of n is the k-th in
 // (0,1), (0,2), ..., (0,n-1), (1,2), ...
-KS_HD int pair_count(int n) { return n * (n - 1) / 2; }
-KS_HD int pair_first(std::uint32_t packed) { return int(packed >> 16); }
-KS_HD int pair_second(std::uint32_t packed) { return int(packed & 0xFFFFu); }
+KS_HD int pair_count(int n) {
+  return n * (n - 1) / 2;
+}
+KS_HD int pair_first(std::uint32_t packed) {
+  return int(packed >> 16);
+}
+KS_HD int pair_second(std::uint32_t packed) {
+  return int(packed & 0xFFFFu);
+}
 
 }  // namespace ks::topo

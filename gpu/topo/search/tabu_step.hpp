@@ -1,28 +1,29 @@
 #pragma once
 // Robust tabu search (E. Taillard, "Robust taboo search for the quadratic assignment problem", Parallel
 // Computing 17, 1991; with the cubed random tenures of his 2006 code), one chain, written once for a team of
-// threads: the CPU backend runs it with a team of one (SoloTeam), the CUDA backend with a block. Pairs are dealt
-// to the team's threads in turn; the move is the minimum of a total order (rank, delta, pair number), so the
-// choice does not depend on how the pairs were dealt, and every thread draws the same random numbers from its
-// copy of the chain's generator. The CPU and CUDA chains therefore make the same moves.
+// threads: the CPU backend runs it with a team of one (SoloTeam), the CUDA backend with a block. Pairs are
+// dealt to the team's threads in turn; the move is the minimum of a total order (rank, delta, pair number),
+// so the choice does not depend on how the pairs were dealt, and every thread draws the same random numbers
+// from its copy of the chain's generator. The CPU and CUDA chains therefore make the same moves.
 //
 // A step: every pair r < s is ranked
-//   0  aspired: its delta makes a new best of the chain, or one of its two assignments (node p(s) at r, p(r) at
+//   0  aspired: its delta makes a new best of the chain, or one of its two assignments (node p(s) at r, p(r)
+//   at
 //      s) was not made for `aspiration` iterations (Taillard's aspiration by default, a diversification)
 //   1  allowed: one of the two assignments is not tabu
 //   2  tabu (chosen only when every move is tabu)
-// and the first pair of the lowest (rank, delta) is made; the assignments it undoes (node p(r) at r, p(s) at s)
-// become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1). Then the delta matrix is
+// and the first pair of the lowest (rank, delta) is made; the assignments it undoes (node p(r) at r, p(s) at
+// s) become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1). Then the delta matrix is
 // brought up to date (swap_delta.hpp: O(1) per pair disjoint from the move, O(n) for the 2n - 3 others).
 //
 // Layout. A chain keeps the traffic and its tabu list permuted by its placement, indexed by position:
 //   P[i][j]    = T[p(i)][p(j)]          (the traffic between the nodes at positions i and j)
 //   tabu[i][j] = the clock until which node p(j) may not be placed at position i
 // A move swaps two rows and two columns of P and two columns of the tabu list (O(n)); in exchange every read
-// of a step is by position, without the indirection through p: on a GPU, lanes that take consecutive positions
-// read consecutive words. Rows are `pitch` = n rounded up to odd apart (as are the path costs D), so that a
-// column's entries fall in distinct shared-memory banks. The values are the same as through p, and so are the
-// operations (in the order of swap_delta), so the results are too.
+// of a step is by position, without the indirection through p: on a GPU, lanes that take consecutive
+// positions read consecutive words. Rows are `pitch` = n rounded up to odd apart (as are the path costs D),
+// so that a column's entries fall in distinct shared-memory banks. The values are the same as through p, and
+// so are the operations (in the order of swap_delta), so the results are too.
 #include <cstdint>
 
 #include "core/hd.hpp"
@@ -33,10 +34,14 @@
 namespace ks::topo {
 
 // The row pitch of the tabu search's n x n arrays: n rounded up to odd.
-KS_HD int tabu_pitch(int n) { return n | 1; }
+KS_HD int tabu_pitch(int n) {
+  return n | 1;
+}
 
 // Pair (r, s), r < s, of n positions: its number in the delta matrix (swap_delta.hpp's order).
-KS_HD int pair_index(int r, int s, int n) { return r * (2 * n - r - 1) / 2 + (s - r - 1); }
+KS_HD int pair_index(int r, int s, int n) {
+  return r * (2 * n - r - 1) / 2 + (s - r - 1);
+}
 
 // The problem as a step reads it. Tabu search: `cost_of` with rows `pitch` apart, `traffic` n x n (read only
 // when a chain starts), the pair table. Annealing: both n x n (pitch n), no pair table.
@@ -73,10 +78,11 @@ struct TabuChain {
   MoveVectors<A> vec{};                // 4 x n scratch
 };
 
-// swap_delta on the permuted traffic: the change of swapping positions r < s, in the same order of operations.
+// swap_delta on the permuted traffic: the change of swapping positions r < s, in the same order of
+// operations.
 template <class A>
-KS_HD typename A::Value permuted_swap_delta(const typename A::Value* P, const typename A::Value* D, int pitch, int n,
-                                            int r, int s) {
+KS_HD typename A::Value permuted_swap_delta(const typename A::Value* P, const typename A::Value* D, int pitch,
+                                            int n, int r, int s) {
   using V = typename A::Value;
   V delta = 0;
   for (int k = 0; k < n; ++k) {
@@ -118,7 +124,8 @@ KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuCh
   r.best = r.cost;
   r.best_iteration = r.iteration;
   for (int k = team.rank(); k < s.pairs; k += team.size())
-    c.delta[k] = permuted_swap_delta<A>(c.P, m.cost_of, pitch, n, pair_first(m.pairs[k]), pair_second(m.pairs[k]));
+    c.delta[k] =
+        permuted_swap_delta<A>(c.P, m.cost_of, pitch, n, pair_first(m.pairs[k]), pair_second(m.pairs[k]));
   r.fresh = false;
   team.sync();
 }
@@ -126,8 +133,8 @@ KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuCh
 // Makes the move (u, v), u < v: swaps the positions in the placement, in the rows and columns of P and in the
 // columns of the tabu list, marks the two assignments the move undoes tabu, and fills the move vectors of
 // update_delta_matrix. One pass: the thread that swaps the entries of index k computes the vectors at k from
-// the values it moved (the four corners of P, and the vectors at u and v, are the first thread's). Ends with the
-// team synchronised.
+// the values it moved (the four corners of P, and the vectors at u and v, are the first thread's). Ends with
+// the team synchronised.
 template <class A, class Team>
 KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, int n, int u, int v,
                      std::int32_t tabu_u, std::int32_t tabu_v) {
@@ -139,7 +146,8 @@ KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuCha
     c.vec.a[k] = A::sub(D[u * pitch + k], D[v * pitch + k]);
     c.vec.c[k] = A::sub(D[k * pitch + u], D[k * pitch + v]);
     swap_values(c.tabu[k * pitch + u], c.tabu[k * pitch + v]);
-    if (k == u) c.tabu[u * pitch + v] = tabu_u;  // the node that left u (now at v) may not come back for a while
+    if (k == u)
+      c.tabu[u * pitch + v] = tabu_u;  // the node that left u (now at v) may not come back for a while
     if (k == v) c.tabu[v * pitch + u] = tabu_v;
     if (k == u || k == v) continue;
     swap_values(P[u * pitch + k], P[v * pitch + k]);
@@ -159,9 +167,9 @@ KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuCha
   team.sync();
 }
 
-// Brings the delta matrix up to date after the move (u, v), u < v, made by tabu_move: O(1) per pair disjoint from
-// {u, v} and O(n) for the 2n - 3 others, which the team takes one per thread (lanes that take consecutive
-// partners read consecutive words). Ends with the team synchronised.
+// Brings the delta matrix up to date after the move (u, v), u < v, made by tabu_move: O(1) per pair disjoint
+// from {u, v} and O(n) for the 2n - 3 others, which the team takes one per thread (lanes that take
+// consecutive partners read consecutive words). Ends with the team synchronised.
 template <class A, class Team>
 KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
                                const StepSettings& s, int u, int v) {

@@ -1,6 +1,6 @@
-// The CPU backend of the search (the reference): every chain's arrays in host memory, chains stepped in parallel
-// on the thread pool, each by one thread with the steps of tabu_step.hpp (a team of one) or anneal_step.hpp.
-// Chains are independent, so the result does not depend on the number of threads.
+// The CPU backend of the search (the reference): every chain's arrays in host memory, chains stepped in
+// parallel on the thread pool, each by one thread with the steps of tabu_step.hpp (a team of one) or
+// anneal_step.hpp. Chains are independent, so the result does not depend on the number of threads.
 #include <fmt/format.h>
 
 #include <new>
@@ -20,7 +20,11 @@ class CpuSearch final : public SearchBackend {
 
  public:
   CpuSearch(const SearchSetup& s, ThreadPool& pool)
-      : setup_(s), pool_(pool), n_(s.step.n), chains_(s.chains > 0 ? s.chains : int(pool.size())), pitch_(s.step.n) {
+      : setup_(s),
+        pool_(pool),
+        n_(s.step.n),
+        chains_(s.chains > 0 ? s.chains : int(pool.size())),
+        pitch_(s.step.n) {
     const std::size_t n = std::size_t(n_), c = std::size_t(chains_);
     try {
       traffic_ = traffic_matrix<V>(*s.problem, s.slice);

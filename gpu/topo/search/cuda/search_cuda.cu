@@ -21,15 +21,18 @@ using ks::cuda::check;
 using ks::cuda::DeviceBuffer;
 using std::to_string;  // (no fmt under nvcc in C++20 mode)
 
-// Shared memory a tabu block may use for its optional pieces: enough for everything of n = 60 in int32 with four
-// blocks per SM; larger problems keep the tabu list, then the delta matrix ... in global memory (through L1).
+// Shared memory a tabu block may use for its optional pieces: enough for everything of n = 60 in int32 with
+// four blocks per SM; larger problems keep the tabu list, then the delta matrix ... in global memory (through
+// L1).
 constexpr std::size_t kTabuSharedBudget = 100 * 1024;
 // ... and an annealing block: the placements' columns and the matrices.
 constexpr std::size_t kAnnealSharedBudget = 64 * 1024;
 // The chains of an automatic count keep at most this much state in device memory.
 constexpr double kMaxStateBytes = 8e9;
 
-std::size_t aligned(std::size_t bytes) { return (bytes + 15) & ~std::size_t(15); }
+std::size_t aligned(std::size_t bytes) {
+  return (bytes + 15) & ~std::size_t(15);
+}
 
 // A device copy of a host vector, complete when this returns (see upload_array).
 template <class T>
@@ -52,13 +55,16 @@ class CudaSearch final : public SearchBackend {
     std::size_t per_chain = 4 * n;  // placements and best placements
     if (s.algorithm == SearchAlgorithm::Tabu) {
       pitch_ = tabu_pitch(n_);
-      cost_ = upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
+      cost_ =
+          upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
       pairs_ = upload(pair_table(n_), "the search's pair table");
-      // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step), rounded up
-      // to whole warps: the best or within 2% of the best of 64 .. 512 on an H100 for n = 30 and 60 (docs/PERF.md).
+      // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
+      // rounded up to whole warps: the best or within 2% of the best of 64 .. 512 on an H100 for n = 30 and
+      // 60 (docs/PERF.md).
       threads_ = s.block > 0 ? s.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
       const std::size_t area = n * std::size_t(pitch_);
-      std::size_t bytes = aligned(4 * n * sizeof(V)) + aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
+      std::size_t bytes = aligned(4 * n * sizeof(V)) +
+                          aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                           aligned(n * sizeof(std::uint16_t));
       const std::size_t budget = std::min(kTabuSharedBudget, optin);
       auto take = [&](std::size_t more) {
@@ -66,8 +72,8 @@ class CudaSearch final : public SearchBackend {
         bytes += aligned(more);
         return true;
       };
-      // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta matrix
-      // and the tabu list (n^2 each).
+      // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta
+      // matrix and the tabu list (n^2 each).
       plan_.costs_shared = take(area * sizeof(V));
       plan_.permuted_shared = take(area * sizeof(V));
       plan_.delta_shared = take(pairs * sizeof(V));
@@ -78,9 +84,11 @@ class CudaSearch final : public SearchBackend {
                         " KB of shared memory per block; this GPU has " + to_string(optin / 1024),
                     "use --backend cpu");
       plan_.bytes = unsigned(bytes);
-      check(cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-            "cudaFuncSetAttribute (tabu search)");
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_, bytes),
+      check(
+          cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+          "cudaFuncSetAttribute (tabu search)");
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
+                                                          bytes),
             "occupancy of the tabu search");
       per_chain += area * (sizeof(V) + 4) + pairs * sizeof(V);
     } else {
@@ -92,9 +100,11 @@ class CudaSearch final : public SearchBackend {
       if ((matrices_shared_ = bytes + 2 * aligned(nn * sizeof(V)) <= kAnnealSharedBudget))
         bytes += 2 * aligned(nn * sizeof(V));
       anneal_bytes_ = unsigned(bytes);
-      check(cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+      check(cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int(bytes)),
             "cudaFuncSetAttribute (annealing)");
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::anneal_kernel<A>, threads_, bytes),
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::anneal_kernel<A>, threads_,
+                                                          bytes),
             "occupancy of the annealing");
     }
     if (blocks_per_sm < 1)
@@ -119,8 +129,9 @@ class CudaSearch final : public SearchBackend {
       delta_ = DeviceBuffer(c * pairs * sizeof(V), "the delta matrices");
     }
     const int blocks = s.algorithm == SearchAlgorithm::Tabu ? chains_ : (chains_ + threads_ - 1) / threads_;
-    launch_ = std::string(s.algorithm == SearchAlgorithm::Tabu ? "tabu" : "anneal") + ": " + to_string(blocks) +
-              " blocks x " + to_string(threads_) + " threads, " + to_string(blocks_per_sm) + " blocks per SM, " +
+    launch_ = std::string(s.algorithm == SearchAlgorithm::Tabu ? "tabu" : "anneal") + ": " +
+              to_string(blocks) + " blocks x " + to_string(threads_) + " threads, " +
+              to_string(blocks_per_sm) + " blocks per SM, " +
               to_string((s.algorithm == SearchAlgorithm::Tabu ? plan_.bytes : anneal_bytes_) / 1024) +
               " KB shared memory per block (" + shared_pieces() + ")";
   }
@@ -161,12 +172,17 @@ class CudaSearch final : public SearchBackend {
       cuda::tabu_kernel<A><<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);
       ks::cuda::check_launch("tabu_kernel");
     } else {
-      cuda::AnnealLaunch<A> L{traffic_.as<V>(),          cost_.as<V>(),
-                              headers_.as<ChainHeader>(), p_.as<std::uint16_t>(),
-                              best_.as<std::uint16_t>(),  chains_,
-                              setup_.step,               matrices_shared_,
+      cuda::AnnealLaunch<A> L{traffic_.as<V>(),
+                              cost_.as<V>(),
+                              headers_.as<ChainHeader>(),
+                              p_.as<std::uint16_t>(),
+                              best_.as<std::uint16_t>(),
+                              chains_,
+                              setup_.step,
+                              matrices_shared_,
                               placements_shared_};
-      cuda::anneal_kernel<A><<<(chains_ + threads_ - 1) / threads_, threads_, anneal_bytes_, stream_>>>(L, steps);
+      cuda::anneal_kernel<A>
+          <<<(chains_ + threads_ - 1) / threads_, threads_, anneal_bytes_, stream_>>>(L, steps);
       ks::cuda::check_launch("anneal_kernel");
     }
     check(cudaMemcpyAsync(headers_h_.data(), headers_.get(), headers_h_.size() * sizeof(ChainHeader),

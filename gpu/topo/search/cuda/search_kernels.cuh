@@ -1,11 +1,12 @@
 #pragma once
 // The search's kernels: the steps of tabu_step.hpp and anneal_step.hpp, shared with the CPU backend, run by
-//   tabu_kernel    one chain per block, its pairs dealt to the block's threads (BlockTeam); the placement, the
-//                  move vectors and, where they fit (TabuPlan), the path costs, the permuted traffic, the delta
-//                  matrix and the tabu list in shared memory for the launch, the rest in global memory
+//   tabu_kernel    one chain per block, its pairs dealt to the block's threads (BlockTeam); the placement,
+//   the
+//                  move vectors and, where they fit (TabuPlan), the path costs, the permuted traffic, the
+//                  delta matrix and the tabu list in shared memory for the launch, the rest in global memory
 //   anneal_kernel  one chain per thread; the block's placements in shared memory as columns (position k of
-//                  thread t at k x blockDim + t: neighbouring threads hit neighbouring banks), the matrices in
-//                  shared memory where they fit
+//                  thread t at k x blockDim + t: neighbouring threads hit neighbouring banks), the matrices
+//                  in shared memory where they fit
 // Each launch advances every chain by a number of steps and leaves its state in global memory.
 #include <cuda_runtime.h>
 
@@ -20,8 +21,8 @@ namespace ks::topo::cuda {
 inline constexpr int kMaxTabuThreads = 512;
 inline constexpr int kAnnealThreads = 128;
 
-// A block as a team: threads take pairs in turn; the minimum of the block is reduced through warp shuffles and
-// one slot per warp in shared memory, and every thread returns it.
+// A block as a team: threads take pairs in turn; the minimum of the block is reduced through warp shuffles
+// and one slot per warp in shared memory, and every thread returns it.
 struct BlockTeam {
   void* scratch;  // kMaxTabuThreads / 32 slots of the reduced type
 
@@ -48,9 +49,9 @@ struct BlockTeam {
   }
 };
 
-// Where a tabu launch keeps what (decided on the host from the shared memory it may use): the placement and the
-// move vectors always in shared memory, then, as far as they fit and in this order, the path costs, the permuted
-// traffic, the delta matrix and the tabu list (tabu_step.hpp); the rest stays in global memory.
+// Where a tabu launch keeps what (decided on the host from the shared memory it may use): the placement and
+// the move vectors always in shared memory, then, as far as they fit and in this order, the path costs, the
+// permuted traffic, the delta matrix and the tabu list (tabu_step.hpp); the rest stays in global memory.
 struct TabuPlan {
   bool costs_shared = false, permuted_shared = false, delta_shared = false, tabu_shared = false;
   unsigned bytes = 0;  // dynamic shared memory per block
@@ -199,9 +200,11 @@ __global__ void __launch_bounds__(kAnnealThreads) anneal_kernel(AnnealLaunch<A> 
 }
 
 // Copies restarted chains' placements into place: rows[k] of `staged` to chain which[k].
-__global__ void scatter_placements(std::uint16_t* p, const std::uint16_t* staged, const int* which, int count, int n) {
+__global__ void scatter_placements(std::uint16_t* p, const std::uint16_t* staged, const int* which, int count,
+                                   int n) {
   const long long total = (long long)count * n;
-  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total; k += (long long)gridDim.x * blockDim.x)
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+       k += (long long)gridDim.x * blockDim.x)
     p[(long long)which[k / n] * n + k % n] = staged[k];
 }
 
