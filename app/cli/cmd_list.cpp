@@ -63,7 +63,7 @@ std::string describe_kernel(const KernelSpec& k, bool cuda_available) {
   }
   std::string channels;
   for (int c : k.channels) channels += (channels.empty() ? "" : ", ") + std::to_string(c);
-  out += fmt::format("  types: {}; channels: {}\n", join_types(k.types), channels);
+  if (!k.types.empty()) out += fmt::format("  types: {}; channels: {}\n", join_types(k.types), channels);
   return out;
 }
 

@@ -24,6 +24,7 @@
 #include "cli/topo_inputs.hpp"
 #include "cli/topo_report.hpp"
 #include "cli/topo_scale.hpp"
+#include "cli/topo_search.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
@@ -55,6 +56,7 @@ struct TopoOptions {
   std::string checkpoint, resume;
   double checkpoint_every = 5;
   std::string max_time = "none";
+  SearchOptions search;  // --placements search (cli/topo_search.*)
 };
 
 // What every rank builds alike from the options: inputs, problem and request.
@@ -230,8 +232,28 @@ int run_root(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mp
   return result.stopped == "terminated" ? kTerminatedExitCode : kInterruptedExitCode;
 }
 
+// --placements search: one process (the chains run on one GPU or the CPU pool), no sweep options.
+int run_search(const TopoOptions& opt, const GlobalOptions& global) {
+  if (!opt.range.empty() || opt.top || !opt.variant.empty() || opt.repeat != 1 || opt.warmup || opt.no_histogram ||
+      !opt.gpus.empty() || opt.chunk || !opt.checkpoint.empty() || !opt.resume.empty() || opt.max_time != "none")
+    throw_usage("--range, --top, --variant, --repeat, --warmup, --no-histogram, --gpus, --chunk, --checkpoint, "
+                "--resume and --max-time apply to sweeps",
+                "drop them for --placements search");
+  if (!opt.json.empty()) check_output_folder(opt.json);
+  if (!opt.csv.empty()) check_output_folder(opt.csv);
+  const TopoInputs in = load_topo_inputs(opt.source);
+  return run_topo_search(opt.search, {&in, opt.source.qaplib, opt.backend, opt.seed, opt.json, opt.csv}, global);
+}
+
 int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   const LaunchInfo launch = launch_from_environment();
+  if (opt.placements == "search") {
+    if (launch.ranks > 1)
+      throw_usage("--placements search runs in one process, not under mpirun",
+                  "run it without mpirun (its chains already fill a GPU)");
+    return run_search(opt, global);
+  }
+  check_no_search_options(opt.search);
   if (launch.ranks > 1 && !mpi_built_in()) {
     if (launch.rank != 0) return 1;  // rank 0 says why
     MpiSession refuse(launch);       // throws the Error that explains it
@@ -268,11 +290,12 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
          "the traffic file's own links\n" +
              topo::topology_spec_help())
       ->allow_extra_args(false);
-  sub->add_option("--placements", opt->placements, "all | sample:N | identity | FILE (node names per line)")
+  sub->add_option("--placements", opt->placements,
+                  "all | sample:N | identity | FILE (node names per line) | search (tabu search or annealing)")
       ->capture_default_str();
   sub->add_option("--range", opt->range,
                   "Placement indices START:END of an exhaustive sweep (split and resume)");
-  sub->add_option("--seed", opt->seed, "Seed of sample:N")->capture_default_str();
+  sub->add_option("--seed", opt->seed, "Seed of sample:N and of the search")->capture_default_str();
   sub->add_option("--metric", opt->source.metric, "Path cost: hops or weighted (link lengths)")
       ->check(CLI::IsMember({"hops", "weighted"}))
       ->capture_default_str();
@@ -313,6 +336,7 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   sub->add_option("--json", opt->json, "Write every result as JSON to this file");
   sub->add_option("--csv", opt->csv, "Write one row per (timestamp, configuration) as CSV to this file");
+  add_search_options(*sub, opt->search);
   return {sub, [opt, &global] { return run_topo(*opt, global); }};
 }
 

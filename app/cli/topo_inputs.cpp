@@ -117,7 +117,7 @@ void apply_placements(const std::string& arg, const topo::TrafficSeries& traffic
     request.mode = topo::PlacementMode::Given;
     request.placements = read_placements_file(arg, traffic);
   } else {
-    throw_usage("--placements '" + arg + "' is neither all, sample:N, identity nor a file",
+    throw_usage("--placements '" + arg + "' is neither all, sample:N, identity, search nor a file",
                 "check the spelling or path");
   }
 }

@@ -30,8 +30,6 @@ std::string cost_text(const topo::EvalResult& r, const topo::Cost& c) {
   return r.exact ? topo::format_scaled(c.scaled, r.decimals) : fmt::format("{:.17g}", c.value);
 }
 
-namespace {
-
 std::string joined(const std::vector<std::string>& v) {
   std::string s;
   for (const auto& x : v) s += (s.empty() ? "" : " ") + x;
@@ -43,6 +41,8 @@ std::string rate_text(double per_second) {
   if (per_second >= 1e6) return fmt::format("{:.2f} M", per_second / 1e6);
   return fmt::format("{:.0f} ", per_second);
 }
+
+namespace {
 
 // Exact costs with no decimals are integers in JSON too (QAPLIB objectives compare as integers).
 ordered_json cost_json(const topo::EvalResult& r, const topo::Cost& c) {

@@ -24,6 +24,10 @@ std::vector<std::string> placement_names(const topo::TrafficSeries& traffic,
                                          const std::vector<int>& placement);
 // The label of a slice: the timestamp's, or "sum" for the summed slice.
 std::string slice_label(const topo::EvalResult& r, const topo::TrafficSeries& traffic, int slice);
+// "a b c": words joined by single spaces (placements by node names).
+std::string joined(const std::vector<std::string>& words);
+// "1.23 G", "4.56 M", "789 ": a rate with the prefix of its unit, which the caller appends.
+std::string rate_text(double per_second);
 // A cost as written in reports: exact costs in full ("1234.5"), others with 17 significant digits.
 std::string cost_text(const topo::EvalResult& r, const topo::Cost& c);
 

@@ -142,6 +142,7 @@ void TopologyDocument::check_settings() const {
     throw_usage(fmt::format("top {} placements is outside 0 .. 1000", settings_.top_k));
   if (settings_.backend == Backend::Cuda && !options_.use_cuda)
     throw Error(ErrorKind::Device, "the CUDA backend is switched off in this session", "use the CPU backend");
+  if (settings_.placements == "search") return check_search_settings();
   if (settings_.backend == Backend::Cuda) {
     const std::size_t devices = list_devices().size();
     for (int d : settings_.gpus)
@@ -156,6 +157,7 @@ void TopologyDocument::check_settings() const {
 
 void TopologyDocument::run() {
   check_settings();
+  if (settings_.placements == "search") return run_search();
   const topo::EvalRequest request = request_for(*inputs_, settings_);
   last_error_.clear();
   worker_->submit(
@@ -226,10 +228,12 @@ void TopologyDocument::apply_run(std::shared_ptr<TopologyRun> run) {
   run_ = std::move(run);
   if (run_->inputs == inputs_) changed_since_run_ = false;
   const topo::EvalResult& r = run_->result;
-  notify(false,
-         fmt::format("Topology sweep {}: {} evaluations in {:.2f} s on {}", r.complete ? "done" : "cancelled",
-                     evaluations_text(r.evaluations), run_->wall_s, r.timing.device));
-  if (!same_shape) {
+  notify(false, fmt::format("{} {}: {} evaluations in {:.2f} s on {}", run_->search ? "Placement search" : "Topology sweep",
+                            r.complete ? "done" : "cancelled (the best so far is kept)", evaluations_text(r.evaluations),
+                            run_->wall_s, r.timing.device));
+  if (run_->search) {  // the optimised slice on the configuration with the best placement
+    selection_ = {run_->search->slice, run_->search->best().configuration, -1};
+  } else if (!same_shape) {
     selection_ = Selection{};
     bool any = false;
     for (const auto& s : r.slices) any = any || s.count > 0;

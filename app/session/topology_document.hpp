@@ -18,10 +18,12 @@
 #include <vector>
 
 #include "registry/kernel_spec.hpp"
+#include "registry/registry.hpp"
 #include "session/link_loads.hpp"
 #include "session/worker.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/problem.hpp"
+#include "topo/search/search.hpp"
 #include "topo/topology.hpp"
 #include "topo/traffic.hpp"
 
@@ -47,16 +49,26 @@ struct TopologyInputs {
   std::vector<int> config_source;            // index into `sources` of each configuration
   std::string metric = "hops";               // "hops" | "weighted" (what the user chose)
   std::string qaplib_instance;               // the instance's name when the traffic came from a .dat
+  std::string qaplib_file;                   // ... and its path (the .sln beside it is the search's reference)
   std::vector<std::string> notes;            // said once: how positions were matched, what was dropped
+};
+
+// placements "search": the registry's "search" parameters and when to stop (as `topo --placements search`).
+struct TopologySearchSettings {
+  ParamSet params = KernelRegistry::builtin().get("search").default_params();
+  double time_s = 10;            // > 0: seconds (split over the configurations)
+  std::uint64_t iterations = 0;  // > 0: per chain and configuration
+  std::optional<double> target;  // stop at this cost
 };
 
 struct TopologySettings {
   std::string placements =
-      "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs)
+      "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs) | "search"
   Backend backend = Backend::Cpu;
   std::vector<int> gpus;   // CUDA: the devices that sweep together (a worker each); empty: every device
   int top_k = 10;
-  std::uint64_t seed = 1;  // of sample:N
+  std::uint64_t seed = 1;  // of sample:N and of the search
+  TopologySearchSettings search;
   // A sweep whose estimate (measured over its first seconds) exceeds this stops and says what fits; 0: none.
   double max_time_s = 600;
 };
@@ -68,6 +80,24 @@ struct TopologyRun {
   topo::EvalResult result;
   TopologySettings settings;
   double wall_s = 0;
+  // placements "search": the search itself (`result` is its sweep form) and the cost it is measured against.
+  std::shared_ptr<const topo::SearchResult> search;
+  std::optional<double> reference;
+  std::string reference_source;
+};
+
+// A search while it runs (and the last one after it ended): what the panel plots and draws.
+struct SearchLive {
+  bool running = false;
+  int configuration = 0, configurations = 0;
+  double elapsed_s = 0;
+  double fraction = -1;
+  std::uint64_t iterations = 0;
+  topo::Cost best;
+  std::vector<int> placement;                  // the best so far of `configuration`
+  std::vector<topo::ConvergencePoint> curve;   // of `configuration`
+  std::optional<double> reference;             // the best known cost (the .sln beside a QAPLIB .dat)
+  std::string reference_source;
 };
 
 // The best cost over timestamps x configurations (the heatmap): rows are timestamps (the summed slice left
@@ -137,6 +167,11 @@ class TopologyDocument {
   std::vector<Notice> take_notices() { return std::exchange(notices_, {}); }
   const std::string& last_error() const noexcept { return last_error_; }
 
+  // ---- placement search (settings().placements == "search"; run() starts it, cancel() keeps the best) ----
+  const SearchLive& search_live() const noexcept { return live_; }
+  // The network of the configuration being searched, with the loads of its best placement so far.
+  std::optional<LoadedNetwork> live_network() const;
+
   // ---- results (of the last sweep; null before the first) ----
   const TopologyRun* run_result() const noexcept { return run_.get(); }
   CostGrid cost_grid() const;
@@ -159,6 +194,8 @@ class TopologyDocument {
 
  private:
   void set_inputs(std::shared_ptr<const TopologyInputs> next);
+  void run_search();                 // topology_search_run.cpp
+  void check_search_settings() const;
   void apply_run(std::shared_ptr<TopologyRun> run);
   void notify(bool error, std::string text);
 
@@ -167,6 +204,8 @@ class TopologyDocument {
   TopologySettings settings_;
   std::shared_ptr<TopologyRun> run_;
   Selection selection_;
+  SearchLive live_;
+  std::shared_ptr<const TopologyInputs> live_inputs_;  // what the live search runs on
   bool changed_since_run_ = false;
   std::uint64_t load_ticket_ = 0;  // the latest traffic load asked for; older ones are dropped
   std::string last_error_;

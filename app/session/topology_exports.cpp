@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/topo_report.hpp"
+#include "cli/topo_search_report.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "session/topology_document.hpp"
@@ -37,7 +38,10 @@ void TopologyDocument::export_json(const std::filesystem::path& path) const {
   const TopologyRun& run = require_run(run_.get());
   const topo::EvalResult& r = run.result;
   const cli::TopoContext ctx = context_of(run);
-  nlohmann::ordered_json j = cli::topo_json(r, ctx);
+  // A search: its own report (convergence curves, gap to the best known), as `topo --placements search --json`.
+  std::optional<cli::SearchReference> ref;
+  if (run.reference) ref = cli::SearchReference{*run.reference, run.reference_source};
+  nlohmann::ordered_json j = run.search ? cli::search_json(*run.search, ctx, ref) : cli::topo_json(r, ctx);
   nlohmann::ordered_json sel;
   sel["timestamp"] = cli::slice_label(r, run.inputs->traffic, selection_.slice);
   sel["configuration"] = run.inputs->configs[std::size_t(selection_.configuration)].name;

@@ -91,6 +91,7 @@ TopologyInputs inputs_from_file(const std::filesystem::path& path, const Topolog
     topo::Configuration a = topo::configuration_from_qaplib(q);
     in.sources.push_back({a.name, std::move(a)});
     in.qaplib_instance = q.name;
+    in.qaplib_file = path.string();
     build_configurations(in, false);
     return in;
   }

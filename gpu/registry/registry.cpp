@@ -11,6 +11,7 @@ const KernelRegistry& KernelRegistry::builtin() {
     register_stencil_kernels(r);
     register_simulation_kernels(r);
     register_lab_kernels(r);
+    register_topology_kernels(r);
     return r;
   }();
   return registry;

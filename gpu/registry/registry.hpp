@@ -27,5 +27,6 @@ class KernelRegistry {
 void register_stencil_kernels(KernelRegistry& registry);
 void register_simulation_kernels(KernelRegistry& registry);  // gpu/sim/sim_kernels.cpp
 void register_lab_kernels(KernelRegistry& registry);         // gpu/lab/lab_kernels.cpp
+void register_topology_kernels(KernelRegistry& registry);    // gpu/topo/search/search_spec.cpp
 
 }  // namespace ks

@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "topo/evaluation.hpp"
+#include "topo/search/swap_delta.hpp"
 #include "topo/sweep_backend.hpp"
 
 namespace ks::topo {
@@ -48,18 +49,18 @@ void check_placement(const std::vector<int>& placement, int n, const std::string
   }
 }
 
+// Any n: the placement is read as ints (full_cost, the same order as cost_of_placement), not as the sweep's bytes.
 Cost placement_cost(const Problem& p, int slice, int configuration, const std::vector<int>& placement) {
   check_placement(placement, p.n, "the placement");
-  std::vector<std::uint8_t> pl(placement.begin(), placement.end());
   const std::size_t nn = std::size_t(p.n) * std::size_t(p.n);
   Cost c;
   if (p.exact) {
-    c.scaled = cost_of_placement<ExactInt64>(p.traffic_scaled.data() + std::size_t(slice) * nn,
-                                             p.cost_scaled.data() + std::size_t(configuration) * nn, pl.data(), p.n);
+    c.scaled = full_cost<ExactInt64>(p.traffic_scaled.data() + std::size_t(slice) * nn,
+                                     p.cost_scaled.data() + std::size_t(configuration) * nn, placement.data(), p.n);
     c.value = p.cost_value(c.scaled);
   } else {
-    c.value = cost_of_placement<RealDouble>(p.traffic_real.data() + std::size_t(slice) * nn,
-                                            p.cost_real.data() + std::size_t(configuration) * nn, pl.data(), p.n);
+    c.value = full_cost<RealDouble>(p.traffic_real.data() + std::size_t(slice) * nn,
+                                    p.cost_real.data() + std::size_t(configuration) * nn, placement.data(), p.n);
   }
   return c;
 }

@@ -4,6 +4,7 @@
 #include "core/error.hpp"
 #include "lab/lab_kernel.hpp"
 #include "registry/registry.hpp"
+#include "topo/search/search.hpp"
 
 namespace ks {
 namespace {
@@ -39,6 +40,10 @@ TEST(Registry, EveryKernelIsComplete) {
       EXPECT_GT(c.operations, 0u);
       continue;
     }
+    if (k.category == "topology") {  // the search: no image, so no element types or channels
+      ASSERT_TRUE(k.cost);
+      continue;
+    }
     EXPECT_FALSE(k.types.empty());
     EXPECT_FALSE(k.channels.empty());
     ASSERT_TRUE(k.cost);
@@ -66,6 +71,22 @@ TEST(Registry, SeparableVariantOnlyWhereTheFilterSeparates) {
     EXPECT_FALSE(k.unavailable_reason("separable", k.default_params())) << id;
   }
   for (const char* id : {"laplacian", "median", "convolve"}) EXPECT_EQ(reg.get(id).find_variant("separable"), nullptr);
+}
+
+TEST(Registry, SearchParametersReachTheSearch) {
+  const KernelSpec& k = KernelRegistry::builtin().get("search");
+  EXPECT_EQ(k.category, "topology");
+  ParamSet params = k.default_params();
+  params.set("algorithm", "anneal");
+  params.set("chains", "12");
+  params.set("tenure", "2.5");
+  params.set("elites", "3");
+  const topo::SearchParams q = topo::search_params_from(params);
+  EXPECT_EQ(q.algorithm, topo::SearchAlgorithm::Anneal);
+  EXPECT_EQ(q.chains, 12);
+  EXPECT_EQ(q.tenure, 2.5);
+  EXPECT_EQ(q.elites, 3);
+  EXPECT_THROW(params.set("perturb", "1.5"), Error);  // outside 0 .. 1: refused, not clamped
 }
 
 }  // namespace

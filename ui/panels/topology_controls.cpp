@@ -23,18 +23,7 @@ constexpr const char* kGenerators[] = {"uniform", "gravity", "hotspot", "allredu
 constexpr const char* kFamilies[] = {"ring", "mesh",      "torus",  "hypercube", "complete",
                                      "star", "leafspine", "random", "ocs"};
 constexpr const char* kOcsBases[] = {"ring", "mesh", "torus", "hypercube", "complete", "star"};
-constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity"};
-
-bool attempt(TopologyPanelState& st, const std::function<void()>& change) {
-  try {
-    change();
-    st.error.clear();
-    return true;
-  } catch (const Error& e) {
-    st.error = e.full_message();
-    return false;
-  }
-}
+constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity", "search (tabu, annealing)"};
 
 std::string generator_spec(const TopologyPanelState& st) {
   const std::string family = kGenerators[st.generator];
@@ -188,6 +177,8 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     st.placement_mode = 0;
   else if (s.placements == "identity")
     st.placement_mode = 2;
+  else if (s.placements == "search")
+    st.placement_mode = 3;
   else if (s.placements.rfind("sample:", 0) == 0) {
     st.placement_mode = 1;
     st.samples = std::atoi(s.placements.c_str() + 7);
@@ -198,7 +189,9 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   if (changed)
     s.placements = st.placement_mode == 0   ? "all"
                    : st.placement_mode == 2 ? "identity"
+                   : st.placement_mode == 3 ? "search"
                                             : fmt::format("sample:{}", st.samples);
+  if (st.placement_mode == 3) draw_search_settings(doc, st);
   int backend = s.backend == Backend::Cuda ? 1 : 0;
   ImGui::RadioButton("CPU", &backend, 0);
   ImGui::SameLine();
@@ -214,7 +207,7 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     ImGui::SetTooltip("A sweep whose estimate, measured over its first seconds, exceeds this stops and says what "
                       "fits. 0: no limit");
 
-  if (in && in->traffic.node_count() > 0 && !in->configs.empty()) {
+  if (in && in->traffic.node_count() > 0 && !in->configs.empty() && st.placement_mode != 3) {
     const int n = in->traffic.node_count();
     const int slices = in->traffic.timestamp_count() + (in->traffic.timestamp_count() > 1 ? 1 : 0);
     double placements = st.placement_mode == 1   ? st.samples
@@ -242,6 +235,17 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
 }
 
 }  // namespace
+
+bool attempt(TopologyPanelState& st, const std::function<void()>& change) {
+  try {
+    change();
+    st.error.clear();
+    return true;
+  } catch (const Error& e) {
+    st.error = e.full_message();
+    return false;
+  }
+}
 
 void draw_topology_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   traffic_controls(doc, st);

@@ -1,0 +1,252 @@
+// The CUDA backend of the search: the chains' state in device memory, one launch per sync interval
+// (search_kernels.cuh), the headers downloaded after each; restarts upload the new placements and headers.
+// The arithmetic is the one the driver chose (int32, int64 or double), the same as the CPU's, so that the
+// chains make the same moves on both backends.
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <string>
+
+#include "core/cuda/check.cuh"
+#include "core/cuda/device_buffer.cuh"
+#include "core/error.hpp"
+#include "topo/search/cuda/search_kernels.cuh"
+#include "topo/search/search_backend.hpp"
+
+namespace ks::topo {
+
+namespace {
+
+using ks::cuda::check;
+using ks::cuda::DeviceBuffer;
+using std::to_string;  // (no fmt under nvcc in C++20 mode)
+
+// Shared memory a tabu block may use for its optional pieces: enough for everything of n = 60 in int32 with
+// four blocks per SM; larger problems keep the tabu list, then the delta matrix ... in global memory (through
+// L1).
+constexpr std::size_t kTabuSharedBudget = 100 * 1024;
+// ... and an annealing block: the placements' columns and the matrices.
+constexpr std::size_t kAnnealSharedBudget = 64 * 1024;
+// The chains of an automatic count keep at most this much state in device memory.
+constexpr double kMaxStateBytes = 8e9;
+
+std::size_t aligned(std::size_t bytes) {
+  return (bytes + 15) & ~std::size_t(15);
+}
+
+// A device copy of a host vector, complete when this returns (see upload_array).
+template <class T>
+DeviceBuffer upload(const std::vector<T>& v, const char* what) {
+  return ks::cuda::upload_array(v.data(), v.size(), what);
+}
+
+template <class A>
+class CudaSearch final : public SearchBackend {
+  using V = typename A::Value;
+
+ public:
+  CudaSearch(const SearchSetup& s, CudaContext& ctx) : setup_(s), ctx_(ctx), n_(s.step.n) {
+    stream_ = static_cast<cudaStream_t>(ctx.stream());
+    const DeviceInfo& dev = ctx.device();
+    traffic_ = upload(traffic_matrix<V>(*s.problem, s.slice), "the search's traffic");
+    const std::size_t n = std::size_t(n_), nn = n * n, pairs = std::size_t(s.step.pairs);
+    const std::size_t optin = dev.shared_memory_per_block_optin;
+    int blocks_per_sm = 0;
+    std::size_t per_chain = 4 * n;  // placements and best placements
+    if (s.algorithm == SearchAlgorithm::Tabu) {
+      pitch_ = tabu_pitch(n_);
+      cost_ =
+          upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
+      pairs_ = upload(pair_table(n_), "the search's pair table");
+      // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
+      // rounded up to whole warps: the best or within 2% of the best of 64 .. 512 on an H100 for n = 30 and
+      // 60 (docs/PERF.md).
+      threads_ = s.block > 0 ? s.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+      const std::size_t area = n * std::size_t(pitch_);
+      std::size_t bytes = aligned(4 * n * sizeof(V)) +
+                          aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
+                          aligned(n * sizeof(std::uint16_t));
+      const std::size_t budget = std::min(kTabuSharedBudget, optin);
+      auto take = [&](std::size_t more) {
+        if (bytes + aligned(more) > budget) return false;
+        bytes += aligned(more);
+        return true;
+      };
+      // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta
+      // matrix and the tabu list (n^2 each).
+      plan_.costs_shared = take(area * sizeof(V));
+      plan_.permuted_shared = take(area * sizeof(V));
+      plan_.delta_shared = take(pairs * sizeof(V));
+      plan_.tabu_shared = take(area * 4);
+      if (bytes > optin)
+        throw Error(ErrorKind::Device,
+                    "the tabu search of " + to_string(n_) + " nodes needs " + to_string(bytes / 1024) +
+                        " KB of shared memory per block; this GPU has " + to_string(optin / 1024),
+                    "use --backend cpu");
+      plan_.bytes = unsigned(bytes);
+      check(
+          cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+          "cudaFuncSetAttribute (tabu search)");
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
+                                                          bytes),
+            "occupancy of the tabu search");
+      per_chain += area * (sizeof(V) + 4) + pairs * sizeof(V);
+    } else {
+      cost_ = upload(cost_matrix<V>(*s.problem, s.configuration), "the search's path costs");
+      threads_ = cuda::kAnnealThreads;
+      std::size_t bytes = 0;
+      if ((placements_shared_ = n * threads_ * sizeof(std::uint16_t) <= kAnnealSharedBudget))
+        bytes += aligned(n * threads_ * sizeof(std::uint16_t));
+      if ((matrices_shared_ = bytes + 2 * aligned(nn * sizeof(V)) <= kAnnealSharedBudget))
+        bytes += 2 * aligned(nn * sizeof(V));
+      anneal_bytes_ = unsigned(bytes);
+      check(cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 int(bytes)),
+            "cudaFuncSetAttribute (annealing)");
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::anneal_kernel<A>, threads_,
+                                                          bytes),
+            "occupancy of the annealing");
+    }
+    if (blocks_per_sm < 1)
+      throw Error(ErrorKind::Device, "the search's kernel cannot run on this GPU (no block fits an SM)",
+                  "use --backend cpu");
+    if (s.chains > 0) {
+      chains_ = s.chains;
+    } else {
+      const double per_block = s.algorithm == SearchAlgorithm::Tabu ? 1.0 : double(threads_);
+      const double fill = double(dev.sm_count) * blocks_per_sm * per_block;
+      chains_ = int(std::max(1.0, std::min(fill, kMaxStateBytes / double(per_chain + sizeof(ChainHeader)))));
+    }
+    const std::size_t c = std::size_t(chains_);
+    headers_h_.resize(c);
+    headers_ = DeviceBuffer(c * sizeof(ChainHeader), "the search's chain headers");
+    p_ = DeviceBuffer(c * n * 2, "the search's placements");
+    best_ = DeviceBuffer(c * n * 2, "the search's best placements");
+    if (s.algorithm == SearchAlgorithm::Tabu) {
+      const std::size_t area = n * std::size_t(pitch_);
+      permuted_ = DeviceBuffer(c * area * sizeof(V), "the permuted traffic");
+      tabu_ = DeviceBuffer(c * area * 4, "the tabu lists");
+      delta_ = DeviceBuffer(c * pairs * sizeof(V), "the delta matrices");
+    }
+    const int blocks = s.algorithm == SearchAlgorithm::Tabu ? chains_ : (chains_ + threads_ - 1) / threads_;
+    launch_ = std::string(s.algorithm == SearchAlgorithm::Tabu ? "tabu" : "anneal") + ": " +
+              to_string(blocks) + " blocks x " + to_string(threads_) + " threads, " +
+              to_string(blocks_per_sm) + " blocks per SM, " +
+              to_string((s.algorithm == SearchAlgorithm::Tabu ? plan_.bytes : anneal_bytes_) / 1024) +
+              " KB shared memory per block (" + shared_pieces() + ")";
+  }
+
+  int chains() const override { return chains_; }
+
+  void set_chains(const std::vector<int>& which, const std::vector<std::uint16_t>& placements,
+                  const std::vector<ChainHeader>& headers) override {
+    if (which.empty()) return;
+    for (std::size_t k = 0; k < which.size(); ++k) headers_h_[std::size_t(which[k])] = headers[k];
+    check(cudaMemcpyAsync(headers_.get(), headers_h_.data(), headers_h_.size() * sizeof(ChainHeader),
+                          cudaMemcpyHostToDevice, stream_),
+          "uploading the chains' headers");
+    DeviceBuffer staged = upload(placements, "restart placements");
+    DeviceBuffer rows = upload(which, "restart chains");
+    const int count = int(which.size());
+    const int blocks = int(std::min<long long>(4096, ((long long)count * n_ + 255) / 256));
+    cuda::scatter_placements<<<blocks, 256, 0, stream_>>>(p_.as<std::uint16_t>(), staged.as<std::uint16_t>(),
+                                                          rows.as<int>(), count, n_);
+    ks::cuda::check_launch("scatter_placements");
+    check(cudaStreamSynchronize(stream_), "restarting chains");
+  }
+
+  void advance(int steps) override {
+    if (setup_.algorithm == SearchAlgorithm::Tabu) {
+      cuda::TabuLaunch<A> L{traffic_.as<V>(),
+                            cost_.as<V>(),
+                            pairs_.as<std::uint32_t>(),
+                            headers_.as<ChainHeader>(),
+                            p_.as<std::uint16_t>(),
+                            best_.as<std::uint16_t>(),
+                            permuted_.as<V>(),
+                            tabu_.as<std::int32_t>(),
+                            delta_.as<V>(),
+                            setup_.step,
+                            pitch_,
+                            plan_};
+      cuda::tabu_kernel<A><<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);
+      ks::cuda::check_launch("tabu_kernel");
+    } else {
+      cuda::AnnealLaunch<A> L{traffic_.as<V>(),
+                              cost_.as<V>(),
+                              headers_.as<ChainHeader>(),
+                              p_.as<std::uint16_t>(),
+                              best_.as<std::uint16_t>(),
+                              chains_,
+                              setup_.step,
+                              matrices_shared_,
+                              placements_shared_};
+      cuda::anneal_kernel<A>
+          <<<(chains_ + threads_ - 1) / threads_, threads_, anneal_bytes_, stream_>>>(L, steps);
+      ks::cuda::check_launch("anneal_kernel");
+    }
+    check(cudaMemcpyAsync(headers_h_.data(), headers_.get(), headers_h_.size() * sizeof(ChainHeader),
+                          cudaMemcpyDeviceToHost, stream_),
+          "downloading the chains' headers");
+    check(cudaStreamSynchronize(stream_), "the search's steps (a kernel failed)");
+  }
+
+  const std::vector<ChainHeader>& headers() const override { return headers_h_; }
+
+  std::vector<std::uint16_t> placement(int chain, bool best) override {
+    std::vector<std::uint16_t> out(static_cast<std::size_t>(n_));
+    const auto* from = (best ? best_ : p_).as<std::uint16_t>() + std::size_t(chain) * std::size_t(n_);
+    check(cudaMemcpyAsync(out.data(), from, out.size() * 2, cudaMemcpyDeviceToHost, stream_),
+          "downloading a placement");
+    check(cudaStreamSynchronize(stream_), "downloading a placement");
+    return out;
+  }
+
+  std::string device() const override { return ctx_.device().name; }
+  std::string launch() const override { return launch_; }
+
+ private:
+  std::string shared_pieces() const {
+    std::string s;
+    auto add = [&](bool on, const char* what) {
+      if (on) s += (s.empty() ? "" : ", ") + std::string(what);
+    };
+    if (setup_.algorithm == SearchAlgorithm::Tabu) {
+      add(true, "placement");
+      add(plan_.costs_shared, "path costs");
+      add(plan_.permuted_shared, "permuted traffic");
+      add(plan_.delta_shared, "delta matrix");
+      add(plan_.tabu_shared, "tabu list");
+    } else {
+      add(placements_shared_, "placements");
+      add(matrices_shared_, "traffic and path costs");
+    }
+    return s.empty() ? "nothing" : s;
+  }
+
+  SearchSetup setup_;
+  CudaContext& ctx_;
+  cudaStream_t stream_{};
+  int n_ = 0, chains_ = 0, threads_ = 0, pitch_ = 0;
+  cuda::TabuPlan plan_{};
+  bool matrices_shared_ = false, placements_shared_ = false;
+  unsigned anneal_bytes_ = 0;
+  DeviceBuffer traffic_, cost_, pairs_, headers_, p_, best_, permuted_, tabu_, delta_;
+  std::vector<ChainHeader> headers_h_;
+  std::string launch_;
+};
+
+}  // namespace
+
+std::unique_ptr<SearchBackend> make_cuda_search(const SearchSetup& setup, CudaContext& cuda) {
+  switch (setup.arithmetic) {
+    case SearchArithmetic::Int32:
+      return std::make_unique<CudaSearch<ExactInt32>>(setup, cuda);
+    case SearchArithmetic::Int64:
+      return std::make_unique<CudaSearch<ExactInt64>>(setup, cuda);
+    default:
+      return std::make_unique<CudaSearch<RealDouble>>(setup, cuda);
+  }
+}
+
+}  // namespace ks::topo

@@ -1,0 +1,211 @@
+#pragma once
+// The search's kernels: the steps of tabu_step.hpp and anneal_step.hpp, shared with the CPU backend, run by
+//   tabu_kernel    one chain per block, its pairs dealt to the block's threads (BlockTeam); the placement,
+//   the
+//                  move vectors and, where they fit (TabuPlan), the path costs, the permuted traffic, the
+//                  delta matrix and the tabu list in shared memory for the launch, the rest in global memory
+//   anneal_kernel  one chain per thread; the block's placements in shared memory as columns (position k of
+//                  thread t at k x blockDim + t: neighbouring threads hit neighbouring banks), the matrices
+//                  in shared memory where they fit
+// Each launch advances every chain by a number of steps and leaves its state in global memory.
+#include <cuda_runtime.h>
+
+#include <cstdint>
+
+#include "topo/search/anneal_step.hpp"
+#include "topo/search/chain_state.hpp"
+#include "topo/search/tabu_step.hpp"
+
+namespace ks::topo::cuda {
+
+inline constexpr int kMaxTabuThreads = 512;
+inline constexpr int kAnnealThreads = 128;
+
+// A block as a team: threads take pairs in turn; the minimum of the block is reduced through warp shuffles
+// and one slot per warp in shared memory, and every thread returns it.
+struct BlockTeam {
+  void* scratch;  // kMaxTabuThreads / 32 slots of the reduced type
+
+  __device__ int rank() const { return int(threadIdx.x); }
+  __device__ int size() const { return int(blockDim.x); }
+  __device__ void sync() const { __syncthreads(); }
+
+  template <class C>
+  __device__ C reduce_min(C c) const {
+    for (int offset = 16; offset > 0; offset >>= 1) {
+      C o;
+      o.rank = __shfl_down_sync(0xFFFFFFFFu, c.rank, offset);
+      o.delta = __shfl_down_sync(0xFFFFFFFFu, c.delta, offset);
+      o.pair = __shfl_down_sync(0xFFFFFFFFu, c.pair, offset);
+      if (o.before(c)) c = o;
+    }
+    C* slots = static_cast<C*>(scratch);
+    if ((threadIdx.x & 31) == 0) slots[threadIdx.x >> 5] = c;
+    __syncthreads();
+    C best = slots[0];
+    for (int w = 1; w < int(blockDim.x >> 5); ++w)
+      if (slots[w].before(best)) best = slots[w];
+    return best;
+  }
+};
+
+// Where a tabu launch keeps what (decided on the host from the shared memory it may use): the placement and
+// the move vectors always in shared memory, then, as far as they fit and in this order, the path costs, the
+// permuted traffic, the delta matrix and the tabu list (tabu_step.hpp); the rest stays in global memory.
+struct TabuPlan {
+  bool costs_shared = false, permuted_shared = false, delta_shared = false, tabu_shared = false;
+  unsigned bytes = 0;  // dynamic shared memory per block
+};
+
+template <class A>
+struct TabuLaunch {
+  using V = typename A::Value;
+  const V* traffic;  // n x n (read when a chain starts)
+  const V* cost_of;  // n x pitch
+  const std::uint32_t* pairs;
+  ChainHeader* headers;
+  std::uint16_t* p;       // chains x n
+  std::uint16_t* best_p;  // chains x n
+  V* permuted;            // chains x n x pitch
+  std::int32_t* tabu;     // chains x n x pitch
+  V* delta;               // chains x pairs
+  StepSettings step;
+  int pitch;
+  TabuPlan plan;
+};
+
+// Carves aligned pieces out of dynamic shared memory, in the order the host's plan counted them.
+struct SharedCarver {
+  unsigned char* at;
+  template <class T>
+  __device__ T* take(std::size_t count) {
+    T* p = reinterpret_cast<T*>(at);
+    at += (count * sizeof(T) + 15) & ~std::size_t(15);
+    return p;
+  }
+};
+
+template <class T>
+__device__ void block_copy(T* to, const T* from, int count) {
+  for (int k = int(threadIdx.x); k < count; k += int(blockDim.x)) to[k] = from[k];
+}
+
+template <class A>
+__global__ void __launch_bounds__(kMaxTabuThreads) tabu_kernel(TabuLaunch<A> L, int steps) {
+  using V = typename A::Value;
+  extern __shared__ __align__(16) unsigned char shared[];
+  const int n = L.step.n, pairs = L.step.pairs, area = n * L.pitch;
+  const std::size_t c = blockIdx.x;
+  SharedCarver carve{shared};
+  // 8-byte pieces first, so that every piece stays aligned.
+  V* vectors = carve.take<V>(std::size_t(4) * std::size_t(n));
+  void* scratch = carve.take<MoveChoice<V>>(kMaxTabuThreads / 32);
+  const V* cost_of = L.cost_of;
+  if (L.plan.costs_shared) {
+    V* d = carve.take<V>(std::size_t(area));
+    block_copy(d, L.cost_of, area);
+    cost_of = d;
+  }
+  V* const permuted_global = L.permuted + c * std::size_t(area);
+  V* permuted = L.plan.permuted_shared ? carve.take<V>(std::size_t(area)) : permuted_global;
+  V* const delta_global = L.delta + c * std::size_t(pairs);
+  V* delta = L.plan.delta_shared ? carve.take<V>(std::size_t(pairs)) : delta_global;
+  std::int32_t* const tabu_global = L.tabu + c * std::size_t(area);
+  std::int32_t* tabu = L.plan.tabu_shared ? carve.take<std::int32_t>(std::size_t(area)) : tabu_global;
+  std::uint16_t* p = carve.take<std::uint16_t>(std::size_t(n));
+
+  ChainRegs<A> r;
+  r.load(L.headers[c]);
+  block_copy(p, L.p + c * std::size_t(n), n);
+  if (!r.fresh) {  // a fresh chain computes them anew
+    if (L.plan.permuted_shared) block_copy(permuted, permuted_global, area);
+    if (L.plan.delta_shared) block_copy(delta, delta_global, pairs);
+    if (L.plan.tabu_shared) block_copy(tabu, tabu_global, area);
+  }
+  __syncthreads();
+
+  TabuChain<A> chain;
+  chain.p = p;
+  chain.best_p = L.best_p + c * std::size_t(n);
+  chain.P = permuted;
+  chain.tabu = tabu;
+  chain.delta = delta;
+  chain.vec = MoveVectors<A>{vectors, vectors + n, vectors + 2 * n, vectors + 3 * n};
+  const SearchMatrices<A> m{L.traffic, cost_of, L.pairs, L.pitch};
+  tabu_steps(BlockTeam{scratch}, m, chain, r, L.step, steps);  // ends synchronised
+
+  block_copy(L.p + c * std::size_t(n), p, n);
+  if (L.plan.permuted_shared) block_copy(permuted_global, permuted, area);
+  if (L.plan.delta_shared) block_copy(delta_global, delta, pairs);
+  if (L.plan.tabu_shared) block_copy(tabu_global, tabu, area);
+  if (threadIdx.x == 0) r.store(L.headers[c]);
+}
+
+template <class A>
+struct AnnealLaunch {
+  using V = typename A::Value;
+  const V* traffic;
+  const V* cost_of;
+  ChainHeader* headers;
+  std::uint16_t* p;       // chains x n
+  std::uint16_t* best_p;  // chains x n
+  int chains;
+  StepSettings step;
+  bool matrices_shared = false, placements_shared = false;
+};
+
+template <class A>
+__global__ void __launch_bounds__(kAnnealThreads) anneal_kernel(AnnealLaunch<A> L, int steps) {
+  using V = typename A::Value;
+  extern __shared__ __align__(16) unsigned char shared[];
+  const int n = L.step.n, nn = n * n;
+  const int first = int(blockIdx.x) * int(blockDim.x);
+  const int here = min(int(blockDim.x), L.chains - first);  // chains of this block
+  SharedCarver carve{shared};
+  const V* traffic = L.traffic;
+  const V* cost_of = L.cost_of;
+  if (L.matrices_shared) {
+    V* t = carve.take<V>(std::size_t(nn));
+    V* d = carve.take<V>(std::size_t(nn));
+    block_copy(t, L.traffic, nn);
+    block_copy(d, L.cost_of, nn);
+    traffic = t;
+    cost_of = d;
+  }
+  std::uint16_t* columns = nullptr;
+  const std::size_t base = std::size_t(first) * std::size_t(n);
+  if (L.placements_shared) {
+    columns = carve.take<std::uint16_t>(std::size_t(n) * blockDim.x);
+    // The block's chains are consecutive rows in global memory: read them in order, write them as columns.
+    for (int k = int(threadIdx.x); k < here * n; k += int(blockDim.x))
+      columns[(k % n) * int(blockDim.x) + k / n] = L.p[base + std::size_t(k)];
+  }
+  __syncthreads();
+  if (int(threadIdx.x) < here) {
+    const std::size_t c = std::size_t(first) + threadIdx.x;
+    ChainRegs<A> r;
+    r.load(L.headers[c]);
+    const StridedPlacement p = L.placements_shared ? StridedPlacement{columns + threadIdx.x, int(blockDim.x)}
+                                                   : StridedPlacement{L.p + c * std::size_t(n), 1};
+    std::uint16_t* best = L.best_p + c * std::size_t(n);
+    const SearchMatrices<A> m{traffic, cost_of, nullptr, n};
+    anneal_steps(m, p, best, r, L.step, steps);
+    r.store(L.headers[c]);
+  }
+  if (L.placements_shared) {
+    __syncthreads();
+    for (int k = int(threadIdx.x); k < here * n; k += int(blockDim.x))
+      L.p[base + std::size_t(k)] = columns[(k % n) * int(blockDim.x) + k / n];
+  }
+}
+
+// Copies restarted chains' placements into place: rows[k] of `staged` to chain which[k].
+__global__ void scatter_placements(std::uint16_t* p, const std::uint16_t* staged, const int* which, int count,
+                                   int n) {
+  const long long total = (long long)count * n;
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < total;
+       k += (long long)gridDim.x * blockDim.x)
+    p[(long long)which[k / n] * n + k % n] = staged[k];
+}
+
+}  // namespace ks::topo::cuda

@@ -1,0 +1,72 @@
+#pragma once
+// Arithmetic of the search, shared verbatim by the CPU backend and the CUDA kernels (see topo/arith.hpp for
+// the policies ExactInt64 and RealDouble). Added here:
+//   ExactInt32   scaled integers in 32 bits, for problems whose every intermediate stays below 2^31 (most
+//                QAPLIB instances): half the memory of int64, and full-speed integer multiply-adds on a GPU
+//   det_exp      e^x for the annealing's acceptance test, from separately rounded multiplications and
+//                additions only, so that the host and the device accept exactly the same moves (the
+//                libraries' exp() may differ in the last bit)
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "topo/arith.hpp"
+
+namespace ks::topo {
+
+struct ExactInt32 {
+  using Value = std::int32_t;
+  static constexpr bool exact = true;
+  KS_HD static Value mad(Value acc, Value a, Value b) { return acc + a * b; }
+  KS_HD static Value sub(Value a, Value b) { return a - b; }
+  KS_HD static Value add(Value a, Value b) { return a + b; }
+};
+
+// Separately rounded double operations (the host is built with -ffp-contract=off; nvcc would contract a*b+c).
+KS_HD double mul_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+KS_HD double add_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+KS_HD double div_rn(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __ddiv_rn(a, b);
+#else
+  return a / b;
+#endif
+}
+
+// e^x for x <= 0, relative error below 1e-10 (plenty for an acceptance probability; what matters is that both
+// sides compute the same bits); 0 below -40 (e^-40 = 4e-18 is below the resolution of the uniform numbers it
+// is compared with). e^x = (e^(x/64))^64, e^(x/64) by its Taylor series to degree 12 (remainder below 4e-13
+// for |x/64| <= 0.625), evaluated by Horner's rule.
+KS_HD double det_exp(double x) {
+  if (!(x > -40.0)) return 0.0;
+  if (x >= 0.0) return 1.0;
+  const double r = x * 0.015625;  // x / 64: exact
+  double y = 1.0 / 479001600;     // 1/12!
+  y = add_rn(mul_rn(y, r), 1.0 / 39916800);
+  y = add_rn(mul_rn(y, r), 1.0 / 3628800);
+  y = add_rn(mul_rn(y, r), 1.0 / 362880);
+  y = add_rn(mul_rn(y, r), 1.0 / 40320);
+  y = add_rn(mul_rn(y, r), 1.0 / 5040);
+  y = add_rn(mul_rn(y, r), 1.0 / 720);
+  y = add_rn(mul_rn(y, r), 1.0 / 120);
+  y = add_rn(mul_rn(y, r), 1.0 / 24);
+  y = add_rn(mul_rn(y, r), 1.0 / 6);
+  y = add_rn(mul_rn(y, r), 0.5);
+  y = add_rn(mul_rn(y, r), 1.0);
+  y = add_rn(mul_rn(y, r), 1.0);
+  for (int k = 0; k < 6; ++k) y = mul_rn(y, y);
+  return y;
+}
+
+}  // namespace ks::topo

@@ -1,0 +1,98 @@
+// The search's entry in the registry (KernelSpec "search", category "topology"): its parameters, with ranges,
+// defaults and help, are read by `kernelscope-cli list`, `topo --placements search --param`, and the Topology
+// panel's search controls. search_params_from turns a checked ParamSet into SearchParams.
+#include "registry/registry.hpp"
+#include "topo/search/search.hpp"
+
+namespace ks {
+
+namespace {
+
+KernelSpec search_spec() {
+  KernelSpec k;
+  k.id = "search";
+  k.title = "Placement search";
+  k.category = "topology";
+  k.description =
+      "Searches the placements of the traffic's nodes on each topology configuration for the lowest cost (a "
+      "quadratic assignment problem) past the sizes an exhaustive sweep reaches, n = 2 .. 1024: robust tabu "
+      "search (Taillard: pair swaps, the full swap-delta matrix updated in O(1) per pair, random tenures, "
+      "aspiration) or simulated annealing (pair swaps, O(n) deltas, geometric cooling cycles), many "
+      "independent "
+      "chains that restart from perturbed elites when they stall. Several timestamps: the summed traffic is "
+      "optimised. Run it with `kernelscope-cli topo --placements search` or the Topology panel";
+  k.params = {
+      choice_param("algorithm", {"tabu", "anneal"}, "tabu",
+                   "tabu: robust tabu search, the best on most instances; anneal: simulated annealing"),
+      int_param("chains", 0, 4194304, "0",
+                "Independent chains; 0: the backend's choice (CPU: one per thread; CUDA: as many as fill the "
+                "GPU, one per block for tabu and one per thread for annealing)"),
+      int_param("sync", 0, 1000000, "0",
+                "Steps per chain between the host's looks at the chains (restarts, progress, stopping); 0: "
+                "10^7 / n^2 tabu moves or 3 x 10^5 / n annealing steps"),
+      float_param(
+          "tenure", 0.01, 1000, "8",
+          "tabu: the longest tabu tenure as a multiple of n; each tenure is floor(u^3 x tenure x n), u "
+          "uniform in [0, 1) (Taillard's 2006 code)"),
+      float_param("aspiration", 0, 1000000, "5",
+                  "tabu: a move that makes an assignment not made for aspiration x n^2 iterations is taken "
+                  "(diversification); 0 switches it off"),
+      float_param(
+          "accept_start", 0.001, 0.999, "0.3",
+          "anneal: the probability of accepting the mean uphill move at the start of a cooling cycle"),
+      float_param("accept_end", 1e-9, 0.5, "0.0001",
+                  "anneal: the same probability at the end of the cycle (below accept_start)"),
+      float_param("cycle", 0.01, 1000, "200", "anneal: steps of a cooling cycle as a multiple of n^2"),
+      float_param(
+          "tabu_stall", 0.01, 10000, "50",
+          "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
+      int_param(
+          "anneal_stall", 1, 1000, "2",
+          "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
+      float_param("perturb", 0, 1, "0.25",
+                  "A restart starts from one of the elites with perturb x n random swaps"),
+      int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
+      int_param(
+          "block", 0, 512, "0",
+          "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
+          "(2n - 3, in whole warps, 64 .. 512)"),
+  };
+  k.variants = {
+      {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)"},
+      {"cuda", Backend::Cuda,
+       "Chains on the GPU: tabu one per block (delta matrix and tabu list in shared memory where they "
+       "fit), annealing one per thread"}};
+  // No image: the cost model describes images, and a search moves no pixels.
+  k.cost = [](const ImageShape&, const ParamSet&) { return CostModel{}; };
+  return k;
+}
+
+}  // namespace
+
+void register_topology_kernels(KernelRegistry& registry) {
+  registry.add(search_spec());
+}
+
+}  // namespace ks
+
+namespace ks::topo {
+
+SearchParams search_params_from(const ParamSet& params) {
+  SearchParams q;
+  q.algorithm = params.get_choice("algorithm") == "anneal" ? SearchAlgorithm::Anneal : SearchAlgorithm::Tabu;
+  q.chains = int(params.get_int("chains"));
+  q.sync = int(params.get_int("sync"));
+  q.tenure = params.get_float("tenure");
+  q.aspiration = params.get_float("aspiration");
+  q.accept_start = params.get_float("accept_start");
+  q.accept_end = params.get_float("accept_end");
+  q.cycle = params.get_float("cycle");
+  q.tabu_stall = params.get_float("tabu_stall");
+  q.anneal_stall = int(params.get_int("anneal_stall"));
+  q.perturb = params.get_float("perturb");
+  q.elites = int(params.get_int("elites"));
+  q.block = int(params.get_int("block"));
+  return q;
+}
+
+}  // namespace ks::topo

@@ -1,0 +1,95 @@
+#pragma once
+// The cost of a placement and the change of cost of swapping two positions, shared verbatim by the CPU
+// backend and the CUDA kernels, on explicit placements of any n (the sweep's walkers, sweep_core.hpp, work on
+// packed codes of n <= 16).
+//
+// cost(p) = sum over positions i, j of D[i][j] * T[p(i)][p(j)]: D the path costs between positions, T the
+// traffic between nodes, p(i) the node at position i (QAPLIB: A = D, B = T).
+//
+// Taillard's delta matrix (robust tabu search, 1991) keeps delta(r, s), the change of swapping r and s, for
+// every pair r < s. After a move (u, v) the entry of a pair {r, s} disjoint from {u, v} changes by
+//   (a_r - a_s)(b_r - b_s) + (c_r - c_s)(e_r - e_s)
+// with, for the placement after the move,
+//   a_k = D[u][k] - D[v][k],   b_k = T[p(v)][p(k)] - T[p(u)][p(k)],
+//   c_k = D[k][u] - D[k][v],   e_k = T[p(k)][p(v)] - T[p(k)][p(u)]
+// (Taillard's formula, with its four differences of each factor gathered into per-position vectors: O(n) for
+// the vectors, then O(1) per pair); pairs that touch u or v are computed again in O(n).
+//
+// A placement is anything with `int operator[](int) const` (a pointer, or a strided view of a GPU thread's
+// column in shared memory).
+#include <cstdint>
+
+#include "core/hd.hpp"
+
+namespace ks::topo {
+
+// The cost from the definition, in a fixed order (i, then j).
+template <class A, class P>
+KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                  const P& p, int n) {
+  typename A::Value c = 0;
+  for (int i = 0; i < n; ++i) {
+    const int xi = p[i];
+    for (int j = 0; j < n; ++j) c = A::mad(c, cost_of[i * n + j], traffic[xi * n + p[j]]);
+  }
+  return c;
+}
+
+// The change of cost of swapping the nodes at positions r != s, in O(n) (the sweep's Walker::swap, in the
+// same order of operations):
+//   sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
+//                       + (D[r][k] - D[s][k]) (T[y_s][x_k] - T[y_r][x_k])
+//   + (D[r][s] - D[s][r]) (T[y_s][y_r] - T[y_r][y_s]) + (D[r][r] - D[s][s]) (T[y_s][y_s] - T[y_r][y_r])
+// where y_r, y_s are the nodes at r and s before the swap and x_k the node at k.
+template <class A, class P>
+KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                   const P& p, int n, int r, int s) {
+  using V = typename A::Value;
+  const int yr = p[r], ys = p[s];
+  V delta = 0;
+  for (int k = 0; k < n; ++k) {
+    if (k == r || k == s) continue;
+    const int xk = p[k];
+    const V to_k = A::sub(traffic[xk * n + ys], traffic[xk * n + yr]);
+    const V from_k = A::sub(traffic[ys * n + xk], traffic[yr * n + xk]);
+    const V into = A::sub(cost_of[k * n + r], cost_of[k * n + s]);
+    const V out = A::sub(cost_of[r * n + k], cost_of[s * n + k]);
+    delta = A::mad(A::mad(delta, into, to_k), out, from_k);
+  }
+  const V cross = A::sub(traffic[ys * n + yr], traffic[yr * n + ys]);
+  const V self = A::sub(traffic[ys * n + ys], traffic[yr * n + yr]);
+  const V d_cross = A::sub(cost_of[r * n + s], cost_of[s * n + r]);
+  const V d_self = A::sub(cost_of[r * n + r], cost_of[s * n + s]);
+  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
+}
+
+// The four vectors of a move (u, v), for the placement after the move (see the top; tabu_step.hpp fills
+// them).
+template <class A>
+struct MoveVectors {
+  using V = typename A::Value;
+  V* a;
+  V* b;
+  V* c;
+  V* e;
+
+  // delta(r, s) after the move, from delta(r, s) before it; {r, s} and {u, v} disjoint.
+  KS_HD V updated(V delta, int r, int s) const {
+    return A::mad(A::mad(delta, A::sub(a[r], a[s]), A::sub(b[r], b[s])), A::sub(c[r], c[s]),
+                  A::sub(e[r], e[s]));
+  }
+};
+
+// Pairs r < s in the order of the delta matrix, packed as (r << 16) | s: pair k of n is the k-th in
+// (0,1), (0,2), ..., (0,n-1), (1,2), ...
+KS_HD int pair_count(int n) {
+  return n * (n - 1) / 2;
+}
+KS_HD int pair_first(std::uint32_t packed) {
+  return int(packed >> 16);
+}
+KS_HD int pair_second(std::uint32_t packed) {
+  return int(packed & 0xFFFFu);
+}
+
+}  // namespace ks::topo

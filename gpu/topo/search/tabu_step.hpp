@@ -1,0 +1,249 @@
+#pragma once
+// Robust tabu search (E. Taillard, "Robust taboo search for the quadratic assignment problem", Parallel
+// Computing 17, 1991; with the cubed random tenures of his 2006 code), one chain, written once for a team of
+// threads: the CPU backend runs it with a team of one (SoloTeam), the CUDA backend with a block. Pairs are
+// dealt to the team's threads in turn; the move is the minimum of a total order (rank, delta, pair number),
+// so the choice does not depend on how the pairs were dealt, and every thread draws the same random numbers
+// from its copy of the chain's generator. The CPU and CUDA chains therefore make the same moves.
+//
+// A step: every pair r < s is ranked
+//   0  aspired: its delta makes a new best of the chain, or one of its two assignments (node p(s) at r, p(r)
+//   at
+//      s) was not made for `aspiration` iterations (Taillard's aspiration by default, a diversification)
+//   1  allowed: one of the two assignments is not tabu
+//   2  tabu (chosen only when every move is tabu)
+// and the first pair of the lowest (rank, delta) is made; the assignments it undoes (node p(r) at r, p(s) at
+// s) become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1). Then the delta matrix is
+// brought up to date (swap_delta.hpp: O(1) per pair disjoint from the move, O(n) for the 2n - 3 others).
+//
+// Layout. A chain keeps the traffic and its tabu list permuted by its placement, indexed by position:
+//   P[i][j]    = T[p(i)][p(j)]          (the traffic between the nodes at positions i and j)
+//   tabu[i][j] = the clock until which node p(j) may not be placed at position i
+// A move swaps two rows and two columns of P and two columns of the tabu list (O(n)); in exchange every read
+// of a step is by position, without the indirection through p: on a GPU, lanes that take consecutive
+// positions read consecutive words. Rows are `pitch` = n rounded up to odd apart (as are the path costs D),
+// so that a column's entries fall in distinct shared-memory banks. The values are the same as through p, and
+// so are the operations (in the order of swap_delta), so the results are too.
+#include <cstdint>
+
+#include "core/hd.hpp"
+#include "topo/search/chain_state.hpp"
+#include "topo/search/search_arith.hpp"
+#include "topo/search/swap_delta.hpp"
+
+namespace ks::topo {
+
+// The row pitch of the tabu search's n x n arrays: n rounded up to odd.
+KS_HD int tabu_pitch(int n) {
+  return n | 1;
+}
+
+// Pair (r, s), r < s, of n positions: its number in the delta matrix (swap_delta.hpp's order).
+KS_HD int pair_index(int r, int s, int n) {
+  return r * (2 * n - r - 1) / 2 + (s - r - 1);
+}
+
+// The problem as a step reads it. Tabu search: `cost_of` with rows `pitch` apart, `traffic` n x n (read only
+// when a chain starts), the pair table. Annealing: both n x n (pitch n), no pair table.
+template <class A>
+struct SearchMatrices {
+  const typename A::Value* traffic = nullptr;
+  const typename A::Value* cost_of = nullptr;
+  const std::uint32_t* pairs = nullptr;  // pair_count(n) packed pairs
+  int pitch = 0;
+};
+
+// A candidate move; `rank` 3 is "none yet".
+template <class V>
+struct MoveChoice {
+  int rank = 3;
+  V delta{};
+  int pair = 0x7FFFFFFF;
+
+  KS_HD bool before(const MoveChoice& o) const {
+    if (rank != o.rank) return rank < o.rank;
+    if (delta != o.delta) return delta < o.delta;
+    return pair < o.pair;
+  }
+};
+
+// One tabu chain's arrays (in host memory, device memory or shared memory).
+template <class A>
+struct TabuChain {
+  std::uint16_t* p = nullptr;          // node at each position
+  std::uint16_t* best_p = nullptr;     // the chain's best placement
+  typename A::Value* P = nullptr;      // n x pitch: the traffic by position
+  std::int32_t* tabu = nullptr;        // n x pitch: by position (see the top)
+  typename A::Value* delta = nullptr;  // pair_count(n)
+  MoveVectors<A> vec{};                // 4 x n scratch
+};
+
+// swap_delta on the permuted traffic: the change of swapping positions r < s, in the same order of
+// operations.
+template <class A>
+KS_HD typename A::Value permuted_swap_delta(const typename A::Value* P, const typename A::Value* D, int pitch,
+                                            int n, int r, int s) {
+  using V = typename A::Value;
+  V delta = 0;
+  for (int k = 0; k < n; ++k) {
+    if (k == r || k == s) continue;
+    const V to_k = A::sub(P[k * pitch + s], P[k * pitch + r]);
+    const V from_k = A::sub(P[s * pitch + k], P[r * pitch + k]);
+    const V into = A::sub(D[k * pitch + r], D[k * pitch + s]);
+    const V out = A::sub(D[r * pitch + k], D[s * pitch + k]);
+    delta = A::mad(A::mad(delta, into, to_k), out, from_k);
+  }
+  const V cross = A::sub(P[s * pitch + r], P[r * pitch + s]);
+  const V self = A::sub(P[s * pitch + s], P[r * pitch + r]);
+  const V d_cross = A::sub(D[r * pitch + s], D[s * pitch + r]);
+  const V d_self = A::sub(D[r * pitch + r], D[s * pitch + s]);
+  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
+}
+
+// (Re)starts the chain from the placement in `c.p`: permuted traffic, cost, delta matrix, a tabu list that
+// forbids nothing, and the chain's best. Ends with the team synchronised.
+template <class A, class Team>
+KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
+                      const StepSettings& s) {
+  using V = typename A::Value;
+  const int n = s.n, pitch = m.pitch;
+  for (int k = team.rank(); k < n * n; k += team.size()) {
+    const int i = k / n, j = k % n;
+    c.P[i * pitch + j] = m.traffic[c.p[i] * n + c.p[j]];
+    // Distinct times in the recent past, as Taillard's -(n i + x) for node x at position i: nothing is tabu,
+    // nothing aspired yet.
+    c.tabu[i * pitch + j] = r.clock - 1 - (i * n + c.p[j]);
+  }
+  for (int k = team.rank(); k < n; k += team.size()) c.best_p[k] = c.p[k];
+  team.sync();
+  // The cost from the definition, in full_cost's order; every thread, so no broadcast is needed.
+  V cost = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) cost = A::mad(cost, m.cost_of[i * pitch + j], c.P[i * pitch + j]);
+  r.cost = cost;
+  r.best = r.cost;
+  r.best_iteration = r.iteration;
+  for (int k = team.rank(); k < s.pairs; k += team.size())
+    c.delta[k] =
+        permuted_swap_delta<A>(c.P, m.cost_of, pitch, n, pair_first(m.pairs[k]), pair_second(m.pairs[k]));
+  r.fresh = false;
+  team.sync();
+}
+
+// Makes the move (u, v), u < v: swaps the positions in the placement, in the rows and columns of P and in the
+// columns of the tabu list, marks the two assignments the move undoes tabu, and fills the move vectors of
+// update_delta_matrix. One pass: the thread that swaps the entries of index k computes the vectors at k from
+// the values it moved (the four corners of P, and the vectors at u and v, are the first thread's). Ends with
+// the team synchronised.
+template <class A, class Team>
+KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, int n, int u, int v,
+                     std::int32_t tabu_u, std::int32_t tabu_v) {
+  using V = typename A::Value;
+  const int pitch = m.pitch;
+  const auto* D = m.cost_of;
+  V* P = c.P;
+  for (int k = team.rank(); k < n; k += team.size()) {
+    c.vec.a[k] = A::sub(D[u * pitch + k], D[v * pitch + k]);
+    c.vec.c[k] = A::sub(D[k * pitch + u], D[k * pitch + v]);
+    swap_values(c.tabu[k * pitch + u], c.tabu[k * pitch + v]);
+    if (k == u)
+      c.tabu[u * pitch + v] = tabu_u;  // the node that left u (now at v) may not come back for a while
+    if (k == v) c.tabu[v * pitch + u] = tabu_v;
+    if (k == u || k == v) continue;
+    swap_values(P[u * pitch + k], P[v * pitch + k]);
+    swap_values(P[k * pitch + u], P[k * pitch + v]);
+    c.vec.b[k] = A::sub(P[v * pitch + k], P[u * pitch + k]);
+    c.vec.e[k] = A::sub(P[k * pitch + v], P[k * pitch + u]);
+  }
+  if (team.rank() == 0) {
+    swap_values(c.p[u], c.p[v]);
+    swap_values(P[u * pitch + u], P[v * pitch + v]);
+    swap_values(P[u * pitch + v], P[v * pitch + u]);
+    c.vec.b[u] = A::sub(P[v * pitch + u], P[u * pitch + u]);
+    c.vec.e[u] = A::sub(P[u * pitch + v], P[u * pitch + u]);
+    c.vec.b[v] = A::sub(P[v * pitch + v], P[u * pitch + v]);
+    c.vec.e[v] = A::sub(P[v * pitch + v], P[v * pitch + u]);
+  }
+  team.sync();
+}
+
+// Brings the delta matrix up to date after the move (u, v), u < v, made by tabu_move: O(1) per pair disjoint
+// from {u, v} and O(n) for the 2n - 3 others, which the team takes one per thread (lanes that take
+// consecutive partners read consecutive words). Ends with the team synchronised.
+template <class A, class Team>
+KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
+                               const StepSettings& s, int u, int v) {
+  const int n = s.n, pitch = m.pitch;
+  for (int k = team.rank(); k < s.pairs; k += team.size()) {
+    const int i = pair_first(m.pairs[k]), j = pair_second(m.pairs[k]);
+    if (i == u || i == v || j == u || j == v) continue;
+    c.delta[k] = c.vec.updated(c.delta[k], i, j);
+  }
+  // The pairs that touch the move: {u, w} for every w != u, then {v, w} for every w != u, v.
+  for (int t = team.rank(); t < 2 * n - 3; t += team.size()) {
+    const int a = t < n - 1 ? u : v;
+    int w = t < n - 1 ? t : t - (n - 1);
+    if (w >= u) ++w;
+    if (t >= n - 1 && w >= v) ++w;
+    const int lo = a < w ? a : w, hi = a < w ? w : a;
+    c.delta[pair_index(lo, hi, n)] = permuted_swap_delta<A>(c.P, m.cost_of, pitch, n, lo, hi);
+  }
+  team.sync();
+}
+
+template <class A, class Team>
+KS_HD void tabu_step(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
+                     const StepSettings& s) {
+  using V = typename A::Value;
+  const int n = s.n, pitch = m.pitch;
+  if (r.clock >= kClockLimit) {
+    for (int k = team.rank(); k < n * pitch; k += team.size()) {
+      const std::int32_t t = c.tabu[k];
+      c.tabu[k] = t < 0 ? -kClockShift : t - kClockShift;
+    }
+    r.clock -= kClockShift;
+    team.sync();
+  }
+
+  const std::int32_t now = r.clock;
+  const std::int32_t long_ago = now - s.aspiration;
+  MoveChoice<V> choice;
+  for (int k = team.rank(); k < s.pairs; k += team.size()) {
+    const int i = pair_first(m.pairs[k]), j = pair_second(m.pairs[k]);
+    const V d = c.delta[k];
+    // Node p(j) at position i, and node p(i) at position j.
+    const std::int32_t ti = c.tabu[i * pitch + j], tj = c.tabu[j * pitch + i];
+    const bool aspired = ti < long_ago || tj < long_ago || A::add(r.cost, d) < r.best;
+    MoveChoice<V> here;
+    here.rank = aspired ? 0 : (ti < now || tj < now) ? 1 : 2;
+    here.delta = d;
+    here.pair = k;
+    if (here.before(choice)) choice = here;
+  }
+  // A team's reduce_min synchronises it after every thread's scan: the move below may change what was read.
+  choice = team.reduce_min(choice);
+  const int u = pair_first(m.pairs[choice.pair]), v = pair_second(m.pairs[choice.pair]);
+  const double u1 = r.rng.uniform(), u2 = r.rng.uniform();
+  const std::int32_t tenure_u = std::int32_t(mul_rn(mul_rn(mul_rn(u1, u1), u1), s.tenure_span));
+  const std::int32_t tenure_v = std::int32_t(mul_rn(mul_rn(mul_rn(u2, u2), u2), s.tenure_span));
+  tabu_move(team, m, c, n, u, v, now + tenure_u, now + tenure_v);
+  r.cost = A::add(r.cost, choice.delta);
+  ++r.clock;
+  ++r.iteration;
+  if (r.cost < r.best) {
+    r.best = r.cost;
+    r.best_iteration = r.iteration;
+    for (int k = team.rank(); k < n; k += team.size()) c.best_p[k] = c.p[k];
+  }
+  update_delta_matrix(team, m, c, s, u, v);
+}
+
+// `steps` steps of one chain (a fresh chain starts first).
+template <class A, class Team>
+KS_HD void tabu_steps(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
+                      const StepSettings& s, int steps) {
+  if (r.fresh) tabu_start(team, m, c, r, s);
+  for (int step = 0; step < steps; ++step) tabu_step(team, m, c, r, s);
+}
+
+}  // namespace ks::topo

@@ -1,0 +1,237 @@
+// The search's arithmetic on its own: the O(n) swap delta against the definition (a brute-force double sum
+// over the swapped placement, written here), the delta matrix kept by Taillard's O(1) update after random
+// move sequences against its full recomputation (n = 2, 3, 17, 100; symmetric and asymmetric; integer,
+// decimal and real-valued traffic; int32, int64 and double arithmetic), the cost a tabu chain tracks against
+// the definition, and det_exp against std::exp.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "support/topo_instances.hpp"
+#include "topo/search/search_backend.hpp"
+#include "topo/search/search_plan.hpp"
+#include "topo/search/tabu_step.hpp"
+
+namespace ks::topo {
+namespace {
+
+enum class Values { Integer, Decimal, Real };
+
+// Traffic in [0, 1000] and path costs 1 .. 6 (zero diagonal), optionally made symmetric; Decimal traffic has
+// two decimals (exact, scaled by 100), Real traffic arbitrary doubles.
+Problem instance(int n, bool symmetric, Values values, std::uint32_t seed) {
+  TrafficSeries t = test::random_traffic(n, 1, seed, values != Values::Real);
+  Configuration c = test::random_costs(n, seed + 101);
+  if (values == Values::Decimal) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::int64_t> scaled;
+    for (double& v : t.values) {
+      scaled.push_back(std::int64_t(rng() % 100000));
+      v = double(scaled.back()) / 100;
+    }
+    t.scaled = scaled;
+    t.decimals = 2;
+  }
+  if (symmetric) {
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j) {
+        const std::size_t a = std::size_t(i * n + j), b = std::size_t(j * n + i);
+        t.values[a] = t.values[b];
+        if (t.scaled) (*t.scaled)[a] = (*t.scaled)[b];
+        c.cost[a] = c.cost[b];
+        (*c.scaled)[a] = (*c.scaled)[b];
+      }
+  }
+  return make_problem(t, {c});
+}
+
+// cost(p) from the definition, in long double from the problem's own numbers (exact for the integer ones).
+long double cost_by_definition(const Problem& p, const std::vector<std::uint16_t>& x) {
+  const int n = p.n;
+  long double sum = 0;
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      const std::size_t d = std::size_t(i * n + j),
+                        t = std::size_t(x[std::size_t(i)] * n + x[std::size_t(j)]);
+      sum += p.exact ? (long double)p.cost_scaled[d] * (long double)p.traffic_scaled[t]
+                     : (long double)p.cost_real[d] * (long double)p.traffic_real[t];
+    }
+  return sum;
+}
+
+long double delta_by_definition(const Problem& p, std::vector<std::uint16_t> x, int r, int s) {
+  const long double before = cost_by_definition(p, x);
+  std::swap(x[std::size_t(r)], x[std::size_t(s)]);
+  return cost_by_definition(p, x) - before;
+}
+
+// A chain's arrays for one problem, in the arithmetic A.
+template <class A>
+struct Chain {
+  using V = typename A::Value;
+  std::vector<V> traffic, cost, padded_cost;
+  std::vector<std::uint32_t> pairs;
+  std::vector<std::uint16_t> p, best;
+  std::vector<V> permuted;
+  std::vector<std::int32_t> tabu;
+  std::vector<V> delta, vec;
+  int pitch;
+  StepSettings s;
+  TabuChain<A> chain;
+  SearchMatrices<A> m;
+  ChainRegs<A> r;
+
+  Chain(const Problem& problem, std::uint64_t seed) : pitch(tabu_pitch(problem.n)) {
+    const int n = problem.n;
+    traffic = traffic_matrix<V>(problem, 0);
+    cost = cost_matrix<V>(problem, 0);
+    padded_cost = padded(cost, n, pitch);
+    pairs = pair_table(n);
+    SplitMix64 rng(seed);
+    p = random_start(rng, n);
+    best.resize(std::size_t(n));
+    permuted.resize(std::size_t(n * pitch));
+    tabu.resize(std::size_t(n * pitch));
+    delta.resize(pairs.size());
+    vec.resize(std::size_t(4 * n));
+    s.n = n;
+    s.pairs = int(pairs.size());
+    s.tenure_span = 8.0 * n;
+    s.aspiration = 5 * n * n;
+    chain = TabuChain<A>{
+        p.data(),        best.data(),
+        permuted.data(), tabu.data(),
+        delta.data(),    MoveVectors<A>{vec.data(), vec.data() + n, vec.data() + 2 * n, vec.data() + 3 * n}};
+    m = SearchMatrices<A>{traffic.data(), padded_cost.data(), pairs.data(), pitch};
+    r.rng = SplitMix64(seed + 1);
+    tabu_start(SoloTeam{}, m, chain, r, s);
+  }
+
+  // The permuted traffic is the traffic between the nodes the placement puts at each pair of positions.
+  void expect_permuted_matches() const {
+    const int n = s.n;
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j)
+        ASSERT_EQ(permuted[std::size_t(i * pitch + j)],
+                  traffic[std::size_t(p[std::size_t(i)] * n + p[std::size_t(j)])])
+            << i << "," << j;
+  }
+};
+
+// After `moves` random swaps, each followed by the O(1)/O(n) update, every entry equals its recomputation
+// (swap_delta through the placement, not through the permuted traffic the chain keeps).
+template <class A>
+void check_updates(const Problem& problem, int moves, std::uint64_t seed) {
+  Chain<A> c(problem, seed);
+  const int n = problem.n;
+  SplitMix64 rng(seed * 7 + 3);
+  double scale = 1;  // the largest |delta| seen, for the real-valued tolerance
+  for (int move = 0; move < moves; ++move) {
+    int u = int(rng.below(std::uint32_t(n)));
+    int v = int(rng.below(std::uint32_t(n - 1)));
+    if (v >= u) ++v;
+    if (u > v) std::swap(u, v);
+    tabu_move(SoloTeam{}, c.m, c.chain, n, u, v, 0, 0);
+    update_delta_matrix(SoloTeam{}, c.m, c.chain, c.s, u, v);
+    c.expect_permuted_matches();
+    for (std::size_t k = 0; k < c.pairs.size(); ++k) {
+      const int i = pair_first(c.pairs[k]), j = pair_second(c.pairs[k]);
+      ASSERT_EQ(pair_index(i, j, n), int(k));
+      const auto full = swap_delta<A>(c.traffic.data(), c.cost.data(), c.p.data(), n, i, j);
+      if constexpr (A::exact) {
+        ASSERT_EQ(c.delta[k], full) << "move " << move << " (" << u << "," << v << "), pair " << i << ","
+                                    << j;
+      } else {
+        scale = std::max(scale, std::fabs(full));
+        ASSERT_NEAR(c.delta[k], full, 1e-9 * scale) << "move " << move << ", pair " << i << "," << j;
+      }
+    }
+  }
+}
+
+// Calls check(problem) for n = 2, 3, 17, 100, asymmetric and symmetric, integer, decimal and real traffic.
+template <class Check>
+void for_each_instance(const Check& check) {
+  for (int n : {2, 3, 17, 100})
+    for (bool symmetric : {false, true})
+      for (Values values : {Values::Integer, Values::Decimal, Values::Real}) {
+        SCOPED_TRACE(::testing::Message()
+                     << "n " << n << (symmetric ? " symmetric" : " asymmetric") << " values " << int(values));
+        check(instance(n, symmetric, values, std::uint32_t(n * 10 + int(values))));
+      }
+}
+
+TEST(SearchDelta, SwapDeltaIsTheDefinition) {
+  for_each_instance([](const Problem& p) {
+    const int n = p.n;
+    SplitMix64 rng{std::uint64_t(n)};
+    const std::vector<std::uint16_t> x = random_start(rng, n);
+    // Every pair up to n = 17; 200 random pairs of n = 100.
+    std::vector<std::pair<int, int>> pairs;
+    if (n <= 17) {
+      for (int r = 0; r < n; ++r)
+        for (int s = r + 1; s < n; ++s) pairs.emplace_back(r, s);
+    } else {
+      for (int k = 0; k < 200; ++k) {
+        const int r = int(rng.below(std::uint32_t(n)));
+        int s = int(rng.below(std::uint32_t(n - 1)));
+        if (s >= r) ++s;
+        pairs.emplace_back(r, s);
+      }
+    }
+    for (const auto& [r, s] : pairs) {
+      const long double expected = delta_by_definition(p, x, r, s);
+      if (p.exact) {
+        const auto t = traffic_matrix<std::int64_t>(p, 0), d = cost_matrix<std::int64_t>(p, 0);
+        EXPECT_EQ((long double)swap_delta<ExactInt64>(t.data(), d.data(), x.data(), n, r, s), expected);
+      } else {
+        const auto t = traffic_matrix<double>(p, 0), d = cost_matrix<double>(p, 0);
+        const double got = swap_delta<RealDouble>(t.data(), d.data(), x.data(), n, r, s);
+        EXPECT_NEAR(got, double(expected), 1e-9 * std::max(1.0L, std::fabs(cost_by_definition(p, x))));
+      }
+    }
+  });
+}
+
+TEST(SearchDelta, UpdatedMatrixEqualsRecomputationAfterRandomMoves) {
+  for_each_instance([](const Problem& p) {
+    const int moves = p.n == 100 ? 12 : 60;
+    const std::uint64_t seed = std::uint64_t(p.n);
+    if (!p.exact) return check_updates<RealDouble>(p, moves, seed);
+    check_updates<ExactInt64>(p, moves, seed);
+    if (choose_arithmetic(p, 0, 0) == SearchArithmetic::Int32) check_updates<ExactInt32>(p, moves, seed);
+  });
+}
+
+TEST(SearchDelta, ArithmeticFollowsTheBounds) {
+  EXPECT_EQ(choose_arithmetic(instance(17, false, Values::Integer, 1), 0, 0), SearchArithmetic::Int32);
+  EXPECT_EQ(choose_arithmetic(instance(100, false, Values::Decimal, 1), 0, 0), SearchArithmetic::Int64);
+  EXPECT_EQ(choose_arithmetic(instance(17, false, Values::Real, 1), 0, 0), SearchArithmetic::Real);
+}
+
+// A tabu chain's tracked cost and its best stay equal to the definition over many steps.
+TEST(SearchDelta, TabuChainTracksItsCost) {
+  for (Values values : {Values::Integer, Values::Decimal}) {
+    const Problem p = instance(23, false, values, 5);
+    Chain<ExactInt64> c(p, 9);
+    for (int step = 0; step < 400; ++step) {
+      tabu_step(SoloTeam{}, c.m, c.chain, c.r, c.s);
+      ASSERT_EQ((long double)c.r.cost, cost_by_definition(p, c.p)) << "step " << step;
+    }
+    c.expect_permuted_matches();
+    EXPECT_EQ((long double)c.r.best, cost_by_definition(p, c.best));
+    EXPECT_LE(c.r.best, c.r.cost);
+    EXPECT_EQ(c.r.iteration, 400);
+  }
+}
+
+TEST(SearchDelta, DeterministicExponential) {
+  for (double x = -39.9; x <= 0; x += 0.0137) EXPECT_NEAR(det_exp(x), std::exp(x), 1e-10 * std::exp(x)) << x;
+  EXPECT_EQ(det_exp(-40.5), 0.0);
+  EXPECT_EQ(det_exp(0.0), 1.0);
+  EXPECT_EQ(det_exp(std::nan("")), 0.0);
+}
+
+}  // namespace
+}  // namespace ks::topo

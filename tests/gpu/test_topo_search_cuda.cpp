@@ -1,0 +1,194 @@
+// The CUDA search against the CPU backend (itself checked against QAPLIB's optima and the exhaustive sweep in
+// tests/cpu): with the same seed and number of chains, every chain's cost, best, random state, step count and
+// placements are equal after every interval (1, 2, 4, ... steps), restarts included — tabu (one chain per
+// block) and annealing (one per thread), int32, int64 and double arithmetic, shared and global memory
+// layouts. Then the GPU's own choices: a full GPU of chains, optima of small instances, reproducible seeds.
+// Skips without a device.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "session/topology_document.hpp"
+#include "support/test_support.hpp"
+#include "support/topo_instances.hpp"
+#include "topo/qaplib.hpp"
+#include "topo/search/search.hpp"
+
+namespace ks::topo {
+namespace {
+
+namespace fs = std::filesystem;
+
+ThreadPool& pool() {
+  static ThreadPool p(0);
+  return p;
+}
+
+CudaContext& context() {
+  static std::unique_ptr<CudaContext> c = CudaContext::create(0);
+  return *c;
+}
+
+struct Case {
+  const char* name;
+  int n;
+  SearchAlgorithm algorithm;
+  bool integer;
+  std::int64_t max_traffic;  // large values: int64 arithmetic
+  int chains;
+  int intervals;
+};
+
+SearchRequest request_for(const Case& c) {
+  SearchRequest r;
+  r.params.algorithm = c.algorithm;
+  r.params.chains = c.chains;
+  r.params.sync = 64;
+  r.params.tabu_stall = 0.2;  // restarts within the trace
+  r.params.cycle = 0.5;       // short cooling cycles ...
+  r.params.anneal_stall = 1;  // ... and restarts
+  r.seed = 1234 + std::uint64_t(c.n);
+  r.iterations = 1;  // unused by trace_chains
+  return r;
+}
+
+void expect_same_trace(const Case& c) {
+  SCOPED_TRACE(c.name);
+  const Problem p = make_problem(test::random_traffic(c.n, 1, std::uint32_t(c.n), c.integer, c.max_traffic),
+                                 {test::random_costs(c.n, std::uint32_t(c.n) + 7, c.integer)});
+  SearchRequest r = request_for(c);
+  const auto cpu = trace_chains(p, r, c.intervals, pool(), nullptr);
+  r.backend = Backend::Cuda;
+  const auto gpu = trace_chains(p, r, c.intervals, pool(), &context());
+  ASSERT_EQ(cpu.size(), gpu.size());
+  for (std::size_t i = 0; i < cpu.size(); ++i) {
+    ASSERT_EQ(cpu[i].size(), std::size_t(c.chains));
+    ASSERT_EQ(gpu[i].size(), std::size_t(c.chains));
+    for (int k = 0; k < c.chains; ++k) {
+      const ChainSnapshot &a = cpu[i][std::size_t(k)], &b = gpu[i][std::size_t(k)];
+      ASSERT_EQ(b.iteration, a.iteration) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.rng, a.rng) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.cost_i, a.cost_i) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.cost_d, a.cost_d) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.best_i, a.best_i) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.best_d, a.best_d) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.best_iteration, a.best_iteration) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.placement, a.placement) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.best_placement, a.best_placement) << "interval " << i << " chain " << k;
+    }
+  }
+}
+
+// Small cases: also the set that runs under compute-sanitizer (memcheck, racecheck).
+TEST(SearchCudaSmall, ChainsEqualTheCpuStepByStep) {
+  KS_REQUIRE_GPU();
+  const Case cases[] = {
+      {"tabu n=5 int32", 5, SearchAlgorithm::Tabu, true, 1000, 3, 8},
+      {"tabu n=13 int64", 13, SearchAlgorithm::Tabu, true, 1000000000, 5, 9},
+      {"tabu n=11 double", 11, SearchAlgorithm::Tabu, false, 1000, 4, 9},
+      {"anneal n=7 int32", 7, SearchAlgorithm::Anneal, true, 1000, 37, 10},
+      {"anneal n=12 double", 12, SearchAlgorithm::Anneal, false, 1000, 133, 10},
+      {"anneal n=9 int64", 9, SearchAlgorithm::Anneal, true, 1000000000, 5, 10},
+  };
+  for (const Case& c : cases) expect_same_trace(c);
+}
+
+// Larger n: the tabu list, then the matrices, leave shared memory; annealing keeps its placements in global
+// memory past n = 256.
+TEST(SearchCuda, ChainsEqualTheCpuWithGlobalMemory) {
+  KS_REQUIRE_GPU();
+  const Case cases[] = {
+      {"tabu n=130 int32 (tabu list global)", 130, SearchAlgorithm::Tabu, true, 100, 2, 8},
+      {"tabu n=200 int64 (matrices and tabu list global)", 200, SearchAlgorithm::Tabu, true, 1000000000, 2,
+       7},
+      {"anneal n=300 int32 (placements global)", 300, SearchAlgorithm::Anneal, true, 100, 130, 8},
+  };
+  for (const Case& c : cases) expect_same_trace(c);
+}
+
+TEST(SearchCuda, FillsTheGpuAndFindsSmallOptima) {
+  KS_REQUIRE_GPU();
+  const fs::path dir = fs::path(KS_SHARED_DATA_DIR) / "qaplib";
+  if (!fs::exists(dir / "nug12.dat")) GTEST_SKIP() << "no ../shared/data";
+  struct Known {
+    const char* name;
+    std::int64_t optimum;
+  };
+  for (const Known& k :
+       {Known{"nug12", 578}, Known{"chr12a", 9552}, Known{"tai12a", 224416}, Known{"chr15a", 9896}}) {
+    const QaplibInstance q = read_qaplib(dir / (std::string(k.name) + ".dat"));
+    const Problem p = make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
+    for (SearchAlgorithm algorithm : {SearchAlgorithm::Tabu, SearchAlgorithm::Anneal}) {
+      if (algorithm == SearchAlgorithm::Anneal && k.name[0] == 'c')
+        continue;  // annealing is weak on chr's trees
+      SearchRequest r;
+      r.params.algorithm = algorithm;
+      r.backend = Backend::Cuda;
+      r.time_s = 10;
+      r.target = double(k.optimum);
+      const SearchResult res = search(p, r, {}, pool(), &context());
+      EXPECT_EQ(res.best().best.scaled, k.optimum) << k.name << " " << to_string(algorithm);
+      EXPECT_GE(res.chains, context().device().sm_count) << res.launch;
+      EXPECT_FALSE(res.launch.empty());
+      std::printf("%s %s: %lld after %.3f s, %d chains, %.3g swap evaluations/s (%s)\n", k.name,
+                  to_string(algorithm), static_cast<long long>(res.best().best.scaled),
+                  res.best().time_to_best_s, res.chains, res.evaluations_per_second, res.launch.c_str());
+    }
+  }
+}
+
+TEST(SearchCuda, SeededRunsRepeat) {
+  KS_REQUIRE_GPU();
+  const Problem p = make_problem(test::random_traffic(24, 2, 5, true), {test::random_costs(24, 6)});
+  for (SearchAlgorithm algorithm : {SearchAlgorithm::Tabu, SearchAlgorithm::Anneal}) {
+    SearchRequest r;
+    r.params.algorithm = algorithm;
+    r.backend = Backend::Cuda;
+    r.iterations = algorithm == SearchAlgorithm::Tabu ? 3000 : 50000;
+    const SearchResult a = search(p, r, {}, pool(), &context());
+    const SearchResult b = search(p, r, {}, pool(), &context());
+    EXPECT_EQ(a.best().best.scaled, b.best().best.scaled);
+    EXPECT_EQ(a.best().placement, b.best().placement);
+    EXPECT_EQ(a.best().iterations_to_best, b.best().iterations_to_best);
+    EXPECT_EQ(a.best().restarts, b.best().restarts);
+  }
+}
+
+// n = 1024: one tabu chain per block with everything but the placement in global memory.
+TEST(SearchCuda, ThousandNodes) {
+  KS_REQUIRE_GPU();
+  const Problem p = make_problem(test::random_traffic(1024, 1, 3, true, 9), {test::random_costs(1024, 4)});
+  for (SearchAlgorithm algorithm : {SearchAlgorithm::Tabu, SearchAlgorithm::Anneal}) {
+    SearchRequest r;
+    r.params.algorithm = algorithm;
+    r.params.chains = algorithm == SearchAlgorithm::Tabu ? 8 : 1024;
+    r.backend = Backend::Cuda;
+    r.iterations = algorithm == SearchAlgorithm::Tabu ? 20 : 2000;
+    const SearchResult res =
+        search(p, r, {}, pool(), &context());  // checks the tracked cost against the definition
+    EXPECT_EQ(res.best().placement.size(), 1024u);
+    EXPECT_LE(res.best().best.scaled, res.best().curve.front().best.scaled);
+  }
+}
+
+// The Topology panel's document runs the CUDA search like the CPU one.
+TEST(SearchCuda, TopologyDocumentSearchesOnTheGpu) {
+  KS_REQUIRE_GPU();
+  const fs::path file = fs::path(KS_SHARED_DATA_DIR) / "qaplib" / "nug12.dat";
+  if (!fs::exists(file)) GTEST_SKIP() << "no ../shared/data";
+  app::TopologyDocument doc(app::TopologyDocument::Options{2, true});
+  doc.open_traffic(file);
+  doc.settings().placements = "search";
+  doc.settings().backend = Backend::Cuda;
+  doc.settings().search.time_s = 10;
+  doc.settings().search.target = 578;
+  doc.run();
+  doc.wait_idle();
+  ASSERT_NE(doc.run_result(), nullptr) << doc.last_error();
+  EXPECT_EQ(doc.run_result()->search->best().best.scaled, 578);
+  EXPECT_EQ(doc.run_result()->search->device, context().device().name);
+  EXPECT_EQ(doc.search_live().best.scaled, 578);
+}
+
+}  // namespace
+}  // namespace ks::topo
