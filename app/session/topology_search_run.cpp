@@ -78,8 +78,13 @@ void TopologyDocument::run_search() {
           const topo::Problem& problem = *run->problem;
           CudaContext* cuda = nullptr;
           if (request.backend == Backend::Cuda) {
-            if (!cuda_) cuda_ = CudaContext::create();
-            cuda = cuda_.get();
+            // The search runs on one GPU: the first of the sweep's contexts, or the first chosen device.
+            if (cuda_.empty()) {
+              const int device = settings.gpus.empty() ? 0 : settings.gpus.front();
+              cuda_.push_back(CudaContext::create(device));
+              cuda_devices_ = {device};
+            }
+            cuda = cuda_.front().get();
           }
           topo::SearchControl control;
           control.cancel = &cancel_;
