@@ -51,7 +51,9 @@ TEST(LabSortRun, CpuVariantsSortTheSeededKeys) {
     EXPECT_TRUE(test::is_sorted_permutation(input, keys)) << variant;
     EXPECT_TRUE(test::pairs_are_input_pairs(input, keys, values)) << variant;
     EXPECT_EQ(r.report.kernel_time.count, 2);
-    if (variant == "cpu_parallel") EXPECT_TRUE(r.report.check.agrees) << r.report.check.detail;
+    if (variant == "cpu_parallel") {
+      EXPECT_TRUE(r.report.check.agrees) << r.report.check.detail;
+    }
     ASSERT_FALSE(r.report.facts.empty());
     EXPECT_EQ(r.report.facts.back().value, "yes");  // "sorted"
   }
@@ -109,7 +111,9 @@ TEST(LabKmeansRun, CpuQuantisesTheImage) {
   const auto kept = test::array_named(r, "inertia").as<double>();
   ASSERT_EQ(kept.size(), 31u);  // iterations (30) + 1
   EXPECT_EQ(kept[inertia.size() - 1], inertia.back());
-  if (inertia.size() < kept.size()) EXPECT_TRUE(std::isnan(kept[inertia.size()]));
+  if (inertia.size() < kept.size()) {
+    EXPECT_TRUE(std::isnan(kept[inertia.size()]));
+  }
 }
 
 TEST(LabKmeansRun, FloatImagesClusterAsTheir8BitColours) {

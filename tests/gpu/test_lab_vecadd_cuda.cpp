@@ -78,7 +78,9 @@ TEST(LabVecaddCuda, EveryHostModeGivesTheSameResult) {
       if (mode == lab::HostMode::Mapped || mode == lab::HostMode::Managed) {
         EXPECT_EQ(r.report.upload_gbps, 0.0);
         for (const auto& bar : r.report.timeline) {
-          if (bar.lane == "upload") EXPECT_EQ(bar.bytes, 0u) << "no copies up in this mode";
+          if (bar.lane == "upload") {
+            EXPECT_EQ(bar.bytes, 0u) << "no copies up in this mode";
+          }
         }
       } else {
         EXPECT_GT(r.report.upload_time.median_ms, 0);
@@ -104,7 +106,7 @@ TEST(LabVecaddCuda, StreamedChunksGiveTheSerialBytes) {
         streamed.repeat = 2;
         const auto s = lab::run_lab(engine(), serial);
         const auto t = lab::run_lab(engine(), streamed);
-        EXPECT_EQ(array_named(s, out).data, array_named(t, out).data);
+        EXPECT_EQ(array_named(s, out.c_str()).data, array_named(t, out.c_str()).data);
         ASSERT_TRUE(t.report.streamed_matches_serial.has_value());
         EXPECT_TRUE(*t.report.streamed_matches_serial);
         EXPECT_TRUE(t.report.check.agrees) << t.report.check.detail;

@@ -25,10 +25,12 @@ inline lab::LabRequest lab_request(const std::string& kernel, std::int64_t n, Ba
   return r;
 }
 
-inline const NdArray& array_named(const lab::LabResult& r, const std::string& name) {
+// `name` as a C string: GCC 13 warns of a dangling reference when a temporary std::string is bound to an
+// argument of a function that returns a reference (a false positive here: the array lives in `r`).
+inline const NdArray& array_named(const lab::LabResult& r, const char* name) {
   for (const auto& a : r.arrays)
     if (a.name == name) return a;
-  throw Error(ErrorKind::Internal, "the result holds no array '" + name + "'");
+  throw Error(ErrorKind::Internal, std::string("the result holds no array '") + name + "'");
 }
 
 }  // namespace ks::test
