@@ -30,8 +30,8 @@ struct DeviceInfo {
 };
 
 std::vector<DeviceInfo> list_devices();
-// Empty when a device is usable; otherwise what is missing, e.g. "this build has no CUDA backend" or
-// "no CUDA device found (cudaGetDeviceCount: no CUDA-capable device is detected)".
+// Empty when a device is usable; otherwise what is missing, in words for someone who may have no NVIDIA GPU:
+// "this build has no CUDA backend", "no NVIDIA GPU or driver was found", "the NVIDIA driver is older than ...".
 std::string no_device_reason();
 // "13.0" from 13000.
 std::string cuda_version_text(int version);

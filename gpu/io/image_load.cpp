@@ -140,7 +140,27 @@ class FileSource final : public Source {
 
 std::string stb_reason() {
   const char* r = stbi_failure_reason();
-  return r ? r : "unknown reason";
+  return r ? r : "";
+}
+
+// What stb's failure reason adds to a message about a file of `format` ("PNG", "JPEG", ...; empty when unknown),
+// as " (...)", or nothing. Its reasons are short codes ("outofdata", or "IEN" for a PNG cut inside its end chunk),
+// and a reason left by a loader stb tried before the right one names another format ("bad png sig" for a JPEG):
+// the codes that say something are put in words, stale and empty ones are left out.
+std::string stb_detail(std::string_view format) {
+  std::string reason = stb_reason();
+  if (reason == "outofdata") return " (its data ends early)";
+  if (reason == "expected marker") return " (a JPEG marker is missing where one must be)";
+  if (reason.size() < 4) return {};
+  std::string lower = reason;
+  for (char& ch : lower) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  std::string own(format);
+  for (char& ch : own) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  for (const char* other : {"png", "jpeg", "jpg", "bmp", "gif", "psd", "tga", "hdr", "pnm", "ppm", "pgm"})
+    if (lower.find(other) != std::string::npos && own.find(other) == std::string::npos &&
+        !(own == "jpeg" && std::string_view(other) == "jpg"))
+      return {};
+  return " (stb: " + reason + ")";
 }
 
 void throw_if_read_failed(const Source& src, const std::string& name) {
@@ -184,7 +204,7 @@ std::optional<std::string> png_too_large_message(std::span<const unsigned char> 
 [[noreturn]] void throw_unreadable_header(std::span<const unsigned char> head, const std::string& name) {
   const Sniffed kind = sniff_format(head);
   if (kind.name.empty()) {
-    throw_io(fmt::format("'{}' is not an image in a supported format (stb: {})", name, stb_reason()),
+    throw_io(fmt::format("'{}' is not an image in a supported format{}", name, stb_detail("")),
              "supported formats: " + supported_load_formats());
   }
   if (!kind.supported) {
@@ -338,8 +358,8 @@ Image decode(Source& src, std::span<const unsigned char> head, std::optional<std
                            w, h, c),
                kTooLargeHint);
     }
-    throw_io(fmt::format("'{}' ({} {}x{}) is corrupt or truncated (stb: {})", name,
-                         kind.name.empty() ? std::string_view("image") : kind.name, w, h, r),
+    throw_io(fmt::format("'{}' ({} {}x{}) is corrupt or truncated{}", name,
+                         kind.name.empty() ? std::string_view("image") : kind.name, w, h, stb_detail(kind.name)),
              "the file is damaged or incomplete; export or download it again");
   }
   if (lc < 1 || lc > 4) {

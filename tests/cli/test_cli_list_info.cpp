@@ -1,4 +1,5 @@
 // `list`, `info`, `--version` and `--help`: what a user reads before running anything.
+#include <dlfcn.h>
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
@@ -84,6 +85,23 @@ TEST(CliInfo, SaysWhatRunsWhenThereIsNoDevice) {
     EXPECT_NE(r.out.find("No CUDA device: " + no_device_reason()), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("CPU backend is used, with 3 threads"), std::string::npos) << r.out;
   }
+}
+
+// On a machine without NVIDIA's driver (no libcuda, as in CI) the reason says so in words, not the runtime's
+// "CUDA driver version is insufficient", which reads as if an old driver were installed.
+TEST(CliInfo, NoDriverIsSaidInWords) {
+  if (gpu_available()) GTEST_SKIP() << "a CUDA device is present";
+  if (void* lib = dlopen("libcuda.so.1", RTLD_LAZY)) {
+    dlclose(lib);
+    GTEST_SKIP() << "an NVIDIA driver is installed here";
+  }
+  TempDir dir;
+  CliResult r = run_cli({"info", "--no-bandwidth"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.find("insufficient"), std::string::npos) << r.out;
+#ifdef KS_HAVE_CUDA  // (a build without CUDA says that instead)
+  EXPECT_NE(r.out.find("No CUDA device: no NVIDIA GPU or driver was found"), std::string::npos) << r.out;
+#endif
 }
 
 TEST(CliInfo, Json) {

@@ -123,6 +123,30 @@ TEST(BadInput, TextFileNamedPng) {
   EXPECT_CONTAINS(e.hint(), "JPEG");
 }
 
+// A truncated file's message says what is wrong in words: no empty "(stb: )", no stb code such as "outofdata",
+// and no stale reason of another format's loader ("bad png sig" for a JPEG).
+TEST(BadInput, TruncatedFilesAreExplainedInWords) {
+  test::TempDir dir;
+  const Image img = test::random_image(64, 48, 3, ElemType::U8, 5);
+  for (const char* ext : {"png", "jpg"}) {
+    const fs::path whole = dir / (std::string("whole.") + ext);
+    save_image(img, whole);
+    std::ifstream in(whole, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (std::size_t cut : {bytes.size() / 2, bytes.size() - 8, std::size_t(200)}) {
+      const fs::path p = write_bytes(dir / (std::string("cut.") + ext), bytes.substr(0, cut));
+      const Error e = expect_error(ErrorKind::Io, [&] { load_image(p); });
+      const std::string what = e.what();
+      EXPECT_CONTAINS(what, "corrupt or truncated");
+      EXPECT_EQ(what.find("(stb: )"), std::string::npos) << what;
+      EXPECT_EQ(what.find("outofdata"), std::string::npos) << what;
+      if (std::string(ext) == "jpg") {
+        EXPECT_EQ(what.find("png"), std::string::npos) << what;
+      }
+    }
+  }
+}
+
 TEST(BadInput, GarbageBytes) {
   test::TempDir dir;
   std::string garbage;

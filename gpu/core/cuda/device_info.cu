@@ -1,4 +1,5 @@
 #include <cuda_runtime.h>
+#include <dlfcn.h>
 
 #include "core/device_info.hpp"
 
@@ -40,6 +41,14 @@ DeviceInfo read_device(int index) {
 }
 }  // namespace
 
+// The driver's user-space library, libcuda, is what an installed NVIDIA driver always provides.
+static bool nvidia_driver_installed() {
+  void* lib = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL);
+  if (!lib) return false;
+  dlclose(lib);
+  return true;
+}
+
 std::vector<DeviceInfo> list_devices() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
@@ -56,6 +65,13 @@ std::string no_device_reason() {
   cudaError_t status = cudaGetDeviceCount(&n);
   if (status != cudaSuccess) {
     cudaGetLastError();
+    // Without an NVIDIA driver the runtime says "CUDA driver version is insufficient", which reads as if a driver
+    // were there and old: say what a person without an NVIDIA GPU needs to hear.
+    if (status == cudaErrorInsufficientDriver && !nvidia_driver_installed())
+      return "no NVIDIA GPU or driver was found";
+    if (status == cudaErrorNoDevice) return "no NVIDIA GPU was found (the driver is installed)";
+    if (status == cudaErrorInsufficientDriver)
+      return "the NVIDIA driver is older than this build's CUDA runtime needs: update the driver";
     return std::string("no CUDA device found (cudaGetDeviceCount: ") + cudaGetErrorString(status) + ")";
   }
   if (n == 0) return "no CUDA device found";
