@@ -8,6 +8,7 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QMouseEvent>
+#include <QStatusBar>
 #include <QTextDocument>
 #include <QUrl>
 #include <functional>
@@ -99,6 +100,8 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
   line += " title=" + window.windowTitle().replace(' ', '_');
   if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
+  // Last: the status bar's message, which may hold anything (spaces as '_').
+  line += " message=" + window.statusBar()->currentMessage().replace(' ', '_');
   return line;
 }
 

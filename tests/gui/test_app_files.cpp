@@ -50,6 +50,10 @@ TEST_F(GuiApp, AFileThatCannotBeReadShowsAnErrorAndTheAppKeepsRunning) {
   EXPECT_NE(first_error.find("Open image"), std::string::npos) << first_error;
   EXPECT_NE(first_error.find("bad.png"), std::string::npos) << "the message names the file: " << first_error;
   EXPECT_NE(run.out.find("missing.png"), std::string::npos) << run.out;
+  // The status bar says the load failed instead of still saying "Loading ...".
+  const std::string after_first = line_starting(run.out, "status ");
+  EXPECT_EQ(after_first.find("message=Loading"), std::string::npos) << after_first;
+  EXPECT_NE(after_first.find("bad.png", after_first.find("message=")), std::string::npos) << after_first;
   // The sample stands in, and kernels still run on it.
   const std::string status = line_starting(run.out, "status ");
   EXPECT_NE(status.find("input=embedded sample"), std::string::npos) << status;

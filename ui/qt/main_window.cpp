@@ -216,11 +216,10 @@ void MainWindow::update_title() {
 
 void MainWindow::show_error(const QString& title, const QString& message) {
   last_failure_ = title + ": " + message;
-  if (!interactive_) {
-    statusBar()->showMessage(last_failure_, 10000);
-    return;
-  }
-  QMessageBox::warning(this, title, message);
+  // The status bar says it too, in the window as in scripts: it replaces "Loading ..." and the like, which would
+  // otherwise stay after a failure.
+  statusBar()->showMessage(last_failure_, 10000);
+  if (interactive_) QMessageBox::warning(this, title, message);
 }
 
 bool MainWindow::confirm_overwrite(const QStringList& paths) {
