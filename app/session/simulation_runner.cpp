@@ -24,6 +24,14 @@ constexpr int kMaxBrushRadius = 1024;
 constexpr double kSequenceFramesShownPerS = 30;  // an export shows its frames at most this often
 constexpr const char* kJobKind = "simulation";
 
+// Steps per frame a simulation starts with, so that each shows change at a watchable pace: Life a generation per
+// frame; heat and Gray-Scott change little per step (Gray-Scott's spots take thousands of steps to form).
+int default_steps_per_frame(const std::string& kernel) {
+  if (kernel == "grayscott") return 16;
+  if (kernel == "heat") return 4;
+  return 1;
+}
+
 SimulationRunner::Brush default_brush(const std::string& kernel, const ParamSet& params, bool enabled) {
   SimulationRunner::Brush b;
   b.enabled = enabled;
@@ -102,6 +110,14 @@ void SimulationRunner::configure(const std::string& kernel, const ParamSet& para
                                  const std::string& variant, const std::optional<BlockShape>& block,
                                  std::shared_ptr<const Image> image) {
   const bool kernel_changed = !active_ || desired_.kernel != kernel;
+  if (kernel_changed) {
+    // Each simulation keeps its own steps per frame: Gray-Scott's 1000 would run Heat 30 000 steps a second.
+    if (active_) steps_per_frame_by_kernel_[desired_.kernel] = steps_per_frame_;
+    const auto kept = steps_per_frame_by_kernel_.find(kernel);
+    steps_per_frame_ = kept != steps_per_frame_by_kernel_.end() ? kept->second : default_steps_per_frame(kernel);
+    // A simulation chosen is one to watch: it starts playing (Pause stops it).
+    playing_ = true;
+  }
   active_ = true;
   desired_.kernel = kernel;
   desired_.params = params;
@@ -119,6 +135,7 @@ void SimulationRunner::configure(const std::string& kernel, const ParamSet& para
 void SimulationRunner::deactivate() {
   if (!active_) return;
   active_ = false;
+  steps_per_frame_by_kernel_[desired_.kernel] = steps_per_frame_;
   ++ticket_;  // results of a job still running are dropped
   sim_.reset();
   applied_.reset();

@@ -17,6 +17,7 @@
 #include <deque>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -106,6 +107,7 @@ class SimulationRunner {
   bool playing() const noexcept { return playing_; }
   void step(long long n = 1);  // queued; runs in slices, showing frames on the way. Usage Error for n < 1
   void reset();                // back to the start (a new simulation from it), generation 0
+  // Steps per frame of the simulation chosen; each simulation keeps its own (default_steps_per_frame at first).
   void set_steps_per_frame(int n);  // 1 .. kMaxStepsPerFrame, usage Error otherwise
   int steps_per_frame() const noexcept { return steps_per_frame_; }
 
@@ -205,6 +207,7 @@ class SimulationRunner {
   bool playing_ = false;
   bool hold_ = false;
   int steps_per_frame_ = 1;
+  std::map<std::string, int> steps_per_frame_by_kernel_;  // of the simulations chosen before, by kernel id
   std::deque<Action> actions_;
   std::vector<sim::Brush> strokes_;
   Brush brush_;

@@ -166,6 +166,45 @@ TEST(SessionSim, PlayingAdvancesWhilePolledAndPauseStopsIt) {
   EXPECT_FALSE(s.simulation().playing());
 }
 
+// The first simulation chosen after the app starts plays at once, like every later choice (it did not: playing
+// was only ever switched on by the Play button).
+TEST(SessionSim, ChoosingASimulationStartsPlayingTheFirstTimeToo) {
+  Session s(cpu_options());
+  s.open_sample();
+  s.select_kernel("life");
+  EXPECT_TRUE(s.simulation().playing());
+  const auto until = std::chrono::steady_clock::now() + 5s;
+  while (s.simulation().generation() < 3 && std::chrono::steady_clock::now() < until) {
+    s.poll();
+    std::this_thread::sleep_for(2ms);
+  }
+  EXPECT_GE(s.simulation().generation(), 3) << "it runs without anyone pressing Play";
+}
+
+// Steps per frame belong to a simulation: Gray-Scott's large value does not carry over to heat, and each comes
+// back with its own when chosen again (the defaults are README's: 1 for Life, 4 for heat, 16 for Gray-Scott).
+TEST(SessionSim, EachSimulationKeepsItsOwnStepsPerFrame) {
+  Session s(cpu_options());
+  s.open_sample();
+  s.select_kernel("grayscott");
+  EXPECT_EQ(s.simulation().steps_per_frame(), 16);
+  s.simulation().set_steps_per_frame(1000);
+  s.select_kernel("heat");
+  EXPECT_EQ(s.simulation().steps_per_frame(), 4) << "heat does not inherit Gray-Scott's 1000";
+  s.simulation().set_steps_per_frame(9);
+  s.select_kernel("life");
+  EXPECT_EQ(s.simulation().steps_per_frame(), 1);
+  s.simulation().set_steps_per_frame(5);
+  s.select_kernel("box");  // a stencil in between
+  s.select_kernel("grayscott");
+  EXPECT_EQ(s.simulation().steps_per_frame(), 1000);
+  s.select_kernel("life");
+  EXPECT_EQ(s.simulation().steps_per_frame(), 5) << "kept across the stencil";
+  s.select_kernel("heat");
+  EXPECT_EQ(s.simulation().steps_per_frame(), 9);
+  s.wait_idle();
+}
+
 TEST(SessionSim, ParameterChangesKeepTheStateAndInitialStateParametersRestart) {
   Session s(cpu_options());
   start_life(s, 40, 40);
