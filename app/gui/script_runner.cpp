@@ -171,7 +171,7 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "split") {
     window_.viewport().set_split(on_off(arg));
   } else if (cmd == "panels") {
-    window_.panels().visible = on_off(arg);
+    window_.set_panels_visible(on_off(arg));
   } else if (cmd == "window-shot") {
     need_arg();
     const bool written = window_.save_window(arg);

@@ -11,6 +11,52 @@
 namespace ks::test {
 namespace {
 
+double zoom_of(const std::string& status) {
+  const std::size_t at = status.find(" zoom=");
+  if (at == std::string::npos) throw std::runtime_error("no zoom in: " + status);
+  return std::stod(status.substr(at + 6));
+}
+
+std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix) {
+  std::vector<std::string> lines;
+  for (std::size_t at = out.find(prefix); at != std::string::npos; at = out.find(prefix, at + 1))
+    if (at == 0 || out[at - 1] == '\n') lines.push_back(out.substr(at, out.find('\n', at) - at));
+  return lines;
+}
+
+// The view follows what is shown (issue 15's rough edges): a simulation's grid of another size than the photo is
+// fitted, the photo is fitted again when it comes back, hiding the panels fits a fitted view to the wider area
+// and showing them fits it back; Life plays from its first choice.
+TEST_F(GuiApp, TheViewIsFittedAgainWhenTheImageSizeOrThePanelsChange) {
+  const AppRun run = run_script(
+      "print-status\n"      // the sample, fitted beside the panels
+      "panels off\n"
+      "print-status\n"      // fitted to the whole viewport: larger
+      "panels on\n"
+      "print-status\n"      // back
+      "kernel life\n"
+      "sim grid 40x30\n"
+      "sim wait-generation 3\n"  // playing without a Play
+      "print-status\n"      // the 40x30 grid fitted: far larger zoom
+      "kernel box\n"
+      "print-status\n"      // the photo again, fitted as at first
+      "zoom 2\n"
+      "panels off\n"
+      "print-status\n"      // a view the user zoomed stays as it is
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), 6u) << run.out;
+  const double beside = zoom_of(status[0]), alone = zoom_of(status[1]);
+  EXPECT_GT(alone, beside * 1.05) << status[0] << "\n" << status[1];
+  EXPECT_DOUBLE_EQ(zoom_of(status[2]), beside) << status[2];
+  EXPECT_NE(status[3].find("kernel=life"), std::string::npos) << status[3];
+  EXPECT_GT(zoom_of(status[3]), beside * 10) << "a 40x30 grid fitted: " << status[3];
+  EXPECT_DOUBLE_EQ(zoom_of(status[4]), beside) << status[4];
+  EXPECT_NEAR(zoom_of(status[5]), beside * 2, beside * 2e-3) << status[5];  // (printed to 4 digits)
+}
+
 TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
   // A blinker in RLE, dropped on the window as from a file manager.
   {

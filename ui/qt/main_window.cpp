@@ -17,6 +17,7 @@
 #include <QRegularExpression>
 #include <QStatusBar>
 #include <filesystem>
+#include <utility>
 
 #include "cli/text_format.hpp"
 #include "core/error.hpp"
@@ -117,10 +118,8 @@ void MainWindow::build_menus() {
   QAction* zoom_out = view->addAction("Zoom &out", this, [this] { viewport_->zoom_by(1.0 / kZoomStep); });
   zoom_out->setShortcuts({QKeySequence::ZoomOut, QKeySequence(Qt::Key_Minus)});
   view->addSeparator();
-  panels_action_ = view->addAction("&Panels", QKeySequence(Qt::Key_P), this, [this](bool on) {
-    panels_.visible = on;
-    viewport_->update();
-  });
+  panels_action_ = view->addAction("&Panels", QKeySequence(Qt::Key_P), this,
+                                   [this](bool on) { set_panels_visible(on); });
   panels_action_->setCheckable(true);
   panels_action_->setChecked(panels_.visible);
   split_action_ = view->addAction("&Before/after split", QKeySequence(Qt::Key_S), this,
@@ -212,6 +211,12 @@ void MainWindow::update_status() {
 void MainWindow::update_title() {
   const std::string name = session_.has_input() ? session_.input_name() : std::string("no image");
   setWindowTitle(q(std::filesystem::path(name).filename().string()) + " - kernelscope");
+}
+
+void MainWindow::set_panels_visible(bool on) {
+  const bool was_visible = std::exchange(panels_.visible, on);
+  panels_action_->setChecked(on);
+  viewport_->panels_toggled(was_visible);
 }
 
 void MainWindow::show_error(const QString& title, const QString& message) {

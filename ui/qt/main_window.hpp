@@ -35,6 +35,8 @@ class MainWindow : public QMainWindow {
 
   ViewportWidget& viewport() noexcept { return *viewport_; }
   PanelState& panels() noexcept { return panels_; }
+  // View > Panels: shows or hides the sidebar (a fitted view is fitted again to the new free area).
+  void set_panels_visible(bool on);
   // Off for scripted runs: failures go to the status bar and last_failure() instead of dialogs, and nothing
   // asks before overwriting.
   void set_interactive(bool on) noexcept { interactive_ = on; }

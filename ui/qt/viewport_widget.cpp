@@ -90,17 +90,40 @@ void ViewportWidget::note_input() {
   update();
 }
 
-void ViewportWidget::fit() {
-  const DisplayFrame f = session_.display_frame();
+namespace {
+
+Size2 shown_image_size(const DisplayFrame& f) {
   const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
-  if (shape.width <= 0 || shape.height <= 0) return;
+  return {shape.width, shape.height};
+}
+
+bool same_place(const ViewState& a, const ViewState& b) {
+  return a.zoom == b.zoom && a.center_x == b.center_x && a.center_y == b.center_y;
+}
+
+}  // namespace
+
+void ViewportWidget::fit() {
+  const Size2 image = shown_image_size(session_.display_frame());
+  if (image.width <= 0 || image.height <= 0) return;
   // The sidebar covers the right edge: fit the image into the area left of it.
-  view_ = fit_beside_panels(view_, {shape.width, shape.height}, framebuffer_size(), panels_, devicePixelRatioF());
+  view_ = fit_beside_panels(view_, image, framebuffer_size(), panels_, devicePixelRatioF());
+  fitted_image_ = image;
+  fitted_view_ = view_;
   update();
 }
 
 void ViewportWidget::one_to_one() {
-  view_ = ui::one_to_one(view_);
+  // Around the centre of the free area, as zoom_by does: ui::one_to_one keeps the centre of the whole viewport,
+  // which lies under the sidebar.
+  if (view_.zoom > 0) zoom_by(1.0 / double(view_.zoom));
+  view_.zoom = 1.0f;  // exactly, whatever the rounding of the factor
+  update();
+}
+
+void ViewportWidget::panels_toggled(bool was_visible) {
+  const bool was_fitted = fitted_view_ && same_place(*fitted_view_, view_);
+  if (was_fitted && was_visible != panels_.visible) fit();
   update();
 }
 
@@ -122,9 +145,13 @@ void ViewportWidget::set_split(bool on) {
 }
 
 void ViewportWidget::fit_if_new_input() {
-  const std::uint64_t g = session_.display_frame().input_generation;
-  if (g == fitted_generation_ || g == 0) return;
-  fitted_generation_ = g;
+  const DisplayFrame f = session_.display_frame();
+  const std::uint64_t g = f.input_generation;
+  const Size2 image = shown_image_size(f);
+  const bool new_input = g != fitted_generation_ && g != 0;
+  const bool new_size = image.width > 0 && (image.width != fitted_image_.width || image.height != fitted_image_.height);
+  if (!new_input && !new_size) return;
+  if (g != 0) fitted_generation_ = g;
   fit();
 }
 

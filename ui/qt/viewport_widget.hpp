@@ -36,7 +36,11 @@ class ViewportWidget : public QOpenGLWidget {
 
   ViewState& view() noexcept { return view_; }
   void fit();
+  // Pixel for pixel, keeping the image point at the centre of the area the sidebar leaves free where it is.
   void one_to_one();
+  // The sidebar was shown or hidden: a view that was fitted is fitted again to the new free area (one the user
+  // zoomed or panned stays as it is).
+  void panels_toggled(bool was_visible);
   void zoom_by(double factor);  // around the centre of the image area
   void set_split(bool on);
 
@@ -97,6 +101,9 @@ class ViewportWidget : public QOpenGLWidget {
   Drag drag_ = Drag::None;
   QPointF drag_last_;
   std::uint64_t fitted_generation_ = 0;
+  Size2 fitted_image_{0, 0};           // the image size of the last fit: another size (a simulation's grid
+                                       // after a photo, say) is fitted again
+  std::optional<ViewState> fitted_view_;  // the view the last fit made, to tell whether the user moved since
   bool hide_panels_ = false;          // for one grab without panels
   QElapsedTimer clock_;
   double last_frame_s_ = 0;
