@@ -165,6 +165,7 @@ void Session::submit_run() {
 
 void Session::apply_run(std::uint64_t generation, RunOutput out) {
   if (generation != input_generation_) return;  // made from an image that is no longer loaded
+  if (in_lab()) return;                           // a stencil run that ended after a lab kernel was chosen
   ++runs_applied_;
   last_error_.reset();
   history_.add(timing_entry_of(out.report, runs_applied_, seconds_since_start()));
