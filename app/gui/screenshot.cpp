@@ -43,6 +43,15 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
   else session.open_sample();
   if (r.backend == "cuda") session.set_backend(Backend::Cuda);
   if (!r.type.empty()) session.set_element_type(elem_type_from_string(r.type));  // a usage Error names the types
+  // Runs of other lab kernels first ("--lab-also reduce:cpu"), at their default sizes: points on the Roofline.
+  for (const std::string& item : r.lab_also) {
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos) continue;
+    session.select_kernel(item.substr(0, colon));
+    if (!session.in_lab()) throw_usage("--lab-also " + item + ": not a lab kernel", "e.g. --lab-also reduce:cpu");
+    session.set_variant(item.substr(colon + 1));
+    session.run_now();
+  }
   if (!r.kernel.empty()) session.select_kernel(r.kernel);
   for (const std::string& p : r.params) {
     const std::size_t eq = p.find('=');
@@ -57,7 +66,8 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
     if (!r.lab_size.empty()) session.lab().set_size_text(r.lab_size);
     if (!r.lab_host.empty()) session.lab().set_host(lab::host_mode_from_string(r.lab_host));
     if (r.lab_streams != 1) session.lab().set_streams(r.lab_streams);
-    for (const std::string& v : r.lab_also) {  // earlier runs: points on the Roofline
+    for (const std::string& v : r.lab_also) {  // earlier runs of this kernel's variants: points on the Roofline
+      if (v.find(':') != std::string::npos) continue;
       session.set_variant(v);
       session.run_now();
     }
@@ -208,7 +218,7 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--lab-size", request.lab_size, "lab kernels: the size (2^24, 1024x1024, 256x256x256)");
   cli.add_option("--lab-host", request.lab_host, "lab kernels on CUDA: pageable, pinned, mapped, managed, ...");
   cli.add_option("--lab-streams", request.lab_streams, "lab kernels on CUDA: streams (vecadd, saxpy, reduce)");
-  cli.add_option("--lab-also", request.lab_also, "lab kernels: variants run first (points on the Roofline)")
+  cli.add_option("--lab-also", request.lab_also, "lab kernels: variants run first, or KERNEL:VARIANT at its default size (points on the Roofline)")
       ->delimiter(',');
   cli.add_flag("--lab-sweep", request.lab_sweep, "lab kernels: sweep sizes after the run (the Lab section's plot)");
   cli.add_option("--sections", request.sections, "sidebar sections open: kernel,lab,timing,roofline,...")

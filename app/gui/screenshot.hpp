@@ -39,7 +39,7 @@ struct ScreenshotRequest {
   std::string lab_size;
   std::string lab_host;                         // pageable | pinned | mapped | managed | managed-prefetch (CUDA)
   int lab_streams = 1;                          // CUDA, kernels that split
-  std::vector<std::string> lab_also;            // variants run first
+  std::vector<std::string> lab_also;            // variants run first; KERNEL:VARIANT: another lab kernel's run
   bool lab_sweep = false;
   // The sidebar's sections open in the frame ("kernel,lab,timing,roofline,launch,device,view,simulation");
   // empty: the app's defaults. And its width in pixels (0: the app's).

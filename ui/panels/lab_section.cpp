@@ -63,7 +63,8 @@ void size_widgets(app::LabDocument& lab, PanelState& st) {
   help_marker(fmt::format("Type a size and press Enter: {} ({}). Sizes: 1048576, 2^20, 1M (= 2^20), 2^20+3.",
                           info.form == lab::SizeForm::Elements ? "n" : info.form == lab::SizeForm::Grid ? "NxM" : "MxNxK",
                           lab::to_string(info.form)));
-  ImGui::TextDisabled("%s elements", lab::short_text(size.elements()).c_str());
+  const char* product = info.form == lab::SizeForm::Elements ? "elements" : info.form == lab::SizeForm::Grid ? "cells (N*M)" : "M*N*K";
+  ImGui::TextDisabled("%s %s", lab::short_text(size.elements()).c_str(), product);
 }
 
 void block_widget(app::LabDocument& lab, PanelState& st, bool cuda) {

@@ -87,7 +87,7 @@ void bar_tooltip(const lab::TimelineBar& b, const char* run) {
                                  b.chunk, cli::format_ms(b.start_ms), cli::format_ms(b.end_ms),
                                  cli::format_ms(b.end_ms - b.start_ms));
   if (b.bytes > 0) {
-    text += "\n" + cli::format_bytes(b.bytes);
+    text += fmt::format("\n{}", cli::format_bytes(b.bytes));
     if (b.end_ms > b.start_ms) text += fmt::format(", {} GB/s", cli::format_gbps(double(b.bytes) / ((b.end_ms - b.start_ms) * 1e6)));
   }
   ImGui::SetTooltip("%s", text.c_str());

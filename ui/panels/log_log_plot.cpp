@@ -115,8 +115,14 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
       const ImVec2 q = frame.to_screen(p.x, p.y);
       screen.push_back(q);
       draw->AddCircleFilled(q, 2.5f, s.colour);
-      if (i < s.labels.size() && !s.labels[i].empty())
-        draw->AddText(ImVec2(q.x + 4, q.y - line_h), s.colour, s.labels[i].c_str());
+      if (i < s.labels.size() && !s.labels[i].empty()) {
+        // Right of the point, or left of it near the right edge; above it, or below for every other point, so
+        // neighbours' labels overlap less.
+        const float w = ImGui::CalcTextSize(s.labels[i].c_str()).x;
+        const float x = q.x + 4 + w > frame.max.x ? q.x - 4 - w : q.x + 4;
+        const float y = i % 2 == 0 ? q.y - line_h : q.y + 1;
+        draw->AddText(ImVec2(x, y), s.colour, s.labels[i].c_str());
+      }
       const float dx = q.x - mouse.x, dy = q.y - mouse.y;
       if (hovered && dx * dx + dy * dy < best) {
         best = dx * dx + dy * dy;

@@ -41,16 +41,25 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
   plot.x_title = "FLOP per byte";
   plot.y_title = "GFLOP/s";
   plot.height = 200;
-  LogLogSeries runs;
-  runs.name = "runs";
-  runs.colour = series_colour(1);
-  runs.line = false;
+  // One series per kernel (its colour in the legend), each point labelled by its variant.
+  std::vector<LogLogSeries> kernels;
   double x0 = 1e9, x1 = 0, y0 = 1e18, y1 = 0;
   int drawn = 0;
   for (const auto& p : points) {
     if (!(p.intensity > 0 && p.gflops > 0)) continue;
-    runs.points.emplace_back(float(p.intensity), float(p.gflops));
-    runs.labels.push_back(p.label);
+    const std::size_t space = p.label.find(' ');
+    const std::string kernel = p.label.substr(0, space);
+    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const LogLogSeries& s) { return s.name == kernel; });
+    if (it == kernels.end()) {
+      LogLogSeries s;
+      s.name = kernel;
+      s.colour = series_colour(int(kernels.size()) + 1);  // 0 is the sweep's first variant: keep them apart
+      s.line = false;
+      kernels.push_back(std::move(s));
+      it = kernels.end() - 1;
+    }
+    it->points.emplace_back(float(p.intensity), float(p.gflops));
+    it->labels.push_back(space == std::string::npos ? p.label : p.label.substr(space + 1));
     x0 = std::min(x0, p.intensity), x1 = std::max(x1, p.intensity);
     y0 = std::min(y0, p.gflops), y1 = std::max(y1, p.gflops);
     ++drawn;
@@ -66,7 +75,7 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     plot.x_range = ImVec2(float(std::pow(10, std::floor(std::log10(x0)) - 1)), float(std::pow(10, std::ceil(std::log10(x1)) + 1)));
     plot.y_range = ImVec2(float(std::pow(10, std::floor(std::log10(y0)) - 1)), float(std::pow(10, std::ceil(std::log10(y1)) + 1)));
   }
-  plot.series.push_back(std::move(runs));
+  for (auto& k : kernels) plot.series.push_back(std::move(k));
   if (machine.memory_gbps > 0 && plot.x_range) {
     // The roof as a polyline in data units: the memory slope up to the ridge, then the ceiling.
     LogLogSeries roof;
