@@ -17,9 +17,15 @@ LabDocument& lab_of(Session& s) {
 
 }  // namespace
 
-void lab_run(Session& s) { lab_of(s).run(); }
-void lab_sweep(Session& s) { lab_of(s).start_sweep(); }
-void lab_set_size(Session& s, const std::string& text) { lab_of(s).set_size_text(text); }
+void lab_run(Session& s) {
+  lab_of(s).run();
+}
+void lab_sweep(Session& s) {
+  lab_of(s).start_sweep();
+}
+void lab_set_size(Session& s, const std::string& text) {
+  lab_of(s).set_size_text(text);
+}
 
 std::string lab_status_line(const Session& session) {
   if (!session.in_lab()) throw_usage("no lab kernel is chosen", "choose one first, e.g. kernel vecadd");
@@ -28,7 +34,9 @@ std::string lab_status_line(const Session& session) {
   if (const auto& run = lab.last_run()) {
     const lab::LabCheck& c = run->report.check;
     line += fmt::format(" last={}@{} check={}", run->report.variant, lab::to_string(run->report.size),
-                        !c.checked ? "unchecked" : c.agrees ? "agrees" : "disagrees");
+                        !c.checked ? "unchecked"
+                        : c.agrees ? "agrees"
+                                   : "disagrees");
   } else {
     line += " last=none";
   }
@@ -36,7 +44,9 @@ std::string lab_status_line(const Session& session) {
   line += image ? fmt::format(" image={}x{}", image->width(), image->height()) : std::string(" image=none");
   if (const auto& sw = lab.sweep(); sw && sw->kernel == lab.spec().id)
     line += fmt::format(" sweep={}/{} {}", sw->points.size(), sw->sizes.size() * sw->variants.size(),
-                        sw->running ? "running" : sw->complete ? "complete" : "cancelled");
+                        sw->running    ? "running"
+                        : sw->complete ? "complete"
+                                       : "cancelled");
   else
     line += " sweep=none";
   return line;

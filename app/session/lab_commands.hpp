@@ -1,7 +1,7 @@
 #pragma once
-// The lab as Qt code reaches it (the window's status bar, the --script runner). Qt defines `slots` as a macro,
-// which breaks the lab's headers (LaunchArithmetic::slots), so this header names no lab type: it takes the
-// Session and gives text.
+// The lab as Qt code reaches it (the window's status bar, the --script runner). Qt defines `slots` as a
+// macro, which breaks the lab's headers (LaunchArithmetic::slots), so this header names no lab type: it takes
+// the Session and gives text.
 #include <string>
 
 namespace ks::app {

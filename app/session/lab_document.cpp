@@ -11,8 +11,8 @@ namespace ks::app {
 
 std::string lab_request_key(const lab::LabRequest& r, const std::string& effective_variant,
                             const lab::LabSize& effective_size) {
-  std::string key =
-      fmt::format("{}|{}|{}|{}", r.kernel, to_string(r.backend), effective_variant, lab::to_string(effective_size));
+  std::string key = fmt::format("{}|{}|{}|{}", r.kernel, to_string(r.backend), effective_variant,
+                                lab::to_string(effective_size));
   for (const auto& [name, value] : r.params.as_text()) key += "|" + name + "=" + value;
   if (r.backend == Backend::Cuda)
     key += fmt::format("|block={}|host={}|streams={}", r.block ? to_string(*r.block) : std::string("default"),
@@ -22,9 +22,10 @@ std::string lab_request_key(const lab::LabRequest& r, const std::string& effecti
 
 std::vector<lab::LabSize> lab_sweep_sizes(const lab::LabInfo& info, const lab::LabSize& largest) {
   if (info.form == lab::SizeForm::Image)
-    throw_usage(fmt::format("{} runs on the loaded image, so its size is the image's: there are no sizes to sweep",
-                            info.id),
-                "open images of other sizes to compare their times");
+    throw_usage(
+        fmt::format("{} runs on the loaded image, so its size is the image's: there are no sizes to sweep",
+                    info.id),
+        "open images of other sizes to compare their times");
   std::vector<lab::LabSize> sizes;
   lab::LabSize s = largest;
   const int rank = s.rank();
@@ -45,15 +46,19 @@ LabDocument::LabDocument(Engine& engine, Worker& worker, Options options, Hooks 
     : engine_(engine), worker_(worker), options_(std::move(options)), hooks_(std::move(hooks)) {}
 
 const KernelSpec& LabDocument::spec() const {
-  if (!spec_) throw_usage("no lab kernel is selected", "choose vecadd, saxpy, reduce, ... in the Kernel section");
+  if (!spec_)
+    throw_usage("no lab kernel is selected", "choose vecadd, saxpy, reduce, ... in the Kernel section");
   return *spec_;
 }
 
-const lab::LabInfo& LabDocument::info() const { return spec().lab->info(); }
+const lab::LabInfo& LabDocument::info() const {
+  return spec().lab->info();
+}
 
 void LabDocument::select(const KernelSpec& spec, Backend backend) {
-  if (!spec.lab) throw_usage(fmt::format("'{}' is a {} kernel, not a lab kernel", spec.id, spec.category),
-                             "choose one of the lab kernels (category lab)");
+  if (!spec.lab)
+    throw_usage(fmt::format("'{}' is a {} kernel, not a lab kernel", spec.id, spec.category),
+                "choose one of the lab kernels (category lab)");
   lab::LabRequest r;
   r.kernel = spec.id;
   r.params = spec.default_params();
@@ -70,7 +75,8 @@ void LabDocument::select(const KernelSpec& spec, Backend backend) {
   if (sweep_ && !sweep_->running) sweep_.reset();
   if (result_image_) {  // the image belongs to the previous kernel
     result_image_.reset();
-    result_generation_ = hooks_.next_frame_generation ? hooks_.next_frame_generation() : result_generation_ + 1;
+    result_generation_ =
+        hooks_.next_frame_generation ? hooks_.next_frame_generation() : result_generation_ + 1;
   }
 }
 
@@ -125,8 +131,8 @@ void LabDocument::set_backend(Backend backend) {
                 "the CPU backend runs every lab kernel's cpu variant");
   if (active() && backend == request_.backend) return;
   if (!active()) return;
-  // What only the CUDA backend takes goes back to its default: the CPU takes pageable memory, one stream and no
-  // block, and the CUDA backend starts from its default variant.
+  // What only the CUDA backend takes goes back to its default: the CPU takes pageable memory, one stream and
+  // no block, and the CUDA backend starts from its default variant.
   change([&](lab::LabRequest& r) {
     r.backend = backend;
     r.variant.clear();
@@ -141,8 +147,8 @@ void LabDocument::set_variant(const std::string& name) {
   change([&](lab::LabRequest& r) {
     if (const VariantSpec* v = spec().find_variant(name); v && v->backend != r.backend) {
       if (v->backend == Backend::Cuda && !options_.cuda)
-        throw Error(ErrorKind::Device, "variant " + name + " runs on CUDA, which is not available: " +
-                                           options_.cuda_unavailable,
+        throw Error(ErrorKind::Device,
+                    "variant " + name + " runs on CUDA, which is not available: " + options_.cuda_unavailable,
                     "choose a CPU variant");
       r.backend = v->backend;
       r.block.reset();
@@ -166,10 +172,11 @@ void LabDocument::set_block(std::optional<BlockShape> block) {
 
 void LabDocument::set_host(lab::HostMode mode) {
   if (mode != lab::HostMode::Pageable && request_.backend != Backend::Cuda)
-    throw_usage(fmt::format("host memory '{}' applies to the CUDA backend: the CPU backend's arrays are ordinary "
-                            "(pageable) memory",
-                            lab::to_string(mode)),
-                "switch the backend to CUDA first");
+    throw_usage(
+        fmt::format("host memory '{}' applies to the CUDA backend: the CPU backend's arrays are ordinary "
+                    "(pageable) memory",
+                    lab::to_string(mode)),
+        "switch the backend to CUDA first");
   change([&](lab::LabRequest& r) { r.host = mode; });
 }
 
@@ -185,12 +192,14 @@ void LabDocument::set_image(std::shared_ptr<const Image> image) {
   image_ = std::move(image);
   if (changed && result_image_) {
     result_image_.reset();
-    result_generation_ = hooks_.next_frame_generation ? hooks_.next_frame_generation() : result_generation_ + 1;
+    result_generation_ =
+        hooks_.next_frame_generation ? hooks_.next_frame_generation() : result_generation_ + 1;
   }
 }
 
 bool LabDocument::last_run_is_current() const {
-  return last_run_ && active() && last_run_->key == lab_request_key(request_, effective_variant(), effective_size());
+  return last_run_ && active() &&
+         last_run_->key == lab_request_key(request_, effective_variant(), effective_size());
 }
 
 }  // namespace ks::app

@@ -1,14 +1,14 @@
 #pragma once
-// The Lab section's document: the lab request being edited (kernel, size, parameters, backend, variant, block,
-// host memory, streams), its runs on the session's worker, the reports they gave (one kept per request), the
-// kmeans image, and the size sweep (time against size for every variant). No Qt, no GL.
+// The Lab section's document: the lab request being edited (kernel, size, parameters, backend, variant,
+// block, host memory, streams), its runs on the session's worker, the reports they gave (one kept per
+// request), the kmeans image, and the size sweep (time against size for every variant). No Qt, no GL.
 //
-// Threads: like the Session that owns it, every method is called on the GUI thread. Runs and sweeps are jobs on
-// the session's worker (so the job indicator shows them, with progress and Cancel); they post their results
-// back, and Session::poll() applies them here.
+// Threads: like the Session that owns it, every method is called on the GUI thread. Runs and sweeps are jobs
+// on the session's worker (so the job indicator shows them, with progress and Cancel); they post their
+// results back, and Session::poll() applies them here.
 //
-// Changes are checked at once with lab::check_lab_request (no device needed): a bad value is refused with a usage
-// Error and the request stays as it was. Nothing is clamped.
+// Changes are checked at once with lab::check_lab_request (no device needed): a bad value is refused with a
+// usage Error and the request stays as it was. Nothing is clamped.
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -49,19 +49,19 @@ struct LabSweep {
   Backend backend = Backend::Cpu;
   std::vector<std::string> variants;
   std::vector<lab::LabSize> sizes;
-  std::vector<LabSweepPoint> points;   // filled as the sweep goes
-  std::vector<std::string> failures;   // "openblas at 2^20: ..." (a variant that cannot run is skipped)
+  std::vector<LabSweepPoint> points;  // filled as the sweep goes
+  std::vector<std::string> failures;  // "openblas at 2^20: ..." (a variant that cannot run is skipped)
   bool running = false;
-  bool complete = false;               // every (variant, size) measured or failed; false after Cancel
+  bool complete = false;  // every (variant, size) measured or failed; false after Cancel
 };
 
 // What distinguishes two requests' reports: kernel, backend, variant, size, parameters, block, host, streams.
 std::string lab_request_key(const lab::LabRequest& request, const std::string& effective_variant,
                             const lab::LabSize& effective_size);
 
-// The sizes a sweep measures, smallest first, up to `largest`: elements n, n/2, n/4, ... while they stay >= 2^10;
-// grids and matrices halve every side while each stays >= 16 (and within the kernel's limits). Image-sized
-// kernels (kmeans) have no sweep: a usage Error.
+// The sizes a sweep measures, smallest first, up to `largest`: elements n, n/2, n/4, ... while they stay >=
+// 2^10; grids and matrices halve every side while each stays >= 16 (and within the kernel's limits).
+// Image-sized kernels (kmeans) have no sweep: a usage Error.
 std::vector<lab::LabSize> lab_sweep_sizes(const lab::LabInfo& info, const lab::LabSize& largest);
 
 class LabDocument {
@@ -70,8 +70,8 @@ class LabDocument {
     int warmup = 1;
     int repeat = 5;
     int sweep_repeat = 3;
-    bool cuda = false;                // whether the CUDA backend is usable
-    std::string cuda_unavailable;     // why not
+    bool cuda = false;             // whether the CUDA backend is usable
+    std::string cuda_unavailable;  // why not
   };
   struct Hooks {
     std::function<std::uint64_t()> next_frame_generation;  // the session's output generation counter
@@ -99,7 +99,7 @@ class LabDocument {
   void set_param(const std::string& name, const std::string& text);
   void set_params(const ParamSet& params);
   void set_backend(Backend backend);
-  void set_variant(const std::string& name);   // empty: the backend's default
+  void set_variant(const std::string& name);  // empty: the backend's default
   void set_block(std::optional<BlockShape> block);
   void set_host(lab::HostMode mode);
   void set_streams(int streams);

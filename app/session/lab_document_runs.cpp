@@ -12,15 +12,16 @@ namespace ks::app {
 
 namespace {
 
-// A LabRunControl whose cancel flag follows the worker's: run_lab reports progress between its steps, and that
-// is where a Cancel pressed in the job indicator is noticed.
+// A LabRunControl whose cancel flag follows the worker's: run_lab reports progress between its steps, and
+// that is where a Cancel pressed in the job indicator is noticed.
 struct JobControl {
   std::atomic<bool> cancel{false};
   lab::LabRunControl control;
 
   JobControl(Worker::Context& ctx, std::function<void(double, const std::string&)> progress) {
     control.cancel = &cancel;
-    control.progress = [this, &ctx, progress = std::move(progress)](double fraction, const std::string& stage) {
+    control.progress = [this, &ctx, progress = std::move(progress)](double fraction,
+                                                                    const std::string& stage) {
       if (ctx.cancelled()) cancel = true;
       if (progress) progress(fraction, stage);
     };
@@ -38,7 +39,8 @@ void LabDocument::run() {
   const std::string variant = effective_variant();
   const std::string key = lab_request_key(request, variant, effective_size());
   const std::shared_ptr<const Image> image = takes_image() ? image_ : nullptr;
-  if (takes_image() && !image) throw_usage(spec().id + " works on an image and none is loaded", "open an image");
+  if (takes_image() && !image)
+    throw_usage(spec().id + " works on an image and none is loaded", "open an image");
   ++runs_in_flight_;
   const std::string label = fmt::format("Lab: {} ({}) at {} on the {}", request.kernel, variant,
                                         size_words(effective_size()), to_string(request.backend));
@@ -64,10 +66,12 @@ void LabDocument::run() {
             last_error_ = e;
             if (hooks_.notify) hooks_.notify(true, e.full_message());
           });
-        } catch (const std::exception& e) {  // out of memory and the like: the Lab section must not wait forever
+        } catch (
+            const std::exception& e) {  // out of memory and the like: the Lab section must not wait forever
           ctx.post([this, what = std::string(e.what())] {
             --runs_in_flight_;
-            last_error_ = Error(ErrorKind::Internal, "the lab run failed: " + what, "this is a bug of kernelscope");
+            last_error_ =
+                Error(ErrorKind::Internal, "the lab run failed: " + what, "this is a bug of kernelscope");
           });
         }
       },
@@ -91,7 +95,8 @@ void LabDocument::apply_run(lab::LabResult result, const std::string& key) {
   last_run_ = std::move(run);
   if (result.image) {
     result_image_ = std::make_shared<const Image>(std::move(*result.image));
-    result_generation_ = hooks_.next_frame_generation ? hooks_.next_frame_generation() : result_generation_ + 1;
+    result_generation_ =
+        hooks_.next_frame_generation ? hooks_.next_frame_generation() : result_generation_ + 1;
   }
 }
 
@@ -128,7 +133,8 @@ void LabDocument::start_sweep() {
               break;
             }
             const std::string where = fmt::format("{} at {}", variant, size_words(size));
-            ctx.set_progress(double(done) / double(total), fmt::format("{}, {} of {}", where, done + 1, total));
+            ctx.set_progress(double(done) / double(total),
+                             fmt::format("{}, {} of {}", where, done + 1, total));
             lab::LabRequest r = base;
             r.size = size;
             r.variant = variant;
@@ -157,7 +163,8 @@ void LabDocument::start_sweep() {
           if (!sweep_) return;
           sweep_->running = false;
           sweep_->complete = !cancelled;
-          if (cancelled && hooks_.notify) hooks_.notify(false, "size sweep cancelled; the points measured so far are kept");
+          if (cancelled && hooks_.notify)
+            hooks_.notify(false, "size sweep cancelled; the points measured so far are kept");
         });
       },
       /*replace_waiting=*/false);

@@ -29,7 +29,8 @@ nlohmann::ordered_json lab_sweep_json(const LabSweep& sweep) {
   j["backend"] = to_string(sweep.backend);
   j["variants"] = sweep.variants;
   j["sizes"] = nlohmann::ordered_json::array();
-  for (const auto& s : sweep.sizes) j["sizes"].push_back({{"text", lab::to_string(s)}, {"elements", s.elements()}});
+  for (const auto& s : sweep.sizes)
+    j["sizes"].push_back({{"text", lab::to_string(s)}, {"elements", s.elements()}});
   j["complete"] = sweep.complete;
   j["points"] = nlohmann::ordered_json::array();
   for (const auto& p : sweep.points)
@@ -42,7 +43,8 @@ nlohmann::ordered_json lab_sweep_json(const LabSweep& sweep) {
   return j;
 }
 
-void export_lab_timings(const fs::path& path, const lab::LabReport& report, const std::optional<LabSweep>& sweep) {
+void export_lab_timings(const fs::path& path, const lab::LabReport& report,
+                        const std::optional<LabSweep>& sweep) {
   const std::string ext = lower_extension(path);
   if (ext == ".csv") {
     write_text_atomically(path, lab_csv(report));
@@ -51,8 +53,9 @@ void export_lab_timings(const fs::path& path, const lab::LabReport& report, cons
     if (sweep && sweep->kernel == report.kernel) j["size_sweep"] = lab_sweep_json(*sweep);
     write_text_atomically(path, j.dump(2) + "\n");
   } else {
-    throw_usage(fmt::format("cannot export timings to '{}': the file name must end in .csv or .json", path.string()),
-                "choose timings.csv or timings.json");
+    throw_usage(
+        fmt::format("cannot export timings to '{}': the file name must end in .csv or .json", path.string()),
+        "choose timings.csv or timings.json");
   }
 }
 
@@ -60,7 +63,8 @@ void export_lab_image(const Image& image, const fs::path& path, const SaveOption
                       const lab::LabReport& report) {
   nlohmann::ordered_json sidecar;
   sidecar["schema"] = "kernelscope.lab-export/1";
-  sidecar["output"] = {{"file", path.filename().string()}, {"width", image.width()}, {"height", image.height()}};
+  sidecar["output"] = {
+      {"file", path.filename().string()}, {"width", image.width()}, {"height", image.height()}};
   sidecar["run"] = to_json(report);
   save_image(image, path, options);
   write_text_atomically(sidecar_path_for(path), sidecar.dump(2) + "\n");

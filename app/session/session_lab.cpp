@@ -1,14 +1,18 @@
 // The session's side of the basics lab: while a kernel of category `lab` is selected, parameters, backend,
 // variant and block go to the LabDocument's request (session.cpp forwards them), its runs and sweeps use the
-// session's engine and worker, and the viewport shows the image a run made (kmeans' quantised image beside the
-// loaded one; nothing for the kernels that make none). The document does the work; these are the seams.
+// session's engine and worker, and the viewport shows the image a run made (kmeans' quantised image beside
+// the loaded one; nothing for the kernels that make none). The document does the work; these are the seams.
 #include "session/lab_document.hpp"
 #include "session/session.hpp"
 
 namespace ks::app {
 
-LabDocument& Session::lab() noexcept { return *lab_; }
-const LabDocument& Session::lab() const noexcept { return *lab_; }
+LabDocument& Session::lab() noexcept {
+  return *lab_;
+}
+const LabDocument& Session::lab() const noexcept {
+  return *lab_;
+}
 
 void Session::make_lab_document() {
   LabDocument::Options o;
@@ -51,8 +55,8 @@ void Session::enter_lab() {
 
 ui::DisplayFrame Session::lab_frame() const {
   ui::DisplayFrame f;
-  // Kernels of arrays have no picture: the viewport stays empty. Image kernels show the loaded image and, once
-  // run, their result (split and inspector as for stencils).
+  // Kernels of arrays have no picture: the viewport stays empty. Image kernels show the loaded image and,
+  // once run, their result (split and inspector as for stencils).
   if (lab_->takes_image()) f.input = input_.get();
   f.output = lab_->result_image();
   f.input_generation = input_generation_;

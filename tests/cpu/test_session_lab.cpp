@@ -1,6 +1,6 @@
 // The Lab document through the session, on the CPU backend: a run gives the library's report (checked against
-// the CPU reference), bad values are refused with the request kept, the size sweep measures one point per size
-// and variant and stops when cancelled, kmeans shows its quantised image, exports carry the report.
+// the CPU reference), bad values are refused with the request kept, the size sweep measures one point per
+// size and variant and stops when cancelled, kmeans shows its quantised image, exports carry the report.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -94,17 +94,19 @@ TEST(SessionLab, BadValuesAreRefusedAndTheRequestKept) {
   s.open_sample();
   s.select_kernel("saxpy");
   s.lab().set_size(lab::LabSize::elements(1 << 20));
-  const std::string before = lab_request_key(s.lab().request(), s.lab().effective_variant(), s.lab().effective_size());
+  const std::string before =
+      lab_request_key(s.lab().request(), s.lab().effective_variant(), s.lab().effective_size());
   EXPECT_THROW(s.lab().set_size(lab::LabSize::elements(std::int64_t(1) << 31)), Error);  // beyond 2^30
-  EXPECT_THROW(s.lab().set_size_text("1024x1024"), Error);                             // not the form of n
+  EXPECT_THROW(s.lab().set_size_text("1024x1024"), Error);                               // not the form of n
   EXPECT_THROW(s.lab().set_size_text("lots"), Error);
   EXPECT_THROW(s.set_param("alpha", "two"), Error);
   EXPECT_THROW(s.lab().set_host(lab::HostMode::Pinned), Error);  // CUDA only
   EXPECT_THROW(s.lab().set_streams(4), Error);                   // CUDA only
   EXPECT_THROW(s.lab().set_block(BlockShape{256, 1}), Error);    // CUDA only
   EXPECT_THROW(s.set_variant("nonesuch"), Error);
-  EXPECT_THROW(s.set_backend(Backend::Cuda), Error);             // switched off for the tests
-  EXPECT_EQ(lab_request_key(s.lab().request(), s.lab().effective_variant(), s.lab().effective_size()), before);
+  EXPECT_THROW(s.set_backend(Backend::Cuda), Error);  // switched off for the tests
+  EXPECT_EQ(lab_request_key(s.lab().request(), s.lab().effective_variant(), s.lab().effective_size()),
+            before);
   EXPECT_EQ(s.lab().request().size, lab::LabSize::elements(1 << 20));
   EXPECT_EQ(s.lab().request().streams, 1);
   EXPECT_EQ(s.lab().request().host, lab::HostMode::Pageable);

@@ -1,6 +1,7 @@
-// The basics lab in the real window under Xvfb (CPU backend): a lab kernel is chosen, sized, run and swept with
-// its Lab, Timing and Roofline sections drawn; a refused size keeps the app running; kmeans puts its quantised
-// image in the viewport; the timings export carries the lab report; and a stencil runs again afterwards.
+// The basics lab in the real window under Xvfb (CPU backend): a lab kernel is chosen, sized, run and swept
+// with its Lab, Timing and Roofline sections drawn; a refused size keeps the app running; kmeans puts its
+// quantised image in the viewport; the timings export carries the lab report; and a stencil runs again
+// afterwards.
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -21,13 +22,19 @@ TEST_F(GuiApp, TheLabRunsSweepsAndShowsKmeansInTheWindow) {
       "expect-error\n"
       "sweep\n"
       "print-lab\n"
-      "window-shot " + path("lab.png").string() + "\n"
-      "export-timings " + path("lab.json").string() + "\n"
+      "window-shot " +
+      path("lab.png").string() +
+      "\n"
+      "export-timings " +
+      path("lab.json").string() +
+      "\n"
       "kernel kmeans\n"
       "param k=4\n"
       "run\n"
       "print-lab\n"
-      "viewport-shot " + path("kmeans.png").string() + " no-panels\n"
+      "viewport-shot " +
+      path("kmeans.png").string() +
+      " no-panels\n"
       "kernel box\n"
       "print-status\n"
       "quit\n";

@@ -1,15 +1,14 @@
 // The basics lab drawn headless through EGL: `--screenshot` of a lab kernel with its Lab, Timing and Roofline
-// sections (the sweep's line in its variant's colour), kmeans' quantised image in the viewport, bad lab requests
-// refused with exit 2; and the timeline and the roofline drawn from reports of their own (a CUDA timeline on a
-// machine without a GPU).
+// sections (the sweep's line in its variant's colour), kmeans' quantised image in the viewport, bad lab
+// requests refused with exit 2; and the timeline and the roofline drawn from reports of their own (a CUDA
+// timeline on a machine without a GPU).
 #ifdef KS_HAVE_SCREENSHOT
+#include <gtest/gtest.h>
 #include <imgui.h>
 
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "gui/screenshot.hpp"
 #include "io/image_io.hpp"
@@ -29,7 +28,9 @@ int run(std::vector<std::string> args) {
   return app::screenshot_main(int(argv.size()), argv.data());
 }
 
-test::Rgb rgb_of(ImU32 c) { return {int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)}; }
+test::Rgb rgb_of(ImU32 c) {
+  return {int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)};
+}
 
 // Pixels of exactly this colour in the rectangle [x0, x1) x [y0, y1).
 int count_colour(const Image& frame, test::Rgb colour, int x0, int y0, int x1, int y1) {
@@ -43,9 +44,10 @@ int count_colour(const Image& frame, test::Rgb colour, int x0, int y0, int x1, i
 TEST(ScreenshotLab, TheLabSectionShowsTheRunAndTheSweep) {
   test::TempDir dir;
   const auto out = dir / "lab.png";
-  ASSERT_EQ(run({"--screenshot", out.string(), "--kernel", "vecadd", "--lab-size", "2^14", "--lab-sweep", "--sections",
-                 "kernel,lab", "--size", "900x1400", "--sidebar-width", "500", "--backend", "cpu"}),
-            0);
+  ASSERT_EQ(
+      run({"--screenshot", out.string(), "--kernel", "vecadd", "--lab-size", "2^14", "--lab-sweep",
+           "--sections", "kernel,lab", "--size", "900x1400", "--sidebar-width", "500", "--backend", "cpu"}),
+      0);
   const Image frame = convert_channels(load_image(out), 4);
   ASSERT_EQ(frame.width(), 900);
   // The viewport left of the sidebar is empty for a kernel of arrays: one colour.
@@ -59,11 +61,11 @@ TEST(ScreenshotLab, KmeansShowsTheQuantisedImage) {
   test::TempDir dir;
   const auto quantised = dir / "kmeans.png";
   const auto original = dir / "box.png";
-  ASSERT_EQ(run({"--screenshot", quantised.string(), "--kernel", "kmeans", "--param", "k=4", "--no-panels", "--split",
-                 "0", "--backend", "cpu"}),
+  ASSERT_EQ(run({"--screenshot", quantised.string(), "--kernel", "kmeans", "--param", "k=4", "--no-panels",
+                 "--split", "0", "--backend", "cpu"}),
             0);
-  ASSERT_EQ(run({"--screenshot", original.string(), "--kernel", "box", "--param", "radius=1", "--no-panels", "--split",
-                 "0", "--backend", "cpu"}),
+  ASSERT_EQ(run({"--screenshot", original.string(), "--kernel", "box", "--param", "radius=1", "--no-panels",
+                 "--split", "0", "--backend", "cpu"}),
             0);
   // Four colours (with the edges the scaled view blends) against the sample's many.
   const std::size_t k4 = test::distinct_colours(convert_channels(load_image(quantised), 4));
@@ -74,9 +76,13 @@ TEST(ScreenshotLab, KmeansShowsTheQuantisedImage) {
 TEST(ScreenshotLab, BadLabRequestsExitWithTwoAndWriteNothing) {
   test::TempDir dir;
   const auto out = dir / "bad.png";
-  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "vecadd", "--lab-size", "2^40", "--backend", "cpu"}), 2);
-  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "box", "--lab-size", "2^10", "--backend", "cpu"}), 2);
-  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "vecadd", "--sections", "nonesuch", "--backend", "cpu"}), 2);
+  EXPECT_EQ(
+      run({"--screenshot", out.string(), "--kernel", "vecadd", "--lab-size", "2^40", "--backend", "cpu"}), 2);
+  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "box", "--lab-size", "2^10", "--backend", "cpu"}),
+            2);
+  EXPECT_EQ(
+      run({"--screenshot", out.string(), "--kernel", "vecadd", "--sections", "nonesuch", "--backend", "cpu"}),
+      2);
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
@@ -98,7 +104,8 @@ TEST(LabDrawing, TheTimelineDrawsTheSerialAndTheStreamedLanesByStream) {
   r.host = lab::HostMode::Pinned;
   r.streams = 2;
   r.chunks = 4;
-  r.serial_timeline = {{"upload", 0, 0, 0.0, 4.0, 1 << 20}, {"kernel", 0, 0, 4.0, 5.0, 0},
+  r.serial_timeline = {{"upload", 0, 0, 0.0, 4.0, 1 << 20},
+                       {"kernel", 0, 0, 4.0, 5.0, 0},
                        {"download", 0, 0, 5.0, 7.0, 1 << 19}};
   for (int c = 0; c < 4; ++c) {
     const double t = c * 1.0;

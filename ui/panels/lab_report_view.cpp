@@ -42,7 +42,8 @@ void check_rows(const lab::LabReport& r) {
 
 void launch_rows(const lab::LaunchArithmetic& a) {
   const std::string grid = a.grid_y > 1 ? fmt::format("{}x{}", a.grid_x, a.grid_y) : std::to_string(a.grid_x);
-  table_row("launch", fmt::format("{} blocks x {} threads", grid, a.threads_per_block), a.kernel_name.c_str());
+  table_row("launch", fmt::format("{} blocks x {} threads", grid, a.threads_per_block),
+            a.kernel_name.c_str());
   table_row("threads", fmt::format("{} for {} items", a.total_threads, a.work_items));
   if (a.items_per_thread > 1)
     table_row("per thread", fmt::format("{:.1f} items (grid-stride loop)", a.items_per_thread));
@@ -60,12 +61,18 @@ void launch_rows(const lab::LaunchArithmetic& a) {
 
 void timing_rows(const lab::LabReport& r) {
   const bool cuda = r.backend == Backend::Cuda;
-  if (cuda) table_row("upload", ms_text(r.upload_time) + (r.upload_gbps > 0 ? ", " + cli::format_gbps(r.upload_gbps) + " GB/s" : ""));
+  if (cuda)
+    table_row("upload", ms_text(r.upload_time) +
+                            (r.upload_gbps > 0 ? ", " + cli::format_gbps(r.upload_gbps) + " GB/s" : ""));
   table_row("kernel", ms_text(r.kernel_time));
-  if (cuda) table_row("download", ms_text(r.download_time) + (r.download_gbps > 0 ? ", " + cli::format_gbps(r.download_gbps) + " GB/s" : ""));
+  if (cuda)
+    table_row("download",
+              ms_text(r.download_time) +
+                  (r.download_gbps > 0 ? ", " + cli::format_gbps(r.download_gbps) + " GB/s" : ""));
   if (cuda) table_row("end to end", ms_text(r.end_to_end_time));
   if (r.streams > 1)
-    table_row("overlap", fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, cli::format_ms(r.serial_sum_ms)),
+    table_row("overlap",
+              fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, cli::format_ms(r.serial_sum_ms)),
               "the streamed end-to-end time over the serial upload + kernel + download");
   table_row("GB/s", cli::format_gbps(r.gbps), "the bytes the kernel must move over its median time");
   table_row("GFLOP/s", fmt::format("{:.3g}", r.gflops));
@@ -92,14 +99,15 @@ void series_plots(const lab::LabReport& r) {
 }  // namespace
 
 void draw_lab_report(const lab::LabReport& r, std::uint64_t number, bool current) {
-  ImGui::Text("run %llu: %s (%s), %s", static_cast<unsigned long long>(number), r.kernel.c_str(), r.variant.c_str(),
-              lab::to_string(r.size).c_str());
-  ImGui::TextDisabled("%s%s", r.device.c_str(),
-                      r.backend == Backend::Cuda
-                          ? fmt::format(", {}{}", lab::to_string(r.host),
-                                        r.streams > 1 ? fmt::format(", {} streams x {} chunks", r.streams, r.chunks) : "")
-                                .c_str()
-                          : "");
+  ImGui::Text("run %llu: %s (%s), %s", static_cast<unsigned long long>(number), r.kernel.c_str(),
+              r.variant.c_str(), lab::to_string(r.size).c_str());
+  ImGui::TextDisabled(
+      "%s%s", r.device.c_str(),
+      r.backend == Backend::Cuda
+          ? fmt::format(", {}{}", lab::to_string(r.host),
+                        r.streams > 1 ? fmt::format(", {} streams x {} chunks", r.streams, r.chunks) : "")
+                .c_str()
+          : "");
   if (!current) note_text("The request changed since this run: press Run to measure it.");
   if (ImGui::BeginTable("lab_report", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
     check_rows(r);
@@ -115,7 +123,9 @@ void draw_lab_report(const lab::LabReport& r, std::uint64_t number, bool current
 
 void draw_lab_sweep(const app::LabSweep& sweep) {
   ImGui::Text("size sweep: %s on the %s%s", sweep.kernel.c_str(), to_string(sweep.backend),
-              sweep.running ? " (running)" : sweep.complete ? "" : " (cancelled)");
+              sweep.running    ? " (running)"
+              : sweep.complete ? ""
+                               : " (cancelled)");
   LogLogPlot plot;
   plot.x_title = sweep.sizes.empty() || sweep.sizes.front().form == lab::SizeForm::Elements ? "n"
                  : sweep.sizes.front().form == lab::SizeForm::Grid                          ? "N*M"

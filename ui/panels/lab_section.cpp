@@ -1,6 +1,7 @@
-// Lab: while a lab kernel is chosen in the Kernel section (which keeps its variant and parameters), the size as
-// log sliders (or typed exactly), the CUDA-only choices (block, host memory, streams) with why they are off on
-// the CPU, Run and Sweep sizes, and the report of the last run (lab_report_view.cpp) and the sweep's plot.
+// Lab: while a lab kernel is chosen in the Kernel section (which keeps its variant and parameters), the size
+// as log sliders (or typed exactly), the CUDA-only choices (block, host memory, streams) with why they are
+// off on the CPU, Run and Sweep sizes, and the report of the last run (lab_report_view.cpp) and the sweep's
+// plot.
 #include <fmt/format.h>
 #include <imgui.h>
 #include <imgui_stdlib.h>
@@ -35,14 +36,15 @@ const char* dim_name(lab::SizeForm form, int d) {
   return form == lab::SizeForm::Grid ? kGrid[d] : kMatmul[d];
 }
 
-// One log slider per dimension: powers of two over the kernel's range. A size that is no power of two shows at
-// the power below it; typing it exactly is the field underneath.
+// One log slider per dimension: powers of two over the kernel's range. A size that is no power of two shows
+// at the power below it; typing it exactly is the field underneath.
 void size_widgets(app::LabDocument& lab, PanelState& st) {
   const lab::LabInfo& info = lab.info();
   const lab::LabSize size = lab.effective_size();
   if (info.form == lab::SizeForm::Image) {
     ImGui::Text("size: the image, %s", lab::to_string(size).c_str());
-    help_marker(lab.spec().id + " runs on the loaded image: open another one (File > Open image) to change it.");
+    help_marker(lab.spec().id +
+                " runs on the loaded image: open another one (File > Open image) to change it.");
     return;
   }
   for (int d = 0; d < size.rank(); ++d) {
@@ -57,13 +59,18 @@ void size_widgets(app::LabDocument& lab, PanelState& st) {
     }
   }
   std::string& text = st.lab_size_text;
-  if (st.lab_size_shown != lab::to_string(size)) text = st.lab_size_shown = lab::to_string(size);  // a slider moved it
+  if (st.lab_size_shown != lab::to_string(size))
+    text = st.lab_size_shown = lab::to_string(size);  // a slider moved it
   if (ImGui::InputText("exact size", &text, ImGuiInputTextFlags_EnterReturnsTrue))
     try_change(st, [&] { lab.set_size_text(text); });
   help_marker(fmt::format("Type a size and press Enter: {} ({}). Sizes: 1048576, 2^20, 1M (= 2^20), 2^20+3.",
-                          info.form == lab::SizeForm::Elements ? "n" : info.form == lab::SizeForm::Grid ? "NxM" : "MxNxK",
+                          info.form == lab::SizeForm::Elements ? "n"
+                          : info.form == lab::SizeForm::Grid   ? "NxM"
+                                                               : "MxNxK",
                           lab::to_string(info.form)));
-  const char* product = info.form == lab::SizeForm::Elements ? "elements" : info.form == lab::SizeForm::Grid ? "cells (N*M)" : "M*N*K";
+  const char* product = info.form == lab::SizeForm::Elements ? "elements"
+                        : info.form == lab::SizeForm::Grid   ? "cells (N*M)"
+                                                             : "M*N*K";
   ImGui::TextDisabled("%s %s", lab::short_text(size.elements()).c_str(), product);
 }
 
@@ -71,14 +78,17 @@ void block_widget(app::LabDocument& lab, PanelState& st, bool cuda) {
   const lab::LabInfo& info = lab.info();
   const auto& block = lab.request().block;
   const std::string current = block ? (info.block_rank == 1 ? std::to_string(block->x) : to_string(*block))
-                                    : "default (" + (info.block_rank == 1 ? std::to_string(info.default_block.x)
-                                                                          : to_string(info.default_block)) + ")";
+                                    : "default (" +
+                                          (info.block_rank == 1 ? std::to_string(info.default_block.x)
+                                                                : to_string(info.default_block)) +
+                                          ")";
   ImGui::BeginDisabled(!cuda);
   if (ImGui::BeginCombo("block", current.c_str())) {
     if (ImGui::Selectable("default", !block)) try_change(st, [&] { lab.set_block(std::nullopt); });
     const std::vector<BlockShape> shapes =
-        info.block_rank == 1 ? std::vector<BlockShape>{{32, 1}, {64, 1}, {128, 1}, {256, 1}, {512, 1}, {1024, 1}}
-                             : std::vector<BlockShape>{{8, 8}, {16, 16}, {32, 32}, {32, 8}, {16, 8}};
+        info.block_rank == 1
+            ? std::vector<BlockShape>{{32, 1}, {64, 1}, {128, 1}, {256, 1}, {512, 1}, {1024, 1}}
+            : std::vector<BlockShape>{{8, 8}, {16, 16}, {32, 32}, {32, 8}, {16, 8}};
     for (const BlockShape& b : shapes) {
       const std::string name = info.block_rank == 1 ? std::to_string(b.x) : to_string(b);
       if (ImGui::Selectable(name.c_str(), block && *block == b)) try_change(st, [&] { lab.set_block(b); });
@@ -86,27 +96,31 @@ void block_widget(app::LabDocument& lab, PanelState& st, bool cuda) {
     ImGui::EndCombo();
   }
   ImGui::EndDisabled();
-  help_marker(cuda ? (info.block_rank == 1 ? "Threads per block of this 1-D kernel; the run checks it against the "
-                                             "GPU and the variant (sort and the library variants take none)."
-                                           : "Block width x height of this 2-D kernel; the run checks it against the "
-                                             "GPU and the variant.")
+  help_marker(cuda ? (info.block_rank == 1
+                          ? "Threads per block of this 1-D kernel; the run checks it against the "
+                            "GPU and the variant (sort and the library variants take none)."
+                          : "Block width x height of this 2-D kernel; the run checks it against the "
+                            "GPU and the variant.")
                    : "CUDA only: the CPU backend has no blocks.");
 }
 
 void host_widget(app::LabDocument& lab, PanelState& st, bool cuda) {
-  static const lab::HostMode kModes[] = {lab::HostMode::Pageable, lab::HostMode::Pinned, lab::HostMode::Mapped,
-                                         lab::HostMode::Managed, lab::HostMode::ManagedPrefetch};
+  static const lab::HostMode kModes[] = {lab::HostMode::Pageable, lab::HostMode::Pinned,
+                                         lab::HostMode::Mapped, lab::HostMode::Managed,
+                                         lab::HostMode::ManagedPrefetch};
   ImGui::BeginDisabled(!cuda);
   if (ImGui::BeginCombo("host memory", lab::to_string(lab.request().host))) {
     for (lab::HostMode m : kModes)
-      if (ImGui::Selectable(lab::to_string(m), m == lab.request().host)) try_change(st, [&] { lab.set_host(m); });
+      if (ImGui::Selectable(lab::to_string(m), m == lab.request().host))
+        try_change(st, [&] { lab.set_host(m); });
     ImGui::EndCombo();
   }
   ImGui::EndDisabled();
-  help_marker(cuda ? "Where the arrays live: pageable (copied through the driver's staging buffer), pinned (DMA; "
-                     "needed for copies that overlap kernels), mapped (zero-copy: the kernel reads host memory over "
-                     "PCIe), managed (pages migrate during the kernel), managed-prefetch (prefetched as the upload)."
-                   : "CUDA only: the CPU backend's arrays are ordinary memory and nothing is copied.");
+  help_marker(
+      cuda ? "Where the arrays live: pageable (copied through the driver's staging buffer), pinned (DMA; "
+             "needed for copies that overlap kernels), mapped (zero-copy: the kernel reads host memory over "
+             "PCIe), managed (pages migrate during the kernel), managed-prefetch (prefetched as the upload)."
+           : "CUDA only: the CPU backend's arrays are ordinary memory and nothing is copied.");
 }
 
 void streams_widget(app::LabDocument& lab, PanelState& st, bool cuda) {
@@ -116,11 +130,12 @@ void streams_widget(app::LabDocument& lab, PanelState& st, bool cuda) {
   if (ImGui::SliderInt("streams", &k, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp) && k != lab.request().streams)
     try_change(st, [&] { lab.set_streams(k); });
   ImGui::EndDisabled();
-  help_marker(!cuda    ? "CUDA only: streams overlap copies with kernels."
-              : !splits ? lab.spec().id + " cannot cut its work into independent chunks, so it runs in one stream."
-                        : "K > 1 cuts the work into 4K chunks, chunk c uploaded, computed and downloaded in stream "
-                          "c mod K (pinned memory lets copies overlap kernels). The serial run is done too; the "
-                          "Timing section draws both timelines.");
+  help_marker(!cuda ? "CUDA only: streams overlap copies with kernels."
+              : !splits
+                  ? lab.spec().id + " cannot cut its work into independent chunks, so it runs in one stream."
+                  : "K > 1 cuts the work into 4K chunks, chunk c uploaded, computed and downloaded in stream "
+                    "c mod K (pinned memory lets copies overlap kernels). The serial run is done too; the "
+                    "Timing section draws both timelines.");
 }
 
 void run_buttons(app::Session& s, app::LabDocument& lab, PanelState& st) {
@@ -156,7 +171,8 @@ void draw_lab_section(app::Session& s, PanelState& st) {
   block_widget(lab, st, cuda);
   host_widget(lab, st, cuda);
   streams_widget(lab, st, cuda);
-  if (!cuda && !s.device().cuda) note_text("block, host memory and streams: CUDA only (" + s.device().unavailable_reason + ")");
+  if (!cuda && !s.device().cuda)
+    note_text("block, host memory and streams: CUDA only (" + s.device().unavailable_reason + ")");
   ImGui::TextDisabled("variant and parameters: in the Kernel section");
   run_buttons(s, lab, st);
   if (!st.error.empty()) error_text(st.error);

@@ -1,6 +1,7 @@
-// The copy/kernel timeline of a lab run, the shape Nsight Systems shows: lanes upload / kernel / download, one
-// bar per chunk from CUDA events, coloured by stream; the serial run above the streamed one on one time axis, so
-// the overlap of the streams is what the eye compares. Hover a bar for its stream, chunk, times and bytes.
+// The copy/kernel timeline of a lab run, the shape Nsight Systems shows: lanes upload / kernel / download,
+// one bar per chunk from CUDA events, coloured by stream; the serial run above the streamed one on one time
+// axis, so the overlap of the streams is what the eye compares. Hover a bar for its stream, chunk, times and
+// bytes.
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -35,7 +36,8 @@ double tick_step(double span, int target) {
 }
 
 // Three lanes of `bars` on [0, end] ms across [x0, x1]; returns the bar under the mouse, if any.
-const lab::TimelineBar* draw_lanes(const std::vector<lab::TimelineBar>& bars, double end, float x0, float x1) {
+const lab::TimelineBar* draw_lanes(const std::vector<lab::TimelineBar>& bars, double end, float x0,
+                                   float x1) {
   ImDrawList* draw = ImGui::GetWindowDrawList();
   const float lane_h = ImGui::GetTextLineHeight() + 2;
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -74,7 +76,8 @@ void time_axis(double end, float x0, float x1) {
     const float x = x0 + float(t / end) * (x1 - x0);
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + 3), faint);
     const std::string label = cli::format_ms(t);
-    draw->AddText(ImVec2(std::min(x - ImGui::CalcTextSize(label.c_str()).x / 2, x1 - ImGui::CalcTextSize(label.c_str()).x),
+    draw->AddText(ImVec2(std::min(x - ImGui::CalcTextSize(label.c_str()).x / 2,
+                                  x1 - ImGui::CalcTextSize(label.c_str()).x),
                          origin.y + 3),
                   faint, label.c_str());
   }
@@ -83,12 +86,13 @@ void time_axis(double end, float x0, float x1) {
 }
 
 void bar_tooltip(const lab::TimelineBar& b, const char* run) {
-  std::string text = fmt::format("{} run, {}\nstream {}, chunk {}\n{} .. {} ms ({} ms)", run, b.lane, b.stream,
-                                 b.chunk, cli::format_ms(b.start_ms), cli::format_ms(b.end_ms),
+  std::string text = fmt::format("{} run, {}\nstream {}, chunk {}\n{} .. {} ms ({} ms)", run, b.lane,
+                                 b.stream, b.chunk, cli::format_ms(b.start_ms), cli::format_ms(b.end_ms),
                                  cli::format_ms(b.end_ms - b.start_ms));
   if (b.bytes > 0) {
     text += fmt::format("\n{}", cli::format_bytes(b.bytes));
-    if (b.end_ms > b.start_ms) text += fmt::format(", {} GB/s", cli::format_gbps(double(b.bytes) / ((b.end_ms - b.start_ms) * 1e6)));
+    if (b.end_ms > b.start_ms)
+      text += fmt::format(", {} GB/s", cli::format_gbps(double(b.bytes) / ((b.end_ms - b.start_ms) * 1e6)));
   }
   ImGui::SetTooltip("%s", text.c_str());
 }
@@ -97,10 +101,11 @@ void bar_tooltip(const lab::TimelineBar& b, const char* run) {
 
 void draw_lab_timeline(const lab::LabReport& r) {
   if (r.timeline.empty()) {
-    note_text(r.backend == Backend::Cuda
-                  ? "This run had no copies to draw (" + std::string(lab::to_string(r.host)) + " memory)."
-                  : "Timeline: the CPU backend copies nothing. CUDA runs draw their upload, kernel and download "
-                    "here, one bar per chunk and stream.");
+    note_text(
+        r.backend == Backend::Cuda
+            ? "This run had no copies to draw (" + std::string(lab::to_string(r.host)) + " memory)."
+            : "Timeline: the CPU backend copies nothing. CUDA runs draw their upload, kernel and download "
+              "here, one bar per chunk and stream.");
     return;
   }
   const bool both = !r.serial_timeline.empty();
@@ -114,7 +119,8 @@ void draw_lab_timeline(const lab::LabReport& r) {
   if (both) {
     ImGui::Text("serial (1 stream): %s ms", cli::format_ms(end_of(r.serial_timeline)).c_str());
     if (auto* h = draw_lanes(r.serial_timeline, end, x0, x1)) hovered = h, hovered_run = "serial";
-    ImGui::Text("%d streams x %d chunks: %s ms", r.streams, r.chunks, cli::format_ms(end_of(r.timeline)).c_str());
+    ImGui::Text("%d streams x %d chunks: %s ms", r.streams, r.chunks,
+                cli::format_ms(end_of(r.timeline)).c_str());
   } else {
     ImGui::Text("one repeat: %s ms end to end", cli::format_ms(end_of(r.timeline)).c_str());
   }

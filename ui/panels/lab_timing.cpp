@@ -14,7 +14,8 @@ namespace {
 
 std::string stats_text(const TimingStats& t) {
   if (t.count == 0) return "-";
-  return fmt::format("{} / {} / {} ms", cli::format_ms(t.min_ms), cli::format_ms(t.median_ms), cli::format_ms(t.p95_ms));
+  return fmt::format("{} / {} / {} ms", cli::format_ms(t.min_ms), cli::format_ms(t.median_ms),
+                     cli::format_ms(t.p95_ms));
 }
 
 }  // namespace
@@ -25,21 +26,25 @@ void draw_lab_timing(app::Session& s, PanelState&) {
   const lab::LabReport& r = run->report;
   const bool cuda = r.backend == Backend::Cuda;
   if (ImGui::BeginTable("lab_timing", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    table_row("min / median / p95", "", "over the timed repeats, each timed with CUDA events (host clock on the CPU)");
+    table_row("min / median / p95", "",
+              "over the timed repeats, each timed with CUDA events (host clock on the CPU)");
     table_row("kernel", stats_text(r.kernel_time));
     table_row("upload", cuda ? stats_text(r.upload_time) : "- (CPU)");
     table_row("download", cuda ? stats_text(r.download_time) : "- (CPU)");
     if (cuda) table_row(r.streams > 1 ? "streamed end to end" : "end to end", stats_text(r.end_to_end_time));
     if (r.streams > 1) {
-      table_row("serial sum", cli::format_ms(r.serial_sum_ms) + " ms", "the serial run's median upload + kernel + download");
-      table_row("overlap ratio", fmt::format("{:.3f}", r.overlap_ratio), "streamed end to end / serial sum: < 1 hides copies");
+      table_row("serial sum", cli::format_ms(r.serial_sum_ms) + " ms",
+                "the serial run's median upload + kernel + download");
+      table_row("overlap ratio", fmt::format("{:.3f}", r.overlap_ratio),
+                "streamed end to end / serial sum: < 1 hides copies");
       if (r.streamed_matches_serial)
-        table_row("same bytes", *r.streamed_matches_serial ? "yes, as the serial run" : "NO: differs from the serial run");
+        table_row("same bytes",
+                  *r.streamed_matches_serial ? "yes, as the serial run" : "NO: differs from the serial run");
     }
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("run %llu: %s (%s), %s, %s", static_cast<unsigned long long>(run->number), r.kernel.c_str(),
-                      r.variant.c_str(), lab::to_string(r.size).c_str(), r.device.c_str());
+  ImGui::TextDisabled("run %llu: %s (%s), %s, %s", static_cast<unsigned long long>(run->number),
+                      r.kernel.c_str(), r.variant.c_str(), lab::to_string(r.size).c_str(), r.device.c_str());
   ImGui::Spacing();
   draw_lab_timeline(r);
   ImGui::TextDisabled("File > Export timings: this run with its bars (CSV, JSON with the size sweep)");

@@ -36,7 +36,7 @@ std::string decade_label(int e) {
 }
 
 ImU32 series_colour(int index) {
-  static const ImU32 kColours[] = {IM_COL32(90, 170, 255, 255), IM_COL32(255, 160, 60, 255),
+  static const ImU32 kColours[] = {IM_COL32(90, 170, 255, 255),  IM_COL32(255, 160, 60, 255),
                                    IM_COL32(110, 210, 110, 255), IM_COL32(235, 90, 90, 255),
                                    IM_COL32(190, 130, 255, 255), IM_COL32(240, 220, 90, 255),
                                    IM_COL32(80, 210, 200, 255),  IM_COL32(250, 130, 200, 255)};
@@ -84,13 +84,16 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
   // Decade ticks: every decade when they fit, else every second or third.
   const int ex0 = int(std::ceil(std::log10(x0) - 1e-9)), ex1 = int(std::floor(std::log10(x1) + 1e-9));
   const int ey0 = int(std::ceil(std::log10(y0) - 1e-9)), ey1 = int(std::floor(std::log10(y1) + 1e-9));
-  const int x_step = std::max(1, int(std::ceil((ex1 - ex0 + 1) * 34.0f / std::max(1.0f, frame.max.x - frame.min.x))));
-  const int y_step = std::max(1, int(std::ceil((ey1 - ey0 + 1) * (line_h + 4) / std::max(1.0f, frame.max.y - frame.min.y))));
+  const int x_step =
+      std::max(1, int(std::ceil((ex1 - ex0 + 1) * 34.0f / std::max(1.0f, frame.max.x - frame.min.x))));
+  const int y_step =
+      std::max(1, int(std::ceil((ey1 - ey0 + 1) * (line_h + 4) / std::max(1.0f, frame.max.y - frame.min.y))));
   for (int e = ex0; e <= ex1; e += x_step) {
     const ImVec2 p = frame.to_screen(std::pow(10.0, e), y0);
     draw->AddLine(ImVec2(p.x, frame.min.y), ImVec2(p.x, frame.max.y), grid);
     const std::string label = decade_label(e);
-    draw->AddText(ImVec2(p.x - ImGui::CalcTextSize(label.c_str()).x / 2, frame.max.y + 2), axis, label.c_str());
+    draw->AddText(ImVec2(p.x - ImGui::CalcTextSize(label.c_str()).x / 2, frame.max.y + 2), axis,
+                  label.c_str());
   }
   for (int e = ey0; e <= ey1; e += y_step) {
     const ImVec2 p = frame.to_screen(x0, std::pow(10.0, e));
@@ -131,7 +134,8 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
         best_index = i;
       }
     }
-    if (s.line && screen.size() > 1) draw->AddPolyline(screen.data(), int(screen.size()), s.colour, 0, s.thickness);
+    if (s.line && screen.size() > 1)
+      draw->AddPolyline(screen.data(), int(screen.size()), s.colour, 0, s.thickness);
   }
   draw->PopClipRect();
 
@@ -139,8 +143,8 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
   float ly = frame.min.y + 3;
   for (const auto& s : plot.series) {
     if (s.name.empty()) continue;
-    draw->AddRectFilled(ImVec2(frame.min.x + 5, ly + line_h / 2 - 1), ImVec2(frame.min.x + 15, ly + line_h / 2 + 1),
-                        s.colour);
+    draw->AddRectFilled(ImVec2(frame.min.x + 5, ly + line_h / 2 - 1),
+                        ImVec2(frame.min.x + 15, ly + line_h / 2 + 1), s.colour);
     draw->AddText(ImVec2(frame.min.x + 19, ly), s.colour, s.name.c_str());
     ly += line_h;
   }

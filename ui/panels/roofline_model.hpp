@@ -1,8 +1,9 @@
 #pragma once
 // The roofline's model, as the Roofline section needs it. Branch `roofline` adds the real thing in
-// gpu/core/peaks.hpp (ks::ComputePeaks, ks::attainable_gflops, ks::RooflinePoint, Engine::peaks(Backend)) with
-// these same names and fields. Until the lead merges it, local stand-ins live in ks::ui::local_peaks; the panel
-// names them only through the alias `peaks` below. Switching is a one-line change: replace the alias line with
+// gpu/core/peaks.hpp (ks::ComputePeaks, ks::attainable_gflops, ks::RooflinePoint, Engine::peaks(Backend))
+// with these same names and fields. Until the lead merges it, local stand-ins live in ks::ui::local_peaks;
+// the panel names them only through the alias `peaks` below. Switching is a one-line change: replace the
+// alias line with
 //   namespace peaks = ::ks;   // and #include "core/peaks.hpp" instead of the stand-ins
 // (then delete the stand-ins).
 #include <algorithm>

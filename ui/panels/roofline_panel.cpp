@@ -1,6 +1,8 @@
 // Roofline: the lab runs the session kept, as points under the machine's roofs. Until measured peaks arrive
-// (branch roofline: Engine::peaks), the memory roof is the last CUDA run's measured copy bandwidth and the compute
-// ceiling shows only when a report carries peak_gflops; what is missing is said under the chart.
+// (branch roofline: Engine::peaks), the memory roof is the last CUDA run's measured copy bandwidth and the
+// compute ceiling shows only when a report carries peak_gflops; what is missing is said under the chart.
+#include "panels/roofline_panel.hpp"
+
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -10,7 +12,6 @@
 #include "panels/lab_sections.hpp"
 #include "panels/log_log_plot.hpp"
 #include "panels/panel_sections.hpp"
-#include "panels/roofline_panel.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::panels {
@@ -49,7 +50,8 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     if (!(p.intensity > 0 && p.gflops > 0)) continue;
     const std::size_t space = p.label.find(' ');
     const std::string kernel = p.label.substr(0, space);
-    auto it = std::find_if(kernels.begin(), kernels.end(), [&](const LogLogSeries& s) { return s.name == kernel; });
+    auto it =
+        std::find_if(kernels.begin(), kernels.end(), [&](const LogLogSeries& s) { return s.name == kernel; });
     if (it == kernels.end()) {
       LogLogSeries s;
       s.name = kernel;
@@ -67,13 +69,16 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
   // The ranges hold the points and the roofs over them, in whole decades with a decade of air either side.
   if (machine.memory_gbps > 0 || machine.fma_gflops > 0) {
     if (drawn == 0) x0 = 0.1, x1 = 100;
-    const double roof_hi = machine.fma_gflops > 0 ? machine.fma_gflops : peaks::attainable_gflops(machine, x1 * 10);
+    const double roof_hi =
+        machine.fma_gflops > 0 ? machine.fma_gflops : peaks::attainable_gflops(machine, x1 * 10);
     y1 = std::max(y1, roof_hi);
     if (drawn == 0) y0 = std::max(1e-3, peaks::attainable_gflops(machine, x0) / 10);
   }
   if (x1 > 0) {
-    plot.x_range = ImVec2(float(std::pow(10, std::floor(std::log10(x0)) - 1)), float(std::pow(10, std::ceil(std::log10(x1)) + 1)));
-    plot.y_range = ImVec2(float(std::pow(10, std::floor(std::log10(y0)) - 1)), float(std::pow(10, std::ceil(std::log10(y1)) + 1)));
+    plot.x_range = ImVec2(float(std::pow(10, std::floor(std::log10(x0)) - 1)),
+                          float(std::pow(10, std::ceil(std::log10(x1)) + 1)));
+    plot.y_range = ImVec2(float(std::pow(10, std::floor(std::log10(y0)) - 1)),
+                          float(std::pow(10, std::ceil(std::log10(y1)) + 1)));
   }
   for (auto& k : kernels) plot.series.push_back(std::move(k));
   if (machine.memory_gbps > 0 && plot.x_range) {
@@ -84,14 +89,16 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     const double a = plot.x_range->x, b = plot.x_range->y;
     const double ridge = machine.fma_gflops > 0 ? machine.fma_gflops / machine.memory_gbps : b;
     roof.points.emplace_back(float(a), float(peaks::attainable_gflops(machine, a)));
-    if (ridge > a && ridge < b) roof.points.emplace_back(float(ridge), float(peaks::attainable_gflops(machine, ridge)));
+    if (ridge > a && ridge < b)
+      roof.points.emplace_back(float(ridge), float(peaks::attainable_gflops(machine, ridge)));
     roof.points.emplace_back(float(b), float(peaks::attainable_gflops(machine, b)));
     plot.series.insert(plot.series.begin(), std::move(roof));
   } else if (machine.fma_gflops > 0 && plot.x_range) {
     LogLogSeries ceiling;
     ceiling.name = "compute ceiling";
     ceiling.colour = kRoof;
-    ceiling.points = {ImVec2(plot.x_range->x, float(machine.fma_gflops)), ImVec2(plot.x_range->y, float(machine.fma_gflops))};
+    ceiling.points = {ImVec2(plot.x_range->x, float(machine.fma_gflops)),
+                      ImVec2(plot.x_range->y, float(machine.fma_gflops))};
     plot.series.insert(plot.series.begin(), std::move(ceiling));
   }
   draw_log_log_plot(plot, "##roofline");

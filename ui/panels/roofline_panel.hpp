@@ -7,9 +7,9 @@
 
 namespace ks::ui::panels {
 
-// Draws at the cursor: the roofs that `peaks` knows (memory_gbps > 0: the slope; fma_gflops > 0: the ceiling),
-// a line saying which are missing, and the points, coloured by kernel (a label "KERNEL VARIANT": the kernel is
-// its series, the variant its label). Returns how many points were drawn.
+// Draws at the cursor: the roofs that `peaks` knows (memory_gbps > 0: the slope; fma_gflops > 0: the
+// ceiling), a line saying which are missing, and the points, coloured by kernel (a label "KERNEL VARIANT":
+// the kernel is its series, the variant its label). Returns how many points were drawn.
 int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::RooflinePoint>& points);
 
 }  // namespace ks::ui::panels
