@@ -18,6 +18,16 @@ namespace {
 const ImVec4 kAgrees{0.45f, 0.85f, 0.45f, 1.0f};
 const ImVec4 kDisagrees{1.0f, 0.45f, 0.4f, 1.0f};
 
+// A row whose value wraps inside its cell: facts and check details can be a sentence long.
+void row(const char* name, const std::string& value, const char* help = nullptr) {
+  ImGui::TableNextRow();
+  ImGui::TableSetColumnIndex(0);
+  ImGui::TextUnformatted(name);
+  if (help && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", help);
+  ImGui::TableSetColumnIndex(1);
+  ImGui::TextWrapped("%s", value.c_str());
+}
+
 std::string ms_text(const TimingStats& t) {
   if (t.count == 0) return "-";
   return fmt::format("{} ms (min {})", cli::format_ms(t.median_ms), cli::format_ms(t.min_ms));
@@ -30,55 +40,53 @@ void check_rows(const lab::LabReport& r) {
   ImGui::TextUnformatted("vs CPU");
   ImGui::TableSetColumnIndex(1);
   if (!c.checked)
-    ImGui::TextDisabled("%s", c.detail.empty() ? "not checked" : c.detail.c_str());
+    note_text(c.detail.empty() ? "not checked" : c.detail);
   else
     ImGui::TextColored(c.agrees ? kAgrees : kDisagrees, "%s", c.agrees ? "agrees" : "DISAGREES");
   if (c.checked) {
-    table_row("max error", fmt::format("{:.3g} abs, {:.3g} rel", c.max_abs_error, c.max_rel_error));
-    table_row("bound", fmt::format("{:.3g}", c.bound), c.detail.c_str());
+    row("max error", fmt::format("{:.3g} abs, {:.3g} rel", c.max_abs_error, c.max_rel_error));
+    row("bound", fmt::format("{:.3g}", c.bound), c.detail.c_str());
   }
-  if (r.cpu_reference_ms > 0) table_row("CPU reference", cli::format_ms(r.cpu_reference_ms) + " ms");
+  if (r.cpu_reference_ms > 0) row("CPU reference", cli::format_ms(r.cpu_reference_ms) + " ms");
 }
 
 void launch_rows(const lab::LaunchArithmetic& a) {
   const std::string grid = a.grid_y > 1 ? fmt::format("{}x{}", a.grid_x, a.grid_y) : std::to_string(a.grid_x);
-  table_row("launch", fmt::format("{} blocks x {} threads", grid, a.threads_per_block),
-            a.kernel_name.c_str());
-  table_row("threads", fmt::format("{} for {} items", a.total_threads, a.work_items));
+  row("launch", fmt::format("{} blocks x {} threads", grid, a.threads_per_block), a.kernel_name.c_str());
+  row("threads", fmt::format("{} for {} items", a.total_threads, a.work_items));
   if (a.items_per_thread > 1)
-    table_row("per thread", fmt::format("{:.1f} items (grid-stride loop)", a.items_per_thread));
+    row("per thread", fmt::format("{:.1f} items (grid-stride loop)", a.items_per_thread));
   else
-    table_row("idle threads", std::to_string(a.idle_threads), "threads of the last block with no item");
+    row("idle threads", std::to_string(a.idle_threads), "threads of the last block with no item");
   if (a.slots > 0) {
-    table_row("blocks per SM", fmt::format("{} x {} SMs = {} per wave", a.blocks_per_sm, a.sms, a.slots),
-              "resident at once, from the occupancy");
-    table_row("waves", fmt::format("{:.2f} ({} full{})", a.waves, a.full_waves,
-                                   a.tail_wave_occupancy < 1
-                                       ? fmt::format(", tail {:.0f}% full", 100 * a.tail_wave_occupancy)
-                                       : ""));
+    row("blocks per SM", fmt::format("{} x {} SMs = {} per wave", a.blocks_per_sm, a.sms, a.slots),
+        "resident at once, from the occupancy");
+    row("waves", fmt::format("{:.2f} ({} full{})", a.waves, a.full_waves,
+                             a.tail_wave_occupancy < 1
+                                 ? fmt::format(", tail {:.0f}% full", 100 * a.tail_wave_occupancy)
+                                 : ""));
   }
 }
 
 void timing_rows(const lab::LabReport& r) {
   const bool cuda = r.backend == Backend::Cuda;
   if (cuda)
-    table_row("upload", ms_text(r.upload_time) +
-                            (r.upload_gbps > 0 ? ", " + cli::format_gbps(r.upload_gbps) + " GB/s" : ""));
-  table_row("kernel", ms_text(r.kernel_time));
+    row("upload",
+        ms_text(r.upload_time) + (r.upload_gbps > 0 ? ", " + cli::format_gbps(r.upload_gbps) + " GB/s" : ""));
+  row("kernel", ms_text(r.kernel_time));
   if (cuda)
-    table_row("download",
-              ms_text(r.download_time) +
-                  (r.download_gbps > 0 ? ", " + cli::format_gbps(r.download_gbps) + " GB/s" : ""));
-  if (cuda) table_row("end to end", ms_text(r.end_to_end_time));
+    row("download", ms_text(r.download_time) +
+                        (r.download_gbps > 0 ? ", " + cli::format_gbps(r.download_gbps) + " GB/s" : ""));
+  if (cuda) row("end to end", ms_text(r.end_to_end_time));
   if (r.streams > 1)
-    table_row("overlap",
-              fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, cli::format_ms(r.serial_sum_ms)),
-              "the streamed end-to-end time over the serial upload + kernel + download");
-  table_row("GB/s", cli::format_gbps(r.gbps), "the bytes the kernel must move over its median time");
-  table_row("GFLOP/s", fmt::format("{:.3g}", r.gflops));
-  table_row("% of copy BW", r.copy_bandwidth_gbps > 0 ? cli::format_percent(r.percent_of_copy) : "- (CPU)",
-            "against the GPU's device-to-device copy, measured once");
-  table_row("FLOP per byte", fmt::format("{:.3g}", r.arithmetic_intensity));
+    row("overlap",
+        fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, cli::format_ms(r.serial_sum_ms)),
+        "the streamed end-to-end time over the serial upload + kernel + download");
+  row("GB/s", cli::format_gbps(r.gbps), "the bytes the kernel must move over its median time");
+  row("GFLOP/s", fmt::format("{:.3g}", r.gflops));
+  row("% of copy BW", r.copy_bandwidth_gbps > 0 ? cli::format_percent(r.percent_of_copy) : "- (CPU)",
+      "against the GPU's device-to-device copy, measured once");
+  row("FLOP per byte", fmt::format("{:.3g}", r.arithmetic_intensity));
 }
 
 void series_plots(const lab::LabReport& r) {
@@ -109,11 +117,13 @@ void draw_lab_report(const lab::LabReport& r, std::uint64_t number, bool current
                 .c_str()
           : "");
   if (!current) note_text("The request changed since this run: press Run to measure it.");
-  if (ImGui::BeginTable("lab_report", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("lab_report", 2, ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 8.5f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     check_rows(r);
     timing_rows(r);
     if (r.launch) launch_rows(*r.launch);
-    for (const lab::LabFact& f : r.facts) table_row(f.name.c_str(), f.value);
+    for (const lab::LabFact& f : r.facts) row(f.name.c_str(), f.value);
     ImGui::EndTable();
   }
   if (!r.launch) ImGui::TextDisabled("launch arithmetic: CUDA runs of kernels written here");

@@ -25,7 +25,9 @@ void draw_lab_timing(app::Session& s, PanelState&) {
   if (!run) return note_text("No lab run yet: press Run in the Lab section.");
   const lab::LabReport& r = run->report;
   const bool cuda = r.backend == Backend::Cuda;
-  if (ImGui::BeginTable("lab_timing", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
+  if (ImGui::BeginTable("lab_timing", 2, ImGuiTableFlags_RowBg)) {
+    ImGui::TableSetupColumn("name", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10.5f);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     table_row("min / median / p95", "",
               "over the timed repeats, each timed with CUDA events (host clock on the CPU)");
     table_row("kernel", stats_text(r.kernel_time));
@@ -43,11 +45,11 @@ void draw_lab_timing(app::Session& s, PanelState&) {
     }
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("run %llu: %s (%s), %s, %s", static_cast<unsigned long long>(run->number),
-                      r.kernel.c_str(), r.variant.c_str(), lab::to_string(r.size).c_str(), r.device.c_str());
+  note_text(fmt::format("run {}: {} ({}), {}, {}", run->number, r.kernel, r.variant, lab::to_string(r.size),
+                        r.device));
   ImGui::Spacing();
   draw_lab_timeline(r);
-  ImGui::TextDisabled("File > Export timings: this run with its bars (CSV, JSON with the size sweep)");
+  note_text("File > Export timings: this run with its bars (CSV, JSON with the size sweep)");
 }
 
 }  // namespace ks::ui::panels
