@@ -60,5 +60,26 @@ TEST_F(GuiApp, TheLabRunsSweepsAndShowsKmeansInTheWindow) {
   EXPECT_EQ(j.at("size_sweep").at("points").size(), 5u);
 }
 
+// The Lab section's buttons with the mouse, where a 1280x800 window draws them for vecadd (no parameters, so the
+// Kernel section above is short): Run at (921, 349), Sweep sizes at (986, 349).
+TEST_F(GuiApp, TheLabButtonsRunAndSweepWithTheMouse) {
+  const AppRun run = run_script(
+      "kernel vecadd\n"
+      "lab-size 2^12\n"
+      "print-lab\n"
+      "click 921 349\n"
+      "print-lab\n"
+      "click 986 349\n"
+      "print-lab\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::vector<std::string> labs = lines_starting(run.out, "lab ");
+  ASSERT_EQ(labs.size(), 3u) << run.out;
+  EXPECT_NE(labs[0].find("runs=0"), std::string::npos) << labs[0];
+  EXPECT_NE(labs[1].find("runs=1 last=cpu@4096"), std::string::npos) << "Run ran: " << labs[1];
+  EXPECT_NE(labs[2].find("sweep=3/3 complete"), std::string::npos) << "Sweep sizes swept: " << labs[2];
+}
+
 }  // namespace
 }  // namespace ks::test
