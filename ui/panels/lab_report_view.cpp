@@ -123,6 +123,11 @@ void draw_lab_report(const lab::LabReport& r, std::uint64_t number, bool current
     check_rows(r);
     timing_rows(r);
     if (r.launch) launch_rows(*r.launch);
+    if (r.occupancy)
+      row("occupancy",
+          fmt::format("{:.0f}%, limited by {}; {} registers/thread", 100 * r.occupancy->occupancy,
+                      r.occupancy->limiter, r.occupancy->registers_per_thread),
+          "theoretical: active warps over the SM's maximum, and the resource that binds");
     for (const lab::LabFact& f : r.facts) row(f.name.c_str(), f.value);
     ImGui::EndTable();
   }
