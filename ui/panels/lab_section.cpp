@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "core/error.hpp"
 #include "lab/lab.hpp"
 #include "panels/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
@@ -52,10 +53,16 @@ void size_widgets(app::LabDocument& lab, PanelState& st) {
     const int lo = ceil_log2(info.limits.min[i]), hi = floor_log2(info.limits.max[i]);
     int e = floor_log2(size.dims[i]);
     const std::string label = fmt::format("{}##size{}", dim_name(info.form, d), d);
-    if (ImGui::SliderInt(label.c_str(), &e, lo, hi, "2^%d", ImGuiSliderFlags_AlwaysClamp)) {
-      lab::LabSize next = size;
-      next.dims[i] = std::int64_t(1) << e;
-      try_change(st, [&] { lab.set_size(next); });
+    // No clamping: a value typed past the ends (Ctrl+click) is refused by the request's check, with the
+    // range.
+    if (ImGui::SliderInt(label.c_str(), &e, lo, hi, "2^%d")) {
+      try_change(st, [&] {
+        if (e < 0 || e > 62)
+          throw_usage(fmt::format("2^{} is no size", e), "sizes run from 2^0 to 2^62 at most");
+        lab::LabSize next = size;
+        next.dims[i] = std::int64_t(1) << e;
+        lab.set_size(next);
+      });
     }
   }
   std::string& text = st.lab_size_text;
@@ -127,7 +134,7 @@ void streams_widget(app::LabDocument& lab, PanelState& st, bool cuda) {
   const bool splits = lab.info().splits;
   int k = lab.request().streams;
   ImGui::BeginDisabled(!cuda || !splits);
-  if (ImGui::SliderInt("streams", &k, 1, 8, "%d", ImGuiSliderFlags_AlwaysClamp) && k != lab.request().streams)
+  if (ImGui::SliderInt("streams", &k, 1, 8) && k != lab.request().streams)  // checked, not clamped
     try_change(st, [&] { lab.set_streams(k); });
   ImGui::EndDisabled();
   help_marker(!cuda ? "CUDA only: streams overlap copies with kernels."
