@@ -60,8 +60,8 @@ TEST_F(GuiApp, TheLabRunsSweepsAndShowsKmeansInTheWindow) {
   EXPECT_EQ(j.at("size_sweep").at("points").size(), 5u);
 }
 
-// The Lab section's buttons with the mouse, where a 1280x800 window draws them for vecadd (no parameters, so the
-// Kernel section above is short): Run at (921, 349), Sweep sizes at (986, 349).
+// The Lab section's buttons with the mouse, where a 1280x800 window draws them for vecadd (no parameters, so
+// the Kernel section above is short): Run at (921, 349), Sweep sizes at (986, 349).
 TEST_F(GuiApp, TheLabButtonsRunAndSweepWithTheMouse) {
   const AppRun run = run_script(
       "kernel vecadd\n"
