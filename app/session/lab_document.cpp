@@ -197,6 +197,14 @@ void LabDocument::set_image(std::shared_ptr<const Image> image) {
   }
 }
 
+const LabRun* LabDocument::run_for_request() const {
+  if (!active()) return nullptr;
+  const std::string key = lab_request_key(request_, effective_variant(), effective_size());
+  for (auto it = runs_.rbegin(); it != runs_.rend(); ++it)
+    if (it->key == key) return &*it;
+  return nullptr;
+}
+
 bool LabDocument::last_run_is_current() const {
   return last_run_ && active() &&
          last_run_->key == lab_request_key(request_, effective_variant(), effective_size());

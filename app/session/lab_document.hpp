@@ -114,6 +114,9 @@ class LabDocument {
   // The latest finished run (the Lab section shows it), and whether the request changed since.
   const std::optional<LabRun>& last_run() const noexcept { return last_run_; }
   bool last_run_is_current() const;
+  // The kept run of exactly the current request (going back to a variant or size measured before shows its
+  // report again); null when there is none.
+  const LabRun* run_for_request() const;
   // One run per request, the most recent last, at most kKeptRuns (the Roofline panel plots them).
   static constexpr std::size_t kKeptRuns = 24;
   const std::vector<LabRun>& runs() const noexcept { return runs_; }

@@ -70,9 +70,17 @@ TEST(SessionLab, ARunGivesAReportThatAgreesWithTheCpu) {
   EXPECT_TRUE(s.lab().last_run_is_current());
   EXPECT_EQ(s.lab().runs().size(), 1u);
   EXPECT_FALSE(s.lab().last_error());
-  // A change makes the shown run stale until the next Run.
+  // A change makes the shown run stale until the next Run; going back finds the kept report of that request.
+  EXPECT_EQ(s.lab().run_for_request(), &s.lab().runs().back());
   s.lab().set_size(lab::LabSize::matmul(32, 32, 32));
   EXPECT_FALSE(s.lab().last_run_is_current());
+  EXPECT_EQ(s.lab().run_for_request(), nullptr);
+  s.run_now();
+  EXPECT_EQ(s.lab().runs().size(), 2u);
+  s.lab().set_size(lab::LabSize::matmul(64, 48, 32));
+  ASSERT_NE(s.lab().run_for_request(), nullptr);
+  EXPECT_EQ(s.lab().run_for_request()->report.size, lab::LabSize::matmul(64, 48, 32));
+  EXPECT_EQ(s.lab().run_for_request()->number, 1u);
 }
 
 TEST(SessionLab, TheReferenceVariantSaysItIsTheReference) {

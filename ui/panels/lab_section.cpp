@@ -186,8 +186,10 @@ void draw_lab_section(app::Session& s, PanelState& st) {
   if (lab.last_error()) error_text("Last run failed: " + lab.last_error()->full_message());
 
   ImGui::Separator();
-  if (lab.last_run()) {
-    draw_lab_report(lab.last_run()->report, lab.last_run()->number, lab.last_run_is_current());
+  if (const app::LabRun* kept = lab.run_for_request()) {  // this very request was measured before
+    draw_lab_report(kept->report, kept->number, true);
+  } else if (lab.last_run()) {
+    draw_lab_report(lab.last_run()->report, lab.last_run()->number, false);
   } else {
     note_text(lab.running() ? "Running..." : "Press Run to measure " + lab.spec().id + " at this size.");
   }
