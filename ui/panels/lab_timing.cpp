@@ -21,7 +21,9 @@ std::string stats_text(const TimingStats& t) {
 }  // namespace
 
 void draw_lab_timing(app::Session& s, PanelState&) {
-  const auto& run = s.lab().last_run();
+  // The run the Lab section shows: of this very request when it was measured, else the kernel's latest.
+  const app::LabRun* run = s.lab().run_for_request();
+  if (!run && s.lab().last_run()) run = &*s.lab().last_run();
   if (!run) return note_text("No lab run yet: press Run in the Lab section.");
   const lab::LabReport& r = run->report;
   const bool cuda = r.backend == Backend::Cuda;
