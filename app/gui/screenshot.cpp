@@ -13,6 +13,7 @@
 #include "io/image_io.hpp"
 #include "panels/panels.hpp"
 #include "render/view_math.hpp"
+#include "session/lab_document.hpp"
 #include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
 #include "session/topology_document.hpp"
@@ -42,6 +43,15 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
   else session.open_sample();
   if (r.backend == "cuda") session.set_backend(Backend::Cuda);
   if (!r.type.empty()) session.set_element_type(elem_type_from_string(r.type));  // a usage Error names the types
+  // Runs of other lab kernels first ("--lab-also reduce:cpu"), at their default sizes: points on the Roofline.
+  for (const std::string& item : r.lab_also) {
+    const std::size_t colon = item.find(':');
+    if (colon == std::string::npos) continue;
+    session.select_kernel(item.substr(0, colon));
+    if (!session.in_lab()) throw_usage("--lab-also " + item + ": not a lab kernel", "e.g. --lab-also reduce:cpu");
+    session.set_variant(item.substr(colon + 1));
+    session.run_now();
+  }
   if (!r.kernel.empty()) session.select_kernel(r.kernel);
   for (const std::string& p : r.params) {
     const std::size_t eq = p.find('=');
@@ -49,6 +59,20 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
       throw_usage("--param '" + p + "' is not name=value", "e.g. --param radius=3");
     session.set_param(p.substr(0, eq), p.substr(eq + 1));
   }
+  if (!r.lab_size.empty() || !r.lab_also.empty() || r.lab_sweep || !r.lab_host.empty() || r.lab_streams != 1) {
+    if (!session.in_lab())
+      throw_usage("--lab-size, --lab-host, --lab-streams, --lab-also and --lab-sweep apply to lab kernels",
+                  "use e.g. --kernel vecadd");
+    if (!r.lab_size.empty()) session.lab().set_size_text(r.lab_size);
+    if (!r.lab_host.empty()) session.lab().set_host(lab::host_mode_from_string(r.lab_host));
+    if (r.lab_streams != 1) session.lab().set_streams(r.lab_streams);
+    for (const std::string& v : r.lab_also) {  // earlier runs of this kernel's variants: points on the Roofline
+      if (v.find(':') != std::string::npos) continue;
+      session.set_variant(v);
+      session.run_now();
+    }
+  }
+  if (!r.variant.empty()) session.set_variant(r.variant);
   if (!r.pattern.empty()) {
     if (!r.kernel.empty() && r.kernel != "life")
       throw_usage("--pattern gives a Life pattern, and the kernel is '" + r.kernel + "'", "use --kernel life");
@@ -64,7 +88,26 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
   if (session.simulating()) session.simulation().set_playing(false);  // the frame shows exactly --steps steps
   session.run_now();
   if (r.steps > 0) session.simulation().step(r.steps);
+  if (r.lab_sweep) session.lab().start_sweep();
   session.wait_idle();
+}
+
+// Opens only the named sections of the sidebar (a usage Error names the known ones).
+void open_sections(ui::PanelState& panels, const std::vector<std::string>& names) {
+  if (names.empty()) return;
+  const std::pair<const char*, bool*> known[] = {
+      {"kernel", &panels.kernel_open}, {"launch", &panels.launch_open},   {"timing", &panels.timing_open},
+      {"device", &panels.device_open}, {"view", &panels.view_open},       {"simulation", &panels.simulation_open},
+      {"lab", &panels.lab_open},       {"roofline", &panels.roofline_open}};
+  for (const auto& [name, open] : known) *open = false;
+  for (const std::string& n : names) {
+    bool found = false;
+    for (const auto& [name, open] : known)
+      if (n == name) *open = found = true;
+    if (!found)
+      throw_usage("--sections: no section '" + n + "'",
+                  "sections: kernel, launch, timing, device, view, simulation, lab, roofline");
+  }
 }
 
 // What the window does when a result arrives: fit the image beside the sidebar, and show the result over its
@@ -122,6 +165,8 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   ui::HeadlessRenderer renderer(request.width, request.height, egl);
   ui::PanelState panels;
   panels.visible = request.panels;
+  open_sections(panels, request.sections);
+  if (request.sidebar_width > 0) panels.sidebar_width = request.sidebar_width;
   ui::ViewState view = initial_view(session, panels, request);
   panels.view = &view;
   if (request.topology || !request.topology_traffic.empty() || !request.topology_placements.empty()) {
@@ -169,6 +214,16 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--steps", request.steps, "simulations: steps to run before the frame (default 0)");
   std::string grid;
   cli.add_option("--grid", grid, "simulations: grid size WxH (default 512x512)");
+  cli.add_option("--variant", request.variant, "the variant to run (default: the backend's)");
+  cli.add_option("--lab-size", request.lab_size, "lab kernels: the size (2^24, 1024x1024, 256x256x256)");
+  cli.add_option("--lab-host", request.lab_host, "lab kernels on CUDA: pageable, pinned, mapped, managed, ...");
+  cli.add_option("--lab-streams", request.lab_streams, "lab kernels on CUDA: streams (vecadd, saxpy, reduce)");
+  cli.add_option("--lab-also", request.lab_also, "lab kernels: variants run first, or KERNEL:VARIANT at its default size (points on the Roofline)")
+      ->delimiter(',');
+  cli.add_flag("--lab-sweep", request.lab_sweep, "lab kernels: sweep sizes after the run (the Lab section's plot)");
+  cli.add_option("--sections", request.sections, "sidebar sections open: kernel,lab,timing,roofline,...")
+      ->delimiter(',');
+  cli.add_option("--sidebar-width", request.sidebar_width, "the sidebar's width in pixels (default 380)");
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {

@@ -1,6 +1,7 @@
 #pragma once
-// `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--size WxH] [--no-panels] [--split F]
-//  [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
+// `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--variant V] [--size WxH] [--no-panels]
+//  [--split F] [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [--lab-size S]
+//  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
 // EGL, writes it atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer,
 // ImGuiLayer and panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad
 // request (unknown option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file,
@@ -32,6 +33,18 @@ struct ScreenshotRequest {
   bool topology = false;                        // with the Topology panel, swept: its sample, or
   std::string topology_traffic;                 // this traffic file or folder (implies topology)
   std::string topology_placements;              // all | sample:N | identity (implies topology)
+  // Lab kernels (vecadd, ..., kmeans): the size ("2^24", "1024x1024", "256x256x256"), the variant shown, variants
+  // run before it (each a point on the Roofline), and a size sweep after it (the Lab section's plot).
+  std::string variant;                          // also for stencils and simulations
+  std::string lab_size;
+  std::string lab_host;                         // pageable | pinned | mapped | managed | managed-prefetch (CUDA)
+  int lab_streams = 1;                          // CUDA, kernels that split
+  std::vector<std::string> lab_also;            // variants run first; KERNEL:VARIANT: another lab kernel's run
+  bool lab_sweep = false;
+  // The sidebar's sections open in the frame ("kernel,lab,timing,roofline,launch,device,view,simulation");
+  // empty: the app's defaults. And its width in pixels (0: the app's).
+  std::vector<std::string> sections;
+  float sidebar_width = 0;
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls

@@ -11,6 +11,7 @@
 #include "gui/script_inspect.hpp"
 #include "gui/sim_script.hpp"
 #include "render/colormap.hpp"
+#include "session/lab_commands.hpp"
 #include "session/session.hpp"
 
 namespace ks::gui {
@@ -140,11 +141,22 @@ void ScriptRunner::run_line(const QString& line) {
     need_arg();
     session_.set_element_type(elem_type_from_string(arg.toStdString()));
   } else if (cmd == "run") {
-    session_.request_run();
+    if (session_.in_lab())
+      app::lab_run(session_);  // the Lab section's Run
+    else
+      session_.request_run();
   } else if (cmd == "wait") {
     // waiting is what every command does
   } else if (cmd == "sweep") {
-    session_.start_sweep();
+    if (session_.in_lab())
+      app::lab_sweep(session_);  // the Lab section's Sweep sizes
+    else
+      session_.start_sweep();
+  } else if (cmd == "lab-size") {
+    need_arg();
+    app::lab_set_size(session_, arg.toStdString());
+  } else if (cmd == "print-lab") {
+    print(QString::fromStdString(app::lab_status_line(session_)));
   } else if (cmd == "fit") {
     window_.viewport().fit();
   } else if (cmd == "zoom") {

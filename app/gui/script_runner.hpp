@@ -19,6 +19,10 @@
 //   print-menus                  (prints "menu File/Open image... [Ctrl+O]" for every entry)
 //   print-about                  (prints the About box's text)
 //   quit
+//   lab-size TEXT                (the Lab section's size; `run` and `sweep` act on the lab while a lab kernel is
+//                                chosen)
+//   print-lab                    (prints "lab kernel=ID runs=N last=VARIANT@SIZE check=agrees|disagrees|unchecked
+//                                image=WxH|none sweep=P/T complete|running|cancelled|none")
 //   pattern NAME|FILE.rle, sim play|pause|step N|paint X Y|...  (live simulations: gui/sim_script.hpp)
 //   expect-error                 (the previous command failed as it should; without it a failure ends the script)
 //

@@ -10,6 +10,7 @@
 #include "registry/registry.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
 #include "stencil/stencil_plan.hpp"
+#include "session/lab_document.hpp"
 #include "session/topology_document.hpp"
 
 namespace ks::app {
@@ -65,6 +66,7 @@ Session::Session(Options options)
     }
   });
   make_simulation_runner();
+  make_lab_document();
   if (device_.cuda) start_device_probe();
   refresh_launch_info();
 }
@@ -138,6 +140,7 @@ void Session::prepare_input() {
   auto prepared = std::make_shared<const Image>(prepare_stencil_input(*file_image_, type_choice_));
   input_ = std::move(prepared);
   ++input_generation_;
+  lab_->set_image(file_image_);  // kmeans runs on the image as loaded
   // The shown result belongs to the previous input; a new one follows.
   output_.reset();
   output_device_ = {};
@@ -167,19 +170,26 @@ ElemType Session::element_type() const noexcept {
 void Session::select_kernel(const std::string& id) {
   const KernelSpec& spec = KernelRegistry::builtin().get(id);
   if (!can_run(spec))
-    throw_usage(fmt::format("the app runs image stencils and simulations, and '{}' is a {} kernel", spec.id, spec.category),
+    throw_usage(fmt::format("the app runs image stencils, simulations and lab kernels, and '{}' is a {} kernel",
+                            spec.id, spec.category),
                 "run it with kernelscope-cli");
   kernel_ = &spec;
   params_ = spec.default_params();
   if (!variant_.empty() && !spec.find_variant(variant_)) variant_.clear();
   if (simulating()) enter_simulation();
   else simulation_->deactivate();
+  if (in_lab()) enter_lab();
   sweep_.reset();
   refresh_launch_info();
   request_run();
 }
 
 void Session::set_param(const std::string& name, const std::string& text) {
+  if (in_lab()) {  // the lab checks the whole request (kmeans' k against the image, ...)
+    lab_->set_param(name, text);
+    params_ = lab_->request().params;
+    return;
+  }
   ParamSet next = params_;
   next.set(name, text);  // throws before anything changes
   if (simulating()) check_simulation_params(kernel_->id, next);  // dt beyond the stability limit, ...
@@ -189,6 +199,7 @@ void Session::set_param(const std::string& name, const std::string& text) {
 }
 
 void Session::reset_params() {
+  if (in_lab()) lab_->set_params(kernel_->default_params());
   params_ = kernel_->default_params();
   refresh_launch_info();
   request_run();
@@ -199,6 +210,7 @@ void Session::set_backend(Backend backend) {
     throw Error(ErrorKind::Device, "the CUDA backend is not available: " + device_.unavailable_reason,
                 "the CPU backend runs every kernel");
   if (backend == backend_) return;
+  if (in_lab()) lab_->set_backend(backend);
   backend_ = backend;
   variant_.clear();
   sweep_.reset();
@@ -207,6 +219,7 @@ void Session::set_backend(Backend backend) {
 }
 
 std::string Session::effective_variant() const {
+  if (in_lab()) return lab_->effective_variant();
   if (!variant_.empty()) return variant_;
   if (simulating()) return Simulation::default_variant(*kernel_, backend_);
   return backend_ == Backend::Cpu ? "cpu" : Engine::default_cuda_variant(*kernel_, params_);
@@ -219,6 +232,12 @@ void Session::set_variant(const std::string& name) {
     for (const auto& x : kernel_->variants) known += (known.empty() ? "" : ", ") + x.name;
     throw_usage(fmt::format("kernel '{}' has no variant '{}'", kernel_->id, name), "its variants are: " + known);
   }
+  if (in_lab()) {
+    lab_->set_variant(name);  // switches the lab's backend along with it
+    backend_ = lab_->request().backend;
+    variant_ = name;
+    return;
+  }
   if (v->backend != backend_) set_backend(v->backend);  // throws when that backend is unavailable
   variant_ = name;
   sweep_.reset();
@@ -227,6 +246,11 @@ void Session::set_variant(const std::string& name) {
 }
 
 void Session::set_block(std::optional<BlockShape> block) {
+  if (in_lab()) {
+    lab_->set_block(block);
+    block_ = block;
+    return;
+  }
   if (block) {
     if (block->x < 1 || block->y < 1)
       throw_usage(fmt::format("block {} has no threads", to_string(*block)), "both sides must be at least 1");
@@ -244,6 +268,10 @@ void Session::set_block(std::optional<BlockShape> block) {
 
 void Session::refresh_launch_info() {
   launch_info_ = {};
+  if (in_lab()) {
+    launch_info_.problem = "lab kernels: the Lab section shows each run's launch arithmetic and occupancy";
+    return;
+  }
   if (simulating() && backend_ == Backend::Cuda) return sync_simulation_launch_info();
   if (backend_ == Backend::Cpu) {
     launch_info_.problem = device_.cuda ? "the CPU backend runs without CUDA blocks"
@@ -269,7 +297,7 @@ void Session::refresh_launch_info() {
 }
 
 BlockShape Session::suggest_block() {
-  if (simulating()) throw_usage("Suggest works for image stencils", "pick the simulation's block by hand");
+  if (simulating() || in_lab()) throw_usage("Suggest works for image stencils", "pick the block by hand");
   if (backend_ != Backend::Cuda)
     throw_usage("block shapes apply to the CUDA backend", "switch the backend to CUDA first");
   if (!input_) throw_usage("no image is loaded", "open an image first");

@@ -36,6 +36,9 @@
 namespace ks::app {
 
 class TopologyDocument;  // session/topology_document.hpp: the Topology panel's document
+// session/lab_document.hpp: the Lab section's document. Not included here: Qt's `slots` macro breaks the lab's
+// headers (LaunchArithmetic::slots), so Qt code reaches the lab through session/lab_commands.hpp.
+class LabDocument;
 
 // What the Device panel shows.
 struct DeviceStatus {
@@ -108,10 +111,14 @@ class Session {
 
   // ---- the request ----
   const KernelSpec& kernel() const noexcept { return *kernel_; }
-  // Whether the session runs this kernel of the registry: image stencils, and simulations (run live by
-  // simulation(): the request's parameters, backend, variant and block go to it instead of a stencil run).
-  static bool can_run(const KernelSpec& spec) { return spec.category == "stencil" || spec.category == "simulation"; }
+  // Whether the session runs this kernel of the registry: image stencils, simulations (run live by
+  // simulation(): the request's parameters, backend, variant and block go to it instead of a stencil run) and
+  // the basics lab (lab(): parameters, backend and variant go to its request; it runs when asked, see Run).
+  static bool can_run(const KernelSpec& spec) {
+    return spec.category == "stencil" || spec.category == "simulation" || spec.category == "lab";
+  }
   bool simulating() const noexcept { return kernel_->category == "simulation"; }
+  bool in_lab() const noexcept { return kernel_->category == "lab"; }
   // Parameters reset to the kernel's defaults; the variant too when the new kernel lacks it. A usage Error for
   // an unknown id or a kernel the session cannot run.
   void select_kernel(const std::string& id);
@@ -154,9 +161,7 @@ class Session {
   ui::DisplayFrame display_frame() const;
   // The result on screen and the run that made it. A CUDA result stays on the GPU (shown through CUDA-GL
   // interop, no host round trip): output() is null then and output_device() holds it.
-  bool has_output() const noexcept {
-    return simulating() ? simulation_->has_frame() : bool(output_ || output_device_);
-  }
+  bool has_output() const noexcept;
   const Image* output() const noexcept { return output_.get(); }
   const DeviceImageRef& output_device() const noexcept { return output_device_; }
   // The result on the host, copied from the GPU when it lives there (blocks for the copy).
@@ -192,6 +197,12 @@ class Session {
   SimulationRunner& simulation() noexcept { return *simulation_; }
   const SimulationRunner& simulation() const noexcept { return *simulation_; }
 
+  // ---- the basics lab (while in_lab(); see lab_document.hpp) ----
+  // run_now() runs its request and waits; request_run() does nothing there: a lab run can take seconds, so it
+  // starts from the Lab section's Run button. export_timings writes the last lab report, export_result its image.
+  LabDocument& lab() noexcept;
+  const LabDocument& lab() const noexcept;
+
   // ---- exports ----
   // The result at full resolution in the file's layout (channels and 16-bit depth of the input file) with its
   // JSON sidecar; see exports.hpp. A usage Error before the first result.
@@ -216,6 +227,11 @@ class Session {
   ui::DisplayFrame simulation_frame() const;
   void run_simulation_now();
   void sync_simulation_launch_info();
+  // session_lab.cpp: the same for the basics lab.
+  void make_lab_document();
+  void enter_lab();
+  ui::DisplayFrame lab_frame() const;
+  void run_lab_now();
   void notify(Notice::Level level, Notice::Source source, std::string text);
   double seconds_since_start() const;
   Clock::time_point now() const;
@@ -269,6 +285,7 @@ class Session {
 
   std::unique_ptr<TopologyDocument> topology_;
   std::unique_ptr<SimulationRunner> simulation_;  // its jobs post to it: destroyed after worker_
+  std::unique_ptr<LabDocument> lab_;              // likewise
   std::unique_ptr<Worker> worker_;  // last: destroyed first, so no job outlives what it uses
 };
 

@@ -8,6 +8,8 @@
 #include <thread>
 
 #include "cli/image_files.hpp"
+#include "session/lab_document.hpp"
+#include "session/lab_exports.hpp"
 #include "session/session.hpp"
 
 namespace ks::app {
@@ -62,6 +64,7 @@ void Session::start_device_probe() {
 }
 
 void Session::request_run() {
+  if (in_lab()) return;  // lab runs start from the Lab section's Run (they can take seconds)
   if (!simulating()) {
     run_requested_ = true;
     return;
@@ -114,6 +117,7 @@ void Session::wait_idle() {
 
 void Session::run_now() {
   if (simulating()) return run_simulation_now();
+  if (in_lab()) return run_lab_now();
   if (!input_) throw_usage("no image is loaded", "open an image first");
   run_requested_ = false;
   last_submit_ = now();
@@ -161,6 +165,7 @@ void Session::submit_run() {
 
 void Session::apply_run(std::uint64_t generation, RunOutput out) {
   if (generation != input_generation_) return;  // made from an image that is no longer loaded
+  if (in_lab()) return;                           // a stencil run that ended after a lab kernel was chosen
   ++runs_applied_;
   last_error_.reset();
   history_.add(timing_entry_of(out.report, runs_applied_, seconds_since_start()));
@@ -229,6 +234,7 @@ void Session::submit_cpu_reference() {
 
 void Session::start_sweep() {
   if (simulating()) throw_usage("the sweep times image stencils", "pick the simulation's block by hand and read its step time");
+  if (in_lab()) throw_usage("the block sweep times image stencils", "the Lab section sweeps sizes instead");
   if (!input_) throw_usage("no image is loaded", "open an image first");
   if (backend_ != Backend::Cuda || !device_.cuda)
     throw Error(ErrorKind::Usage, "the sweep times CUDA block shapes, and the backend in use is the CPU",
@@ -276,6 +282,11 @@ void Session::start_sweep() {
       /*replace_waiting=*/false);
 }
 
+bool Session::has_output() const noexcept {
+  if (in_lab()) return lab_->result_image() != nullptr;
+  return simulating() ? simulation_->has_frame() : bool(output_ || output_device_);
+}
+
 void Session::note_display(std::uint64_t generation, double ms, std::string path) {
   if (simulating()) simulation_->note_displayed(generation, ms);
   display_path_ = std::move(path);
@@ -284,6 +295,7 @@ void Session::note_display(std::uint64_t generation, double ms, std::string path
 
 ui::DisplayFrame Session::display_frame() const {
   if (simulating()) return simulation_frame();
+  if (in_lab()) return lab_frame();
   ui::DisplayFrame f;
   f.input = input_.get();
   f.output = output_.get();
@@ -296,6 +308,11 @@ ui::DisplayFrame Session::display_frame() const {
 
 void Session::export_result(const std::filesystem::path& path, const SaveOptions& options) const {
   if (simulating()) return simulation_->export_frame(path);  // as the view shows it, with a sidecar
+  if (in_lab()) {
+    if (!lab_->result_image() || !lab_->last_run())
+      throw_usage("this lab kernel made no image to export", "kmeans makes one: run it; export timings instead");
+    return export_lab_image(*lab_->result_image(), path, options, lab_->last_run()->report);
+  }
   if (!has_output() || !last_report_) throw_usage("there is no result to export yet", "run a kernel first");
   ResultProvenance p;
   p.input = input_name_;
@@ -308,12 +325,17 @@ void Session::export_result(const std::filesystem::path& path, const SaveOptions
 }
 
 Image Session::output_on_host() const {
+  if (in_lab() && lab_->result_image()) return *lab_->result_image();
   if (output_) return *output_;
   if (output_device_) return download_device_image(output_device_);
   throw_usage("there is no result yet", "run a kernel first");
 }
 
 void Session::export_timings(const std::filesystem::path& path) const {
+  if (in_lab()) {
+    if (!lab_->last_run()) throw_usage("there are no lab timings to export yet", "press Run in the Lab section");
+    return export_lab_timings(path, lab_->last_run()->report, lab_->sweep());
+  }
   if (history_.empty()) throw_usage("there are no timings to export yet", "run a kernel first");
   ks::app::export_timings(path, history_.all(), device_.cuda ? device_.info.name : device_.cpu,
                           device_.copy_bandwidth_gbps);

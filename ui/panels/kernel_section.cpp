@@ -142,7 +142,7 @@ void draw_kernel_section(app::Session& s, PanelState& st) {
     ImGui::EndCombo();
   }
 
-  if (s.has_input() && !s.simulating()) {  // simulations have their own state types
+  if (s.has_input() && !s.simulating() && !s.in_lab()) {  // simulations and the lab have their own types
     const ElemType type = s.element_type();
     if (ImGui::BeginCombo("type", type_label(type))) {
       for (ElemType t : {ElemType::U8, ElemType::F32})
@@ -158,12 +158,12 @@ void draw_kernel_section(app::Session& s, PanelState& st) {
   // s.kernel(), not spec: the combo above may have changed the kernel in this very frame.
   for (const auto& p : s.kernel().params) param_widget(s, st, p);
   if (ImGui::SmallButton("Defaults")) try_change(st, [&] { s.reset_params(); });
-  if (!s.simulating()) {  // a simulation runs on by itself (Simulation section)
+  if (!s.simulating() && !s.in_lab()) {  // a simulation runs on by itself; the lab runs from its Run
     ImGui::SameLine();
     if (ImGui::SmallButton("Run again")) s.request_run();
   }
 
-  if (!st.error.empty()) error_text(st.error);
+  if (!st.error.empty() && !s.in_lab()) error_text(st.error);  // the Lab section shows the lab's
   if (s.last_error()) error_text("Last run failed: " + s.last_error()->full_message());
 }
 

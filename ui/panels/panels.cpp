@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "panels/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/simulation_section.hpp"
 #include "session/session.hpp"
@@ -113,8 +114,10 @@ void draw_panels(app::Session& s, PanelState& st) {
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 9);  // room for the labels at the right ("neighbours (?)")
   section("Kernel", st.kernel_open, s, st, panels::draw_kernel_section);
   if (s.simulating()) section("Simulation", st.simulation_open, s, st, panels::draw_simulation_section);
-  section("Launch", st.launch_open, s, st, panels::draw_launch_section);
+  if (s.in_lab()) section("Lab", st.lab_open, s, st, panels::draw_lab_section);
+  if (!s.in_lab()) section("Launch", st.launch_open, s, st, panels::draw_launch_section);  // Lab: in its report
   section("Timing", st.timing_open, s, st, panels::draw_timing_section);
+  if (s.in_lab()) section("Roofline", st.roofline_open, s, st, panels::draw_roofline_section);
   section("Device", st.device_open, s, st, panels::draw_device_section);
   if (st.view) section("View", st.view_open, s, st, panels::draw_view_section);
   ImGui::PopItemWidth();

@@ -39,6 +39,9 @@ struct PanelState {
   std::string error;                              // the last refused change, until the next accepted one
   std::uint64_t followed_generation = 0;          // the output generation auto_range last adjusted to
   bool simulation_open = true;                    // the Simulation section (while a simulation is selected)
+  bool lab_open = true, roofline_open = true;     // the Lab and Roofline sections (while a lab kernel is chosen)
+  std::string lab_size_text;                      // the Lab section's typed size, until Enter
+  std::string lab_size_shown;                     // the size lab_size_text was last reset to
   std::uint64_t followed_simulation = 0;          // the fresh simulation whose colormap and range were applied
 };
 

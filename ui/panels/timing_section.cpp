@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/text_format.hpp"
+#include "panels/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/simulation_section.hpp"
 #include "session/session.hpp"
@@ -23,6 +24,7 @@ std::string ms_or_dash(double ms, bool present) { return present ? cli::format_m
 
 void draw_timing_section(app::Session& s, PanelState& st) {
   if (s.simulating()) return draw_simulation_timing(s, st);
+  if (s.in_lab()) return draw_lab_timing(s, st);
   const std::string& kernel = s.kernel().id;
   const auto& runs = s.history().of(kernel);
   if (runs.empty()) {

@@ -26,6 +26,7 @@
 #include "qt/simulation_menu.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/exports.hpp"
+#include "session/lab_commands.hpp"
 #include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
 
@@ -203,6 +204,7 @@ void MainWindow::update_status() {
     kernel_label_->setText(q(fmt::format("{} generation {}, {} ms/step", session_.kernel().id, sim.generation(),
                                          cli::format_ms(sim.timing().stats.median_ms))));
   }
+  if (session_.in_lab()) kernel_label_->setText(q(app::lab_status_bar_text(session_)));  // its last run
   const double fps = viewport_->display_fps();
   fps_label_->setText(fps > 0 ? QString("%1 fps").arg(fps, 0, 'f', 0) : QString("display idle"));
   fps_label_->setToolTip(q("display path: " + viewport_->display_path()));

@@ -1,0 +1,159 @@
+#pragma once
+// The Lab section's document: the lab request being edited (kernel, size, parameters, backend, variant,
+// block, host memory, streams), its runs on the session's worker, the reports they gave (one kept per
+// request), the kmeans image, and the size sweep (time against size for every variant). No Qt, no GL.
+//
+// Threads: like the Session that owns it, every method is called on the GUI thread. Runs and sweeps are jobs
+// on the session's worker (so the job indicator shows them, with progress and Cancel); they post their
+// results back, and Session::poll() applies them here.
+//
+// Changes are checked at once with lab::check_lab_request (no device needed): a bad value is refused with a
+// usage Error and the request stays as it was. Nothing is clamped.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/image.hpp"
+#include "lab/lab.hpp"
+#include "registry/kernel_spec.hpp"
+#include "session/worker.hpp"
+
+namespace ks {
+class Engine;
+}
+
+namespace ks::app {
+
+// A finished lab run and the request that made it.
+struct LabRun {
+  std::uint64_t number = 0;  // 1, 2, ... in the order runs finished
+  std::string key;           // lab_request_key of its request
+  lab::LabReport report;
+};
+
+// One measured point of the size sweep.
+struct LabSweepPoint {
+  std::string variant;
+  lab::LabSize size;
+  double kernel_ms = 0;      // median of the timed repeats
+  double end_to_end_ms = 0;  // upload + kernel + download (the kernel alone on the CPU backend)
+};
+
+// Time against size for every variant of the backend, at the sizes of lab_sweep_sizes.
+struct LabSweep {
+  std::string kernel;
+  Backend backend = Backend::Cpu;
+  std::vector<std::string> variants;
+  std::vector<lab::LabSize> sizes;
+  std::vector<LabSweepPoint> points;  // filled as the sweep goes
+  std::vector<std::string> failures;  // "openblas at 2^20: ..." (a variant that cannot run is skipped)
+  bool running = false;
+  bool complete = false;  // every (variant, size) measured or failed; false after Cancel
+};
+
+// What distinguishes two requests' reports: kernel, backend, variant, size, parameters, block, host, streams.
+std::string lab_request_key(const lab::LabRequest& request, const std::string& effective_variant,
+                            const lab::LabSize& effective_size);
+
+// The sizes a sweep measures, smallest first, up to `largest`: elements n, n/2, n/4, ... while they stay >=
+// 2^10; grids and matrices halve every side while each stays >= 16 (and within the kernel's limits).
+// Image-sized kernels (kmeans) have no sweep: a usage Error.
+std::vector<lab::LabSize> lab_sweep_sizes(const lab::LabInfo& info, const lab::LabSize& largest);
+
+class LabDocument {
+ public:
+  struct Options {
+    int warmup = 1;
+    int repeat = 5;
+    int sweep_repeat = 3;
+    bool cuda = false;             // whether the CUDA backend is usable
+    std::string cuda_unavailable;  // why not
+  };
+  struct Hooks {
+    std::function<std::uint64_t()> next_frame_generation;  // the session's output generation counter
+    std::function<void(bool error, std::string text)> notify;
+  };
+
+  LabDocument(Engine& engine, Worker& worker, Options options, Hooks hooks);
+  LabDocument(const LabDocument&) = delete;
+  LabDocument& operator=(const LabDocument&) = delete;
+
+  // ---- the request ----
+  // Starts a request for this lab kernel: its default size and parameters; backend as given. The image is
+  // what Image-sized kernels (kmeans) run on.
+  void select(const KernelSpec& spec, Backend backend);
+  bool active() const noexcept { return spec_ != nullptr; }
+  const KernelSpec& spec() const;
+  const lab::LabInfo& info() const;
+  const lab::LabRequest& request() const noexcept { return request_; }
+  lab::LabSize effective_size() const;  // the request's size, or the kernel's default (kmeans: the image's)
+  std::string effective_variant() const;
+
+  // Each throws a usage Error for a value the request cannot take, and keeps the previous request.
+  void set_size(const lab::LabSize& size);
+  void set_size_text(const std::string& text);  // "2^20", "1024x768", "7x13x5"
+  void set_param(const std::string& name, const std::string& text);
+  void set_params(const ParamSet& params);
+  void set_backend(Backend backend);
+  void set_variant(const std::string& name);  // empty: the backend's default
+  void set_block(std::optional<BlockShape> block);
+  void set_host(lab::HostMode mode);
+  void set_streams(int streams);
+  // The loaded image, for kernels that work on one (kmeans); others ignore it. Clears a result image made
+  // from another image.
+  void set_image(std::shared_ptr<const Image> image);
+  bool takes_image() const { return active() && info().form == lab::SizeForm::Image; }
+
+  // ---- runs ----
+  void run();  // the current request on the worker; throws a usage Error when no lab kernel is selected
+  bool running() const noexcept { return runs_in_flight_ > 0; }
+  // The latest finished run (the Lab section shows it), and whether the request changed since.
+  const std::optional<LabRun>& last_run() const noexcept { return last_run_; }
+  bool last_run_is_current() const;
+  // The kept run of exactly the current request (going back to a variant or size measured before shows its
+  // report again); null when there is none.
+  const LabRun* run_for_request() const;
+  // One run per request, the most recent last, at most kKeptRuns (the Roofline panel plots them).
+  static constexpr std::size_t kKeptRuns = 24;
+  const std::vector<LabRun>& runs() const noexcept { return runs_; }
+  const std::optional<Error>& last_error() const noexcept { return last_error_; }
+
+  // The image the last run made (kmeans: the quantised image), for the viewport; null when there is none.
+  const Image* result_image() const noexcept { return result_image_.get(); }
+  std::uint64_t result_generation() const noexcept { return result_generation_; }
+
+  // ---- the size sweep ----
+  // Every variant of the backend at lab_sweep_sizes(info, current size): usage Error for kmeans, while one
+  // runs, or without a kernel. Cancel (Worker::cancel_running) stops it between points; the points stay.
+  void start_sweep();
+  const std::optional<LabSweep>& sweep() const noexcept { return sweep_; }
+
+ private:
+  // The request with `change` applied, checked; throws before anything changes.
+  void change(const std::function<void(lab::LabRequest&)>& edit);
+  lab::LabRequest with_image(lab::LabRequest request) const;
+  void apply_run(lab::LabResult result, const std::string& key);
+
+  Engine& engine_;
+  Worker& worker_;
+  Options options_;
+  Hooks hooks_;
+  const KernelSpec* spec_ = nullptr;
+  lab::LabRequest request_;
+  std::shared_ptr<const Image> image_;
+
+  int runs_in_flight_ = 0;
+  std::uint64_t runs_finished_ = 0;
+  std::optional<LabRun> last_run_;
+  std::vector<LabRun> runs_;
+  std::optional<Error> last_error_;
+  std::shared_ptr<const Image> result_image_;
+  std::uint64_t result_generation_ = 0;
+  std::optional<LabSweep> sweep_;
+};
+
+}  // namespace ks::app

@@ -1,0 +1,160 @@
+// The basics lab drawn headless through EGL: `--screenshot` of a lab kernel with its Lab, Timing and Roofline
+// sections (the sweep's line in its variant's colour), kmeans' quantised image in the viewport, bad lab
+// requests refused with exit 2; and the timeline and the roofline drawn from reports of their own (a CUDA
+// timeline on a machine without a GPU).
+#ifdef KS_HAVE_SCREENSHOT
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "gui/screenshot.hpp"
+#include "io/image_io.hpp"
+#include "panels/lab_sections.hpp"
+#include "panels/log_log_plot.hpp"
+#include "panels/roofline_panel.hpp"
+#include "render_test_support.hpp"
+#include "support/test_support.hpp"
+
+namespace ks {
+namespace {
+
+int run(std::vector<std::string> args) {
+  args.insert(args.begin(), "kernelscope");
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  return app::screenshot_main(int(argv.size()), argv.data());
+}
+
+test::Rgb rgb_of(ImU32 c) {
+  return {int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)};
+}
+
+// Pixels of exactly this colour in the rectangle [x0, x1) x [y0, y1).
+int count_colour(const Image& frame, test::Rgb colour, int x0, int y0, int x1, int y1) {
+  int n = 0;
+  for (int y = y0; y < y1; ++y)
+    for (int x = x0; x < x1; ++x)
+      if (test::rgb_at(frame, x, y) == colour) ++n;
+  return n;
+}
+
+TEST(ScreenshotLab, TheLabSectionShowsTheRunAndTheSweep) {
+  test::TempDir dir;
+  const auto out = dir / "lab.png";
+  ASSERT_EQ(
+      run({"--screenshot", out.string(), "--kernel", "vecadd", "--lab-size", "2^14", "--lab-sweep",
+           "--sections", "kernel,lab", "--size", "900x1400", "--sidebar-width", "500", "--backend", "cpu"}),
+      0);
+  const Image frame = convert_channels(load_image(out), 4);
+  ASSERT_EQ(frame.width(), 900);
+  // The viewport left of the sidebar is empty for a kernel of arrays: one colour.
+  const test::Rgb corner = test::rgb_at(frame, 0, 0);
+  EXPECT_EQ(count_colour(frame, corner, 0, 0, 300, frame.height()), 300 * frame.height());
+  // The sidebar holds the panels, and the sweep's line is drawn in the first variant's colour.
+  EXPECT_GT(count_colour(frame, rgb_of(ui::panels::series_colour(0)), 400, 0, 900, frame.height()), 20);
+}
+
+TEST(ScreenshotLab, KmeansShowsTheQuantisedImage) {
+  test::TempDir dir;
+  const auto quantised = dir / "kmeans.png";
+  const auto original = dir / "box.png";
+  ASSERT_EQ(run({"--screenshot", quantised.string(), "--kernel", "kmeans", "--param", "k=4", "--no-panels",
+                 "--split", "0", "--backend", "cpu"}),
+            0);
+  ASSERT_EQ(run({"--screenshot", original.string(), "--kernel", "box", "--param", "radius=1", "--no-panels",
+                 "--split", "0", "--backend", "cpu"}),
+            0);
+  // Four colours (with the edges the scaled view blends) against the sample's many.
+  const std::size_t k4 = test::distinct_colours(convert_channels(load_image(quantised), 4));
+  const std::size_t many = test::distinct_colours(convert_channels(load_image(original), 4));
+  EXPECT_LT(k4 * 4, many) << k4 << " colours against " << many;
+}
+
+TEST(ScreenshotLab, BadLabRequestsExitWithTwoAndWriteNothing) {
+  test::TempDir dir;
+  const auto out = dir / "bad.png";
+  EXPECT_EQ(
+      run({"--screenshot", out.string(), "--kernel", "vecadd", "--lab-size", "2^40", "--backend", "cpu"}), 2);
+  EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "box", "--lab-size", "2^10", "--backend", "cpu"}),
+            2);
+  EXPECT_EQ(
+      run({"--screenshot", out.string(), "--kernel", "vecadd", "--sections", "nonesuch", "--backend", "cpu"}),
+      2);
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+// A window filling the frame, drawing `body`.
+Image draw_in_window(int width, int height, const std::function<void()>& body) {
+  ui::HeadlessRenderer renderer = test::make_renderer(width, height);
+  return renderer.render(test::one_to_one_view(width, height), [&] {
+    ImGui::SetNextWindowPos(ImVec2(0, 0));
+    ImGui::SetNextWindowSize(ImVec2(float(width), float(height)));
+    ImGui::Begin("test", nullptr, ImGuiWindowFlags_NoDecoration);
+    body();
+    ImGui::End();
+  });
+}
+
+TEST(LabDrawing, TheTimelineDrawsTheSerialAndTheStreamedLanesByStream) {
+  lab::LabReport r;
+  r.backend = Backend::Cuda;
+  r.host = lab::HostMode::Pinned;
+  r.streams = 2;
+  r.chunks = 4;
+  r.serial_timeline = {{"upload", 0, 0, 0.0, 4.0, 1 << 20},
+                       {"kernel", 0, 0, 4.0, 5.0, 0},
+                       {"download", 0, 0, 5.0, 7.0, 1 << 19}};
+  for (int c = 0; c < 4; ++c) {
+    const double t = c * 1.0;
+    r.timeline.push_back({"upload", c % 2, c, t, t + 1.0, 1 << 18});
+    r.timeline.push_back({"kernel", c % 2, c, t + 1.0, t + 1.25, 0});
+    r.timeline.push_back({"download", c % 2, c, t + 1.25, t + 1.75, 1 << 17});
+  }
+  const Image frame = draw_in_window(600, 300, [&] { ui::panels::draw_lab_timeline(r); });
+  const int stream0 = count_colour(frame, rgb_of(ui::panels::series_colour(0)), 0, 0, 600, 300);
+  const int stream1 = count_colour(frame, rgb_of(ui::panels::series_colour(1)), 0, 0, 600, 300);
+  EXPECT_GT(stream0, 500) << "the serial run and chunks 0, 2";
+  EXPECT_GT(stream1, 200) << "chunks 1, 3";
+  EXPECT_GT(stream0, stream1) << "the serial run is all stream 0";
+}
+
+TEST(LabDrawing, TheTimelineOfARunWithoutCopiesIsANote) {
+  lab::LabReport r;  // the CPU backend: no bars
+  const Image frame = draw_in_window(400, 120, [&] { ui::panels::draw_lab_timeline(r); });
+  EXPECT_EQ(count_colour(frame, rgb_of(ui::panels::series_colour(0)), 0, 0, 400, 120), 0);
+  EXPECT_GT(test::distinct_colours(frame), 2u) << "the note's text";
+}
+
+TEST(LabDrawing, TheRooflineDrawsTheRoofsAndThePoints) {
+  ui::panels::peaks::ComputePeaks machine;
+  machine.memory_gbps = 3000;
+  machine.fma_gflops = 50000;
+  machine.where = "test";
+  EXPECT_DOUBLE_EQ(ui::panels::peaks::attainable_gflops(machine, 1), 3000);
+  EXPECT_DOUBLE_EQ(ui::panels::peaks::attainable_gflops(machine, 1000), 50000);
+  const std::vector<ui::panels::peaks::RooflinePoint> points = {{"vecadd vector4", 1.0 / 12, 250, 3000},
+                                                                {"matmul regtiled", 600, 37800, 63}};
+  int drawn = 0;
+  const Image frame = draw_in_window(500, 320, [&] { drawn = ui::panels::draw_roofline(machine, points); });
+  EXPECT_EQ(drawn, 2);
+  EXPECT_GT(count_colour(frame, rgb_of(ui::panels::series_colour(1)), 0, 0, 500, 320), 20) << "the points";
+  // Without peaks the points still show, and what is missing is said.
+  const Image bare = draw_in_window(500, 320, [&] { drawn = ui::panels::draw_roofline({}, points); });
+  EXPECT_EQ(drawn, 2);
+  EXPECT_GT(count_colour(bare, rgb_of(ui::panels::series_colour(1)), 0, 0, 500, 320), 20);
+}
+
+TEST(LabDrawing, DecadeLabels) {
+  EXPECT_EQ(ui::panels::decade_label(0), "1");
+  EXPECT_EQ(ui::panels::decade_label(1), "10");
+  EXPECT_EQ(ui::panels::decade_label(3), "1k");
+  EXPECT_EQ(ui::panels::decade_label(7), "10M");
+  EXPECT_EQ(ui::panels::decade_label(-2), "0.01");
+}
+
+}  // namespace
+}  // namespace ks
+#endif
