@@ -168,7 +168,7 @@ void Session::apply_run(std::uint64_t generation, RunOutput out) {
   if (in_lab()) return;                           // a stencil run that ended after a lab kernel was chosen
   ++runs_applied_;
   last_error_.reset();
-  history_.add(timing_entry_of(out.report, runs_applied_, seconds_since_start()));
+  history_.add(timing_entry_of(out.report, runs_applied_, seconds_since_start(), generation));
   output_run_ = runs_applied_;
   output_ = std::move(out.output);
   output_device_ = std::move(out.output_device);

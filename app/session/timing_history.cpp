@@ -25,9 +25,10 @@ double median_of(std::vector<double> v) { return TimingStats::of(std::move(v)).m
 
 }  // namespace
 
-TimingEntry timing_entry_of(const RunReport& r, std::uint64_t run, double at_s) {
+TimingEntry timing_entry_of(const RunReport& r, std::uint64_t run, double at_s, std::uint64_t input) {
   TimingEntry e;
   e.run = run;
+  e.input = input;
   e.at_s = at_s;
   e.kernel = r.kernel;
   e.variant = r.variant;
@@ -65,9 +66,25 @@ const std::deque<TimingEntry>& TimingHistory::of(const std::string& kernel) cons
   return it == entries_.end() ? none : it->second;
 }
 
+std::string series_key(const TimingEntry& e) {
+  return fmt::format("{}|{}|{}|{}|{}|{}x{}x{} {}|{}", e.input, e.kernel, e.variant, to_string(e.backend),
+                     e.block ? to_string(*e.block) : std::string(), e.shape.width, e.shape.height, e.shape.channels,
+                     to_string(e.shape.type), e.params);
+}
+
+std::vector<TimingEntry> TimingHistory::series(const std::string& kernel) const {
+  const auto& list = of(kernel);
+  if (list.empty()) return {};
+  const std::string key = series_key(list.back());
+  std::vector<TimingEntry> out;
+  for (const auto& e : list)
+    if (series_key(e) == key) out.push_back(e);
+  return out;
+}
+
 TimingSummary TimingHistory::summary(const std::string& kernel) const {
   TimingSummary s;
-  const auto& list = of(kernel);
+  const std::vector<TimingEntry> list = series(kernel);
   if (list.empty()) return s;
   std::vector<double> kernel_ms, upload, download, display;
   for (const auto& e : list) {

@@ -22,6 +22,7 @@ namespace ks::app {
 // One run of a kernel (warm-up, then `repeat` timed launches). kernel_ms is the median of those launches.
 struct TimingEntry {
   std::uint64_t run = 0;        // the session's run number, 1 for the first
+  std::uint64_t input = 0;      // which loaded image it ran on (the session's input generation)
   double at_s = 0;              // seconds since the session started
   std::string kernel;
   std::string variant;
@@ -40,9 +41,13 @@ struct TimingEntry {
   double kernel_ms() const { return launches.median_ms; }
 };
 
-TimingEntry timing_entry_of(const RunReport& report, std::uint64_t run, double at_s);
+TimingEntry timing_entry_of(const RunReport& report, std::uint64_t run, double at_s, std::uint64_t input = 0);
 
-// Statistics over the entries of one kernel (their kernel_ms), as the Timing panel shows them.
+// What makes runs comparable: the same input, kernel, variant, backend, block, image shape and type, and
+// parameters. Statistics are taken over one series, never across (a p95 from another image means nothing here).
+std::string series_key(const TimingEntry& e);
+
+// Statistics over the entries of one series of a kernel (their kernel_ms), as the Timing panel shows them.
 struct TimingSummary {
   int runs = 0;
   TimingStats kernel;           // over the runs' medians
@@ -62,6 +67,9 @@ class TimingHistory {
   void set_display_ms(std::uint64_t run, double ms);
 
   const std::deque<TimingEntry>& of(const std::string& kernel) const;
+  // The runs of the kernel's current series: those with the series key of its last run, oldest first.
+  std::vector<TimingEntry> series(const std::string& kernel) const;
+  // Statistics over series(kernel).
   TimingSummary summary(const std::string& kernel) const;
   std::size_t limit() const noexcept { return limit_; }
   bool empty() const noexcept { return entries_.empty(); }

@@ -167,6 +167,41 @@ TEST(SessionRuns, TheHistoryKeepsTheLastRunsOfEachKernel) {
   EXPECT_EQ(s.display_path(), "host upload");
 }
 
+// Statistics belong to one series (input, kernel, variant, type, parameters, block): a p95 taken over runs on
+// another image or with other parameters would describe nothing (issue 15: a 1951 ms p95 on the sample came from
+// an earlier 30000^2 image).
+TEST(SessionRuns, TimingStatisticsCoverOneSeriesOfRuns) {
+  test::TempDir dir;
+  save_image(test::random_image(640, 480, 1, ElemType::U8, 4), dir / "big.png");
+  Session s(cpu_options());
+  s.open_image(dir / "big.png");
+  for (int i = 0; i < 3; ++i) s.run_now();  // box on 640x480
+  const std::size_t on_big = s.history().of("box").size();
+  ASSERT_GE(on_big, 3u);
+  const double big_median = s.history().summary("box").kernel.median_ms;
+  s.open_sample();
+  s.run_now();
+  const std::size_t all = s.history().of("box").size();
+  const auto series = s.history().series("box");
+  ASSERT_GE(series.size(), 1u);
+  EXPECT_EQ(series.size(), all - on_big) << "the sample's runs only; every run is still kept (and exported)";
+  for (const TimingEntry& e : series) EXPECT_EQ(e.shape.width, s.input()->width());
+  const TimingSummary sum = s.history().summary("box");
+  EXPECT_EQ(sum.runs, int(series.size()));
+  std::vector<double> sample_ms;
+  for (const TimingEntry& e : series) sample_ms.push_back(e.kernel_ms());
+  EXPECT_DOUBLE_EQ(sum.kernel.median_ms, TimingStats::of(sample_ms).median_ms);
+  EXPECT_GT(big_median, 0);
+
+  s.set_param("radius", "3");  // a parameter change starts a new series
+  s.run_now();
+  EXPECT_EQ(s.history().summary("box").runs, 1);
+  EXPECT_NE(series_key(s.history().of("box").back()), series_key(series.back()));
+  s.set_param("radius", "1");  // back to the earlier settings: their runs count again
+  s.run_now();
+  EXPECT_EQ(s.history().summary("box").runs, int(series.size()) + 1);
+}
+
 TEST(SessionRuns, LoadingInTheBackgroundReportsSuccessAndFailure) {
   test::TempDir dir;
   save_image(test::random_image(64, 48, 1, ElemType::U8, 9), dir / "a.png");

@@ -26,7 +26,8 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   if (s.simulating()) return draw_simulation_timing(s, st);
   if (s.in_lab()) return draw_lab_timing(s, st);
   const std::string& kernel = s.kernel().id;
-  const auto& runs = s.history().of(kernel);
+  // One series: the runs with the last run's input, variant, block, type and parameters (a change starts anew).
+  const std::vector<app::TimingEntry> runs = s.history().series(kernel);
   if (runs.empty()) {
     note_text("No run of " + kernel + " yet.");
     return;
@@ -40,7 +41,11 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   const std::string overlay = fmt::format("last {} ms", cli::format_ms(ms.back()));
   ImGui::PlotLines("##kernel_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top,
                    ImVec2(ImGui::GetContentRegionAvail().x, 70));  // 1.86 PlotLines: no -1 "fill" width
-  ImGui::TextDisabled("kernel median per run, last %d of %zu kept", sum.runs, s.history().limit());
+  ImGui::TextDisabled("kernel median per run: %d run%s of this image, variant, block and parameters", sum.runs,
+                      sum.runs == 1 ? "" : "s");
+  help_marker("The plot and the figures below cover one series: runs on the same image with the same variant, "
+              "type, block and parameters. A change starts a new series; going back to earlier settings takes "
+              "up their runs again. File > Export timings writes every run.");
 
   const app::TimingEntry& last = runs.back();
   const bool gpu = last.backend == Backend::Cuda;
