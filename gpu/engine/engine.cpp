@@ -19,7 +19,7 @@ CudaContext& Engine::cuda() {
     try {
       cuda_ = CudaContext::create(0);
     } catch (const Error& e) {
-      cuda_error_ = e.full_message();
+      cuda_error_ = e.what();  // what is missing; the hint ("--backend cpu") is each front end's own
       throw;
     }
   }

@@ -20,7 +20,8 @@ std::vector<std::string> private_folders(const std::filesystem::path& dir) {
 void GuiApp::SetUp() {
   const std::string why = XvfbServer::unavailable_reason();
   if (!why.empty()) GTEST_SKIP() << why;
-  xvfb_ = std::make_unique<XvfbServer>(kScreenWidth, kScreenHeight);
+  const auto [width, height] = screen_size();
+  xvfb_ = std::make_unique<XvfbServer>(width, height);
 }
 
 AppRun GuiApp::run_script(const std::string& script, const std::vector<std::string>& args) {

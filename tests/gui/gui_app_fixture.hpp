@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +22,8 @@ class GuiApp : public ::testing::Test {
   static constexpr int kDefaultWindowWidth = 1280, kDefaultWindowHeight = 800;  // MainWindow's first size
 
   void SetUp() override;
+  // The screen the Xvfb server has (a test of small screens overrides it).
+  virtual std::pair<int, int> screen_size() const { return {kScreenWidth, kScreenHeight}; }
 
   // Runs the app with `script` (one command per line, see app/gui/script_runner.hpp) and `args` (a file to open,
   // --backend ...), with the settings in settings_path().

@@ -17,13 +17,6 @@ double zoom_of(const std::string& status) {
   return std::stod(status.substr(at + 6));
 }
 
-std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix) {
-  std::vector<std::string> lines;
-  for (std::size_t at = out.find(prefix); at != std::string::npos; at = out.find(prefix, at + 1))
-    if (at == 0 || out[at - 1] == '\n') lines.push_back(out.substr(at, out.find('\n', at) - at));
-  return lines;
-}
-
 // The view follows what is shown (issue 15's rough edges): a simulation's grid of another size than the photo is
 // fitted, the photo is fitted again when it comes back, hiding the panels fits a fitted view to the wider area
 // and showing them fits it back; Life plays from its first choice.

@@ -80,5 +80,22 @@ TEST_F(GuiApp, StartsOnTheSampleRunsAKernelSavesScreenshotsAndQuits) {
   EXPECT_LT(double(differ) / (double(vw) * vh * 3), 0.01) << differ << " channel values differ by more than 8";
 }
 
+// A classroom projector's 1024x700 screen: the first window fits on it (it opened at 1280x800, partly off
+// screen) and the app still runs a kernel there.
+class GuiAppSmallScreen : public GuiApp {
+ protected:
+  std::pair<int, int> screen_size() const override { return {1024, 700}; }
+};
+
+TEST_F(GuiAppSmallScreen, TheFirstWindowFitsTheScreen) {
+  const AppRun run = run_script("kernel gaussian\nrun\nwindow-shot window.png\nprint-status\nquit\n");
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto [ww, wh] = printed_size(line_starting(run.out, "window-shot "));
+  EXPECT_GT(ww, 0);
+  EXPECT_LE(ww, 1024);
+  EXPECT_LE(wh, 700);
+  EXPECT_NE(line_starting(run.out, "status ").find("last=gaussian/"), std::string::npos) << run.out;
+}
+
 }  // namespace
 }  // namespace ks::test

@@ -41,8 +41,8 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   const std::string overlay = fmt::format("last {} ms", cli::format_ms(ms.back()));
   ImGui::PlotLines("##kernel_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top,
                    ImVec2(ImGui::GetContentRegionAvail().x, 70));  // 1.86 PlotLines: no -1 "fill" width
-  ImGui::TextDisabled("kernel median per run: %d run%s of this image, variant, block and parameters", sum.runs,
-                      sum.runs == 1 ? "" : "s");
+  note_text(fmt::format("kernel median per run; {} run{} in this series", sum.runs, sum.runs == 1 ? "" : "s"));
+  ImGui::SameLine();
   help_marker("The plot and the figures below cover one series: runs on the same image with the same variant, "
               "type, block and parameters. A change starts a new series; going back to earlier settings takes "
               "up their runs again. File > Export timings writes every run.");

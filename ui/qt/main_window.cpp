@@ -5,6 +5,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QGuiApplication>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -15,6 +16,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QRegularExpression>
+#include <QScreen>
 #include <QStatusBar>
 #include <filesystem>
 #include <utility>
@@ -77,7 +79,7 @@ MainWindow::MainWindow(app::Session& session, QSettings& settings, QWidget* pare
   connect(viewport_, &ViewportWidget::render_error, this,
           [this](const QString& m) { statusBar()->showMessage("Display: " + m, 10000); });
 
-  resize(1280, 800);
+  resize(first_window_size());
   if (const QByteArray g = settings_.geometry(); !g.isEmpty()) restoreGeometry(g);
   connect(&timer_, &QTimer::timeout, this, &MainWindow::tick);
   timer_.start(kTickMs);
@@ -213,6 +215,17 @@ void MainWindow::update_status() {
 void MainWindow::update_title() {
   const std::string name = session_.has_input() ? session_.input_name() : std::string("no image");
   setWindowTitle(q(std::filesystem::path(name).filename().string()) + " - kernelscope");
+}
+
+// 1280x800, or less on a smaller screen: the first window fits the screen's available area (a 1024x700 classroom
+// projector, say) with a margin for the window frame.
+QSize MainWindow::first_window_size() {
+  QSize size(1280, 800);
+  if (const QScreen* screen = QGuiApplication::primaryScreen()) {
+    const QRect available = screen->availableGeometry();
+    size = size.boundedTo(QSize(available.width() * 95 / 100, available.height() * 90 / 100));
+  }
+  return size;
 }
 
 void MainWindow::set_panels_visible(bool on) {

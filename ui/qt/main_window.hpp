@@ -35,6 +35,8 @@ class MainWindow : public QMainWindow {
 
   ViewportWidget& viewport() noexcept { return *viewport_; }
   PanelState& panels() noexcept { return panels_; }
+  // The size of the first window (no saved geometry): 1280x800 where the screen has room for it.
+  static QSize first_window_size();
   // View > Panels: shows or hides the sidebar (a fitted view is fitted again to the new free area).
   void set_panels_visible(bool on);
   // Off for scripted runs: failures go to the status bar and last_failure() instead of dialogs, and nothing
