@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "render/colormap.hpp"
 #include "render/value_range.hpp"
 #include "render/view_math.hpp"
 #include "render_test_support.hpp"
@@ -160,6 +161,27 @@ TEST(RenderImage, SplitShowsInputLeftAndOutputRight) {
   EXPECT_TRUE(rgb_near(frame, 29, 10, {217, 217, 217}, 1));  // the split line
   view.split = false;
   EXPECT_TRUE(rgb_near(r.render(view, {}, 1), 10, 10, {200, 200, 200}));  // without the split: the output
+}
+
+// A signed single-channel result shown in the diverging map: the split's input half stays gray (it was drawn
+// through the output's colormap, issue 15).
+TEST(RenderImage, SplitShowsTheInputInGrayWhateverTheOutputsColormap) {
+  const Image input = filled(100, 20, 1, ElemType::U8, 50);
+  const Image output = filled(100, 20, 1, ElemType::F32, -0.5f);
+  auto r = test::make_renderer(100, 20);
+  r.renderer().update(with_output(input, output));
+  ui::ViewState view = test::one_to_one_view(100, 20);
+  view.colormap = ui::Colormap::Diverging;
+  view.range_min = -1;
+  view.range_max = 1;
+  view.split = true;
+  view.split_position = 0.5f;
+  const Image frame = r.render(view, {}, 1);
+  for (int x : {5, 40}) EXPECT_TRUE(rgb_near(frame, x, 10, {50, 50, 50})) << x;  // u8 50 in gray
+  const auto& diverging = ui::colormap_table(ui::Colormap::Diverging);
+  const auto expected = diverging[64];  // t = (-0.5 + 1) / 2 = 0.25 -> entry 63.75, the nearest texel 64
+  for (int x : {60, 95})
+    EXPECT_TRUE(rgb_near(frame, x, 10, {int(expected[0]), int(expected[1]), int(expected[2])}, 3)) << x;
 }
 
 TEST(RenderImage, MagnifiedPixelsStaySharpSquares) {

@@ -9,6 +9,7 @@
 #include "render/colormap.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/value_range.hpp"
+#include "render/view_math.hpp"
 
 namespace ks::ui {
 
@@ -49,6 +50,27 @@ void draw_legend(const FrameRenderer& renderer, const ViewState& view) {
   label(range.min, 0.0f);
   label(0.5f * (range.min + range.max), 0.5f);
   label(range.max, 1.0f);
+}
+
+void draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
+  if (!view.split || !renderer.has_output()) return;
+  const ImGuiIO& io = ImGui::GetIO();
+  const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
+  const Size2 framebuffer{int(io.DisplaySize.x * scale + 0.5f),
+                          int(io.DisplaySize.y * io.DisplayFramebufferScale.y + 0.5f)};
+  const float x = float(split_screen_x(view, framebuffer)) / scale;  // logical pixels, as ImGui draws
+  // Near the top, below where the legend stands (top left), clear of the inspector and job box (bottom left).
+  const float pad = 4, top = 24 + 3 * ImGui::GetTextLineHeight() + 24;
+  ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  auto label = [&](const char* text, bool left_of_line) {
+    const ImVec2 size = ImGui::CalcTextSize(text);
+    const float x0 = left_of_line ? x - size.x - 3 * pad : x + 2 * pad;
+    draw->AddRectFilled(ImVec2(x0 - pad, top - pad), ImVec2(x0 + size.x + pad, top + size.y + pad),
+                        IM_COL32(20, 20, 24, 200), 3.0f);
+    draw->AddText(ImVec2(x0, top), IM_COL32(230, 230, 230, 255), text);
+  };
+  label("input", true);
+  label("output", false);
 }
 
 }  // namespace ks::ui

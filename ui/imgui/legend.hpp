@@ -13,4 +13,7 @@ class FrameRenderer;
 // its top-left quarter).
 void draw_legend(const FrameRenderer& renderer, const ViewState& view);
 
+// With the before/after split on: "input" and "output" at the top of each half, beside the split line.
+void draw_split_labels(const FrameRenderer& renderer, const ViewState& view);
+
 }  // namespace ks::ui

@@ -203,6 +203,7 @@ void ViewportWidget::paintGL() {
   if (apply_pending_releases(imgui_->io(), pending_)) note_input();
   try {
     draw_legend(*renderer_, view_);
+    draw_split_labels(*renderer_, view_);
     if (!hide_panels_) draw_panels(session_, panels_);
   } catch (const std::exception& e) {
     // A panel that throws (a bug: the panels catch the session's refusals themselves) must not take the window

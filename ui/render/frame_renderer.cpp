@@ -183,9 +183,13 @@ void FrameRenderer::draw(int fb_width, int fb_height, const ViewState& view) {
   glUniform2f(u_.viewport, float(fb_width), float(fb_height));
   glUniform1i(u_.image, 0);
   glUniform1i(u_.colormap, 1);
-  glActiveTexture(GL_TEXTURE1);
-  glBindTexture(GL_TEXTURE_2D, colormaps_[std::size_t(view.colormap)].id());
-  glActiveTexture(GL_TEXTURE0);
+  // The colormap belongs to the output (a diverging one for signed results): the input is shown in gray, as it
+  // is, also in the split's "before" half.
+  const auto use_colormap = [&](Colormap map) {
+    glActiveTexture(GL_TEXTURE1);
+    glBindTexture(GL_TEXTURE_2D, colormaps_[std::size_t(map)].id());
+    glActiveTexture(GL_TEXTURE0);
+  };
   glBindSampler(0, view.zoom >= 1.0f ? nearest_.id() : minifying_.id());
 
   const ValueRange input_range = natural_range(input_.shape().type);
@@ -193,8 +197,10 @@ void FrameRenderer::draw(int fb_width, int fb_height, const ViewState& view) {
     const int split_x = int(split_screen_x(view, {fb_width, fb_height}) + 0.5);
     glEnable(GL_SCISSOR_TEST);
     glScissor(0, 0, split_x, fb_height);  // scissor boxes count from the bottom-left; full height either way
+    use_colormap(Colormap::Gray);
     draw_image(input_, fb_width, fb_height, view, input_range.min, input_range.max);
     glScissor(split_x, 0, fb_width - split_x, fb_height);
+    use_colormap(view.colormap);
     draw_image(output_, fb_width, fb_height, view, view.range_min, view.range_max);
     // The split line: two framebuffer pixels of light gray, cleared rather than drawn.
     glScissor(std::max(split_x - 1, 0), 0, 2, fb_height);
@@ -202,8 +208,10 @@ void FrameRenderer::draw(int fb_width, int fb_height, const ViewState& view) {
     glClear(GL_COLOR_BUFFER_BIT);
     glDisable(GL_SCISSOR_TEST);
   } else if (!output_.empty()) {
+    use_colormap(view.colormap);
     draw_image(output_, fb_width, fb_height, view, view.range_min, view.range_max);
   } else {
+    use_colormap(view.colormap);  // the input alone: the view's map (gray unless the user chose another)
     draw_image(input_, fb_width, fb_height, view, input_range.min, input_range.max);
   }
 
