@@ -1,7 +1,10 @@
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "core/error.hpp"
 #include "panels/panel_sections.hpp"
+#include "panels/window_words.hpp"
 
 namespace ks::ui::panels {
 
@@ -37,15 +40,27 @@ void help_marker(const std::string& text) {
   }
 }
 
+namespace {
+
+// Wrapped at spaces only, to the width left in the window (ImGui's TextWrapped also breaks after '.').
+void text_wrapped_at_spaces(const std::string& text) {
+  const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize() * 8);
+  const std::string lines = wrapped_at_spaces(
+      text, width, [](const std::string& piece) { return ImGui::CalcTextSize(piece.c_str()).x; });
+  ImGui::TextUnformatted(lines.c_str());
+}
+
+}  // namespace
+
 void error_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped_at_spaces(in_window_words(text));
   ImGui::PopStyleColor();
 }
 
 void note_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
-  ImGui::TextWrapped("%s", text.c_str());
+  text_wrapped_at_spaces(text);
   ImGui::PopStyleColor();
 }
 

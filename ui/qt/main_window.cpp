@@ -24,6 +24,7 @@
 #include "cli/text_format.hpp"
 #include "core/error.hpp"
 #include "io/image_io.hpp"
+#include "panels/window_words.hpp"
 #include "qt/qimage_convert.hpp"
 #include "qt/simulation_menu.hpp"
 #include "qt/viewport_widget.hpp"
@@ -186,7 +187,7 @@ void MainWindow::handle_notices() {
       settings_.set_last_folder(QFileInfo(path).absolutePath());
       update_title();
     }
-    statusBar()->showMessage(q(n.text), n.level == Notice::Level::Error ? 10000 : 4000);
+    statusBar()->showMessage(q(in_window_words(n.text)), n.level == Notice::Level::Error ? 10000 : 4000);
   }
 }
 
@@ -234,7 +235,8 @@ void MainWindow::set_panels_visible(bool on) {
   viewport_->panels_toggled(was_visible);
 }
 
-void MainWindow::show_error(const QString& title, const QString& message) {
+void MainWindow::show_error(const QString& title, const QString& text) {
+  const QString message = QString::fromStdString(in_window_words(text.toStdString()));
   last_failure_ = title + ": " + message;
   // The status bar says it too, in the window as in scripts: it replaces "Loading ..." and the like, which would
   // otherwise stay after a failure.
