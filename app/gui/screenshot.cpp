@@ -155,6 +155,8 @@ bool wants_screenshot(int argc, char** argv) {
 
 ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   check_request(request);
+  const ui::Appearance appearance{request.text_size, request.high_contrast};
+  ui::check_appearance(appearance);  // a bad size is a usage error (exit 2) before any work
   Session::Options options;
   options.use_cuda = request.backend != "cpu";
   Session session(options);
@@ -163,7 +165,9 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   ui::EglContext::Options egl;
   egl.platform = ui::egl_platform_from_environment();
   ui::HeadlessRenderer renderer(request.width, request.height, egl);
+  renderer.imgui().set_appearance(appearance);
   ui::PanelState panels;
+  panels.text_scale = appearance.font_size / ui::Appearance::kDefaultFontSize;
   panels.visible = request.panels;
   open_sections(panels, request.sections);
   if (request.sidebar_width > 0) panels.sidebar_width = request.sidebar_width;
@@ -224,6 +228,8 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--sections", request.sections, "sidebar sections open: kernel,lab,timing,roofline,...")
       ->delimiter(',');
   cli.add_option("--sidebar-width", request.sidebar_width, "the sidebar's width in pixels (default 380)");
+  cli.add_option("--text-size", request.text_size, "the panels' text size in points, 13..32 (presenter view)");
+  cli.add_flag("--high-contrast", request.high_contrast, "the panels' high-contrast theme");
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {

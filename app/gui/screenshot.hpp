@@ -45,6 +45,9 @@ struct ScreenshotRequest {
   // empty: the app's defaults. And its width in pixels (0: the app's).
   std::vector<std::string> sections;
   float sidebar_width = 0;
+  // The panels' text size in points (13..32) and the high-contrast theme (View > Text size, High-contrast theme).
+  float text_size = 13;
+  bool high_contrast = false;
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls

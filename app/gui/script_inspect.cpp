@@ -100,6 +100,12 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
   line += " title=" + window.windowTitle().replace(' ', '_');
   if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
+  const ui::Appearance& a = window.viewport().appearance();
+  line += QString(" text=%1 contrast=%2 fullscreen=%3 font=%4")
+              .arg(double(a.font_size))
+              .arg(a.high_contrast ? "on" : "off")
+              .arg(window.isFullScreen() ? "on" : "off")
+              .arg(QString::fromStdString(window.viewport().panel_font_name()).replace(' ', '_'));
   // Last: the status bar's message, which may hold anything (spaces as '_').
   line += " message=" + window.statusBar()->currentMessage().replace(' ', '_');
   return line;

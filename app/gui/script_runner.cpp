@@ -182,6 +182,16 @@ void ScriptRunner::run_line(const QString& line) {
     window_.set_overwrite_answer(arg == "yes" ? true : arg == "no" ? false : throw_usage_bool(arg));
   } else if (cmd == "split") {
     window_.viewport().set_split(on_off(arg));
+  } else if (cmd == "text-size") {
+    need_arg();
+    bool ok = false;
+    const float points = arg.toFloat(&ok);
+    if (!ok) throw_usage("text-size needs a number of points, not '" + arg.toStdString() + "'");
+    window_.set_text_size(points);
+  } else if (cmd == "high-contrast") {
+    window_.set_high_contrast(on_off(arg));
+  } else if (cmd == "presenter") {
+    window_.set_presenter_view(on_off(arg));
   } else if (cmd == "panels") {
     window_.set_panels_visible(on_off(arg));
   } else if (cmd == "window-shot") {

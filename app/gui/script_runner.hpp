@@ -6,6 +6,7 @@
 //   open PATH | open sample      kernel ID         param NAME=VALUE     backend cpu|cuda    variant NAME
 //   block WxH | block default    type u8|f32       run                  wait                fit
 //   split on|off                 panels on|off     sweep                colormap NAME       zoom FACTOR
+//   text-size POINTS             high-contrast on|off   presenter on|off   (View > Text size, ..., Presenter view)
 //   drop PATH                    (a file dropped on the window, as from a file manager)
 //   click X Y                    (a left click at the viewport's logical pixel X, Y: panels included)
 //   menu MENU/ENTRY              (triggers a menu entry by its text, e.g. "menu View/1:1"; not those that open a

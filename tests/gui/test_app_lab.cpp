@@ -61,15 +61,15 @@ TEST_F(GuiApp, TheLabRunsSweepsAndShowsKmeansInTheWindow) {
 }
 
 // The Lab section's buttons with the mouse, where a 1280x800 window draws them for vecadd (no parameters, so
-// the Kernel section above is short): Run at (921, 349), Sweep sizes at (986, 349).
+// the Kernel section above is short), in the panels' DejaVu Sans: Run at (922, 337), Sweep sizes at (984, 337).
 TEST_F(GuiApp, TheLabButtonsRunAndSweepWithTheMouse) {
   const AppRun run = run_script(
       "kernel vecadd\n"
       "lab-size 2^12\n"
       "print-lab\n"
-      "click 921 349\n"
+      "click 922 337\n"
       "print-lab\n"
-      "click 986 349\n"
+      "click 984 337\n"
       "print-lab\n"
       "quit\n",
       {"--backend", "cpu"});

@@ -129,6 +129,37 @@ TEST(Screenshot, WantsScreenshotSpotsTheOption) {
   EXPECT_FALSE(app::wants_screenshot(2, const_cast<char**>(no)));
 }
 
+// Presenter view's appearance headless: a text size for a projector and the high-contrast theme. The sidebar
+// widens with the text (380 points at 13 -> 818 at 28, capped at 60% of the frame) and its background is black;
+// its accents (the radio button, sliders) are yellow. A size outside 13..32 is a usage error and writes nothing.
+TEST(Screenshot, PresenterTextSizeAndHighContrast) {
+  test::TempDir dir;
+  const auto normal = dir / "normal.png", large = dir / "large.png", bad = dir / "bad.png";
+  ASSERT_EQ(run({"--screenshot", normal.string(), "--size", "1200x700"}), 0);
+  ASSERT_EQ(run({"--screenshot", large.string(), "--size", "1200x700", "--text-size", "28", "--high-contrast"}), 0);
+  const Image a = convert_channels(load_image(normal), 4), b = convert_channels(load_image(large), 4);
+  // Where the default sidebar starts (1200 - 380 = 820) the image still shows in the default frame; at 28
+  // points the sidebar covers 60% of the width (from x = 480), black behind its widgets.
+  int black = 0, yellow = 0;
+  for (int y = 0; y < b.height(); ++y)
+    for (int x = 480; x < b.width(); ++x) {
+      const test::Rgb c = test::rgb_at(b, x, y);
+      if (c[0] <= 4 && c[1] <= 4 && c[2] <= 4) ++black;  // (the sidebar is 92% opaque over the dark clear)
+      if (c[0] > 200 && c[1] > 170 && c[2] < 60) ++yellow;
+    }
+  EXPECT_GT(black, 720 * 700 / 4) << "a black panel background";
+  EXPECT_GT(yellow, 50) << "yellow accents";
+  int black_default = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 480; x < a.width(); ++x) {
+      const test::Rgb c = test::rgb_at(a, x, y);
+      if (c[0] <= 4 && c[1] <= 4 && c[2] <= 4) ++black_default;
+    }
+  EXPECT_LT(black_default, black / 10) << "the default theme is not black";
+  EXPECT_EQ(run({"--screenshot", bad.string(), "--text-size", "40"}), 2);
+  EXPECT_FALSE(std::filesystem::exists(bad));
+}
+
 }  // namespace
 }  // namespace ks
 #endif

@@ -81,7 +81,7 @@ void draw_inspector(const PanelState& st, bool job_shown) {
 
 float panels_width(const PanelState& state, float viewport_width) {
   if (!state.visible) return 0;
-  return std::max(0.0f, std::min(state.sidebar_width, viewport_width * 0.6f));
+  return std::max(0.0f, std::min(state.sidebar_width * state.text_scale, viewport_width * 0.6f));
 }
 
 ViewState fit_beside_panels(const ViewState& view, Size2 image, Size2 framebuffer, const PanelState& state,

@@ -21,7 +21,8 @@ namespace ks::ui {
 
 struct PanelState {
   bool visible = true;          // View > Panels; false draws only the job indicator and the pixel inspector
-  float sidebar_width = 380;    // logical pixels, at the viewport's right edge
+  float sidebar_width = 380;    // logical pixels at the default text size, at the viewport's right edge
+  float text_scale = 1;         // the panels' text size over the default (13 points): the sidebar widens with it
   // Which sections are open (the app keeps them in its settings).
   bool kernel_open = true, launch_open = true, timing_open = true, device_open = false, view_open = false;
 

@@ -56,4 +56,17 @@ void AppSettings::save_panels(const PanelState& s) {
   settings_.setValue("panels/auto_range", s.auto_range);
 }
 
+Appearance AppSettings::appearance() const {
+  Appearance a;
+  const float size = settings_.value("view/font_size", a.font_size).toFloat();
+  if (size >= Appearance::kMinFontSize && size <= Appearance::kMaxFontSize) a.font_size = size;
+  a.high_contrast = settings_.value("view/high_contrast", a.high_contrast).toBool();
+  return a;
+}
+
+void AppSettings::set_appearance(const Appearance& a) {
+  settings_.setValue("view/font_size", a.font_size);
+  settings_.setValue("view/high_contrast", a.high_contrast);
+}
+
 }  // namespace ks::ui::qt

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include "imgui/imgui_layer.hpp"
 #include "panels/panels.hpp"
 
 namespace ks::ui::qt {
@@ -32,6 +33,10 @@ class AppSettings {
 
   void load_panels(PanelState& state) const;
   void save_panels(const PanelState& state);
+
+  // Text size and theme of the panels (a value out of range in the file gives the default).
+  Appearance appearance() const;
+  void set_appearance(const Appearance& a);
 
  private:
   QSettings& settings_;

@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QGuiApplication>
 #include <QCloseEvent>
@@ -68,6 +69,7 @@ MainWindow::MainWindow(app::Session& session, QSettings& settings, QWidget* pare
     : QMainWindow(parent), session_(session), settings_(settings) {
   settings_.load_panels(panels_);
   viewport_ = new ViewportWidget(session_, panels_, this);
+  viewport_->set_appearance(settings_.appearance());
   setCentralWidget(viewport_);
   setAcceptDrops(true);
   build_menus();
@@ -130,6 +132,7 @@ void MainWindow::build_menus() {
                                   [this](bool on) { viewport_->set_split(on); });
   split_action_->setCheckable(true);
   add_topology_view_action(view);
+  add_presenter_actions(view);
 
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About kernelscope", this, &MainWindow::about);
@@ -227,6 +230,53 @@ QSize MainWindow::first_window_size() {
     size = size.boundedTo(QSize(available.width() * 95 / 100, available.height() * 90 / 100));
   }
   return size;
+}
+
+void MainWindow::add_presenter_actions(QMenu* view) {
+  view->addSeparator();
+  presenter_action_ = view->addAction("P&resenter view (full screen)", QKeySequence(Qt::Key_F11), this,
+                                      [this](bool on) { set_presenter_view(on); });
+  presenter_action_->setCheckable(true);
+  QMenu* text = view->addMenu("&Text size");
+  text_size_group_ = new QActionGroup(this);
+  for (int size : {13, 16, 20, 24, 28, 32}) {
+    QAction* a = text->addAction(QString("%1 points%2").arg(size).arg(size == 13 ? " (default)" : ""), this,
+                                 [this, size] { set_text_size(float(size)); });
+    a->setCheckable(true);
+    a->setData(size);
+    a->setChecked(float(size) == viewport_->appearance().font_size);
+    text_size_group_->addAction(a);
+  }
+  contrast_action_ = view->addAction("&High-contrast theme", this, [this](bool on) { set_high_contrast(on); });
+  contrast_action_->setCheckable(true);
+  contrast_action_->setChecked(viewport_->appearance().high_contrast);
+}
+
+void MainWindow::set_presenter_view(bool on) {
+  // Full screen for a projector; the text size and theme are the user's own choices (View > Text size, ...).
+  if (on) showFullScreen();
+  else showNormal();
+  presenter_action_->setChecked(on);
+}
+
+void MainWindow::set_appearance(const Appearance& a) {
+  viewport_->set_appearance(a);  // checks it first: a refused value changes nothing
+  settings_.set_appearance(a);
+  for (QAction* action : text_size_group_->actions())
+    action->setChecked(action->data().toFloat() == a.font_size);
+  contrast_action_->setChecked(a.high_contrast);
+}
+
+void MainWindow::set_text_size(float points) {
+  Appearance a = viewport_->appearance();
+  a.font_size = points;
+  set_appearance(a);
+}
+
+void MainWindow::set_high_contrast(bool on) {
+  Appearance a = viewport_->appearance();
+  a.high_contrast = on;
+  set_appearance(a);
 }
 
 void MainWindow::set_panels_visible(bool on) {

@@ -15,6 +15,8 @@
 #include "panels/panels.hpp"
 #include "qt/app_settings.hpp"
 
+class QAction;
+class QActionGroup;
 class QMenu;
 
 namespace ks::app {
@@ -37,6 +39,12 @@ class MainWindow : public QMainWindow {
   PanelState& panels() noexcept { return panels_; }
   // The size of the first window (no saved geometry): 1280x800 where the screen has room for it.
   static QSize first_window_size();
+  // View > Presenter view (F11): full screen, or back.
+  void set_presenter_view(bool on);
+  // View > Text size and High-contrast theme: the panels' appearance, remembered in the settings. Usage Error for
+  // a size outside 13..32 points, nothing changed.
+  void set_text_size(float points);
+  void set_high_contrast(bool on);
   // View > Panels: shows or hides the sidebar (a fitted view is fitted again to the new free area).
   void set_panels_visible(bool on);
   // Off for scripted runs: failures go to the status bar and last_failure() instead of dialogs, and nothing
@@ -76,6 +84,8 @@ class MainWindow : public QMainWindow {
   void add_topology_file_actions(QMenu* file);
   SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
   void add_topology_view_action(QMenu* view);
+  void add_presenter_actions(QMenu* view);
+  void set_appearance(const Appearance& a);
   bool refresh_topology();
   static bool is_traffic_path(const QString& path);
   void rebuild_recent_menu();
@@ -99,6 +109,9 @@ class MainWindow : public QMainWindow {
   ViewportWidget* viewport_ = nullptr;
   QMenu* recent_menu_ = nullptr;
   QAction* panels_action_ = nullptr;
+  QAction* presenter_action_ = nullptr;
+  QAction* contrast_action_ = nullptr;
+  QActionGroup* text_size_group_ = nullptr;
   QAction* split_action_ = nullptr;
   QLabel* device_label_ = nullptr;
   QLabel* backend_label_ = nullptr;

@@ -56,7 +56,9 @@ void ViewportWidget::release_gl() {
 void ViewportWidget::initializeGL() {
   try {
     renderer_ = std::make_unique<FrameRenderer>();
-    imgui_ = std::make_unique<ImGuiLayer>();
+    ImGuiLayer::Options options;
+    options.appearance = appearance_;
+    imgui_ = std::make_unique<ImGuiLayer>(options);
     install_key_map(imgui_->io());
     gl_renderer_ = gl::renderer_name();
     gl_version_ = gl::version_text();
@@ -112,6 +114,23 @@ void ViewportWidget::fit() {
   fitted_view_ = view_;
   update();
 }
+
+void ViewportWidget::set_appearance(const Appearance& a) {
+  check_appearance(a);
+  if (imgui_) {
+    makeCurrent();
+    imgui_->set_appearance(a);
+    doneCurrent();
+  }
+  const bool was_fitted = fitted_view_ && fitted_view_->zoom == view_.zoom &&
+                          fitted_view_->center_x == view_.center_x && fitted_view_->center_y == view_.center_y;
+  appearance_ = a;
+  panels_.text_scale = a.font_size / Appearance::kDefaultFontSize;
+  if (was_fitted) fit();  // the sidebar's width changed with the text
+  update();
+}
+
+std::string ViewportWidget::panel_font_name() const { return imgui_ ? imgui_->font_name() : std::string(); }
 
 void ViewportWidget::one_to_one() {
   // Around the centre of the free area, as zoom_by does: ui::one_to_one keeps the centre of the whole viewport,

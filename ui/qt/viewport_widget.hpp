@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "imgui/imgui_layer.hpp"
 #include "panels/panels.hpp"
 #include "qt/imgui_bridge.hpp"
 #include "render/display_frame.hpp"
@@ -22,7 +23,6 @@ class Session;
 
 namespace ks::ui {
 class FrameRenderer;
-class ImGuiLayer;
 }  // namespace ks::ui
 
 namespace ks::ui::qt {
@@ -35,6 +35,11 @@ class ViewportWidget : public QOpenGLWidget {
   ~ViewportWidget() override;
 
   ViewState& view() noexcept { return view_; }
+  // The panels' text size and theme (from the next frame; the sidebar widens with the text). Usage Error for a
+  // size out of range, nothing changed.
+  void set_appearance(const Appearance& a);
+  const Appearance& appearance() const noexcept { return appearance_; }
+  std::string panel_font_name() const;
   void fit();
   // Pixel for pixel, keeping the image point at the centre of the area the sidebar leaves free where it is.
   void one_to_one();
@@ -94,6 +99,7 @@ class ViewportWidget : public QOpenGLWidget {
   ViewState view_;
   std::unique_ptr<FrameRenderer> renderer_;
   std::unique_ptr<ImGuiLayer> imgui_;
+  Appearance appearance_;  // kept here too: the ImGui layer is made (and remade) with the GL context
   PendingReleases pending_;  // quick clicks and keys, held for ImGui's next frame
   std::string gl_renderer_, gl_version_;
   std::string last_error_;
