@@ -80,6 +80,21 @@ TEST(CliRoofline, SimJsonCarriesTheRooflinePerStep) {
                              j.at("timings_ms").at("step").at("median").get<double>());
 }
 
+TEST(CliRoofline, TopoJsonCarriesTheSweepsRooflineUnderTiming) {
+  TempDir dir;
+  CliResult r = run_cli({"topo", "--generate", "alltoall:n=7", "--topology", "ring", "--topology", "star",
+                         "--backend", "cpu", "--json", "t.json", "--threads", "2"},
+                        dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(dir / "t.json"));
+  // topo/sweep_cost.hpp: 2 n^2 operations per evaluation, the inputs (one traffic slice, two path-cost
+  // matrices of n^2 values of 8 bytes) read once; the time is evaluations / (evaluations per second).
+  const double n2 = 49, evaluations = j.at("evaluations").get<double>();
+  EXPECT_EQ(evaluations, 5040.0 * 2);  // 7! placements x 2 configurations
+  const double ms = 1000 * evaluations / j.at("timing").at("evaluations_per_second").get<double>();
+  expect_roofline_consistent(j.at("timing").at("roofline"), 8 * n2 * 3, 2 * n2 * evaluations, ms);
+}
+
 TEST(CliRoofline, BenchWritesTheChartAndTheFiguresInItsJson) {
   if (!fs::exists(kFont)) GTEST_SKIP() << kFont << " is missing (fonts-dejavu-core)";
   TempDir dir;
