@@ -77,7 +77,9 @@ std::string sim_report_text(const SimulationReport& r, const SimulationStats& st
   RunReport occupancy_only;  // occupancy_line reads nothing else
   occupancy_only.occupancy = r.occupancy;
   if (std::string occ = occupancy_line(occupancy_only); !occ.empty()) s += occ + '\n';
-  if (std::string roof = roofline_line(r.roofline); !roof.empty()) s += roof + " per step\n";
+  // "roofline per step: ...": the figures are those of one step.
+  if (std::string roof = roofline_line(r.roofline); !roof.empty())
+    s += "roofline per step" + roof.substr(std::string("roofline").size()) + '\n';
   if (stats.population)
     s += fmt::format("population {} at generation {}\n", *stats.population, stats.generation);
   if (stats.total)
