@@ -134,7 +134,10 @@ double measure_cpu_copy_gbps(ThreadPool& pool) {
         const std::size_t n = p + 1 == pieces ? bytes - offset : piece;
         // The first pass touches every page (from the thread that will copy it) so no timed copy pays for
         // page faults.
-        if (fill) std::memset(src.get() + offset, int(p & 0xff), n), std::memset(dst.get() + offset, 0, n);
+        if (fill) {
+          std::memset(src.get() + offset, int(p & 0xff), n);
+          std::memset(dst.get() + offset, 0, n);
+        }
         std::memcpy(dst.get() + offset, src.get() + offset, n);
       }
     });

@@ -9,8 +9,8 @@ namespace ks {
 
 // What a backend can do at most: the roof of the roofline.
 struct ComputePeaks {
-  double memory_gbps =
-      0;  // copy bandwidth, bytes read + written per second / 1e9 (the GPU: CudaContext::copy_bandwidth_gbps)
+  // Copy bandwidth, bytes read + written per second / 1e9 (the GPU: CudaContext::copy_bandwidth_gbps).
+  double memory_gbps = 0;
   double fma_gflops = 0;  // f32 fused multiply-adds, an FMA counting 2 operations
   std::string where;      // "NVIDIA H100 80GB HBM3" or "CPU (16 threads)"
 };
