@@ -79,6 +79,7 @@ RunReport summary_of(const lab::LabReport& l) {
   r.copy_bandwidth_gbps = l.copy_bandwidth_gbps;
   r.percent_of_copy = l.percent_of_copy;
   r.occupancy = l.occupancy;
+  r.roofline = l.roofline;
   return r;
 }
 
@@ -179,7 +180,8 @@ std::string bench_csv(const std::vector<BenchRow>& rows) {
 }
 
 nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
-                                  const std::string& cpu_device, const std::string& cuda_device) {
+                                  const std::string& cpu_device, const std::string& cuda_device,
+                                  const std::map<Backend, ComputePeaks>& peaks) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
     const BenchCase& c = r.bench_case;
@@ -189,7 +191,8 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
     results.push_back(
         {{"kernel", c.spec->id},
          {"type", c.lab_size ? nlohmann::ordered_json() : nlohmann::ordered_json(to_string(c.type))},
-         {"size", c.lab_size ? nlohmann::ordered_json(lab::to_string(*c.lab_size)) : nlohmann::ordered_json(c.size)},
+         {"size",
+          c.lab_size ? nlohmann::ordered_json(lab::to_string(*c.lab_size)) : nlohmann::ordered_json(c.size)},
          {"channels", c.lab_size ? nlohmann::ordered_json() : nlohmann::ordered_json(c.channels)},
          {"backend", to_string(c.backend)},
          {"variant", c.variant},
@@ -201,21 +204,29 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
          {"median_ms", ok ? json_number(median_of(r)) : nlohmann::ordered_json()},
          {"gbps", ok ? json_number(r.report.gbps) : nlohmann::ordered_json()},
          {"percent_of_copy", ok ? json_number(r.report.percent_of_copy) : nlohmann::ordered_json()},
+         {"arithmetic_intensity", ok ? json_number(r.report.roofline.intensity) : nlohmann::ordered_json()},
+         {"gflops", ok ? json_number(r.report.roofline.gflops) : nlohmann::ordered_json()},
+         {"percent_of_roof", ok ? json_number(r.report.roofline.percent_of_roof) : nlohmann::ordered_json()},
          {"speedup_vs_naive", json_number(r.speedup_vs_naive)},
          {"speedup_vs_cpu", json_number(r.speedup_vs_cpu)},
-         {"report", !ok ? nlohmann::ordered_json() : r.lab ? to_json(*r.lab) : to_json(r.report)}});
+         {"report", !ok     ? nlohmann::ordered_json()
+                    : r.lab ? to_json(*r.lab)
+                            : to_json(r.report)}});
   }
   nlohmann::ordered_json types = nlohmann::ordered_json::array(), blocks = nlohmann::ordered_json::array(),
                          backends = nlohmann::ordered_json::array();
   for (ElemType t : config.types) types.push_back(to_string(t));
   for (const auto& b : config.blocks) blocks.push_back(to_string(b));
   for (Backend b : config.backends) backends.push_back(to_string(b));
+  nlohmann::ordered_json peaks_json = nlohmann::ordered_json::object();
+  for (const auto& [backend, p] : peaks) peaks_json[to_string(backend)] = to_json(p);
   return {{"schema", "kernelscope.bench/1"},
           {"kernelscope_version", KS_VERSION},
           {"complete", complete},
           {"devices",
            {{"cpu", cpu_device},
             {"cuda", cuda_device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cuda_device)}}},
+          {"peaks", std::move(peaks_json)},
           {"config",
            {{"kernels", config.kernels},
             {"sizes", config.sizes},

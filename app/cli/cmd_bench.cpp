@@ -1,14 +1,20 @@
 // `bench`: sweeps kernels x sizes x types x variants x blocks on generated images and prints one table with
 // GB/s, % of the measured copy bandwidth and speedups. Progress on stderr; Ctrl-C stops between cases, prints
-// what was measured (and writes it to --csv/--json marked incomplete) and exits 130.
+// what was measured (and writes it to --csv/--json marked incomplete) and exits 130. --roofline writes the
+// results' roofline chart as a PNG.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <map>
 #include <memory>
+#include <optional>
 
 #include "cli/bench_image.hpp"
 #include "cli/bench_plan.hpp"
 #include "cli/bench_results.hpp"
+#include "cli/bench_roofline.hpp"
 #include "cli/commands.hpp"
 #include "cli/image_files.hpp"
 #include "cli/interrupt.hpp"
@@ -18,12 +24,22 @@
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
+#include "io/image_io.hpp"
 #include "lab/lab.hpp"
 #include "registry/registry.hpp"
+#include "report/font.hpp"
+#include "report/roofline_chart.hpp"
 
 namespace ks::cli {
 
 namespace {
+
+bool has_png_extension(const std::string& path) {
+  std::string ext = std::filesystem::path(path).extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(),
+                 [](unsigned char ch) { return char(std::tolower(ch)); });
+  return ext == ".png";
+}
 
 struct BenchOptions {
   // Empty lists take defaults that depend on whether a CUDA device is usable (see resolve_config).
@@ -38,6 +54,7 @@ struct BenchOptions {
   int warmup = 1;
   std::string json;
   std::string csv;
+  std::string roofline;  // a .png for the roofline chart
 };
 
 // Without a GPU the sweep is the CPU reference alone, on sizes a laptop does in seconds; with one, sizes
@@ -147,16 +164,25 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   if (wants_cuda) require_cuda(engine, "--backends cpu");
   if (!opt.json.empty()) check_output_folder(opt.json);
   if (!opt.csv.empty()) check_output_folder(opt.csv);
+  // The chart's font is read before the sweep, so a missing fonts-dejavu-core fails at once, not after it.
+  std::optional<report::Font> chart_font;
+  if (!opt.roofline.empty()) {
+    check_output_folder(opt.roofline);
+    chart_font.emplace();
+  }
 
   const std::string cpu_device = fmt::format("CPU ({} threads)", engine.pool().size());
   const std::string cuda_device = wants_cuda ? engine.cuda().device().name : std::string();
   if (opt.backends.empty() && !cuda)
     fmt::print(stderr, "no CUDA device ({}): benchmarking the CPU backend only\n",
                cuda_missing_reason(engine));
-  if (wants_cuda) {
-    // Measured once per process (a few 1 GiB copies); done before the progress bar so its ETA is not skewed.
-    fmt::print(stderr, "measuring the copy bandwidth of {}...\n", cuda_device);
-    engine.cuda().copy_bandwidth_gbps();
+  // The peaks of every backend swept (the roof of each result): measured once per process (a few 1 GiB copies
+  // and an FMA kernel on the GPU, half a second on the CPU), before the progress bar so its ETA is not
+  // skewed.
+  std::map<Backend, ComputePeaks> peaks;
+  for (Backend b : config.backends) {
+    fmt::print(stderr, "measuring the peaks of {}...\n", b == Backend::Cuda ? cuda_device : cpu_device);
+    peaks[b] = engine.peaks(b);
   }
 
   InterruptFlag interrupt;
@@ -209,9 +235,16 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
     fmt::print("wrote {}\n", opt.csv);
   }
   if (!opt.json.empty()) {
-    write_text_atomically(opt.json,
-                          bench_json(rows, config, !interrupted, cpu_device, cuda_device).dump(2) + "\n");
+    write_text_atomically(
+        opt.json, bench_json(rows, config, !interrupted, cpu_device, cuda_device, peaks).dump(2) + "\n");
     fmt::print("wrote {}\n", opt.json);
+  }
+  if (chart_font) {
+    report::RooflineChartOptions chart;
+    chart.title = fmt::format("kernelscope bench: roofline of {} result{}{}", rows.size(),
+                              rows.size() == 1 ? "" : "s", interrupted ? " (interrupted)" : "");
+    save_image(report::draw_roofline_chart(roofline_series(rows, peaks), chart, *chart_font), opt.roofline);
+    fmt::print("wrote {}\n", opt.roofline);
   }
   if (interrupted) {
     std::fflush(stdout);
@@ -272,6 +305,13 @@ Command add_bench_command(CLI::App& app, const GlobalOptions& global) {
       ->capture_default_str();
   sub->add_option("--json", opt->json, "Write the results as JSON to this file");
   sub->add_option("--csv", opt->csv, "Write the results as CSV to this file");
+  sub->add_option(
+         "--roofline", opt->roofline,
+         "Write the results' roofline chart (log-log, each backend's roof, a point per result) to this .png")
+      ->check([](const std::string& path) {
+        return has_png_extension(path) ? std::string()
+                                       : std::string("the roofline chart is a PNG: give a .png path");
+      });
   return {sub, [opt, &global] { return run_bench(*opt, global); }};
 }
 

@@ -1,13 +1,16 @@
 // `info`: the CUDA devices and what the timing tables compare against (each device's measured copy
-// bandwidth), or, without one, why not and what runs instead.
+// bandwidth and FMA peak: the roof of the roofline), or, without one, why not and what runs instead; and the
+// CPU backend's peaks.
 #include <fmt/format.h>
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "cli/table.hpp"
 #include "cli/text_format.hpp"
+#include "core/cpu_peaks.hpp"
 #include "core/cuda_context.hpp"
 #include "core/device_info.hpp"
 #include "core/error.hpp"
@@ -25,6 +28,7 @@ struct InfoOptions {
 struct DeviceEntry {
   DeviceInfo info;
   double copy_gbps = 0;         // 0 when not measured
+  double fma_gflops = 0;        // 0 when not measured
   HostLinkBandwidth host;       // zeros when not measured
   std::string bandwidth_error;  // why the measurement failed, if it did
 };
@@ -32,12 +36,13 @@ struct DeviceEntry {
 std::vector<DeviceEntry> probe_devices(bool measure) {
   std::vector<DeviceEntry> out;
   for (const DeviceInfo& d : list_devices()) {
-    DeviceEntry e{d, 0, {}, {}};
+    DeviceEntry e{d, 0, 0, {}, {}};
     if (measure) {
       // One device failing (busy, out of memory) should not hide the others.
       try {
         auto context = CudaContext::create(d.index);
         e.copy_gbps = context->copy_bandwidth_gbps();
+        e.fma_gflops = context->fma_peak_gflops();
         e.host = context->host_bandwidth();
       } catch (const Error& err) {
         e.bandwidth_error = err.full_message();
@@ -69,9 +74,10 @@ nlohmann::ordered_json device_json(const DeviceEntry& e) {
                               {"registers_per_block", d.registers_per_block},
                               {"registers_per_sm", d.registers_per_sm},
                               {"l2_cache_bytes", d.l2_cache_bytes}};
-  j["copy_bandwidth_gbps"] =
-      e.copy_gbps > 0 ? nlohmann::ordered_json(e.copy_gbps) : nlohmann::ordered_json(nullptr);
   auto measured = [&](double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
+  j["copy_bandwidth_gbps"] = measured(e.copy_gbps);
+  j["fma_peak_gflops"] = measured(e.fma_gflops);
+  j["clock_khz"] = d.clock_khz;
   j["host_bandwidth_gbps"] = {{"pageable_to_device", measured(e.host.pageable_to_device)},
                               {"pageable_from_device", measured(e.host.pageable_from_device)},
                               {"pinned_to_device", measured(e.host.pinned_to_device)},
@@ -94,6 +100,11 @@ std::string device_text(const DeviceEntry& e) {
                    : e.bandwidth_error.empty() ? "not measured (--no-bandwidth)"
                                                : "measurement failed: " + e.bandwidth_error;
   t.add_row({"copy bandwidth", bw});
+  if (e.fma_gflops > 0)
+    t.add_row(
+        {"FMA peak",
+         fmt::format("{} GFLOP/s (f32, an FMA = 2 operations); ridge at {} op/B", format_gflops(e.fma_gflops),
+                     format_intensity(ridge_intensity({e.copy_gbps, e.fma_gflops, d.name})))});
   if (e.host.pinned_to_device > 0) {
     t.add_row({"host -> device", fmt::format("{} GB/s pinned, {} GB/s pageable", format_gbps(e.host.pinned_to_device),
                                              format_gbps(e.host.pageable_to_device))});
@@ -113,17 +124,36 @@ std::string device_text(const DeviceEntry& e) {
   return fmt::format("[{}] {}\n", d.index, d.name) + t.render(4);
 }
 
+nlohmann::ordered_json cpu_json(unsigned threads, const std::optional<ComputePeaks>& peaks) {
+  auto measured = [&](double v) {
+    return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+  };
+  return {{"threads", threads},
+          {"copy_bandwidth_gbps", peaks ? measured(peaks->memory_gbps) : nlohmann::ordered_json(nullptr)},
+          {"fma_peak_gflops", peaks ? measured(peaks->fma_gflops) : nlohmann::ordered_json(nullptr)}};
+}
+
+std::string cpu_peaks_text(const ComputePeaks& p) {
+  return fmt::format("CPU peaks: {} GFLOP/s f32 FMA, {} GB/s copy (read + write); ridge at {} op/B.\n",
+                     format_gflops(p.fma_gflops), format_gbps(p.memory_gbps),
+                     format_intensity(ridge_intensity(p)));
+}
+
 int run_info(const InfoOptions& opt, const GlobalOptions& global) {
   const std::vector<DeviceEntry> devices = probe_devices(opt.bandwidth);
   const std::string reason = devices.empty() ? no_device_reason() : std::string();
-  const unsigned threads = ThreadPool(global.threads).size();
+  ThreadPool pool(global.threads);
+  const unsigned threads = pool.size();
+  // The CPU backend's roof (about half a second), skipped with the bandwidths.
+  const std::optional<ComputePeaks> cpu_peaks =
+      opt.bandwidth ? std::optional<ComputePeaks>(measure_cpu_peaks(pool)) : std::nullopt;
 
   if (opt.json) {
     nlohmann::ordered_json list = nlohmann::ordered_json::array();
     for (const auto& e : devices) list.push_back(device_json(e));
     nlohmann::ordered_json j = {{"schema", "kernelscope.info/1"}, {"kernelscope_version", KS_VERSION},
                                 {"version", version_text()},      {"devices", std::move(list)},
-                                {"no_device_reason", reason},     {"cpu", {{"threads", threads}}}};
+                                {"no_device_reason", reason},     {"cpu", cpu_json(threads, cpu_peaks)}};
     fmt::print("{}\n", j.dump(2));
     return 0;
   }
@@ -132,11 +162,12 @@ int run_info(const InfoOptions& opt, const GlobalOptions& global) {
   if (devices.empty()) {
     fmt::print("No CUDA device: {}.\n", reason.empty() ? "none was found" : reason);
     fmt::print("The CPU backend is used, with {} thread{}.\n", threads, threads == 1 ? "" : "s");
-    return 0;
+  } else {
+    fmt::print("CUDA device{}:\n", devices.size() == 1 ? "" : "s");
+    for (const auto& e : devices) fmt::print("{}\n", device_text(e));
+    fmt::print("CPU backend (--backend cpu): {} thread{}.\n", threads, threads == 1 ? "" : "s");
   }
-  fmt::print("CUDA device{}:\n", devices.size() == 1 ? "" : "s");
-  for (const auto& e : devices) fmt::print("{}\n", device_text(e));
-  fmt::print("CPU backend (--backend cpu): {} thread{}.\n", threads, threads == 1 ? "" : "s");
+  if (cpu_peaks) fmt::print("{}", cpu_peaks_text(*cpu_peaks));
   return 0;
 }
 
@@ -145,10 +176,14 @@ int run_info(const InfoOptions& opt, const GlobalOptions& global) {
 Command add_info_command(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<InfoOptions>();
   CLI::App* sub = app.add_subcommand(
-      "info", "Show the CUDA devices, their measured copy bandwidth and host <-> device bandwidth");
+      "info",
+      "Show the CUDA devices, their measured copy bandwidth, FMA peak and host <-> device bandwidth, and the "
+      "CPU backend's peaks");
   sub->add_flag("--json", opt->json, "Print JSON instead of text");
-  sub->add_flag("!--no-bandwidth", opt->bandwidth,
-                "Skip measuring the bandwidths (a few 1 GiB device copies, 256 MiB host copies each way)");
+  sub->add_flag(
+      "!--no-bandwidth", opt->bandwidth,
+      "Skip measuring the bandwidths and peaks (a few 1 GiB device copies, 256 MiB host copies each way, "
+      "an FMA kernel; on the CPU a short FMA loop and 128 MiB copies)");
   return {sub, [opt, &global] { return run_info(*opt, global); }};
 }
 

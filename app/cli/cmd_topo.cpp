@@ -30,6 +30,7 @@
 #include "io/atomic_file.hpp"
 #include "topo/checkpoint.hpp"
 #include "topo/rank_link.hpp"
+#include "topo/sweep_cost.hpp"
 #include "topo/sweep_worker.hpp"
 #include "topo/topology.hpp"
 #include "topo/traffic_generators.hpp"
@@ -66,6 +67,27 @@ struct Prepared {
   topo::EvalRequest request;
   std::vector<std::string> notes;
 };
+
+// The sweep pass on the roofline against this process's roof: the CPU pool's peaks, or the sum of the GPUs'
+// (several GPUs share the work). With MPI ranks the others' hardware is not counted.
+RooflineFigures sweep_roofline(const topo::EvalResult& r, const topo::Problem& problem, Backend backend,
+                               Engine& engine, const std::vector<std::unique_ptr<CudaContext>>& contexts) {
+  ComputePeaks peaks;
+  if (backend == Backend::Cpu) {
+    peaks = engine.peaks(Backend::Cpu);
+  } else {
+    for (const auto& c : contexts) {
+      peaks.memory_gbps += c->copy_bandwidth_gbps();
+      peaks.fma_gflops += c->fma_peak_gflops();
+    }
+    peaks.where = r.timing.device;
+  }
+  const CostModel cost = topo::sweep_cost(problem, r.evaluations);
+  const double ms = r.timing.evaluations_per_second > 0
+                        ? 1000.0 * double(r.evaluations) / r.timing.evaluations_per_second
+                        : 0.0;
+  return roofline_figures(cost.operations, cost.bytes, ms, peaks);
+}
 
 Prepared prepare(const TopoOptions& opt, Engine& engine) {
   Prepared p;
@@ -204,6 +226,7 @@ int run_root(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mp
   ctx.metric = prep.in.metric;
   ctx.placements = opt.placements;
   ctx.qaplib_instance = prep.in.qaplib_instance;
+  if (!opt.json.empty()) ctx.roofline = sweep_roofline(result, problem, request.backend, engine, contexts);
   fmt::print("{}", topo_text(result, ctx));
   if (!opt.csv.empty()) {
     write_text_atomically(opt.csv, topo_csv(result, ctx));

@@ -89,6 +89,7 @@ nlohmann::ordered_json to_json(const lab::LabReport& r) {
   j["arithmetic_intensity"] = finite(r.arithmetic_intensity);
   j["peak_gflops"] = optional_number(r.peak_gflops);
   j["percent_of_peak_flops"] = optional_number(r.percent_of_peak_flops);
+  j["roofline"] = to_json(r.roofline);
   j["cpu_reference_ms"] = finite(r.cpu_reference_ms);
   j["check"] = {{"checked", r.check.checked},
                 {"agrees", r.check.agrees},

@@ -8,13 +8,16 @@
 //   "params": {"alpha": "2", ...}, "block": {"x", "y"} | null, "host": "pinned", "streams": 4, "chunks": 16,
 //   "seed": 1, "warmup": 1,
 //   "timings_ms": {"upload", "kernel", "download", "end_to_end": {count, min, median, p95, mean},
-//                  "serial_sum": .., "overlap_ratio": ..},         with streams: the serial run's upload/kernel/
+//                  "serial_sum": .., "overlap_ratio": ..},         with streams: the serial run's
+//                  upload/kernel/
 //   "streamed_matches_serial": true | false | null,                download, the streamed end_to_end
 //   "cost": {"bytes", "operations"}, "gbps", "gflops", "upload_gbps", "download_gbps", "copy_bandwidth_gbps",
-//   "percent_of_copy", "arithmetic_intensity", "peak_gflops": null, "percent_of_peak_flops": null,
+//   "percent_of_copy", "arithmetic_intensity", "peak_gflops", "percent_of_peak_flops" (the backend's
+//   measured FMA peak; null when unknown), "roofline": {...} (report_json.hpp),
 //   "cpu_reference_ms", "check": {"checked", "agrees", "max_abs_error", "max_rel_error", "bound", "detail"},
 //   "facts": [{"name", "value", "number"}], "series": [{"name", "x_label", "values": [..]}], "notes": [..],
-//   "launch": {"kernel_name", "grid": [x, y], "block": [x, y], "blocks", "threads_per_block", "total_threads",
+//   "launch": {"kernel_name", "grid": [x, y], "block": [x, y], "blocks", "threads_per_block",
+//   "total_threads",
 //              "work_items", "idle_threads", "items_per_thread", "blocks_per_sm", "sms", "blocks_per_wave",
 //              "waves", "full_waves", "tail_wave_occupancy"} | null,
 //   "occupancy": {...} | null,

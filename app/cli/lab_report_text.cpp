@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "cli/report_text.hpp"
 #include "cli/table.hpp"
 #include "cli/text_format.hpp"
 
@@ -106,6 +107,7 @@ std::string lab_report_text(const lab::LabReport& r) {
                format_ms(r.end_to_end_time.min_ms), ""});
   }
   out += t.render(2);
+  if (std::string roof = roofline_line(r.roofline); !roof.empty()) out += "  " + roof + "\n";
   if (r.streams > 1) {
     out += fmt::format("streams: end to end {} ms = {:.2f}x the serial upload + kernel + download ({} ms)",
                        format_ms(r.end_to_end_time.median_ms), r.overlap_ratio, format_ms(r.serial_sum_ms));

@@ -38,6 +38,19 @@ nlohmann::ordered_json to_json(const OccupancyReport& o) {
           {"limiter", o.limiter}};
 }
 
+nlohmann::ordered_json to_json(const ComputePeaks& p) {
+  return {{"memory_gbps", finite(p.memory_gbps)}, {"fma_gflops", finite(p.fma_gflops)}, {"where", p.where}};
+}
+
+nlohmann::ordered_json to_json(const RooflineFigures& f) {
+  return {{"arithmetic_intensity", finite(f.intensity)},
+          {"gflops", finite(f.gflops)},
+          {"gbps", finite(f.gbps)},
+          {"attainable_gflops", finite(f.attainable_gflops)},
+          {"percent_of_roof", finite(f.percent_of_roof)},
+          {"peaks", to_json(f.peaks)}};
+}
+
 nlohmann::ordered_json to_json(const RunReport& r) {
   nlohmann::ordered_json j;
   j["schema"] = kRunReportSchema;
@@ -61,6 +74,7 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["copy_bandwidth_gbps"] = finite(r.copy_bandwidth_gbps);
   j["percent_of_copy"] = finite(r.percent_of_copy);
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
+  j["roofline"] = to_json(r.roofline);
   return j;
 }
 

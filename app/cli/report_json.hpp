@@ -13,12 +13,18 @@
 //   "cost": {"bytes": .., "operations": ..},
 //   "gbps": .., "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend for the last two
 //   "occupancy": {"kernel_name", "block_threads", "registers_per_thread", "static_shared_bytes",
-//                 "dynamic_shared_bytes", "active_blocks_per_sm", "occupancy", "limiter"} | null
+//                 "dynamic_shared_bytes", "active_blocks_per_sm", "occupancy", "limiter"} | null,
+//   "roofline": <to_json(RooflineFigures)>
 // }
+// The roofline figures (every report carries them: run, bench, sim, topo, lab):
+//   {"arithmetic_intensity": operations / bytes, "gflops": .., "gbps": .., "attainable_gflops": the roof
+//   there,
+//    "percent_of_roof": .., "peaks": {"memory_gbps": .., "fma_gflops": .., "where": "CPU (16 threads)"}}
 #include <nlohmann/json.hpp>
 
 #include "core/image.hpp"
 #include "core/occupancy.hpp"
+#include "core/peaks.hpp"
 #include "core/timing.hpp"
 #include "engine/engine.hpp"
 
@@ -29,6 +35,8 @@ inline constexpr const char* kRunReportSchema = "kernelscope.run/1";
 nlohmann::ordered_json to_json(const ImageShape& shape);
 nlohmann::ordered_json to_json(const TimingStats& stats);
 nlohmann::ordered_json to_json(const OccupancyReport& occupancy);
+nlohmann::ordered_json to_json(const ComputePeaks& peaks);
+nlohmann::ordered_json to_json(const RooflineFigures& figures);
 nlohmann::ordered_json to_json(const RunReport& report);
 
 }  // namespace ks

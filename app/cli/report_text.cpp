@@ -61,11 +61,21 @@ Table run_timing_table(const RunReport& r) {
   return t;
 }
 
+std::string roofline_line(const RooflineFigures& f) {
+  if (f.peaks.fma_gflops <= 0 && f.peaks.memory_gbps <= 0) return {};
+  return fmt::format(
+      "roofline: {} op/B, {} GFLOP/s, {} GB/s = {} of the roof ({}: {} GFLOP/s FMA, {} GB/s copy)",
+      format_intensity(f.intensity), format_gflops(f.gflops), format_gbps(f.gbps),
+      format_percent(f.percent_of_roof), f.peaks.where, format_gflops(f.peaks.fma_gflops),
+      format_gbps(f.peaks.memory_gbps));
+}
+
 std::string run_report_text(const RunReport& r) {
   std::string s = run_heading(r) + '\n' + run_timing_table(r).render();
   if (r.copy_bandwidth_gbps > 0)
     s += fmt::format("measured device copy bandwidth: {} GB/s\n", format_gbps(r.copy_bandwidth_gbps));
   if (std::string occ = occupancy_line(r); !occ.empty()) s += occ + '\n';
+  if (std::string roof = roofline_line(r.roofline); !roof.empty()) s += roof + '\n';
   return s;
 }
 

@@ -18,7 +18,10 @@ Table run_timing_table(const RunReport& report);
 std::string occupancy_line(const RunReport& report);
 // "75% (registers)" for table cells; "-" without one.
 std::string occupancy_cell(const RunReport& report);
-// Heading, table and occupancy line together, each line ending in '\n'.
+// "roofline: 0.5 op/B, 12.3 GFLOP/s, 24.6 GB/s = 41.2% of the roof (CPU (2 threads): 101 GFLOP/s FMA,
+// 14.8 GB/s copy)"; empty when the peaks are unknown.
+std::string roofline_line(const RooflineFigures& figures);
+// Heading, table, occupancy and roofline lines together, each line ending in '\n'.
 std::string run_report_text(const RunReport& report);
 
 }  // namespace ks::cli

@@ -41,6 +41,7 @@ nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats&
   j["copy_bandwidth_gbps"] = finite_or_zero(r.copy_bandwidth_gbps);
   j["percent_of_copy"] = finite_or_zero(r.percent_of_copy);
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
+  j["roofline"] = to_json(r.roofline);
   if (stats.population) j["population"] = *stats.population;
   if (stats.total) j["total"] = finite_or_zero(*stats.total);
   return j;
@@ -76,6 +77,9 @@ std::string sim_report_text(const SimulationReport& r, const SimulationStats& st
   RunReport occupancy_only;  // occupancy_line reads nothing else
   occupancy_only.occupancy = r.occupancy;
   if (std::string occ = occupancy_line(occupancy_only); !occ.empty()) s += occ + '\n';
+  // "roofline per step: ...": the figures are those of one step.
+  if (std::string roof = roofline_line(r.roofline); !roof.empty())
+    s += "roofline per step" + roof.substr(std::string("roofline").size()) + '\n';
   if (stats.population)
     s += fmt::format("population {} at generation {}\n", *stats.population, stats.generation);
   if (stats.total)

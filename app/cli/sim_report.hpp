@@ -13,6 +13,7 @@
 //   "steps_per_second": .., "bytes_per_step": .., "gbps": ..,
 //   "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend
 //   "occupancy": {...} | null,
+//   "roofline": {...} per step (report_json.hpp),
 //   "population": 123 (life) | "total": 1.5 (heat: sum of u; grayscott: sum of v)
 // }
 #include <nlohmann/json.hpp>

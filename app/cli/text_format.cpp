@@ -37,6 +37,18 @@ std::string format_gbps(double gbps) {
   return fmt::format("{:.1f}", gbps);
 }
 
+std::string format_gflops(double gflops) {
+  if (gflops <= 0 || !std::isfinite(gflops)) return "-";
+  if (gflops < 10) return fmt::format("{:.2f}", gflops);
+  if (gflops < 1000) return fmt::format("{:.1f}", gflops);
+  return fmt::format("{:.0f}", gflops);
+}
+
+std::string format_intensity(double intensity) {
+  if (intensity <= 0 || !std::isfinite(intensity)) return "0";
+  return fmt::format("{:.3g}", intensity);
+}
+
 std::string format_percent(double percent) {
   if (percent <= 0 || !std::isfinite(percent)) return "-";
   return fmt::format("{:.1f}%", percent);

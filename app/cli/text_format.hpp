@@ -15,6 +15,10 @@ std::string format_bytes(std::uint64_t bytes);
 // Binary units for memory sizes as the driver reports them: "79.1 GiB".
 std::string format_memory(std::uint64_t bytes);
 std::string format_gbps(double gbps);
+// GFLOP/s like GB/s, and thousands as TFLOP/s-sized integers: "0.52", "12.3", "51234".
+std::string format_gflops(double gflops);
+// Operations per byte: "0.0625", "1.25", "170".
+std::string format_intensity(double intensity);
 // "83.4%", or "-" when there is nothing to compare with (the CPU backend has no measured copy bandwidth).
 std::string format_percent(double percent);
 // "3.52x", or "-" when undefined.

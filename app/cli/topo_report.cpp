@@ -209,6 +209,8 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
                        {"evaluations_per_second", w.evaluations_per_second},
                        {"failed", w.failed}});
   j["timing"]["workers"] = workers;
+  // Under "timing": like the times it comes from, it is how this run went, not what the result is.
+  j["timing"]["roofline"] = ctx.roofline ? to_json(*ctx.roofline) : ordered_json(nullptr);
   // How this result was made (not what it is): compare results without "timing" and "run".
   j["run"] = {{"ranks", t.ranks},
               {"workers", t.workers.size()},

@@ -3,9 +3,11 @@
 // dependency, so the GUI's exports can reuse them. Placements are written by node names: entry i is the node
 // at position i.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/peaks.hpp"
 #include "topo/evaluation.hpp"
 
 namespace ks::cli {
@@ -17,6 +19,9 @@ struct TopoContext {
   std::string metric;           // "hops", "weighted", "given"
   std::string placements;       // as asked: "all", "sample:1000", "identity", a file
   std::string qaplib_instance;  // with --qaplib: the instance's name
+  // The sweep pass on the roofline (topo/sweep_cost.hpp), when the caller knows the backend's peaks; written
+  // as "timing": {"roofline"} in the JSON (null without).
+  std::optional<RooflineFigures> roofline;
 };
 
 // "ATLAM5 ATLAng ..." (node names in position order).

@@ -1,7 +1,7 @@
 #pragma once
 // The CUDA state of one process: the device in use, its properties, a stream, and the device's copy bandwidth
-// measured once (lazily). Declared without CUDA headers. `CudaContext::create` throws a Device error, whose hint
-// suggests `--backend cpu`, when the build has no CUDA or there is no usable device.
+// and FMA throughput measured once (lazily). Declared without CUDA headers. `CudaContext::create` throws a
+// Device error, whose hint suggests `--backend cpu`, when the build has no CUDA or there is no usable device.
 #include <memory>
 
 #include "core/device_info.hpp"
@@ -27,6 +27,10 @@ class CudaContext {
   // Device-to-device copy bandwidth in GB/s (bytes read + bytes written), measured on first call with a
   // 1 GiB copy (smaller if memory is short), median of several timed copies after a warm-up.
   double copy_bandwidth_gbps();
+  // f32 fused multiply-add throughput in GFLOP/s (an FMA counting 2 operations), measured on first call like
+  // the copy bandwidth: a kernel of many independent FMA chains per thread filling every SM, median of
+  // several timed launches after a warm-up (core/cuda/fma_peak.cu). The compute ceiling of the roofline.
+  double fma_peak_gflops();
   // Host <-> device bandwidth (bytes copied / time), measured on first call like the copy bandwidth: 256 MiB
   // (less if memory is short) each way from pageable and from pinned memory, median of several timed copies.
   const HostLinkBandwidth& host_bandwidth();
@@ -41,6 +45,7 @@ class CudaContext {
   DeviceInfo info_;
   void* stream_ = nullptr;
   double copy_bandwidth_gbps_ = 0;
+  double fma_peak_gflops_ = 0;
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
 };
 

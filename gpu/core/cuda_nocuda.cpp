@@ -26,6 +26,10 @@ void CudaContext::make_current() const {}
 
 double CudaContext::copy_bandwidth_gbps() { return 0; }
 
+double CudaContext::fma_peak_gflops() {
+  return 0;
+}
+
 const HostLinkBandwidth& CudaContext::host_bandwidth() {
   if (!host_bandwidth_) host_bandwidth_ = std::make_unique<HostLinkBandwidth>();
   return *host_bandwidth_;

@@ -25,6 +25,7 @@ struct DeviceInfo {
   int registers_per_block = 0;
   int registers_per_sm = 0;
   std::size_t l2_cache_bytes = 0;
+  int clock_khz = 0;  // the SMs' peak clock (cudaDevAttrClockRate): the bound the FMA peak is checked against
   int driver_version = 0;   // e.g. 13000
   int runtime_version = 0;
 };

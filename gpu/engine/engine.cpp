@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/cpu_peaks.hpp"
 #include "core/error.hpp"
 #include "registry/registry.hpp"
 #include "stencil/cpu/stencil_cpu.hpp"
@@ -37,6 +38,18 @@ bool Engine::cuda_available() {
 }
 
 std::string Engine::cuda_unavailable_reason() { return cuda_available() ? std::string() : cuda_error_; }
+
+const ComputePeaks& Engine::peaks(Backend backend) {
+  if (backend == Backend::Cpu) {
+    if (!cpu_peaks_) cpu_peaks_ = measure_cpu_peaks(*pool_);
+    return *cpu_peaks_;
+  }
+  if (!cuda_peaks_) {
+    CudaContext& ctx = cuda();
+    cuda_peaks_ = ComputePeaks{ctx.copy_bandwidth_gbps(), ctx.fma_peak_gflops(), ctx.device().name};
+  }
+  return *cuda_peaks_;
+}
 
 std::string Engine::default_cuda_variant(const KernelSpec& spec, const ParamSet& params) {
   if (spec.find_variant("separable") && !spec.unavailable_reason("separable", params)) return "separable";
@@ -136,6 +149,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
   if (req.keep_alpha && input.channels() == 4 && !result.output.empty()) copy_alpha(input, result.output);
   if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
+  r.roofline = roofline_figures(r.cost.operations, r.cost.bytes, r.kernel_time.median_ms, peaks(req.backend));
   return result;
 }
 

@@ -11,6 +11,7 @@
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
+#include "core/peaks.hpp"
 #include "core/thread_pool.hpp"
 #include "core/timing.hpp"
 #include "registry/kernel_spec.hpp"
@@ -55,6 +56,7 @@ struct RunReport {
   double copy_bandwidth_gbps = 0;     // measured device copy bandwidth; 0 on the CPU backend
   double percent_of_copy = 0;         // gbps / copy_bandwidth_gbps * 100; 0 on the CPU backend
   std::optional<OccupancyReport> occupancy;
+  RooflineFigures roofline;  // intensity, achieved rates and the backend's peaks (Engine::peaks)
 };
 
 struct StencilResult {
@@ -77,6 +79,10 @@ class Engine {
   CudaContext& cuda();
   bool cuda_available();
   std::string cuda_unavailable_reason();
+  // The roof of `backend`, measured once per engine: CUDA from the context (copy bandwidth, FMA peak), the
+  // CPU with short threaded loops on pool() (core/cpu_peaks.hpp, about half a second). Throws like cuda()
+  // when CUDA is asked for and missing.
+  const ComputePeaks& peaks(Backend backend);
 
   // Runs a stencil kernel of the registry on `input`. The input must be of a type and channel count the kernel
   // takes (see prepare_stencil_input); everything is validated before any work starts.
@@ -88,6 +94,7 @@ class Engine {
  private:
   std::unique_ptr<ThreadPool> pool_;
   std::unique_ptr<CudaContext> cuda_;
+  std::optional<ComputePeaks> cpu_peaks_, cuda_peaks_;
   std::string cuda_error_;
   bool cuda_tried_ = false;
 };

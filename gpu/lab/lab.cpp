@@ -314,6 +314,8 @@ LabResult run_lab(Engine& engine, const LabRequest& req, const LabRunControl& co
   std::unique_ptr<LabCudaRun> cuda_run;
   if (cuda) cuda_run = k.make_cuda_run(setup_for(p, req, cuda->device()));
   check_memory(p, req, cuda_run.get(), cuda);
+  // The backend's roof, measured once per engine: before the run's arrays take memory.
+  const ComputePeaks& peaks = engine.peaks(req.backend);
   ThreadPool& pool = engine.pool();
 
   LabResult result;
@@ -421,7 +423,7 @@ LabResult run_lab(Engine& engine, const LabRequest& req, const LabRunControl& co
   r.notes.insert(r.notes.end(), facts.notes.begin(), facts.notes.end());
   result.image = k.result_image(run_views, p.size, req.params);
   result.arrays = kept_arrays(req, run_views);
-  fill_rates(r);
+  fill_rates(r, &peaks);
   control.report(1, "done");
   return result;
 }

@@ -28,7 +28,8 @@ LaunchArithmetic launch_arithmetic(const LaunchGeometry& g, int sm_count) {
   return a;
 }
 
-void fill_rates(LabReport& r) {
+void fill_rates(LabReport& r, const ComputePeaks* peaks) {
+  if (peaks && peaks->fma_gflops > 0) r.peak_gflops = peaks->fma_gflops;
   const double ms = r.kernel_time.median_ms;
   if (ms > 0) {
     r.gbps = double(r.cost.bytes) / (ms * 1e6);
@@ -37,6 +38,8 @@ void fill_rates(LabReport& r) {
   r.percent_of_copy = r.copy_bandwidth_gbps > 0 ? 100.0 * r.gbps / r.copy_bandwidth_gbps : 0;
   r.arithmetic_intensity = r.cost.bytes ? double(r.cost.operations) / double(r.cost.bytes) : 0;
   if (r.peak_gflops && *r.peak_gflops > 0) r.percent_of_peak_flops = 100.0 * r.gflops / *r.peak_gflops;
+  r.roofline = roofline_figures(r.cost.operations, r.cost.bytes, r.kernel_time.median_ms,
+                                peaks ? *peaks : ComputePeaks{});
 }
 
 }  // namespace ks::lab

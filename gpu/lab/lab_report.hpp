@@ -9,6 +9,7 @@
 
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
+#include "core/peaks.hpp"
 #include "core/timing.hpp"
 #include "lab/host_mode.hpp"
 #include "lab/lab_kernel.hpp"
@@ -82,8 +83,9 @@ struct LabReport {
   double copy_bandwidth_gbps = 0;  // the device's measured copy bandwidth; 0 on the CPU backend
   double percent_of_copy = 0;      // gbps / copy_bandwidth_gbps * 100
   double arithmetic_intensity = 0; // operations / bytes
-  std::optional<double> peak_gflops;          // a measured FMA peak, when one is known (lab-ui fills it)
+  std::optional<double> peak_gflops;  // the backend's measured FMA peak (Engine::peaks), when known
   std::optional<double> percent_of_peak_flops;
+  RooflineFigures roofline;  // intensity, rates, the backend's peaks, % of the roof
 
   double cpu_reference_ms = 0;  // the CPU reference's one run for the check (0 when not run)
   LabCheck check;
@@ -98,6 +100,8 @@ struct LabReport {
 };
 
 // "pinned, 4 streams x 4 chunks" etc. are the CLI's business; these derive the rates of a report in place.
-void fill_rates(LabReport& report);
+// `peaks`: the backend's roof (Engine::peaks); without it peak_gflops stays as it is and the roofline figures
+// have no peaks.
+void fill_rates(LabReport& report, const ComputePeaks* peaks = nullptr);
 
 }  // namespace ks::lab

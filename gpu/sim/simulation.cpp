@@ -218,7 +218,8 @@ SimulationReport Simulation::report() {
   r.block = backend_->block();
   r.generation = generation_;
   r.step_time = TimingStats::of(step_ms_);
-  r.bytes_per_step = spec.cost(backend_->stored_shape(), request_.params).bytes;
+  const CostModel cost = spec.cost(backend_->stored_shape(), request_.params);
+  r.bytes_per_step = cost.bytes;
   if (r.step_time.median_ms > 0) {
     r.steps_per_second = 1000.0 / r.step_time.median_ms;
     r.gbps = double(r.bytes_per_step) / (r.step_time.median_ms * 1e6);
@@ -226,6 +227,14 @@ SimulationReport Simulation::report() {
   r.copy_bandwidth_gbps = backend_->copy_bandwidth_gbps();
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
   r.occupancy = backend_->occupancy();
+  // Operations count the definition's work per cell (sim_kernels.cpp: Life 20, heat 6, Gray-Scott 26),
+  // whatever the variant stores: a bit-packed Life grid (8 cells per stored byte) does a byte grid's
+  // operations in an eighth of the traffic, and its point on the roofline moves right by as much.
+  ImageShape cells = backend_->stored_shape();
+  cells.width = model_->width;
+  cells.height = model_->height;
+  r.roofline = roofline_figures(spec.cost(cells, request_.params).operations, cost.bytes,
+                                r.step_time.median_ms, engine_.peaks(request_.backend));
   return r;
 }
 

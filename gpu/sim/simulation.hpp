@@ -21,6 +21,7 @@
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
+#include "core/peaks.hpp"
 #include "core/timing.hpp"
 #include "registry/kernel_spec.hpp"
 #include "registry/params.hpp"
@@ -83,6 +84,9 @@ struct SimulationReport {
   double copy_bandwidth_gbps = 0;    // measured device copy bandwidth; 0 on the CPU backend
   double percent_of_copy = 0;        // 0 on the CPU backend
   std::optional<OccupancyReport> occupancy;
+  // Per step, from the registry's cost model (operations per cell as sim_kernels.cpp counts them, bytes as
+  // above) and the median step time, against the backend's peaks (Engine::peaks).
+  RooflineFigures roofline;
 };
 
 class Simulation {

@@ -29,6 +29,11 @@ DeviceInfo read_device(int index) {
   d.registers_per_block = p.regsPerBlock;
   d.registers_per_sm = p.regsPerMultiprocessor;
   d.l2_cache_bytes = std::size_t(p.l2CacheSize);
+  // cudaDeviceProp::clockRate is gone from CUDA 13's properties; the attribute remains.
+  if (cudaDeviceGetAttribute(&d.clock_khz, cudaDevAttrClockRate, index) != cudaSuccess) {
+    cudaGetLastError();
+    d.clock_khz = 0;
+  }
   cudaDriverGetVersion(&d.driver_version);
   cudaRuntimeGetVersion(&d.runtime_version);
   int current = 0;
