@@ -1,6 +1,6 @@
-// Roofline: the lab runs the session kept, as points under the machine's roofs. Until measured peaks arrive
-// (branch roofline: Engine::peaks), the memory roof is the last CUDA run's measured copy bandwidth and the
-// compute ceiling shows only when a report carries peak_gflops; what is missing is said under the chart.
+// Roofline: the lab runs the session kept, as points under the roofs of the backend they ran on (Engine::peaks:
+// the GPU's copy bandwidth and FMA peak, or the CPU's measured copy and FMA loops, carried by each report).
+// One backend at a time, the newest run's: CPU points under a GPU's roof would say nothing.
 #include "panels/roofline_panel.hpp"
 
 #include <fmt/format.h>
@@ -20,19 +20,10 @@ namespace {
 
 constexpr ImU32 kRoof = IM_COL32(235, 235, 235, 200);
 
-// The machine as the kept runs know it: the newest CUDA run's copy bandwidth and FMA peak.
-peaks::ComputePeaks peaks_from_runs(const std::vector<app::LabRun>& runs) {
-  peaks::ComputePeaks p;
-  for (auto it = runs.rbegin(); it != runs.rend(); ++it) {
-    const lab::LabReport& r = it->report;
-    if (r.backend != Backend::Cuda) continue;
-    if (p.memory_gbps == 0 && r.copy_bandwidth_gbps > 0) {
-      p.memory_gbps = r.copy_bandwidth_gbps;
-      p.where = r.device + " (measured copy bandwidth)";
-    }
-    if (p.fma_gflops == 0 && r.peak_gflops) p.fma_gflops = *r.peak_gflops;
-  }
-  return p;
+// The roofs of the newest run's backend, as its report measured them.
+peaks::ComputePeaks peaks_of_newest(const std::vector<app::LabRun>& runs) {
+  if (runs.empty()) return {};
+  return runs.back().report.roofline.peaks;
 }
 
 }  // namespace
@@ -70,9 +61,9 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
   if (machine.memory_gbps > 0 || machine.fma_gflops > 0) {
     if (drawn == 0) x0 = 0.1, x1 = 100;
     const double roof_hi =
-        machine.fma_gflops > 0 ? machine.fma_gflops : peaks::attainable_gflops(machine, x1 * 10);
+        machine.fma_gflops > 0 ? machine.fma_gflops : roof_at(machine, x1 * 10);
     y1 = std::max(y1, roof_hi);
-    if (drawn == 0) y0 = std::max(1e-3, peaks::attainable_gflops(machine, x0) / 10);
+    if (drawn == 0) y0 = std::max(1e-3, roof_at(machine, x0) / 10);
   }
   if (x1 > 0) {
     plot.x_range = ImVec2(float(std::pow(10, std::floor(std::log10(x0)) - 1)),
@@ -88,10 +79,10 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     roof.colour = kRoof;
     const double a = plot.x_range->x, b = plot.x_range->y;
     const double ridge = machine.fma_gflops > 0 ? machine.fma_gflops / machine.memory_gbps : b;
-    roof.points.emplace_back(float(a), float(peaks::attainable_gflops(machine, a)));
+    roof.points.emplace_back(float(a), float(roof_at(machine, a)));
     if (ridge > a && ridge < b)
-      roof.points.emplace_back(float(ridge), float(peaks::attainable_gflops(machine, ridge)));
-    roof.points.emplace_back(float(b), float(peaks::attainable_gflops(machine, b)));
+      roof.points.emplace_back(float(ridge), float(roof_at(machine, ridge)));
+    roof.points.emplace_back(float(b), float(roof_at(machine, b)));
     plot.series.insert(plot.series.begin(), std::move(roof));
   } else if (machine.fma_gflops > 0 && plot.x_range) {
     LogLogSeries ceiling;
@@ -102,14 +93,15 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     plot.series.insert(plot.series.begin(), std::move(ceiling));
   }
   draw_log_log_plot(plot, "##roofline");
+  if (!machine.where.empty()) note_text("roofs of " + machine.where + " (measured at start)");
   if (machine.memory_gbps > 0)
-    ImGui::TextDisabled("memory roof %.0f GB/s: %s", machine.memory_gbps, machine.where.c_str());
+    ImGui::TextDisabled("memory roof %.0f GB/s (copy bandwidth)", machine.memory_gbps);
   else
-    note_text("memory roof: not measured (a CUDA run measures the copy bandwidth; the CPU backend has none)");
+    note_text("memory roof: not measured yet (the first run measures it)");
   if (machine.fma_gflops > 0)
-    ImGui::TextDisabled("compute ceiling %.0f GFLOP/s (measured FMA peak)", machine.fma_gflops);
+    ImGui::TextDisabled("compute ceiling %.0f GFLOP/s (f32 FMA peak)", machine.fma_gflops);
   else
-    note_text("compute ceiling: no measured FMA peak yet");
+    note_text("compute ceiling: not measured yet (the first run measures it)");
   return drawn;
 }
 
@@ -118,6 +110,7 @@ void draw_roofline_section(app::Session& s, PanelState&) {
   std::vector<peaks::RooflinePoint> points;
   for (const app::LabRun& run : runs) {
     const lab::LabReport& r = run.report;
+    if (r.backend != runs.back().report.backend) continue;  // the roof's backend only
     if (r.cost.bytes == 0 || r.cost.operations == 0 || !(r.gflops > 0)) continue;
     peaks::RooflinePoint p;
     p.label = fmt::format("{} {}", r.kernel, r.variant);
@@ -127,7 +120,7 @@ void draw_roofline_section(app::Session& s, PanelState&) {
     points.push_back(std::move(p));
   }
   if (runs.empty()) note_text("Each lab run adds a point here: its FLOP per byte and achieved GFLOP/s.");
-  draw_roofline(peaks_from_runs(runs), points);
+  draw_roofline(peaks_of_newest(runs), points);
 }
 
 }  // namespace ks::ui::panels
