@@ -1,6 +1,8 @@
 // Source: the code of the kernel's variant as this binary was built from it (ui/source: embedded at build
 // time), with line numbers and syntax colours, scrolled to the function the variant runs; "compare with"
 // shows the lines another variant's file has and this one has not (red) and the other way round (green).
+#include "panels/source_section.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -18,28 +20,6 @@ namespace {
 
 using source::DiffLine;
 using source::Token;
-using source::TokenKind;
-
-// Colours that stay apart on a projector against the dark panel: CUDA's own words stand out the most.
-ImVec4 token_colour(TokenKind kind) {
-  switch (kind) {
-    case TokenKind::Keyword:
-      return {0.40f, 0.65f, 1.00f, 1.0f};  // blue
-    case TokenKind::Cuda:
-      return {1.00f, 0.60f, 0.15f, 1.0f};  // orange
-    case TokenKind::Comment:
-      return {0.45f, 0.68f, 0.40f, 1.0f};  // green
-    case TokenKind::String:
-      return {0.90f, 0.62f, 0.50f, 1.0f};  // salmon
-    case TokenKind::Number:
-      return {0.70f, 0.90f, 0.65f, 1.0f};  // pale green
-    case TokenKind::Preprocessor:
-      return {0.80f, 0.55f, 0.85f, 1.0f};  // violet
-    case TokenKind::Plain:
-      break;
-  }
-  return ImGui::GetStyleColorVec4(ImGuiCol_Text);
-}
 
 // The first line of `lines` holding `anchor`, or -1.
 int line_of(const std::vector<std::string_view>& lines, std::string_view anchor) {
@@ -100,7 +80,7 @@ void draw_code_line(char marker, int number, int digits, std::string_view line,
   ImGui::TextDisabled("%c%*d ", marker, digits, number);
   for (const Token& t : tokens) {
     ImGui::SameLine(0, 0);
-    ImGui::PushStyleColor(ImGuiCol_Text, token_colour(t.kind));
+    ImGui::PushStyleColor(ImGuiCol_Text, source_token_colour(t.kind));
     const std::string_view text = line.substr(t.begin, t.length);
     ImGui::TextUnformatted(text.data(), text.data() + text.size());
     ImGui::PopStyleColor();
@@ -131,11 +111,11 @@ void draw_code(SourcePanelState& st) {
       if (d.kind == DiffLine::Kind::Removed) {
         const auto i = std::size_t(d.before);
         draw_code_line('-', d.before + 1, digits, st.compare_lines[i], st.compare_tokens[i],
-                       IM_COL32(150, 40, 40, 110));
+                       kSourceRemovedBackground);
       } else {
         const auto i = std::size_t(d.after);
         draw_code_line(d.kind == DiffLine::Kind::Added ? '+' : ' ', d.after + 1, digits, st.lines[i],
-                       st.tokens[i], d.kind == DiffLine::Kind::Added ? IM_COL32(40, 140, 60, 110) : 0);
+                       st.tokens[i], d.kind == DiffLine::Kind::Added ? kSourceAddedBackground : 0);
       }
     }
   }
@@ -162,6 +142,27 @@ bool variant_combo(const char* label, const KernelSpec& kernel, std::string& cho
 }
 
 }  // namespace
+
+// Colours that stay apart on a projector against the dark panel: CUDA's own words stand out the most.
+ImVec4 source_token_colour(source::TokenKind kind) {
+  switch (kind) {
+    case source::TokenKind::Keyword:
+      return {0.40f, 0.65f, 1.00f, 1.0f};  // blue
+    case source::TokenKind::Cuda:
+      return {1.00f, 0.60f, 0.15f, 1.0f};  // orange
+    case source::TokenKind::Comment:
+      return {0.45f, 0.68f, 0.40f, 1.0f};  // green
+    case source::TokenKind::String:
+      return {0.90f, 0.62f, 0.50f, 1.0f};  // salmon
+    case source::TokenKind::Number:
+      return {0.70f, 0.90f, 0.65f, 1.0f};  // pale green
+    case source::TokenKind::Preprocessor:
+      return {0.80f, 0.55f, 0.85f, 1.0f};  // violet
+    case source::TokenKind::Plain:
+      break;
+  }
+  return ImGui::GetStyleColorVec4(ImGuiCol_Text);
+}
 
 void draw_source_section(app::Session& s, PanelState& state) {
   SourcePanelState& st = state.source;
