@@ -88,7 +88,10 @@ void draw_code_line(char marker, int number, int digits, std::string_view line,
 }
 
 void draw_code(SourcePanelState& st) {
-  const float height = std::max(ImGui::GetContentRegionAvail().y, ImGui::GetTextLineHeight() * 24);
+  // The rest of the sidebar (less the section's spacing below, so the sidebar itself need not scroll), or 24
+  // lines when other open sections leave less.
+  const float rest = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetStyle().ItemSpacing.y;
+  const float height = std::max(rest, ImGui::GetTextLineHeight() * 24);
   ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
   const float line_height = ImGui::GetTextLineHeight();
