@@ -175,6 +175,7 @@ void draw_source_section(app::Session& s, PanelState& state) {
   if (!st.compare.empty() && !kernel.find_variant(st.compare)) st.compare.clear();
   const std::string running = s.effective_variant();
   const std::string variant = st.variant.empty() ? running : st.variant;
+  if (st.compare == variant) st.compare.clear();  // the running variant became the one compared with
 
   const std::string follow = "running (" + running + ")";
   variant_combo("variant##source", kernel, st.variant, follow.c_str(), "");
