@@ -98,7 +98,8 @@ void open_sections(ui::PanelState& panels, const std::vector<std::string>& names
   const std::pair<const char*, bool*> known[] = {
       {"kernel", &panels.kernel_open}, {"launch", &panels.launch_open},   {"timing", &panels.timing_open},
       {"device", &panels.device_open}, {"view", &panels.view_open},       {"simulation", &panels.simulation_open},
-      {"lab", &panels.lab_open},       {"roofline", &panels.roofline_open}, {"source", &panels.source_open}};
+      {"lab", &panels.lab_open},       {"roofline", &panels.roofline_open},
+      {"source", &panels.source_open}};
   for (const auto& [name, open] : known) *open = false;
   for (const std::string& n : names) {
     bool found = false;
@@ -110,7 +111,7 @@ void open_sections(ui::PanelState& panels, const std::vector<std::string>& names
   }
 }
 
-// The Source section's choice of variants; names the kernel does not have are a usage Error listing its variants.
+// The Source section's choice of variants; a name the kernel does not have is a usage Error listing its own.
 void open_source(ui::SourcePanelState& source, const KernelSpec& kernel, const ScreenshotRequest& r) {
   for (const std::string* name : {&r.source_variant, &r.source_compare}) {
     if (name->empty() || kernel.find_variant(*name)) continue;
@@ -239,7 +240,8 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--sidebar-width", request.sidebar_width, "the sidebar's width in pixels (default 380)");
   cli.add_option("--source-variant", request.source_variant,
                  "the Source section: whose code it shows (default: the running variant's)");
-  cli.add_option("--source-compare", request.source_compare, "the Source section: the variant it is compared with");
+  cli.add_option("--source-compare", request.source_compare,
+                 "the Source section: the variant it is compared with");
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <vector>
 

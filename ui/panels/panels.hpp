@@ -44,11 +44,12 @@ struct PanelState {
   std::string lab_size_text;                      // the Lab section's typed size, until Enter
   std::string lab_size_shown;                     // the size lab_size_text was last reset to
   std::uint64_t followed_simulation = 0;          // the fresh simulation whose colormap and range were applied
-  bool source_open = false;                       // the Source section: the running kernel's own code
+  bool source_open = false;                       // the Source section (the running kernel's own code)
   SourcePanelState source;
 };
 
-// Draws every panel (Kernel, Launch, Timing, Device, View, Source), the job indicator and the pixel inspector.
+// Draws every panel (Kernel, Launch, Timing, Device, View, Source), the job indicator and the pixel
+// inspector.
 // Calls follow_output first.
 void draw_panels(app::Session& session, PanelState& state);
 
