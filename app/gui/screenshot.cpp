@@ -98,7 +98,8 @@ void open_sections(ui::PanelState& panels, const std::vector<std::string>& names
   const std::pair<const char*, bool*> known[] = {
       {"kernel", &panels.kernel_open}, {"launch", &panels.launch_open},   {"timing", &panels.timing_open},
       {"device", &panels.device_open}, {"view", &panels.view_open},       {"simulation", &panels.simulation_open},
-      {"lab", &panels.lab_open},       {"roofline", &panels.roofline_open}};
+      {"lab", &panels.lab_open},       {"roofline", &panels.roofline_open},
+      {"source", &panels.source_open}};
   for (const auto& [name, open] : known) *open = false;
   for (const std::string& n : names) {
     bool found = false;
@@ -106,8 +107,20 @@ void open_sections(ui::PanelState& panels, const std::vector<std::string>& names
       if (n == name) *open = found = true;
     if (!found)
       throw_usage("--sections: no section '" + n + "'",
-                  "sections: kernel, launch, timing, device, view, simulation, lab, roofline");
+                  "sections: kernel, launch, timing, device, view, simulation, lab, roofline, source");
   }
+}
+
+// The Source section's choice of variants; a name the kernel does not have is a usage Error listing its own.
+void open_source(ui::SourcePanelState& source, const KernelSpec& kernel, const ScreenshotRequest& r) {
+  for (const std::string* name : {&r.source_variant, &r.source_compare}) {
+    if (name->empty() || kernel.find_variant(*name)) continue;
+    std::string known;
+    for (const VariantSpec& v : kernel.variants) known += (known.empty() ? "" : ", ") + v.name;
+    throw_usage("kernel '" + kernel.id + "' has no variant '" + *name + "'", "its variants are: " + known);
+  }
+  source.variant = r.source_variant;
+  source.compare = r.source_compare;
 }
 
 // What the window does when a result arrives: fit the image beside the sidebar, and show the result over its
@@ -171,6 +184,7 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   panels.visible = request.panels;
   open_sections(panels, request.sections);
   if (request.sidebar_width > 0) panels.sidebar_width = request.sidebar_width;
+  open_source(panels.source, session.kernel(), request);
   ui::ViewState view = initial_view(session, panels, request);
   panels.view = &view;
   if (request.topology || !request.topology_traffic.empty() || !request.topology_placements.empty()) {
@@ -230,6 +244,10 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--sidebar-width", request.sidebar_width, "the sidebar's width in pixels (default 380)");
   cli.add_option("--text-size", request.text_size, "the panels' text size in points, 13..32 (presenter view)");
   cli.add_flag("--high-contrast", request.high_contrast, "the panels' high-contrast theme");
+  cli.add_option("--source-variant", request.source_variant,
+                 "the Source section: whose code it shows (default: the running variant's)");
+  cli.add_option("--source-compare", request.source_compare,
+                 "the Source section: the variant it is compared with");
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {

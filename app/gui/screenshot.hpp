@@ -1,11 +1,12 @@
 #pragma once
 // `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--variant V] [--size WxH] [--no-panels]
 //  [--split F] [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [--lab-size S]
-//  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W] [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through
-// EGL, writes it atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer,
-// ImGuiLayer and panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad
-// request (unknown option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file,
-// no EGL/GL, GPU failure).
+//  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W]
+//  [--source-variant V] [--source-compare V] [FILE]`: renders one frame of the app (the image and the ImGui
+// panels) offscreen through EGL, writes it atomically and exits; no window, no display, no QApplication. The
+// same Session, FrameRenderer, ImGuiLayer and panels as the window, so the PNG is what the window would show.
+// Exit codes: 0 written; 2 a bad request (unknown option, kernel or parameter, impossible size or format); 1
+// a runtime failure (unreadable file, no EGL/GL, GPU failure).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -48,6 +49,10 @@ struct ScreenshotRequest {
   // The panels' text size in points (13..32) and the high-contrast theme (View > Text size, High-contrast theme).
   float text_size = 13;
   bool high_contrast = false;
+  // The Source section (open it with --sections source): whose code it shows (empty: the running
+  // variant's) and the variant it is compared with (empty: none).
+  std::string source_variant;
+  std::string source_compare;
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls

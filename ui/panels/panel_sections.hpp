@@ -16,6 +16,7 @@ void draw_launch_section(app::Session& session, PanelState& state);
 void draw_timing_section(app::Session& session, PanelState& state);
 void draw_device_section(app::Session& session, PanelState& state);
 void draw_view_section(app::Session& session, PanelState& state);
+void draw_source_section(app::Session& session, PanelState& state);  // source_section.cpp
 
 // Runs a change the session may refuse; its ks::Error goes to state.error (shown in red) instead of escaping
 // the frame. Returns whether the change was accepted.

@@ -120,6 +120,7 @@ void draw_panels(app::Session& s, PanelState& st) {
   if (s.in_lab()) section("Roofline", st.roofline_open, s, st, panels::draw_roofline_section);
   section("Device", st.device_open, s, st, panels::draw_device_section);
   if (st.view) section("View", st.view_open, s, st, panels::draw_view_section);
+  section("Source", st.source_open, s, st, panels::draw_source_section);
   ImGui::PopItemWidth();
   ImGui::End();
 }

@@ -11,6 +11,7 @@
 #include "render/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
+#include "panels/source_panel_state.hpp"
 #include "panels/topology_panel.hpp"
 
 namespace ks::app {
@@ -44,9 +45,12 @@ struct PanelState {
   std::string lab_size_text;                      // the Lab section's typed size, until Enter
   std::string lab_size_shown;                     // the size lab_size_text was last reset to
   std::uint64_t followed_simulation = 0;          // the fresh simulation whose colormap and range were applied
+  bool source_open = false;                       // the Source section (the running kernel's own code)
+  SourcePanelState source;
 };
 
-// Draws every panel (Kernel, Launch, Timing, Device, View), the job indicator and the pixel inspector.
+// Draws every panel (Kernel, Launch, Timing, Device, View, Source), the job indicator and the pixel
+// inspector.
 // Calls follow_output first.
 void draw_panels(app::Session& session, PanelState& state);
 

@@ -42,6 +42,7 @@ void AppSettings::load_panels(PanelState& s) const {
   s.timing_open = settings_.value("panels/timing_open", s.timing_open).toBool();
   s.device_open = settings_.value("panels/device_open", s.device_open).toBool();
   s.view_open = settings_.value("panels/view_open", s.view_open).toBool();
+  s.source_open = settings_.value("panels/source_open", s.source_open).toBool();
   s.auto_range = settings_.value("panels/auto_range", s.auto_range).toBool();
 }
 
@@ -53,6 +54,7 @@ void AppSettings::save_panels(const PanelState& s) {
   settings_.setValue("panels/timing_open", s.timing_open);
   settings_.setValue("panels/device_open", s.device_open);
   settings_.setValue("panels/view_open", s.view_open);
+  settings_.setValue("panels/source_open", s.source_open);
   settings_.setValue("panels/auto_range", s.auto_range);
 }
 
