@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -27,7 +28,10 @@ constexpr std::size_t kLabelLength = 48;
 constexpr int kMaxBlockThreads = 1024;  // what every CUDA GPU allows per block
 constexpr const char* kStepKeys =
     "open, pattern, kernel, backend, variant, type, block, params, panels, split, colormap, play, steps, "
+    "grid, "
     "caption";
+constexpr long long kMaxGridSide = 65536,
+                    kMaxGridCells = 1LL << 30;  // SimulationRunner::set_grid_size's limits
 
 // Where in the text a parse error's byte offset lies: "line 4, column 12".
 std::string line_and_column(std::string_view text, std::size_t byte) {
@@ -119,8 +123,9 @@ void check_against_registry(PlaylistStep& s, const KernelSpec*& kernel) {
       throw_usage(fmt::format("kernel '{}' ({}) does not run in the app", spec.id, spec.category));
     kernel = &spec;
   }
-  if (!kernel && (s.variant || !s.params.empty() || s.play || s.steps))
-    throw_usage("'variant', 'params', 'play' and 'steps' need a 'kernel' in this step or an earlier one");
+  if (!kernel && (s.variant || !s.params.empty() || s.play || s.steps || s.grid))
+    throw_usage(
+        "'variant', 'params', 'play', 'steps' and 'grid' need a 'kernel' in this step or an earlier one");
   if (s.variant && !kernel->find_variant(*s.variant)) {
     std::string known;
     for (const VariantSpec& v : kernel->variants) {
@@ -134,9 +139,9 @@ void check_against_registry(PlaylistStep& s, const KernelSpec*& kernel) {
     ParamSet params = kernel->default_params();
     for (const auto& [name, value] : s.params) params.set(name, value);  // a usage Error names what is wrong
   }
-  if ((s.play || s.steps) && kernel->category != "simulation")
-    throw_usage(
-        fmt::format("'play' and 'steps' apply to simulations (life, heat, grayscott), not '{}'", kernel->id));
+  if ((s.play || s.steps || s.grid) && kernel->category != "simulation")
+    throw_usage(fmt::format(
+        "'play', 'steps' and 'grid' apply to simulations (life, heat, grayscott), not '{}'", kernel->id));
 }
 
 void check_values(const PlaylistStep& s) {
@@ -194,6 +199,15 @@ void read_step(const json& j, PlaylistStep& s, const std::filesystem::path& base
     else if (key == "steps") {
       if (!value.is_number_integer()) throw_usage("'steps' must be a whole number, not " + value.dump());
       s.steps = value.get<long long>();
+    } else if (key == "grid") {
+      const std::string v = text_of(value, "grid");
+      int w = 0, h = 0;
+      char x = 0, extra = 0;
+      if (std::sscanf(v.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1 ||
+          w > kMaxGridSide || h > kMaxGridSide || 1LL * w * h > kMaxGridCells)
+        throw_usage("grid '" + v +
+                    "' is not WxH cells (e.g. \"200x120\", at most 65536 a side and 2^30 cells)");
+      s.grid = std::pair(w, h);
     } else if (key == "params") {
       if (!value.is_object())
         throw_usage("'params' must be an object like {\"radius\": 3}, not " + value.dump());

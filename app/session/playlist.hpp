@@ -27,6 +27,7 @@ struct PlaylistStep {
   std::vector<std::pair<std::string, std::string>> params;  // name, value as text, in the file's order
   std::optional<bool> panels, split, play;
   std::optional<long long> steps;  // simulation steps to run on arriving at this step
+  std::optional<std::pair<int, int>> grid;  // a simulation's grid, width x height cells
   std::string caption;             // may hold several lines
   // Why the step cannot be used ("step 3 (\"Tiled\"): ..."); empty when it can.
   std::string error;

@@ -20,6 +20,7 @@ struct MergedState {
   std::optional<std::string> kernel, backend, variant, type, block, colormap;
   std::map<std::string, std::string> params;  // since the latest step that chose the kernel
   std::optional<bool> panels, split, play;
+  std::optional<std::pair<int, int>> grid;
 };
 
 MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
@@ -49,6 +50,7 @@ MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
     take(m.panels, s.panels);
     take(m.split, s.split);
     take(m.play, s.play);
+    take(m.grid, s.grid);
   }
   return m;
 }
@@ -116,6 +118,10 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
   if (m.kernel && session.kernel().id != *m.kernel)
     attempt("kernel " + *m.kernel, [&] { session.select_kernel(*m.kernel); });
   if (m.kernel && session.kernel().id == *m.kernel) attempt("params", [&] { apply_params(session, m); });
+  if (m.grid && session.simulating() &&
+      (session.simulation().setup().width != m.grid->first ||
+       session.simulation().setup().height != m.grid->second))
+    attempt("grid", [&] { session.simulation().set_grid_size(m.grid->first, m.grid->second); });
   if (m.input.starts_with("pattern:") && m.input != applied_input_) {
     attempt("pattern", [&] { use_life_pattern(session, m.input.substr(8)); });
     applied_input_ = m.input;
@@ -128,9 +134,9 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
     const VariantSpec& v = *session.kernel().find_variant(*m.variant);
     if (v.backend == Backend::Cuda && !session.device().cuda)
       notes_.push_back(
-          fmt::format("No CUDA here ({}): the CPU backend shows this step; on a GPU it runs the '{}' "
-                      "variant",
-                      session.device().unavailable_reason, v.name));
+          // Why not is in the Launch panel and the status bar; here only what the audience should expect.
+          fmt::format("No CUDA here: the CPU backend shows this step; on a GPU it runs the '{}' variant",
+                      v.name));
     else
       attempt("variant " + v.name, [&] { session.set_variant(v.name); });
   }

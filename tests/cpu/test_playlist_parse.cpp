@@ -36,7 +36,7 @@ TEST(PlaylistParse, ReadsEveryStepKey) {
      "params": {"radius": 3, "border": "reflect"}, "panels": false, "split": true, "colormap": "viridis",
      "caption": ["line one", "line two"]},
     {"open": "photo.png", "block": "default", "caption": "plain"},
-    {"pattern": "glider.rle", "play": true, "steps": 10},
+    {"pattern": "glider.rle", "play": true, "steps": 10, "grid": "200x120"},
     {"pattern": "gosper-gun", "variant": "bitpacked"}
   ])",
                            dir.path());
@@ -67,6 +67,7 @@ TEST(PlaylistParse, ReadsEveryStepKey) {
   EXPECT_EQ(p.steps[2].pattern, (dir.path() / "glider.rle").lexically_normal().string());
   EXPECT_EQ(p.steps[2].play, true);
   EXPECT_EQ(p.steps[2].steps, 10);
+  EXPECT_EQ(p.steps[2].grid, std::pair(200, 120));
   EXPECT_EQ(p.steps[2].label, "pattern glider.rle");  // no caption: a summary
   EXPECT_EQ(p.steps[3].pattern, "gosper-gun");
 }
@@ -108,12 +109,13 @@ TEST(PlaylistParse, BadStepsSayWhichAndWhyWhileTheOthersStayUsable) {
     {"frobnicate": 1},
     "just text",
     {"type": "u16"},
+    {"kernel": "life", "grid": "0x10"},
     {"variant": "separable", "caption": "Separable"}
   ])");
-  ASSERT_EQ(p.steps.size(), 16u);
-  EXPECT_EQ(p.error_count(), 14);
+  ASSERT_EQ(p.steps.size(), 17u);
+  EXPECT_EQ(p.error_count(), 15);
   EXPECT_TRUE(p.steps[0].ok()) << p.steps[0].error;
-  EXPECT_TRUE(p.steps[15].ok()) << p.steps[15].error;  // the kernel of step 1 still holds
+  EXPECT_TRUE(p.steps[16].ok()) << p.steps[16].error;  // the kernel of step 1 still holds
   auto error_of = [&](int number) { return p.steps[std::size_t(number - 1)].error; };
   auto says = [&](int number, const std::string& what) {
     EXPECT_NE(error_of(number).find(what), std::string::npos)
@@ -129,11 +131,12 @@ TEST(PlaylistParse, BadStepsSayWhichAndWhyWhileTheOthersStayUsable) {
   says(8, "image 'missing.png': no such file");
   says(9, "no-such-pattern");
   says(10, "unknown colormap 'rainbow'");
-  says(11, "'play' and 'steps' apply to simulations");
+  says(11, "'play', 'steps' and 'grid' apply to simulations");
   says(12, "'split' must be true or false");
   says(13, "unknown key 'frobnicate'");
   says(14, "a step must be an object");
   says(15, "'type' must be u8 or f32");
+  says(16, "grid '0x10' is not WxH cells");
 }
 
 TEST(PlaylistParse, ParamsAndVariantsNeedAKernelFirst) {

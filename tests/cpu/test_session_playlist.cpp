@@ -109,7 +109,7 @@ TEST(SessionPlaylist, ABadStepReportsAndTheNextStillApplies) {
 TEST(SessionPlaylist, LifePatternPlaysAndStepsRun) {
   Session s(cpu_options());
   PlaylistPlayer player(parse(R"([
-    {"pattern": "gosper-gun", "play": false},
+    {"pattern": "gosper-gun", "play": false, "grid": "120x80"},
     {"variant": "bitpacked"},
     {"steps": 30}
   ])"));
@@ -118,6 +118,8 @@ TEST(SessionPlaylist, LifePatternPlaysAndStepsRun) {
   s.wait_idle();
   EXPECT_EQ(s.kernel().id, "life");
   EXPECT_FALSE(s.simulation().playing());
+  EXPECT_EQ(s.simulation().frame().shape().width, 120);
+  EXPECT_EQ(s.simulation().frame().shape().height, 80);
   player.next(s, nullptr);
   EXPECT_TRUE(any_note_says(player, "'bitpacked'"));
   player.next(s, nullptr);

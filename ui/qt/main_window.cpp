@@ -30,6 +30,7 @@
 #include "qt/viewport_widget.hpp"
 #include "session/exports.hpp"
 #include "session/lab_commands.hpp"
+#include "session/playlist_player.hpp"
 #include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
 
@@ -104,6 +105,7 @@ void MainWindow::build_menus() {
     }
   });
   add_topology_file_actions(file);
+  add_playlist_file_actions(file);
   add_simulation_entries(file, simulation_menu_context());
   file->addSeparator();
   file->addAction("&Export result image...", QKeySequence::Save, this, &MainWindow::export_result_dialog);
@@ -377,6 +379,7 @@ QString MainWindow::about_text() const {
 // ---- window events ----
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  close_playlist();  // the panels as the user left them, not as the show did
   settings_.set_geometry(saveGeometry());
   settings_.save_panels(panels_);
   session_.cancel();  // a sweep stops at its next shape; the session's destructor waits for the worker
