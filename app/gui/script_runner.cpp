@@ -218,6 +218,9 @@ void ScriptRunner::run_line(const QString& line) {
     const bool moved = cmd == "next" ? window_.playlist_next() : window_.playlist_previous();
     if (!moved) print("playlist: no " + cmd + " step");
     print_playlist(window_);
+  } else if (cmd == "key") {
+    need_arg();
+    press_key(window_, arg);
   } else if (cmd == "close-playlist") {
     window_.close_playlist();
   } else if (cmd == "print-playlist") {

@@ -26,6 +26,7 @@
 //   pattern NAME|FILE.rle, sim play|pause|step N|paint X Y|...  (live simulations: gui/sim_script.hpp)
 //   playlist FILE|DEMO, next, previous, close-playlist, print-playlist  (demo playlists: gui/playlist_script.hpp;
 //                                each but close prints the playlist's state)
+//   key space|pagedown|pageup|left|right|escape  (a key press on the viewport, window shortcuts included)
 //   expect-error                 (the previous command failed as it should; without it a failure ends the script)
 //
 // A failing command ends the app with exit code 1 and "script line N: ..." on stderr; a script that does not

@@ -68,6 +68,38 @@ TEST_F(GuiApp, APlaylistStepsForwardAndBackAndABadStepReports) {
   EXPECT_NE(run.out.find("menu File/Demo playlists/naive-tiled-separable"), std::string::npos) << run.out;
 }
 
+// The presenter's keys, pressed as a keyboard or a remote presses them: on while a playlist runs, and Space
+// is Space again once it has ended.
+TEST_F(GuiApp, ThePresentersKeysStepThroughAPlaylist) {
+  const AppRun run = run_script(
+      "key space\n"  // no playlist yet: nothing happens
+      "print-playlist\n"
+      "playlist naive-tiled-separable\n"
+      "key space\n"
+      "print-playlist\n"
+      "key pagedown\n"
+      "key right\n"
+      "print-playlist\n"
+      "key pageup\n"
+      "key left\n"
+      "print-playlist\n"
+      "key escape\n"
+      "print-playlist\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  if (run.err.find("built without it") != std::string::npos) GTEST_SKIP() << "built without Qt Test";
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto states = lines_starting(run.out, "playlist ");
+  std::vector<std::string> steps;
+  for (const std::string& s : states)
+    if (s.starts_with("playlist none"))
+      steps.push_back("none");
+    else if (s.starts_with("playlist title="))
+      steps.push_back(s.substr(s.find("step="), 8));
+  EXPECT_EQ(steps, (std::vector<std::string>{"none", "step=1/5", "step=2/5", "step=4/5", "step=2/5", "none"}))
+      << run.out;
+}
+
 TEST_F(GuiApp, ADemoPlaylistOpensFromTheCommandLine) {
   const AppRun run = run_script("print-playlist\nnext\nquit\n",
                                 {"--backend", "cpu", "--playlist", "life-naive-to-bitpacked"});
