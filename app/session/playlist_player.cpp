@@ -150,7 +150,8 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
     const std::optional<BlockShape> block =
         *m.block == "default" ? std::nullopt : std::optional(parse_block_shape(*m.block));
     if (session.block() != block) attempt("block " + *m.block, [&] { session.set_block(block); });
-    if (session.backend() != Backend::Cuda && *m.block != "default")
+    // Said at the step that names the block, not at every later one.
+    if (session.backend() != Backend::Cuda && step.ok() && step.block && *step.block != "default")
       notes_.push_back("The block (" + *m.block + ") shapes CUDA launches: the CPU backend ignores it");
   }
   if (session.simulating()) {

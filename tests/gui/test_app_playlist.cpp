@@ -100,6 +100,16 @@ TEST_F(GuiApp, ThePresentersKeysStepThroughAPlaylist) {
       << run.out;
 }
 
+// A click on a step in the list goes there (the list is at the top left: step 3's row is about 84 px down).
+TEST_F(GuiApp, AClickOnAStepInTheListGoesThere) {
+  const AppRun run = run_script("playlist naive-tiled-separable\nclick 100 84\nwait\nprint-playlist\nquit\n",
+                                {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto states = lines_starting(run.out, "playlist title=");
+  ASSERT_EQ(states.size(), 2u) << run.out;
+  EXPECT_NE(states[1].find("step=3/5"), std::string::npos) << states[1];
+}
+
 TEST_F(GuiApp, ADemoPlaylistOpensFromTheCommandLine) {
   const AppRun run = run_script("print-playlist\nnext\nquit\n",
                                 {"--backend", "cpu", "--playlist", "life-naive-to-bitpacked"});

@@ -36,6 +36,7 @@ struct PanelState {
   TopologyPanelState topology;  // the Topology window (View > Topology), beside the sidebar
   // The demo playlist being shown (its caption and step list, drawn even without the sidebar); null: none.
   const app::PlaylistPlayer* playlist = nullptr;
+  std::optional<int> playlist_clicked;  // a step clicked in its list (0-based), until the window goes there
 
   // Widgets' transient state.
   std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"

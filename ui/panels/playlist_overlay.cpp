@@ -51,33 +51,32 @@ void draw_caption(const app::PlaylistPlayer& player, float sidebar_width) {
   ImGui::End();
 }
 
-void draw_step_list(const app::PlaylistPlayer& player) {
+std::optional<int> draw_step_list(const app::PlaylistPlayer& player) {
+  std::optional<int> clicked;
   ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("Playlist###playlist-steps", nullptr,
                ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav | ImGuiWindowFlags_NoMove);
-  const auto& steps = player.playlist().steps;
-  for (const app::PlaylistStep& s : steps) {
+  for (const app::PlaylistStep& s : player.playlist().steps) {
     const bool current = s.number - 1 == player.current();
     const std::string line = (current ? "> " : "  ") + std::to_string(s.number) + ". " + s.label;
-    if (!s.ok())
-      ImGui::TextColored(kBad, "%s", line.c_str());
-    else if (current)
-      ImGui::TextColored(kCurrent, "%s", line.c_str());
-    else
-      ImGui::TextUnformatted(line.c_str());
+    if (!s.ok() || current) ImGui::PushStyleColor(ImGuiCol_Text, s.ok() ? kCurrent : kBad);
+    if (ImGui::Selectable(line.c_str(), false)) clicked = s.number - 1;
+    if (!s.ok() || current) ImGui::PopStyleColor();
     if (!s.ok() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.error.c_str());
   }
   ImGui::TextDisabled("Space / Page Down: next   Page Up: back   Esc: end");
   ImGui::End();
+  return clicked;
 }
 
 }  // namespace
 
-void draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width) {
-  draw_step_list(player);
+std::optional<int> draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width) {
+  const std::optional<int> clicked = draw_step_list(player);
   draw_caption(player, sidebar_width);
+  return clicked;
 }
 
 }  // namespace ks::ui

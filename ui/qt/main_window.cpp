@@ -158,6 +158,7 @@ void MainWindow::tick() {
     statusBar()->showMessage(q(error ? error->full_message() : e.what()), 10000);
   }
   handle_notices();
+  if (const std::optional<int> step = std::exchange(panels_.playlist_clicked, std::nullopt)) playlist_go_to(*step);
   if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
   if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
   viewport_->refresh_if_needed();

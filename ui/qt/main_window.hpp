@@ -69,6 +69,7 @@ class MainWindow : public QMainWindow {
   void open_playlist(const QString& file_or_demo);
   bool playlist_next();      // false at the last step or without a playlist
   bool playlist_previous();  // false at the first step or without a playlist
+  void playlist_go_to(int index);  // 0-based (a step clicked in the list)
   void close_playlist();     // the panels come back as they were before it
   const app::PlaylistPlayer* playlist() const noexcept { return playlist_.get(); }
   void show_playlist_error(const QString& message) { show_error("Open playlist", message); }

@@ -102,6 +102,12 @@ bool MainWindow::playlist_previous() {
   return true;
 }
 
+void MainWindow::playlist_go_to(int index) {
+  if (!playlist_) return;
+  apply_playlist_view(playlist_->go_to(session_, index));
+  after_playlist_step();
+}
+
 void MainWindow::close_playlist() {
   if (!playlist_) return;
   panels_.playlist = nullptr;
