@@ -100,6 +100,29 @@ TEST_F(GuiApp, ThePresentersKeysStepThroughAPlaylist) {
       << run.out;
 }
 
+// A panel's text field keeps its keys while it has the keyboard: Space and Right are typed there, Escape
+// leaves the field (not the playlist), and then Space steps on again. (border_value's field of the box kernel
+// is at about 1030, 182 in the first window's viewport.)
+TEST_F(GuiApp, ATextFieldKeepsThePresentersKeys) {
+  const AppRun run = run_script(
+      "playlist naive-tiled-separable\n"
+      "click 1030 182\n"
+      "key space\n"
+      "key right\n"
+      "print-playlist\n"
+      "key escape\n"
+      "key space\n"
+      "print-playlist\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  if (run.err.find("built without it") != std::string::npos) GTEST_SKIP() << "built without Qt Test";
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto states = lines_starting(run.out, "playlist title=");
+  ASSERT_EQ(states.size(), 3u) << run.out;
+  EXPECT_NE(states[1].find("step=1/5"), std::string::npos) << states[1];
+  EXPECT_NE(states[2].find("step=2/5"), std::string::npos) << states[2];
+}
+
 // A click on a step in the list goes there (the list is at the top left: step 3's row is about 84 px down).
 TEST_F(GuiApp, AClickOnAStepInTheListGoesThere) {
   const AppRun run = run_script("playlist naive-tiled-separable\nclick 100 84\nwait\nprint-playlist\nquit\n",
