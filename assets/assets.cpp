@@ -1,2 +1,18 @@
 // The embedded data itself is generated at build time (cmake/EmbedFile.cmake); this file anchors the library.
 #include "assets.hpp"
+
+namespace ks::embedded {
+
+namespace {
+std::string_view as_text(std::span<const unsigned char> bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+}  // namespace
+
+std::vector<DemoPlaylist> demo_playlists() {
+  return {{"naive-tiled-separable", as_text(playlist_naive_tiled_separable())},
+          {"block-sizes-occupancy", as_text(playlist_block_sizes_occupancy())},
+          {"life-naive-to-bitpacked", as_text(playlist_life_naive_to_bitpacked())}};
+}
+
+}  // namespace ks::embedded

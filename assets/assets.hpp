@@ -1,7 +1,20 @@
 #pragma once
 // Files embedded in the executables (see assets/README.md for where each comes from).
 #include <span>
+#include <string_view>
+#include <vector>
 
 namespace ks::embedded {
 std::span<const unsigned char> sample_png();  // the sample image: 1024x768 RGB, made by tools/make_sample
-}
+
+// The demo playlists of assets/playlists (JSON, schema kernelscope.playlist/1).
+std::span<const unsigned char> playlist_naive_tiled_separable();
+std::span<const unsigned char> playlist_block_sizes_occupancy();
+std::span<const unsigned char> playlist_life_naive_to_bitpacked();
+
+struct DemoPlaylist {
+  std::string_view name;  // the file's stem: "naive-tiled-separable"
+  std::string_view text;  // the JSON
+};
+std::vector<DemoPlaylist> demo_playlists();  // in the order a course would show them
+}  // namespace ks::embedded

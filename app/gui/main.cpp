@@ -1,6 +1,6 @@
 // kernelscope: the desktop app. With no argument it opens the embedded sample image, with a file argument that
-// file. `--screenshot OUT.png ...` renders one frame without a display (EGL) and exits, before any Qt object
-// exists, so it runs on machines with no X server at all.
+// file; `--playlist FILE` presents a demo playlist over it. `--screenshot OUT.png ...` renders one frame
+// without a display (EGL) and exits, before any Qt object exists, so it runs on machines with no X server at all.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QFile>
@@ -24,6 +24,7 @@ struct GuiOptions {
   QString backend;  // "", "cpu" or "cuda"
   unsigned threads = 0;
   QString script;
+  QString playlist;  // a .json file or the name of a demo playlist
   QString settings_file;
   int script_time_limit_s = 300;
 };
@@ -40,11 +41,15 @@ GuiOptions parse(const QApplication& app) {
   QCommandLineOption backend("backend", "cpu: never use CUDA; cuda: use it (the default when there is a GPU)",
                              "cpu|cuda");
   QCommandLineOption threads("threads", "Worker threads of the CPU backend (0: every core)", "N", "0");
+  QCommandLineOption playlist("playlist",
+                              "Present a demo playlist: a .json file, or naive-tiled-separable, "
+                              "block-sizes-occupancy or life-naive-to-bitpacked (Space: next step, Page Up: back)",
+                              "FILE");
   QCommandLineOption script("script", "Run the commands of FILE in the window (tests, demos)", "FILE");
   QCommandLineOption settings("settings", "Keep settings in this INI file instead of the user's", "FILE");
   QCommandLineOption limit("script-time-limit", "Seconds a --script may take", "S", "300");
   for (auto* o : {&script, &settings, &limit}) o->setFlags(QCommandLineOption::HiddenFromHelp);
-  p.addOptions({backend, threads, script, settings, limit});
+  p.addOptions({backend, threads, playlist, script, settings, limit});
   p.process(app);  // --help, --version and unknown options end the process here (exit 0 / 1)
 
   GuiOptions o;
@@ -58,6 +63,7 @@ GuiOptions parse(const QApplication& app) {
   o.threads = p.value(threads).toUInt(&ok);
   if (!ok) ks::throw_usage("--threads must be a whole number, not '" + p.value(threads).toStdString() + "'");
   o.script = p.value(script);
+  o.playlist = p.value(playlist);
   o.settings_file = p.value(settings);
   o.script_time_limit_s = p.value(limit).toInt(&ok);
   if (!ok || o.script_time_limit_s < 1) ks::throw_usage("--script-time-limit must be a positive number of seconds");
@@ -104,6 +110,13 @@ int run_gui(int argc, char** argv) {
     runner = std::make_unique<ks::gui::ScriptRunner>(window, session, read_script(opt.script),
                                                      opt.script_time_limit_s);
     runner->start();
+  }
+  if (!opt.playlist.isEmpty()) {
+    try {
+      window.open_playlist(opt.playlist);
+    } catch (const ks::Error& e) {  // the window stays, and says why (a dialog, or the script's failure)
+      window.show_playlist_error(QString::fromStdString(e.full_message()));
+    }
   }
   return QApplication::exec();
 }

@@ -7,14 +7,18 @@
 #include <cctype>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 
 #include "core/error.hpp"
 #include "headless/headless_renderer.hpp"
 #include "io/image_io.hpp"
 #include "panels/panels.hpp"
+#include "render/colormap.hpp"
 #include "render/view_math.hpp"
 #include "session/lab_document.hpp"
 #include "session/life_pattern_files.hpp"
+#include "session/playlist.hpp"
+#include "session/playlist_player.hpp"
 #include "session/session.hpp"
 #include "session/topology_document.hpp"
 
@@ -158,6 +162,20 @@ std::pair<int, int> parse_size(const std::string& text, const std::string& optio
   return {w, h};
 }
 
+// The playlist at the requested step, applied to the session and waited for; null without one.
+std::unique_ptr<PlaylistPlayer> play_to_step(Session& session, const ScreenshotRequest& r, PlaylistViewChange& change) {
+  if (r.playlist.empty()) return nullptr;
+  auto player = std::make_unique<PlaylistPlayer>(load_playlist_or_demo(r.playlist));
+  if (r.playlist_step < 1 || r.playlist_step > player->step_count())
+    throw_usage(fmt::format("--playlist-step {} is not a step of the playlist", r.playlist_step),
+                fmt::format("give 1 to {}", player->step_count()));
+  change = player->go_to(session, r.playlist_step - 1);
+  if (session.simulating()) session.simulation().set_playing(false);  // the frame shows that step's state
+  session.run_now();
+  session.wait_idle();
+  return player;
+}
+
 }  // namespace
 
 bool wants_screenshot(int argc, char** argv) {
@@ -174,6 +192,8 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   options.use_cuda = request.backend != "cpu";
   Session session(options);
   prepare_session(session, request);
+  PlaylistViewChange playlist_view;
+  const std::unique_ptr<PlaylistPlayer> player = play_to_step(session, request, playlist_view);
 
   ui::EglContext::Options egl;
   egl.platform = ui::egl_platform_from_environment();
@@ -181,12 +201,17 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   renderer.imgui().set_appearance(appearance);
   ui::PanelState panels;
   panels.text_scale = appearance.font_size / ui::Appearance::kDefaultFontSize;
-  panels.visible = request.panels;
+  panels.visible = request.panels && playlist_view.panels.value_or(true);
+  panels.playlist = player.get();
   open_sections(panels, request.sections);
   if (request.sidebar_width > 0) panels.sidebar_width = request.sidebar_width;
   open_source(panels.source, session.kernel(), request);
   ui::ViewState view = initial_view(session, panels, request);
   panels.view = &view;
+  if (playlist_view.split) view.split = *playlist_view.split;
+  if (playlist_view.colormap)
+    for (ui::Colormap m : ui::all_colormaps())
+      if (ui::colormap_name(m) == *playlist_view.colormap) view.colormap = m;
   if (request.topology || !request.topology_traffic.empty() || !request.topology_placements.empty()) {
     panels.topology.open = panels.topology.sample_opened = true;
     prepare_topology(session.topology(), request);
@@ -197,7 +222,7 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   if (update.output_changed)
     session.note_display(frame.output_generation, update.output_ms, renderer.renderer().display_path());
   std::function<void()> draw_ui;
-  if (request.panels)
+  if (request.panels || player)  // a playlist's caption shows without the sidebar too
     draw_ui = [&] {
       session.poll();
       ui::draw_panels(session, panels);
@@ -249,6 +274,8 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--source-compare", request.source_compare,
                  "the Source section: the variant it is compared with");
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
+  cli.add_option("--playlist", request.playlist, "a demo playlist (.json or a demo's name) to show a step of");
+  cli.add_option("--playlist-step", request.playlist_step, "the playlist's step to show (default 1)");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {
     cli.parse(argc, argv);

@@ -2,11 +2,12 @@
 // `kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [--variant V] [--size WxH] [--no-panels]
 //  [--split F] [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [--lab-size S]
 //  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W]
-//  [--source-variant V] [--source-compare V] [FILE]`: renders one frame of the app (the image and the ImGui
-// panels) offscreen through EGL, writes it atomically and exits; no window, no display, no QApplication. The
-// same Session, FrameRenderer, ImGuiLayer and panels as the window, so the PNG is what the window would show.
-// Exit codes: 0 written; 2 a bad request (unknown option, kernel or parameter, impossible size or format); 1
-// a runtime failure (unreadable file, no EGL/GL, GPU failure).
+//  [--source-variant V] [--source-compare V] [--text-size P] [--high-contrast] [--playlist FILE --playlist-step K]
+//  [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through EGL, writes it
+// atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and
+// panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad request (unknown
+// option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file, no EGL/GL, GPU
+// failure).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -53,6 +54,10 @@ struct ScreenshotRequest {
   // variant's) and the variant it is compared with (empty: none).
   std::string source_variant;
   std::string source_compare;
+  // A demo playlist (a .json file or a demo's name) shown at step `playlist_step` (1-based): its caption and
+  // step list over the frame, the session and view as that step leaves them (simulations paused there).
+  std::string playlist;
+  int playlist_step = 1;
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls

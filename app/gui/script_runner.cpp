@@ -9,6 +9,7 @@
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
 #include "gui/script_inspect.hpp"
+#include "gui/playlist_script.hpp"
 #include "gui/sim_script.hpp"
 #include "render/colormap.hpp"
 #include "session/lab_commands.hpp"
@@ -218,6 +219,22 @@ void ScriptRunner::run_line(const QString& line) {
     need_arg();
     window_.export_timings(arg);
     print_question();
+  } else if (cmd == "playlist") {
+    need_arg();
+    window_.open_playlist(arg);
+    print_playlist(window_);
+  } else if (cmd == "next" || cmd == "previous") {
+    if (!window_.playlist()) throw_usage("no playlist is open", "playlist FILE first");
+    const bool moved = cmd == "next" ? window_.playlist_next() : window_.playlist_previous();
+    if (!moved) print("playlist: no " + cmd + " step");
+    print_playlist(window_);
+  } else if (cmd == "key") {
+    need_arg();
+    press_key(window_, arg);
+  } else if (cmd == "close-playlist") {
+    window_.close_playlist();
+  } else if (cmd == "print-playlist") {
+    print_playlist(window_);
   } else if (cmd == "print-status") {
     print(status_line(window_, session_));
   } else if (cmd == "print-menus") {

@@ -25,6 +25,9 @@
 //   print-lab                    (prints "lab kernel=ID runs=N last=VARIANT@SIZE check=agrees|disagrees|unchecked
 //                                image=WxH|none sweep=P/T complete|running|cancelled|none")
 //   pattern NAME|FILE.rle, sim play|pause|step N|paint X Y|...  (live simulations: gui/sim_script.hpp)
+//   playlist FILE|DEMO, next, previous, close-playlist, print-playlist  (demo playlists: gui/playlist_script.hpp;
+//                                each but close prints the playlist's state)
+//   key space|pagedown|pageup|left|right|escape  (a key press on the viewport, window shortcuts included)
 //   expect-error                 (the previous command failed as it should; without it a failure ends the script)
 //
 // A failing command ends the app with exit code 1 and "script line N: ..." on stderr; a script that does not

@@ -8,6 +8,7 @@
 
 #include "panels/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
+#include "panels/playlist_overlay.hpp"
 #include "panels/simulation_section.hpp"
 #include "session/session.hpp"
 #include "session/topology_document.hpp"
@@ -101,6 +102,9 @@ void draw_panels(app::Session& s, PanelState& st) {
   draw_inspector(st, job.busy && job.elapsed_s >= kIndicatorAfterS);
   if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology_panel.cpp)
     draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
+  if (st.playlist)
+    if (auto clicked = draw_playlist_overlay(*st.playlist, panels_width(st, ImGui::GetIO().DisplaySize.x)))
+      st.playlist_clicked = clicked;
   if (!st.visible) return;
 
   const ImGuiIO& io = ImGui::GetIO();

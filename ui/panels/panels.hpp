@@ -15,7 +15,8 @@
 #include "panels/topology_panel.hpp"
 
 namespace ks::app {
-class Session;  // app/session/session.hpp
+class Session;         // app/session/session.hpp
+class PlaylistPlayer;  // app/session/playlist_player.hpp
 }
 
 namespace ks::ui {
@@ -35,6 +36,9 @@ struct PanelState {
   std::optional<PixelProbe> probe;
   double display_fps = 0;       // frames the viewport drew per second, lately (0: unknown, e.g. headless)
   TopologyPanelState topology;  // the Topology window (View > Topology), beside the sidebar
+  // The demo playlist being shown (its caption and step list, drawn even without the sidebar); null: none.
+  const app::PlaylistPlayer* playlist = nullptr;
+  std::optional<int> playlist_clicked;  // a step clicked in its list (0-based), until the window goes there
 
   // Widgets' transient state.
   std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"

@@ -31,6 +31,7 @@
 #include "qt/viewport_widget.hpp"
 #include "session/exports.hpp"
 #include "session/lab_commands.hpp"
+#include "session/playlist_player.hpp"
 #include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
 
@@ -106,6 +107,7 @@ void MainWindow::build_menus() {
     }
   });
   add_topology_file_actions(file);
+  add_playlist_file_actions(file);
   add_simulation_entries(file, simulation_menu_context());
   file->addSeparator();
   file->addAction("&Export result image...", QKeySequence::Save, this, &MainWindow::export_result_dialog);
@@ -159,6 +161,7 @@ void MainWindow::tick() {
     statusBar()->showMessage(q(error ? error->full_message() : e.what()), 10000);
   }
   handle_notices();
+  if (const std::optional<int> step = std::exchange(panels_.playlist_clicked, std::nullopt)) playlist_go_to(*step);
   if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
   if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
   viewport_->refresh_if_needed();
@@ -427,6 +430,7 @@ QString MainWindow::about_text() const {
 // ---- window events ----
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  close_playlist();  // the panels as the user left them, not as the show did
   settings_.set_geometry(saveGeometry());
   settings_.save_panels(panels_);
   session_.cancel();  // a sweep stops at its next shape; the session's destructor waits for the worker

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QTimer>
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -21,6 +23,8 @@ class QMenu;
 
 namespace ks::app {
 class Session;
+class PlaylistPlayer;
+struct PlaylistViewChange;
 }
 
 namespace ks::ui::qt {
@@ -68,6 +72,16 @@ class MainWindow : public QMainWindow {
   void open_traffic(const QString& path);
   bool export_topology(const QString& path);
 
+  // Demo playlists (main_window_playlist.cpp): a .json file or the name of an embedded demo; its first step
+  // applies at once. A file that cannot be read throws ks::Error; bad steps are shown and skipped.
+  void open_playlist(const QString& file_or_demo);
+  bool playlist_next();      // false at the last step or without a playlist
+  bool playlist_previous();  // false at the first step or without a playlist
+  void playlist_go_to(int index);  // 0-based (a step clicked in the list)
+  void close_playlist();     // the panels come back as they were before it
+  const app::PlaylistPlayer* playlist() const noexcept { return playlist_.get(); }
+  void show_playlist_error(const QString& message) { show_error("Open playlist", message); }
+
   // Scripted runs: the answer to "replace these files?" (yes until set), and the last question asked, taken.
   void set_overwrite_answer(bool replace) noexcept { overwrite_answer_ = replace; }
   QString take_question() { return std::exchange(last_question_, QString()); }
@@ -86,6 +100,10 @@ class MainWindow : public QMainWindow {
   void add_topology_view_action(QMenu* view);
   void add_presenter_actions(QMenu* view);
   void set_appearance(const Appearance& a);
+  void add_playlist_file_actions(QMenu* file);
+  void apply_playlist_view(const app::PlaylistViewChange& change);
+  void after_playlist_step();
+  void open_playlist_dialog();
   bool refresh_topology();
   static bool is_traffic_path(const QString& path);
   void rebuild_recent_menu();
@@ -113,6 +131,16 @@ class MainWindow : public QMainWindow {
   QAction* contrast_action_ = nullptr;
   QActionGroup* text_size_group_ = nullptr;
   QAction* split_action_ = nullptr;
+  QList<QAction*> playlist_actions_;  // next, previous, close: enabled, with their keys, during a playlist
+  std::unique_ptr<app::PlaylistPlayer> playlist_;
+  // The view before the playlist: what a step that does not say stands for, and what comes back when it ends (a
+  // show changes no lasting setting).
+  struct ViewBeforePlaylist {
+    bool panels = true, split = false;
+    Colormap colormap = Colormap::Gray;
+  };
+  std::optional<ViewBeforePlaylist> view_before_playlist_;
+  bool playlist_colormap_ = false;  // a step chose the colormap (otherwise the View section's choice stands)
   QLabel* device_label_ = nullptr;
   QLabel* backend_label_ = nullptr;
   QLabel* kernel_label_ = nullptr;
