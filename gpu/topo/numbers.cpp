@@ -111,7 +111,8 @@ std::string format_scaled(std::int64_t scaled, int decimals) {
   std::string digits = std::to_string(negative ? -(unsigned long long)scaled : (unsigned long long)scaled);
   if (digits.size() <= std::size_t(decimals)) digits.insert(0, std::size_t(decimals) + 1 - digits.size(), '0');
   digits.insert(digits.size() - std::size_t(decimals), ".");
-  return (negative ? "-" : "") + digits;
+  if (negative) digits.insert(0, 1, '-');  // (not "-" + digits: GCC 12 warns falsely of an overlapping memcpy there)
+  return digits;
 }
 
 }  // namespace ks::topo

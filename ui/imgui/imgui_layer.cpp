@@ -104,10 +104,25 @@ void ImGuiLayer::rebuild_fonts(float device_pixel_ratio) {
     io.Fonts->AddFontDefault(&config);
     font_name_ = "ImGui's built-in font (fonts-dejavu-core is not installed)";
   }
+  // The second font of the atlas: code (code_font()).
+  ImFont* code = nullptr;
+  ImFontConfig code_config = config;
+  if (config.SizePixels != Appearance::kDefaultFontSize) {
+    if (std::FILE* f = std::fopen(kCodeFontFile, "rb")) {
+      std::fclose(f);
+      code = io.Fonts->AddFontFromFileTTF(kCodeFontFile, config.SizePixels, &code_config, kRanges);
+    }
+  }
+  if (!code) io.Fonts->AddFontDefault(&code_config);
   io.FontGlobalScale = 1.0f / device_pixel_ratio;  // laid out in points, rasterised in framebuffer pixels
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
   font_ratio_ = device_pixel_ratio;
+}
+
+ImFont* code_font() {
+  const ImGuiIO& io = ImGui::GetIO();
+  return io.Fonts->Fonts.Size > 1 ? io.Fonts->Fonts[1] : ImGui::GetFont();
 }
 
 void ImGuiLayer::begin_frame(float width, float height, float device_pixel_ratio, float dt) {

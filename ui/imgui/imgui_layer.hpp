@@ -5,6 +5,7 @@
 // Construct, use and destroy with the same GL context current.
 #include <string>
 
+struct ImFont;
 struct ImGuiContext;
 struct ImGuiIO;
 
@@ -23,6 +24,13 @@ void check_appearance(const Appearance& a);
 // The TrueType font of the panels: DejaVu Sans from Debian's fonts-dejavu-core, which scales cleanly from 13 to
 // 32 px (ImGui's built-in bitmap font is only made for 13). Where the file is missing, the built-in font stands in.
 inline constexpr const char* kPanelFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+// Code (the Source section) is set in a monospaced font: ImGui's built-in bitmap font, which is monospaced and
+// made for 13 pixels, at 13 points on a 1:1 screen (crisp there); DejaVu Sans Mono at other sizes and on HiDPI.
+inline constexpr const char* kCodeFontFile = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+
+// The monospaced font for code, between ImGuiLayer::begin_frame and end_frame_and_render (the current one where
+// there is none).
+ImFont* code_font();
 
 class ImGuiLayer {
  public:

@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "imgui/imgui_layer.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
 #include "source/embedded_sources.hpp"
@@ -93,6 +94,7 @@ void draw_code(SourcePanelState& st) {
   const float rest = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetStyle().ItemSpacing.y;
   const float height = std::max(rest, ImGui::GetTextLineHeight() * 24);
   ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(code_font());  // monospaced: columns of code line up
   ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
   const float line_height = ImGui::GetTextLineHeight();
   if (st.scroll_frames > 0 && st.anchor_row >= 0) {
@@ -123,6 +125,7 @@ void draw_code(SourcePanelState& st) {
     }
   }
   ImGui::PopStyleVar();
+  ImGui::PopFont();
   ImGui::EndChild();
 }
 
