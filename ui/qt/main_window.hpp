@@ -100,6 +100,7 @@ class MainWindow : public QMainWindow {
   QMenu* recent_menu_ = nullptr;
   QAction* panels_action_ = nullptr;
   QAction* split_action_ = nullptr;
+  QAction* launch_grid_action_ = nullptr;
   QLabel* device_label_ = nullptr;
   QLabel* backend_label_ = nullptr;
   QLabel* kernel_label_ = nullptr;
