@@ -45,8 +45,12 @@ std::vector<std::string> describe_pixel(const LaunchGeometry& g, int x, int y) {
                                 y0 + g.cells_y - 1));
   }
   const PixelRect w = input_window(g, x, y);
-  lines.push_back(fmt::format("reads {} x {} pixels: x {}..{}, y {}..{}", w.width(), w.height(), w.x0,
-                              w.x1 - 1, w.y0, w.y1 - 1));
+  if (g.cross)
+    lines.push_back(fmt::format("reads ({}, {}) and its 4 neighbours: x {}..{}, y {}..{}", x, y, w.x0,
+                                w.x1 - 1, w.y0, w.y1 - 1));
+  else
+    lines.push_back(fmt::format("reads {} x {} pixels: x {}..{}, y {}..{}", w.width(), w.height(), w.x0,
+                                w.x1 - 1, w.y0, w.y1 - 1));
   if (w.x0 < 0 || w.y0 < 0 || w.x1 > g.width || w.y1 > g.height)
     lines.push_back("past the image's edge the border rule supplies the values");
   if (g.shared_tile) {

@@ -23,8 +23,9 @@ struct LaunchGeometry {
   BlockShape block;
   int cells_x = 1, cells_y = 1;    // outputs per thread: 1 x 1, or a strip (heat/Gray-Scott "strip": 4 x 16)
   int radius_x = 0, radius_y = 0;  // the input window around each output: (2 rx + 1) x (2 ry + 1)
-  bool shared_tile = false;        // each block first loads its pixels plus the halo into shared memory
-  std::string how;                 // in words: "one thread per pixel, every tap read from global memory"
+  bool cross = false;  // the window is the 5-point cross of radius 1 (heat, Gray-Scott), not the whole square
+  bool shared_tile = false;  // each block first loads its pixels plus the halo into shared memory
+  std::string how;           // in words: "one thread per pixel, every tap read from global memory"
 
   int grid_x() const noexcept;  // ceil(ceil(width / cells_x) / block.x)
   int grid_y() const noexcept;

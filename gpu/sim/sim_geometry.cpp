@@ -9,6 +9,7 @@ SimGeometry sim_geometry(const std::string& kernel_id, const std::string& varian
   if (variant == "naive" || (life && variant == "tiled")) {
     // Every cell reads its 3x3 neighbourhood (life: 8 neighbours; heat, grayscott: the 4 of the cross).
     g.geometry = window_launch(width, height, block, 1, 1, variant == "tiled");
+    g.geometry->cross = !life;
     g.geometry->how = variant == "tiled"
                           ? "one thread per cell; each block loads its tile plus a one-cell halo "
                             "into shared memory first"
@@ -18,6 +19,7 @@ SimGeometry sim_geometry(const std::string& kernel_id, const std::string& varian
   }
   if (variant == "strip") {
     LaunchGeometry s = window_launch(width, height, block, 1, 1, false);
+    s.cross = true;
     s.cells_x = kFieldStripCells;
     s.cells_y = kFieldStripRows;
     s.how =

@@ -65,6 +65,8 @@ TEST(LaunchGeometry, StripThreadsOwnFourCellsOfSixteenRows) {
   EXPECT_EQ(thread_of_pixel(g, 130, 37), (PixelThread{1, 0, 0, 2}));
   EXPECT_EQ(block_rect(g, 1, 0), (PixelRect{128, 0, 256, 128}));
   EXPECT_EQ(idle_threads(g), 0);
+  EXPECT_TRUE(g.cross);
+  EXPECT_EQ(app::describe_pixel(g, 130, 37)[3], "reads (130, 37) and its 4 neighbours: x 129..131, y 36..38");
   // 1022 cells wide: the last thread still owns cells 1020..1021, so none is idle. 1020 wide: the last thread
   // of each row (x0 = 1020) has no cell: one per thread row, 8 rows per block, 4 blocks down.
   EXPECT_EQ(idle_threads(*sim_geometry("heat", "strip", 1022, 512, {32, 8}).geometry), 0);

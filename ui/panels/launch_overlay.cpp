@@ -108,7 +108,12 @@ void chosen_block(ImDrawList* draw, const Mapper& map, const LaunchGeometry& g, 
   draw->AddRect(map.min(block), map.max(block), kChosenEdge, 0.0f, 0, 4.0f);  // seen on light images too
   draw->AddRect(map.min(block), map.max(block), kChosen, 0.0f, 0, 2.0f);
   const PixelRect window = input_window(g, x, y);
-  draw->AddRect(map.min(window), map.max(window), kWindow, 0.0f, 0, 2.0f);
+  if (g.cross) {  // the 5-point cross: a row and a column of 3
+    draw->AddRect(map(window.x0, y), map(window.x1, y + 1), kWindow, 0.0f, 0, 2.0f);
+    draw->AddRect(map(x, window.y0), map(x + 1, window.y1), kWindow, 0.0f, 0, 2.0f);
+  } else {
+    draw->AddRect(map.min(window), map.max(window), kWindow, 0.0f, 0, 2.0f);
+  }
   draw->AddRectFilled(map(x, y), map(x + 1, y + 1), IM_COL32(60, 255, 60, 120));
 }
 
