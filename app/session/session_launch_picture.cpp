@@ -7,6 +7,7 @@
 #include "core/occupancy_model.hpp"
 #include "session/session.hpp"
 #include "sim/sim_geometry.hpp"
+#include "sim/sim_kernel_resources.hpp"
 #include "stencil/stencil_geometry.hpp"
 #include "stencil/stencil_kernel_resources.hpp"
 #include "stencil/stencil_plan.hpp"
@@ -39,7 +40,8 @@ OccupancyReport model_occupancy(const DeviceInfo& model, const KernelResources& 
 }  // namespace
 
 void Session::set_device_model(const std::string& id) {
-  device_model_ = id.empty() ? std::string() : ks::device_model(id).id;  // device_model throws for unknown ids
+  device_model_ =
+      id.empty() ? std::string() : ks::device_model(id).id;  // device_model throws for unknown ids
 }
 
 std::string Session::modelled_variant() const {
@@ -103,6 +105,8 @@ LaunchPicture Session::launch_picture() const {
   if (plan && p.geometry)
     k = stencil_kernel_resources(*plan, p.variant, element_type(), input_ ? input_->channels() : 1,
                                  *p.geometry);
+  else if (p.geometry)
+    k = sim_kernel_resources(kernel_->id, p.variant, *p.geometry);
   if (!k) {
     p.occupancy_note =
         "no register counts are recorded for this kernel and variant: its occupancy needs a GPU";

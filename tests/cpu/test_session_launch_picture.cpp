@@ -67,5 +67,25 @@ TEST(SessionLaunchPicture, ModelledVariantAndBlocksAModelCannotRun) {
   EXPECT_THROW(s.set_device_model("v100"), Error);
 }
 
+TEST(SessionLaunchPicture, SimulationsOnAModel) {
+  Session s(cpu_options());
+  s.select_kernel("grayscott");
+  s.run_now();
+  s.set_device_model("h100");
+  s.set_modelled_variant("strip");
+  const LaunchPicture p = s.launch_picture();
+  ASSERT_TRUE(p.geometry) << p.why_not;
+  EXPECT_EQ(p.geometry->cells_y, 16);
+  ASSERT_TRUE(p.occupancy) << p.occupancy_note;
+  // 64 registers: 2048 per warp, 32 warps of the H100's 64 -> 4 blocks of 256 threads: 50%, registers bind.
+  EXPECT_EQ(p.occupancy->active_blocks_per_sm, 4);
+  EXPECT_DOUBLE_EQ(p.occupancy->occupancy, 0.5);
+  EXPECT_EQ(p.occupancy->limiter, "registers");
+  s.select_kernel("life");
+  s.run_now();
+  s.set_modelled_variant("bitpacked");
+  EXPECT_FALSE(s.launch_picture().geometry);
+}
+
 }  // namespace
 }  // namespace ks::app

@@ -103,6 +103,23 @@ TEST(ScreenshotLaunch, ProbedPixelShowsItsBlockAndWindow) {
       << "the window's left edge";
 }
 
+// The Launch section on the CPU backend with a device model shows the occupancy bar (ImGui's histogram
+// colour, (230, 179, 0) in the dark style) in the sidebar; without a model there is none.
+TEST(ScreenshotLaunch, LaunchSectionShowsAModelsOccupancyWithoutAGpu) {
+  test::TempDir dir;
+  auto bar = [](test::Rgb c) { return c[0] > 215 && c[1] > 165 && c[1] < 195 && c[2] < 20; };
+  const auto with_model = dir / "model.png";
+  ASSERT_EQ(run({"--screenshot", with_model.string(), "--backend", "cpu", "--device-model", "t4", "--block",
+                 "16x16", "--sections", "launch", "--size", "1280x800"}),
+            0);
+  EXPECT_TRUE(any_in(convert_channels(load_image(with_model), 4), 900, 1279, 0, 400, bar));
+  const auto without = dir / "none.png";
+  ASSERT_EQ(run({"--screenshot", without.string(), "--backend", "cpu", "--sections", "launch", "--size",
+                 "1280x800"}),
+            0);
+  EXPECT_FALSE(any_in(convert_channels(load_image(without), 4), 900, 1279, 0, 400, bar));
+}
+
 TEST(ScreenshotLaunch, BadOptionsAreUsageErrors) {
   test::TempDir dir;
   const auto out = dir / "bad.png";
