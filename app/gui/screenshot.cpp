@@ -9,11 +9,14 @@
 #include <cstring>
 #include <memory>
 
+#include "core/device_models.hpp"
 #include "core/error.hpp"
 #include "headless/headless_renderer.hpp"
 #include "io/image_io.hpp"
+#include "panels/launch_overlay.hpp"
 #include "panels/panels.hpp"
 #include "render/colormap.hpp"
+#include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
 #include "session/lab_document.hpp"
 #include "session/life_pattern_files.hpp"
@@ -76,7 +79,16 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
       session.run_now();
     }
   }
-  if (!r.variant.empty()) session.set_variant(r.variant);
+  if (!r.device_model.empty()) session.set_device_model(r.device_model);
+  if (!r.variant.empty()) {
+    const VariantSpec* v = session.kernel().find_variant(r.variant);
+    // Without a GPU a CUDA variant is pictured on the device model rather than run.
+    if (v && v->backend == Backend::Cuda && session.backend() == Backend::Cpu && !r.device_model.empty())
+      session.set_modelled_variant(r.variant);
+    else
+      session.set_variant(r.variant);
+  }
+  if (!r.block.empty()) session.set_block(parse_block_shape(r.block));
   if (!r.pattern.empty()) {
     if (!r.kernel.empty() && r.kernel != "life")
       throw_usage("--pattern gives a Life pattern, and the kernel is '" + r.kernel + "'", "use --kernel life");
@@ -141,7 +153,27 @@ ui::ViewState initial_view(Session& session, ui::PanelState& panels, const Scree
     view.split = true;
     view.split_position = *r.split;
   }
+  view.show_launch_grid = r.launch_overlay;
+  if (r.zoom > 0) {
+    view.zoom = std::clamp(r.zoom, float(ui::kMinZoom), float(ui::kMaxZoom));
+    if (r.probe) {  // the probed pixel a little left of the centre, clear of the sidebar
+      view.center_x = float(r.probe->first) + 0.5f + (r.panels ? 0.5f * panels.sidebar_width / view.zoom : 0.0f);
+      view.center_y = float(r.probe->second) + 0.5f;
+    }
+  }
   return view;
+}
+
+// The pixel the cursor would be on (--probe X,Y): the inspector and the launch overlay's hover text show it.
+std::optional<ui::PixelProbe> probe_at(const Session& session, const ui::ViewState& view, const ScreenshotRequest& r) {
+  if (!r.probe) return std::nullopt;
+  const ui::Vec2 screen = ui::image_to_screen(view, {r.width, r.height},
+                                              {r.probe->first + 0.5, r.probe->second + 0.5});
+  ui::PixelProbe p = ui::probe_pixel(session.display_frame(), view, {r.width, r.height}, screen);
+  if (!p.inside)
+    throw_usage(fmt::format("--probe {},{} is not on the image as shown", r.probe->first, r.probe->second),
+                "give a pixel inside the image (and inside the frame)");
+  return p;
 }
 
 // The Topology panel as it shows after loading the traffic (or on its sample) and one sweep.
@@ -174,6 +206,14 @@ std::unique_ptr<PlaylistPlayer> play_to_step(Session& session, const ScreenshotR
   session.run_now();
   session.wait_idle();
   return player;
+}
+
+std::pair<int, int> parse_probe(const std::string& text) {
+  int x = 0, y = 0;
+  char comma = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &x, &comma, &y, &extra) != 3 || comma != ',')
+    throw_usage("--probe '" + text + "' is not X,Y", "e.g. --probe 100,60");
+  return {x, y};
 }
 
 }  // namespace
@@ -216,6 +256,9 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
     panels.topology.open = panels.topology.sample_opened = true;
     prepare_topology(session.topology(), request);
   }
+
+  panels.probe = probe_at(session, view, request);
+  renderer.set_image_overlay([&] { ui::draw_launch_overlay(session, panels); });
 
   const ui::DisplayFrame frame = session.display_frame();
   const ui::DisplayUpdate update = renderer.renderer().update(frame);
@@ -276,6 +319,12 @@ int screenshot_main(int argc, char** argv) {
   cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
   cli.add_option("--playlist", request.playlist, "a demo playlist (.json or a demo's name) to show a step of");
   cli.add_option("--playlist-step", request.playlist_step, "the playlist's step to show (default 1)");
+  cli.add_flag("--launch-overlay", request.launch_overlay, "draw the launch's block grid over the image (View > Launch grid)");
+  cli.add_option("--device-model", request.device_model, "picture the launch on a device model: " + device_model_ids());
+  cli.add_option("--block", request.block, "the CUDA block shape WxH (default 32x8)");
+  std::string probe;
+  cli.add_option("--probe", probe, "X,Y: the pixel under the cursor (inspector, launch overlay hover text)");
+  cli.add_option("--zoom", request.zoom, "screen pixels per image pixel, centred on --probe (default: fitted)");
   cli.add_option("file", input, "the image to open (default: the embedded sample)");
   try {
     cli.parse(argc, argv);
@@ -290,6 +339,7 @@ int screenshot_main(int argc, char** argv) {
     if (cli.count("--split")) request.split = split;
     if (!size.empty()) std::tie(request.width, request.height) = parse_size(size);
     if (!grid.empty()) request.grid = parse_size(grid, "--grid");
+    if (!probe.empty()) request.probe = parse_probe(probe);
     const ScreenshotResult r = take_screenshot(request);
     std::printf("kernelscope: wrote %s (%dx%d; display: %s; EGL: %s)\n", request.out.string().c_str(),
                 r.frame.width(), r.frame.height(), r.display_path.c_str(), r.platform.c_str());

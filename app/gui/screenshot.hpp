@@ -3,11 +3,11 @@
 //  [--split F] [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [--lab-size S]
 //  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W]
 //  [--source-variant V] [--source-compare V] [--text-size P] [--high-contrast] [--playlist FILE --playlist-step K]
-//  [FILE]`: renders one frame of the app (the image and the ImGui panels) offscreen through EGL, writes it
-// atomically and exits; no window, no display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and
-// panels as the window, so the PNG is what the window would show. Exit codes: 0 written; 2 a bad request (unknown
-// option, kernel or parameter, impossible size or format); 1 a runtime failure (unreadable file, no EGL/GL, GPU
-// failure).
+//  [--launch-overlay] [--device-model M] [--block WxH] [--probe X,Y] [--zoom Z] [FILE]`: renders one frame of the
+// app (the image and the ImGui panels) offscreen through EGL, writes it atomically and exits; no window, no
+// display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and panels as the window, so the PNG is
+// what the window would show. Exit codes: 0 written; 2 a bad request (unknown option, kernel or parameter,
+// impossible size or format); 1 a runtime failure (unreadable file, no EGL/GL, GPU failure).
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -58,6 +58,14 @@ struct ScreenshotRequest {
   // step list over the frame, the session and view as that step leaves them (simulations paused there).
   std::string playlist;
   int playlist_step = 1;
+  // The launch drawn on the image (View > Launch grid): on a device model ("h100", ...: the Launch section's
+  // "device model", for a machine without a GPU), with this block ("16x16"), the hover text of this pixel, and a
+  // zoom (screen pixels per image pixel) centred on that pixel.
+  bool launch_overlay = false;
+  std::string device_model;
+  std::string block;
+  std::optional<std::pair<int, int>> probe;
+  float zoom = 0;  // 0: the fitted view
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls

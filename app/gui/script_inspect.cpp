@@ -98,6 +98,7 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(v.split ? "on" : "off")
                      .arg(double(v.zoom), 0, 'g', 4)
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
+  line += QString(" launch_grid=") + (v.show_launch_grid ? "on" : "off");
   line += " title=" + window.windowTitle().replace(' ', '_');
   if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
   const ui::Appearance& a = window.viewport().appearance();

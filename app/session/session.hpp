@@ -29,6 +29,7 @@
 #include "render/display_frame.hpp"
 #include "session/block_sweep.hpp"
 #include "session/exports.hpp"
+#include "session/launch_picture.hpp"
 #include "session/simulation_runner.hpp"
 #include "session/timing_history.hpp"
 #include "session/worker.hpp"
@@ -193,6 +194,17 @@ class Session {
   // Its own document, worker and thread pool (a sweep must not hold up kernel runs), made on first use.
   TopologyDocument& topology();
 
+  // ---- the launch picture (teaching; session_launch_picture.cpp) ----
+  // A device model's id ("h100", core/device_models.hpp), or empty: the GPU in use. Without a GPU a model lets
+  // the Launch section and the overlay show block shapes and occupancy; with one it is there for comparison.
+  const std::string& device_model() const noexcept { return device_model_; }
+  void set_device_model(const std::string& id);  // a usage Error names the models for an unknown id
+  // The CUDA variant pictured while the CPU backend runs (with a device model): tiled where the kernel has it.
+  std::string modelled_variant() const;
+  void set_modelled_variant(const std::string& name);  // a usage Error for a name that is not a CUDA variant
+  // Geometry of the current launch, its device and its occupancy there (cheap: computed on each call).
+  LaunchPicture launch_picture() const;
+
   // ---- the live simulation (while simulating(); see simulation_runner.hpp) ----
   SimulationRunner& simulation() noexcept { return *simulation_; }
   const SimulationRunner& simulation() const noexcept { return *simulation_; }
@@ -258,6 +270,8 @@ class Session {
   std::string variant_;
   std::optional<BlockShape> block_;
   LaunchInfo launch_info_;
+  std::string device_model_;      // empty: the GPU in use
+  std::string modelled_variant_;  // empty: tiled, or naive
 
   // runs
   bool run_requested_ = false;

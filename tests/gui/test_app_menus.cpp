@@ -13,7 +13,7 @@ TEST_F(GuiApp, MenusHoldTheEntriesAndShortcuts) {
         "menu File/Save screenshot... [Ctrl+Shift+S]", "menu File/Export timings... [Ctrl+T]",
         "menu File/Quit [Ctrl+Q]", "menu View/Fit [F]", "menu View/1:1 [1]", "menu View/Zoom in [Ctrl++, +, =]",
         "menu View/Zoom out [Ctrl+-, -]", "menu View/Panels [P]", "menu View/Before/after split [S]",
-        "menu Help/About kernelscope"})
+        "menu View/Launch grid [G]", "menu Help/About kernelscope"})
     EXPECT_NE(run.out.find(entry), std::string::npos) << "missing: " << entry << "\n" << run.out;
 }
 
@@ -31,6 +31,17 @@ TEST_F(GuiApp, ViewEntriesActOnTheViewport) {
   EXPECT_NE(status[1].find("zoom=1.5 "), std::string::npos) << status[1];
   EXPECT_NE(status[2].find("panels=off split=on"), std::string::npos) << status[2];
   EXPECT_NE(status[3].find("colormap=viridis"), std::string::npos) << status[3];
+}
+
+// The launch overlay on and off from the View menu, drawn in the window without failing (the CPU backend without
+// a model: its header says why there is no grid).
+TEST_F(GuiApp, LaunchGridEntryTogglesTheOverlay) {
+  const AppRun run = run_script("menu View/Launch grid\nprint-status\nmenu View/Launch grid\nprint-status\nquit\n");
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::vector<std::string> status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), 2u) << run.out;
+  EXPECT_NE(status[0].find("launch_grid=on"), std::string::npos) << status[0];
+  EXPECT_NE(status[1].find("launch_grid=off"), std::string::npos) << status[1];
 }
 
 TEST_F(GuiApp, AboutNamesVersionGlRendererAndDisplayPath) {

@@ -3,6 +3,7 @@
 // destroyed last): an EGL context, an offscreen framebuffer, the image renderer and the ImGui layer. The same
 // FrameRenderer and ImGuiLayer the Qt viewport uses, so a headless frame is the window's frame.
 #include <functional>
+#include <utility>
 
 #include "core/image.hpp"
 #include "headless/egl_context.hpp"
@@ -27,12 +28,15 @@ class HeadlessRenderer {
   // and returns the last frame, RGBA8, top row first. Several frames because ImGui sizes a new window over its
   // first frames (it hides auto-sized windows on the frame they appear).
   Image render(const ViewState& view, const std::function<void()>& draw_ui = {}, int frames = 3);
+  // Drawn on each frame before the legend (so under it and the panels): the launch overlay.
+  void set_image_overlay(std::function<void()> draw) { image_overlay_ = std::move(draw); }
 
  private:
   EglContext egl_;
   OffscreenTarget target_;
   FrameRenderer renderer_;
   ImGuiLayer imgui_;
+  std::function<void()> image_overlay_;
 };
 
 }  // namespace ks::ui

@@ -1,9 +1,11 @@
 // Launch: the CUDA block shape (only shapes this GPU can launch are offered), its theoretical occupancy and the
-// resource that binds it, the runtime's suggestion, and the block sweep with its heatmap.
+// resource that binds it, the runtime's suggestion, and the block sweep with its heatmap. Without a GPU (or for
+// comparison) a device model: the block shapes, occupancy and launch overlay as that GPU would have them.
 #include <fmt/format.h>
 #include <imgui.h>
 
 #include "cli/text_format.hpp"
+#include "core/device_models.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/sweep_heatmap.hpp"
 #include "session/session.hpp"
@@ -13,8 +15,7 @@ namespace ks::ui::panels {
 namespace {
 
 // One side of the block: the powers of two this GPU allows with the other side as it is.
-void block_side_combo(app::Session& s, PanelState& st, const char* label, bool width) {
-  const DeviceInfo& d = s.device().info;
+void block_side_combo(app::Session& s, PanelState& st, const DeviceInfo& d, const char* label, bool width) {
   const BlockShape b = s.effective_block();
   const int current = width ? b.x : b.y;
   const int other = width ? b.y : b.x;
@@ -31,13 +32,12 @@ void block_side_combo(app::Session& s, PanelState& st, const char* label, bool w
   }
 }
 
-void occupancy_rows(const app::Session& s) {
-  const auto& info = s.launch_info();
-  if (!info.occupancy) {
-    if (!info.problem.empty()) error_text(info.problem);
+void occupancy_rows(const std::optional<OccupancyReport>& occupancy, const std::string& problem) {
+  if (!occupancy) {
+    if (!problem.empty()) error_text(problem);
     return;
   }
-  const OccupancyReport& o = *info.occupancy;
+  const OccupancyReport& o = *occupancy;
   const std::string bar = fmt::format("{:.0f}% occupancy", 100.0 * o.occupancy);
   ImGui::ProgressBar(float(o.occupancy), ImVec2(-1, 0), bar.c_str());
   help_marker("Theoretical occupancy: the warps of the blocks that fit on one SM at once, over the SM's maximum. "
@@ -49,15 +49,68 @@ void occupancy_rows(const app::Session& s) {
   note_text("kernel: " + o.kernel_name);
 }
 
+// "Device model": none, or one of the published-limits models, labelled as a model.
+void device_model_combo(app::Session& s, PanelState& st, bool gpu_here) {
+  const std::string current = s.device_model().empty() ? "none" : device_model(s.device_model()).limits.name;
+  if (ImGui::BeginCombo(gpu_here ? "compare with" : "device model", current.c_str())) {
+    if (ImGui::Selectable("none", s.device_model().empty())) try_change(st, [&] { s.set_device_model(""); });
+    for (const DeviceModel& m : device_models())
+      if (ImGui::Selectable(m.limits.name.c_str(), m.id == s.device_model()))
+        try_change(st, [&] { s.set_device_model(m.id); });
+    ImGui::EndCombo();
+  }
+  help_marker("A device model: a GPU's published limits (SMs, threads, registers, shared memory per SM and per "
+              "block), so block shapes, occupancy and the launch grid can be explored without that GPU. Its "
+              "occupancy uses the kernels' register counts from the build, not a measurement.");
+  if (!s.device_model().empty()) note_text(gpu_here ? "model, for comparison with this GPU" : "model (no GPU here)");
+}
+
+// The CUDA variant pictured while the CPU backend runs.
+void modelled_variant_combo(app::Session& s, PanelState& st) {
+  const std::string current = s.modelled_variant();
+  if (ImGui::BeginCombo("CUDA variant", current.c_str())) {
+    for (const VariantSpec& v : s.kernel().variants)
+      if (v.backend == Backend::Cuda && ImGui::Selectable(v.name.c_str(), v.name == current))
+        try_change(st, [&] { s.set_modelled_variant(v.name); });
+    ImGui::EndCombo();
+  }
+}
+
+void launch_grid_checkbox(PanelState& st) {
+  if (!st.view) return;
+  ImGui::Checkbox("Launch grid (G)", &st.view->show_launch_grid);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Draw the blocks over the image; hover a pixel for its blockIdx, threadIdx and the pixels "
+                      "it reads");
+}
+
+// The CPU backend with a device model: the block, occupancy and overlay of a modelled CUDA launch.
+void modelled_launch(app::Session& s, PanelState& st) {
+  const DeviceInfo& model = device_model(s.device_model()).limits;
+  modelled_variant_combo(s, st);
+  block_side_combo(s, st, model, "block width", true);
+  block_side_combo(s, st, model, "block height", false);
+  if (ImGui::Button("Default")) try_change(st, [&] { s.set_block(std::nullopt); });
+  ImGui::SameLine();
+  ImGui::TextDisabled("%s%s", to_string(s.effective_block()).c_str(), s.block() ? "" : " (default)");
+  const app::LaunchPicture p = s.launch_picture();
+  occupancy_rows(p.occupancy, p.occupancy_note);
+  if (p.occupancy) note_text(model.name + ": " + p.occupancy_note);
+  launch_grid_checkbox(st);
+}
+
 }  // namespace
 
 void draw_launch_section(app::Session& s, PanelState& st) {
   if (s.backend() != Backend::Cuda) {
     note_text(s.launch_info().problem);
+    if (s.in_lab()) return;
+    device_model_combo(s, st, false);
+    if (!s.device_model().empty()) modelled_launch(s, st);
     return;
   }
-  block_side_combo(s, st, "block width", true);
-  block_side_combo(s, st, "block height", false);
+  block_side_combo(s, st, s.device().info, "block width", true);
+  block_side_combo(s, st, s.device().info, "block height", false);
   if (ImGui::Button("Suggest")) {
     try_change(st, [&] { s.set_block(s.suggest_block()); });
   }
@@ -67,7 +120,15 @@ void draw_launch_section(app::Session& s, PanelState& st) {
   if (ImGui::Button("Default")) try_change(st, [&] { s.set_block(std::nullopt); });
   ImGui::SameLine();
   ImGui::TextDisabled("%s%s", to_string(s.effective_block()).c_str(), s.block() ? "" : " (default)");
-  occupancy_rows(s);
+  occupancy_rows(s.launch_info().occupancy, s.launch_info().problem);
+  launch_grid_checkbox(st);
+  if (!s.in_lab()) {
+    device_model_combo(s, st, true);
+    if (!s.device_model().empty()) {
+      const app::LaunchPicture p = s.launch_picture();
+      occupancy_rows(p.occupancy, p.occupancy_note);
+    }
+  }
 
   ImGui::Separator();
   if (s.sweep_running()) {

@@ -133,6 +133,9 @@ void MainWindow::build_menus() {
   split_action_ = view->addAction("&Before/after split", QKeySequence(Qt::Key_S), this,
                                   [this](bool on) { viewport_->set_split(on); });
   split_action_->setCheckable(true);
+  launch_grid_action_ = view->addAction("&Launch grid", QKeySequence(Qt::Key_G), this,
+                                        [this](bool on) { viewport_->set_launch_grid(on); });
+  launch_grid_action_->setCheckable(true);
   add_topology_view_action(view);
   add_presenter_actions(view);
 
@@ -163,6 +166,8 @@ void MainWindow::tick() {
   handle_notices();
   if (const std::optional<int> step = std::exchange(panels_.playlist_clicked, std::nullopt)) playlist_go_to(*step);
   if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
+  if (launch_grid_action_->isChecked() != viewport_->view().show_launch_grid)  // the Launch section's checkbox
+    launch_grid_action_->setChecked(viewport_->view().show_launch_grid);
   if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
   viewport_->refresh_if_needed();
   refresh_topology();

@@ -141,6 +141,7 @@ class MainWindow : public QMainWindow {
   };
   std::optional<ViewBeforePlaylist> view_before_playlist_;
   bool playlist_colormap_ = false;  // a step chose the colormap (otherwise the View section's choice stands)
+  QAction* launch_grid_action_ = nullptr;
   QLabel* device_label_ = nullptr;
   QLabel* backend_label_ = nullptr;
   QLabel* kernel_label_ = nullptr;

@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "imgui/imgui_layer.hpp"
 #include "imgui/legend.hpp"
+#include "panels/launch_overlay.hpp"
 #include "qt/imgui_bridge.hpp"
 #include "qt/simulation_brush.hpp"
 #include "render/frame_renderer.hpp"
@@ -153,6 +154,11 @@ void ViewportWidget::zoom_by(double factor) {
   update();
 }
 
+void ViewportWidget::set_launch_grid(bool on) {
+  view_.show_launch_grid = on;
+  update();
+}
+
 void ViewportWidget::set_split(bool on) {
   // Turned on, the line starts in the middle of the part of the viewport the sidebar leaves free.
   if (on && !view_.split && width() > 0) {
@@ -221,6 +227,7 @@ void ViewportWidget::paintGL() {
   imgui_->begin_frame(float(width()), float(height()), float(devicePixelRatioF()), dt);
   if (apply_pending_releases(imgui_->io(), pending_)) note_input();
   try {
+    draw_launch_overlay(session_, panels_);  // first: under the legend and the panels
     draw_legend(*renderer_, view_);
     draw_split_labels(*renderer_, view_);
     if (!hide_panels_) draw_panels(session_, panels_);

@@ -4,12 +4,13 @@
 // where strips meet, which the L2 cache serves). West and east neighbours come from the next threads of the
 // warp by shuffles; only a warp's edge lanes and the grid's edges read a single extra value.
 #include "sim/cuda/field_step.cuh"
+#include "sim/sim_geometry.hpp"
 
 namespace ks::cuda {
 
 namespace {
 
-constexpr int kStripRows = 16;
+constexpr int kStripRows = kFieldStripRows;  // what the launch overlay draws (sim/sim_geometry.hpp)
 
 // Row `y` (-1 .. h) of a field at cells x0 .. x0+3, through the boundary; zeros where the thread has no
 // cells.

@@ -1,6 +1,7 @@
 // The "naive" variant of the window filters: one thread per output pixel, every tap read from global memory
 // through the border remap, weights read from a device buffer. The teaching baseline: simple, and slow for
 // large windows because nothing is shared between neighbouring threads except what the caches catch.
+#include "core/launch_geometry.hpp"
 #include "stencil/cuda/filter_taps.cuh"
 #include "stencil/cuda/stencil_launch.cuh"
 
@@ -59,7 +60,9 @@ StencilLaunch make_naive_launch(const StencilJob& job) {
       const BorderRead br = border_read(job.plan, job.type);
       const FinishParams fp = finish_params(job.plan);
       const dim3 block = l.shape.block;
-      const dim3 grid(ceil_div(job.width, block.x), ceil_div(job.height, block.y));
+      // The grid the launch overlay draws (core/launch_geometry.hpp): one thread per pixel.
+      const LaunchGeometry geo = window_launch(job.width, job.height, job.block, rx, ry, false);
+      const dim3 grid(unsigned(geo.grid_x()), unsigned(geo.grid_y()));
       check_grid(grid);
       l.run = [=, job_w = job.width, job_h = job.height](cudaStream_t s, const DeviceImages& d) {
         const ImageView<T, C> in{d.in, d.in_pitch, job_w, job_h}, out{d.out, d.out_pitch, job_w, job_h};

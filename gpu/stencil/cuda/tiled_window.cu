@@ -1,6 +1,7 @@
 // The "tiled" variant of the window filters: each block copies its output tile plus the halo (border remapped at
 // load) into shared memory once, then every thread computes its pixel from there. Every input pixel is read
 // from global memory (2r+B)^2/B^2 times instead of (2r+1)^2 times.
+#include "core/launch_geometry.hpp"
 #include "stencil/cuda/filter_taps.cuh"
 #include "stencil/cuda/stencil_launch.cuh"
 
@@ -8,9 +9,10 @@ namespace ks::cuda {
 
 namespace {
 
+// The tile with its halo, (bx + 2 rx) x (by + 2 ry) pixels: the one the launch overlay outlines.
 template <class T, int C>
-std::size_t tile_bytes(dim3 block, int rx, int ry) {
-  return std::size_t(block.x + 2 * rx) * std::size_t(block.y + 2 * ry) * C * sizeof(T);
+std::size_t tile_bytes(const LaunchGeometry& geo) {
+  return std::size_t(geo.tile_width()) * std::size_t(geo.tile_height()) * C * sizeof(T);
 }
 
 template <class T, int C, int KIND>
@@ -64,7 +66,8 @@ StencilLaunch make_tiled_launch(const StencilJob& job) {
       l.shape.func = reinterpret_cast<const void*>(&tiled_window_kernel<T, C, KIND>);
       l.shape.name = kernel_name<T, C>("tiled_window", finish_name(KIND));
       l.shape.block = block_dim(job.block);
-      l.shape.dynamic_shared = tile_bytes<T, C>(l.shape.block, rx, ry);
+      const LaunchGeometry geo = window_launch(job.width, job.height, job.block, rx, ry, true);
+      l.shape.dynamic_shared = tile_bytes<T, C>(geo);
       validate_launch(job.device, l.shape);
       const std::vector<Acc<T>> w = plan_window_weights<Acc<T>>(job.plan);
       l.weights = std::make_shared<DeviceBuffer>(upload_array(w.data(), w.size(), "filter weights"));
@@ -73,7 +76,7 @@ StencilLaunch make_tiled_launch(const StencilJob& job) {
       const BorderRead br = border_read(job.plan, job.type);
       const FinishParams fp = finish_params(job.plan);
       const dim3 block = l.shape.block;
-      const dim3 grid(ceil_div(job.width, block.x), ceil_div(job.height, block.y));
+      const dim3 grid(unsigned(geo.grid_x()), unsigned(geo.grid_y()));
       check_grid(grid);
       const std::size_t smem = l.shape.dynamic_shared;
       l.run = [=, job_w = job.width, job_h = job.height](cudaStream_t s, const DeviceImages& d) {

@@ -1,0 +1,42 @@
+#include "sim/sim_geometry.hpp"
+
+namespace ks {
+
+SimGeometry sim_geometry(const std::string& kernel_id, const std::string& variant, int width, int height,
+                         BlockShape block) {
+  SimGeometry g;
+  const bool life = kernel_id == "life";
+  if (variant == "naive" || (life && variant == "tiled")) {
+    // Every cell reads its 3x3 neighbourhood (life: 8 neighbours; heat, grayscott: the 4 of the cross).
+    g.geometry = window_launch(width, height, block, 1, 1, variant == "tiled");
+    g.geometry->cross = !life;
+    g.geometry->how = variant == "tiled"
+                          ? "one thread per cell; each block loads its tile plus a one-cell halo "
+                            "into shared memory first"
+                      : life ? "one thread per cell; its 8 neighbours read from global memory"
+                             : "one thread per cell; its 4 neighbours read from global memory";
+    return g;
+  }
+  if (variant == "strip") {
+    LaunchGeometry s = window_launch(width, height, block, 1, 1, false);
+    s.cross = true;
+    s.cells_x = kFieldStripCells;
+    s.cells_y = kFieldStripRows;
+    s.how =
+        "each thread owns 4 adjacent cells of a row and walks down 16 rows, the rows above and below in "
+        "registers";
+    g.geometry = s;
+    return g;
+  }
+  if (variant == "bitpacked")
+    g.why_not =
+        "the bitpacked variant packs 64 cells into each word a thread computes: the overlay draws the "
+        "naive and tiled variants, whose threads own one cell each";
+  else
+    g.why_not =
+        "the CPU backend has no blocks: choose a device model in the Launch section to see a CUDA "
+        "variant's launch";
+  return g;
+}
+
+}  // namespace ks
