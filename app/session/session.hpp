@@ -235,6 +235,9 @@ class Session {
   void fail_run(std::uint64_t ticket, const Error& e);
   // session_simulation.cpp: the hooks of the live simulation into the stencil document's methods.
   void make_simulation_runner();
+  // Another kind of kernel (a simulation, the lab) was chosen: the stencil's pending run, result, report and
+  // CPU reference go.
+  void drop_stencil_result();
   void enter_simulation();
   ui::DisplayFrame simulation_frame() const;
   void run_simulation_now();

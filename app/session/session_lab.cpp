@@ -32,15 +32,7 @@ void Session::make_lab_document() {
 }
 
 void Session::enter_lab() {
-  // The stencil's result, its report and reference belong to another kernel.
-  run_requested_ = false;
-  worker_->drop_waiting("run");
-  worker_->drop_waiting("cpu-reference");
-  output_.reset();
-  output_device_ = {};
-  last_report_.reset();
-  last_error_.reset();
-  cpu_reference_.reset();
+  drop_stencil_result();
   block_.reset();
   lab_->set_image(file_image_);
   lab_->select(*kernel_, backend_);

@@ -20,8 +20,8 @@ void Session::make_simulation_runner() {
   simulation_ = std::make_unique<SimulationRunner>(*engine_, *worker_, std::move(hooks));
 }
 
-void Session::enter_simulation() {
-  // The stencil's result, its report and reference belong to another kernel; the simulation shows its own.
+void Session::drop_stencil_result() {
+  // The stencil's result, its report and reference belong to another kernel.
   run_requested_ = false;
   worker_->drop_waiting("run");
   worker_->drop_waiting("cpu-reference");
@@ -31,6 +31,8 @@ void Session::enter_simulation() {
   last_error_.reset();
   cpu_reference_.reset();
 }
+
+void Session::enter_simulation() { drop_stencil_result(); }  // the simulation shows its own frames
 
 ui::DisplayFrame Session::simulation_frame() const {
   ui::DisplayFrame f;

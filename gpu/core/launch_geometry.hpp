@@ -37,6 +37,10 @@ struct LaunchGeometry {
   int tile_height() const noexcept { return block.y * cells_y + 2 * radius_y; }
 };
 
+// Why a launch picture on the CPU backend shows no blocks (the stencils' and the simulations' pictures say it).
+inline constexpr const char* kCpuHasNoBlocks =
+    "the CPU backend has no blocks: choose a device model in the Launch section to see a CUDA variant's launch";
+
 // The one-thread-per-output launch of (2 rx + 1) x (2 ry + 1) windows, with or without the shared tile.
 LaunchGeometry window_launch(int width, int height, BlockShape block, int radius_x, int radius_y,
                              bool shared_tile);

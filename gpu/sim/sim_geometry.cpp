@@ -33,9 +33,7 @@ SimGeometry sim_geometry(const std::string& kernel_id, const std::string& varian
         "the bitpacked variant packs 64 cells into each word a thread computes: the overlay draws the "
         "naive and tiled variants, whose threads own one cell each";
   else
-    g.why_not =
-        "the CPU backend has no blocks: choose a device model in the Launch section to see a CUDA "
-        "variant's launch";
+    g.why_not = kCpuHasNoBlocks;
   return g;
 }
 

@@ -15,9 +15,7 @@ StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& var
         "several outputs per thread (the 3x3 kernel keeps rows in registers): the overlay draws the naive "
         "and tiled variants, whose threads own one pixel each";
   else
-    g.why_not =
-        "the CPU backend has no blocks: choose a device model in the Launch section to see a CUDA "
-        "variant's launch";
+    g.why_not = kCpuHasNoBlocks;
   return g;
 }
 

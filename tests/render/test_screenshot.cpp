@@ -11,18 +11,14 @@
 #include "gui/screenshot.hpp"
 #include "io/image_io.hpp"
 #include "render_test_support.hpp"
+#include "screenshot_run.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
 namespace {
 
-// screenshot_main over an argument list, as the app's main would call it.
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "kernelscope");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return app::screenshot_main(int(argv.size()), argv.data());
-}
+// screenshot_main over an argument list (screenshot_run.hpp).
+const auto run = &test::run_screenshot;
 
 // The sample test card (tools/make_sample.py) at 1:1: a 1024x768 frame without panels fits it exactly.
 // Regions: a white disc around (640, 150) of radius 70 ((250, 250, 250)), a dark rectangle x 780..939, y 60..199

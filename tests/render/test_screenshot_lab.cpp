@@ -16,17 +16,14 @@
 #include "panels/log_log_plot.hpp"
 #include "panels/roofline_panel.hpp"
 #include "render_test_support.hpp"
+#include "screenshot_run.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
 namespace {
 
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "kernelscope");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return app::screenshot_main(int(argv.size()), argv.data());
-}
+// screenshot_main over an argument list (screenshot_run.hpp).
+const auto run = &test::run_screenshot;
 
 test::Rgb rgb_of(ImU32 c) {
   return {int(c & 0xff), int((c >> 8) & 0xff), int((c >> 16) & 0xff)};

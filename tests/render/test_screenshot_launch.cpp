@@ -12,17 +12,14 @@
 #include "gui/screenshot.hpp"
 #include "io/image_io.hpp"
 #include "render_test_support.hpp"
+#include "screenshot_run.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
 namespace {
 
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "kernelscope");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return app::screenshot_main(int(argv.size()), argv.data());
-}
+// screenshot_main over an argument list (screenshot_run.hpp).
+const auto run = &test::run_screenshot;
 
 bool yellowish(test::Rgb c) {
   return c[0] > 120 && c[1] > 100 && c[2] < 90;

@@ -11,6 +11,7 @@
 #include "gui/screenshot.hpp"
 #include "io/image_io.hpp"
 #include "render_test_support.hpp"
+#include "screenshot_run.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
@@ -18,12 +19,8 @@ namespace {
 
 using Pixels = std::set<std::pair<int, int>>;
 
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "kernelscope");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return app::screenshot_main(int(argv.size()), argv.data());
-}
+// screenshot_main over an argument list (screenshot_run.hpp).
+const auto run = &test::run_screenshot;
 
 // White pixels below the colormap legend (drawn at the top left over the image, about 70 pixels high).
 Pixels white_pixels(const Image& frame) {

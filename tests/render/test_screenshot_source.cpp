@@ -14,6 +14,7 @@
 #include "io/image_io.hpp"
 #include "panels/source_section.hpp"
 #include "render_test_support.hpp"
+#include "screenshot_run.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
@@ -21,12 +22,8 @@ namespace {
 
 constexpr int kWidth = 1000, kHeight = 700, kSidebar = 640;
 
-int run(std::vector<std::string> args) {
-  args.insert(args.begin(), "kernelscope");
-  std::vector<char*> argv;
-  for (std::string& a : args) argv.push_back(a.data());
-  return app::screenshot_main(int(argv.size()), argv.data());
-}
+// screenshot_main over an argument list (screenshot_run.hpp).
+const auto run = &test::run_screenshot;
 
 test::Rgb rgb_of(ImVec4 c) {
   const ImU32 u = ImGui::ColorConvertFloat4ToU32(c);
