@@ -102,6 +102,7 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
   line += " title=" + window.windowTitle().replace(' ', '_');
   if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
   const ui::Appearance& a = window.viewport().appearance();
+  line += " status_zoom=" + window.zoom_status().replace(' ', '_');
   line += QString(" text=%1 contrast=%2 fullscreen=%3 font=%4")
               .arg(double(a.font_size))
               .arg(a.high_contrast ? "on" : "off")

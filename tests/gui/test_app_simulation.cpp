@@ -1,6 +1,7 @@
 // Live simulations in the real window under Xvfb (CPU backend): life runs from a placed and a dropped pattern,
 // the brush paints, playing advances while the window draws and pause stops it, frames and a GIF are exported,
 // refused values keep the app running, and a stencil runs again afterwards.
+#include <cmath>
 #include <fstream>
 
 #include "core/error.hpp"
@@ -48,6 +49,11 @@ TEST_F(GuiApp, TheViewIsFittedAgainWhenTheImageSizeOrThePanelsChange) {
   EXPECT_GT(zoom_of(status[3]), beside * 10) << "a 40x30 grid fitted: " << status[3];
   EXPECT_DOUBLE_EQ(zoom_of(status[4]), beside) << status[4];
   EXPECT_NEAR(zoom_of(status[5]), beside * 2, beside * 2e-3) << status[5];  // (printed to 4 digits)
+  // The status bar says the zoom in percent, as the view has it.
+  for (const std::string& st : status) {
+    const std::string percent = "status_zoom=zoom_" + std::to_string(int(std::lround(zoom_of(st) * 100))) + "%";
+    EXPECT_NE(st.find(percent), std::string::npos) << st;
+  }
 }
 
 TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {

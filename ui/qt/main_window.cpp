@@ -64,6 +64,12 @@ QString with_extension(QString path, const QString& filter) {
   return path + filter.mid(star + 1, end - star - 1);
 }
 
+// "zoom 88%", "zoom 400%": what the status bar says of the view (whole percents; tenths below 10%).
+QString zoom_text(float zoom) {
+  const double percent = double(zoom) * 100;
+  return QString("zoom %1%").arg(percent, 0, 'f', percent < 10 ? 1 : 0);
+}
+
 }  // namespace
 
 MainWindow::MainWindow(app::Session& session, QSettings& settings, QWidget* parent)
@@ -79,7 +85,10 @@ MainWindow::MainWindow(app::Session& session, QSettings& settings, QWidget* pare
   backend_label_ = new QLabel(this);
   kernel_label_ = new QLabel(this);
   fps_label_ = new QLabel(this);
-  for (QLabel* l : {device_label_, backend_label_, kernel_label_, fps_label_}) statusBar()->addPermanentWidget(l);
+  zoom_label_ = new QLabel(this);
+  zoom_label_->setToolTip("The image's zoom: screen pixels per image pixel (View > Fit, 1:1, Zoom in/out)");
+  for (QLabel* l : {device_label_, backend_label_, kernel_label_, zoom_label_, fps_label_})
+    statusBar()->addPermanentWidget(l);
   connect(viewport_, &ViewportWidget::render_error, this,
           [this](const QString& m) { statusBar()->showMessage("Display: " + m, 10000); });
 
@@ -170,6 +179,7 @@ void MainWindow::tick() {
     launch_grid_action_->setChecked(viewport_->view().show_launch_grid);
   if (panels_action_->isChecked() != panels_.visible) panels_action_->setChecked(panels_.visible);
   viewport_->refresh_if_needed();
+  if (const QString z = zoom_text(viewport_->view().zoom); zoom_label_->text() != z) zoom_label_->setText(z);
   refresh_topology();
   // At about 4 Hz, and at once when a result or a new image arrives (also the sample that main() opens).
   const bool news = session_.runs_applied() != status_runs_ || session_.input_name() != status_input_;
@@ -219,6 +229,7 @@ void MainWindow::update_status() {
                                          cli::format_ms(sim.timing().stats.median_ms))));
   }
   if (session_.in_lab()) kernel_label_->setText(q(app::lab_status_bar_text(session_)));  // its last run
+  zoom_label_->setText(zoom_text(viewport_->view().zoom));
   const double fps = viewport_->display_fps();
   fps_label_->setText(fps > 0 ? QString("%1 fps").arg(fps, 0, 'f', 0) : QString("display idle"));
   fps_label_->setToolTip(q("display path: " + viewport_->display_path()));
@@ -286,6 +297,8 @@ void MainWindow::set_high_contrast(bool on) {
   a.high_contrast = on;
   set_appearance(a);
 }
+
+QString MainWindow::zoom_status() const { return zoom_label_->text(); }
 
 void MainWindow::set_panels_visible(bool on) {
   const bool was_visible = std::exchange(panels_.visible, on);

@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
 
   ViewportWidget& viewport() noexcept { return *viewport_; }
   PanelState& panels() noexcept { return panels_; }
+  // What the status bar says of the zoom ("zoom 88%").
+  QString zoom_status() const;
   // The size of the first window (no saved geometry): 1280x800 where the screen has room for it.
   static QSize first_window_size();
   // View > Presenter view (F11): full screen, or back.
@@ -146,6 +148,7 @@ class MainWindow : public QMainWindow {
   QLabel* backend_label_ = nullptr;
   QLabel* kernel_label_ = nullptr;
   QLabel* fps_label_ = nullptr;
+  QLabel* zoom_label_ = nullptr;
   QTimer timer_;
   QString pending_open_;  // the file being loaded in the background, for its dialog and the recent list
   bool interactive_ = true;
