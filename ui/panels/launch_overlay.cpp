@@ -126,6 +126,8 @@ void draw_launch_overlay(const app::Session& session, const PanelState& state) {
   const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
   const Mapper map{view, {int(io.DisplaySize.x * scale + 0.5f), int(io.DisplaySize.y * scale + 0.5f)}, scale};
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
+  // Text boxes stay in the part of the viewport the sidebar leaves free (the hover text ran under it).
+  const ImVec2 free_area(io.DisplaySize.x - panels_width(state, io.DisplaySize.x), io.DisplaySize.y);
 
   const app::LaunchPicture picture = session.launch_picture();
   std::vector<std::string> header = app::describe_launch(picture);
@@ -143,11 +145,11 @@ void draw_launch_overlay(const app::Session& session, const PanelState& state) {
       chosen_block(draw, map, g, state.probe->x, state.probe->y);
       const ImVec2 at = map(state.probe->x + 1, state.probe->y + 1);
       text_box(draw, ImVec2(at.x + 12, at.y + 12), app::describe_pixel(g, state.probe->x, state.probe->y),
-               io.DisplaySize);
+               free_area);
     }
   }
   // Top left, below where the legend stands.
-  text_box(draw, ImVec2(12, 24 + 3 * ImGui::GetTextLineHeight() + 24), header, io.DisplaySize);
+  text_box(draw, ImVec2(12, 24 + 3 * ImGui::GetTextLineHeight() + 24), header, free_area);
 }
 
 }  // namespace ks::ui
