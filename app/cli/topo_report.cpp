@@ -113,8 +113,10 @@ std::string topo_text(const topo::EvalResult& r, const TopoContext& ctx) {
                        t.workers.size(), t.ranks > 1 ? fmt::format(" on {} ranks", t.ranks) : "",
                        rate_text(t.evaluations_per_second), t.parallel_efficiency * 100, t.workers.size(),
                        rate_text(best));
+    // When each one was ready tells a slow start (a rank's CUDA context, a remote host) from a slow device.
     for (const auto& w : t.workers)
-      out += fmt::format("  {}: {} chunks, {}evaluations/s{}\n", w.name, w.chunks, rate_text(w.evaluations_per_second),
+      out += fmt::format("  {}: {} chunks, {}evaluations/s{}{}\n", w.name, w.chunks, rate_text(w.evaluations_per_second),
+                         w.ready_s >= 0 ? fmt::format(", ready after {:.2f} s", w.ready_s) : "",
                          w.failed ? " (failed)" : "");
   }
   const bool prefix = r.placements == r.evaluated_end - r.range_begin;
@@ -207,6 +209,7 @@ ordered_json topo_json(const topo::EvalResult& r, const TopoContext& ctx) {
                        {"evaluations", w.evaluations},
                        {"busy_s", w.busy_s},
                        {"evaluations_per_second", w.evaluations_per_second},
+                       {"ready_s", w.ready_s},
                        {"failed", w.failed}});
   j["timing"]["workers"] = workers;
   // Under "timing": like the times it comes from, it is how this run went, not what the result is.

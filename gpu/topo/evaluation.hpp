@@ -114,6 +114,7 @@ struct WorkerTiming {
   std::uint64_t evaluations = 0;      // in the sweep pass
   double busy_s = 0;                  // its sweep-pass time (device time on CUDA)
   double evaluations_per_second = 0;  // evaluations / busy_s
+  double ready_s = -1;                // when it was ready (its Hello), from the sweep's start; -1: never
   bool failed = false;
 };
 

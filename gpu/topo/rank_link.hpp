@@ -19,9 +19,10 @@ class RankLink {
   virtual void send(int to, const std::vector<std::uint8_t>& bytes) = 0;
 };
 
-// Rank 0's view of the other ranks in the sweep protocol (sweep_messages.hpp): whether each one waits for an
-// answer, is busy, or was sent Stop. release_all() answers every rank still in the protocol with Stop (after its
-// next message when it is busy), so that no rank waits forever when rank 0 ends early, e.g. on an error.
+// Rank 0's view of the other ranks in the sweep protocol (sweep_messages.hpp): how many messages each one still
+// owes (its Hello at first, then a Report per Assign sent; the coordinator may send a rank its next Assign before the
+// current one is reported), or whether it was sent Stop. release_all() answers every rank still in the protocol with
+// Stop (after the messages it owes), so that no rank waits forever when rank 0 ends early, e.g. on an error.
 class RankRoster {
  public:
   explicit RankRoster(RankLink& link);
@@ -29,13 +30,12 @@ class RankRoster {
   int size() const { return link_.size(); }
   bool poll(int& from, std::vector<std::uint8_t>& bytes);
   void send(int to, const std::vector<std::uint8_t>& bytes);
-  bool stopped(int rank) const { return state_[std::size_t(rank)] == State::Stopped; }
+  bool stopped(int rank) const { return owed_[std::size_t(rank)] < 0; }
   void release_all();
 
  private:
-  enum class State { Busy, Waiting, Stopped };  // Busy: a message from it is due (its Hello at first)
   RankLink& link_;
-  std::vector<State> state_;
+  std::vector<int> owed_;  // messages due from each rank; -1: sent Stop
 };
 
 }  // namespace ks::topo

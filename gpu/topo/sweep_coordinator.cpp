@@ -1,6 +1,8 @@
 // The coordinator: one loop on the calling thread. Events come from the local workers' threads (an inbox) and
 // from the other ranks (RankRoster::poll); each Hello or Report is answered by the next chunk of the pass, by
-// nothing yet (the worker waits until the pass is merged and the next one starts), or by Stop.
+// nothing yet (the worker waits until the pass is merged and the next one starts), or by Stop. Other ranks are
+// kept one chunk ahead while the pass has more chunks to do than workers: their next assignment is already on its
+// way while they run the current one, so a rank never waits a round trip to rank 0 between chunks.
 #include "topo/sweep_coordinator.hpp"
 
 #include <fmt/format.h>
@@ -193,9 +195,10 @@ class Coordinator {
     int rank = 0;                // > 0: another rank
     LocalWorker* local = nullptr;
     std::uint64_t inputs_version = ~std::uint64_t(0);
-    Assignment out;
+    std::deque<Assignment> out;  // handed out, not reported yet, oldest first
     std::uint64_t chunks = 0, evaluations = 0;  // sweep pass, this repetition
     double busy_ms = 0;
+    double ready_s = -1;  // when its Hello came, from the sweep's start
   };
 
   void check_setup() const;
@@ -206,7 +209,9 @@ class Coordinator {
   void on_hello(int w, const Hello& h);
   void on_failed(int w, Message& m);
   void hand_out();
+  std::size_t depth(const Slot& s) const;
   void give(int w, Assignment a);
+  void lose_outstanding(int w);
   void stop_worker(int w);
   void start_pass();
   void finish_pass();
@@ -356,10 +361,10 @@ void Coordinator::handle(Event& e) {
       return on_failed(e.worker, m);
     case MessageType::Report: {
       ChunkReport& rep = m.report;
-      s.state = State::Idle;
-      s.out = {};
-      if (!ledger_ || rep.version != inputs_->version)
-        throw Error(ErrorKind::Internal, "a sweep report arrived for a pass that is over");
+      if (!ledger_ || rep.version != inputs_->version || s.out.empty() || s.out.front().chunks != rep.chunks)
+        throw Error(ErrorKind::Internal, "a sweep report arrived for chunks that were not handed out");
+      s.out.pop_front();
+      s.state = s.out.empty() ? State::Idle : State::Busy;
       if (ledger_->pass() == Pass::Stats) {
         s.chunks += rep.chunks.size();
         s.evaluations += rep.evaluations;
@@ -382,6 +387,7 @@ void Coordinator::handle(Event& e) {
 void Coordinator::on_hello(int w, const Hello& h) {
   Slot& s = slots_[std::size_t(w)];
   s.state = State::Idle;
+  s.ready_s = session_.elapsed_ms() / 1e3;
   if (s.rank > 0) {
     s.name = h.name;
     if (h.fingerprint != fingerprint_) {
@@ -402,14 +408,21 @@ void Coordinator::on_hello(int w, const Hello& h) {
   }
 }
 
+// What a worker that failed or was abandoned had in hand (the chunk it ran and the one sent ahead) is to do again.
+void Coordinator::lose_outstanding(int w) {
+  Slot& s = slots_[std::size_t(w)];
+  for (const Assignment& a : s.out)
+    if (ledger_ && inputs_ && a.version == inputs_->version && !a.chunks.empty()) {
+      ledger_->give_back(a.chunks);
+      lost_.push_back(lost_text(w, a.chunks));
+    }
+  s.out.clear();
+}
+
 void Coordinator::on_failed(int w, Message& m) {
   Slot& s = slots_[std::size_t(w)];
-  if (ledger_ && !m.report.chunks.empty() && inputs_ && m.report.version == inputs_->version) {
-    ledger_->give_back(m.report.chunks);
-    lost_.push_back(lost_text(w, m.report.chunks));
-  }
+  lose_outstanding(w);  // m.report.chunks, when any, are the oldest of these
   s.state = State::Failed;
-  s.out = {};
   if (s.rank > 0) {
     setup_.ranks->send(s.rank, encode(Message{}));  // the rank waits for Stop
   }
@@ -428,7 +441,7 @@ std::string Coordinator::lost_text(int w, const std::vector<std::uint64_t>& chun
 void Coordinator::give(int w, Assignment a) {
   Slot& s = slots_[std::size_t(w)];
   s.state = State::Busy;
-  s.out = a;
+  s.out.push_back(a);
   if (s.local) return s.local->assign(std::move(a), inputs_);
   Message m;
   m.type = MessageType::Assign;
@@ -449,12 +462,22 @@ void Coordinator::stop_worker(int w) {
   s.state = State::Stopped;
 }
 
+// How many assignments a worker holds at once: local workers one (their hand-off costs microseconds); other ranks
+// two while the pass has more chunks left than workers, so that the next one travels while the current one runs.
+// Near the pass's end one, so that no rank sits on a chunk another worker could be running.
+std::size_t Coordinator::depth(const Slot& s) const {
+  if (s.local) return 1;
+  const std::uint64_t left = ledger_->layout().count() - ledger_->chunks_done() - ledger_->chunks_handed_out();
+  return left > slots_.size() ? 2 : 1;
+}
+
 void Coordinator::hand_out() {
   std::vector<bool> alive(slots_.size());
   for (std::size_t i = 0; i < slots_.size(); ++i)
     alive[i] = slots_[i].state != State::Failed && slots_[i].state != State::Stopped;
   for (std::size_t w = 0; w < slots_.size(); ++w) {
-    if (slots_[w].state != State::Idle) continue;
+    if (slots_[w].state != State::Idle && slots_[w].state != State::Busy) continue;
+    if (slots_[w].out.size() >= depth(slots_[w])) continue;
     std::vector<std::uint64_t> chunks = ledger_->take(int(w), alive);
     if (chunks.empty()) continue;
     Assignment a;
@@ -689,8 +712,7 @@ EvalResult Coordinator::run() {
     // Whatever runs now is lost: the checkpoint keeps what was merged; a resume runs these chunks again.
     for (std::size_t w = 0; w < slots_.size(); ++w)
       if (slots_[w].state == State::Busy) {
-        lost_.push_back(lost_text(int(w), slots_[w].out.chunks));
-        ledger_->give_back(slots_[w].out.chunks);
+        lose_outstanding(int(w));
         slots_[w].state = State::Stopped;
       }
   }
@@ -850,6 +872,7 @@ EvalResult Coordinator::assemble() {
     wt.busy_s = s.busy_ms / 1e3;
     wt.evaluations_per_second = s.busy_ms > 0 ? double(s.evaluations) / wt.busy_s : 0;
     wt.failed = s.state == State::Failed;
+    wt.ready_s = s.ready_s;
     best = std::max(best, wt.evaluations_per_second);
     t.workers.push_back(wt);
   }

@@ -2,9 +2,11 @@
 // What travels between the sweep's coordinator and its workers (threads of this process, or MPI ranks): the
 // inputs of a pass, chunk assignments, their results, and the protocol's messages as bytes. Internal to gpu/topo.
 //
-// The protocol: a worker says Hello (or Failed, when it could not start), then receives an Assign or Stop; every
-// Report (or Failed) it sends is answered by exactly one Assign or Stop. The coordinator never sends unasked, so
-// a worker only ever waits for one reply and nothing can cross.
+// The protocol: a worker says Hello (or Failed, when it could not start), then receives Assigns, runs them in the
+// order they came and sends a Report for each, until it receives Stop. The coordinator sends an Assign only after
+// the worker's Hello, at most two ahead of the worker's Reports (the second travels while the first runs), and Stop
+// only when nothing is outstanding. A worker that fails sends Failed (with the chunks it was running) and then
+// ignores everything but Stop.
 #include <array>
 #include <cstdint>
 #include <cstring>

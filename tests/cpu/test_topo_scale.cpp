@@ -16,8 +16,10 @@
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/permutation.hpp"
+#include "topo/checkpoint.hpp"
 #include "topo/rank_link.hpp"
 #include "topo/sweep_backend.hpp"
+#include "topo/sweep_messages.hpp"
 #include "topo/sweep_plan.hpp"
 #include "topo/sweep_worker.hpp"
 
@@ -248,6 +250,64 @@ TEST(TopoScale, AFailedWorkerLosesItsChunkKeepsTheRestAndTheResumeMendsIt) {
   bool marked = false;
   for (const auto& w : failed.timing.workers) marked = marked || w.failed;
   EXPECT_TRUE(marked);
+  SweepSetup again;
+  again.resume = setup.checkpoint_on_stop;
+  expect_identical(on_workers(p, r, 2, again), whole);
+}
+
+// Another rank written out by hand, to see the protocol from its side: rank 0 sends it its next chunk before the
+// current one is reported (the round trip to rank 0 stays off the rank's time), and when the rank fails with two
+// chunks in hand, both are lost, the checkpoint keeps the rest, and its resume gives the bits of a whole sweep.
+TEST(TopoScale, ARankGetsItsNextChunkAheadAndLosesBothWhenItFails) {
+  test::TempDir dir;
+  const Problem p = random_problem(8, 1, 2, 19, true);
+  EvalRequest r;
+  r.top_k = 5;
+  r.batch_evaluations = 700 * p.pairs();  // 58 chunks: more than the two workers, so rank 1 is kept ahead
+  const EvalResult whole = on_workers(p, r, 1);
+  test::LoopbackRanks ranks(2);
+  bool second_came_ahead = false;
+  std::thread rank1([&] {
+    RankLink& link = ranks.link(1);
+    Message hello;
+    hello.type = MessageType::Hello;
+    hello.hello.name = "rank 1 (by hand)";
+    hello.hello.fingerprint = sweep_fingerprint(p, r);
+    hello.hello.default_batch = 1000;
+    link.send(0, encode(hello));
+    const Message first = decode(link.receive(0));
+    ASSERT_EQ(first.type, MessageType::Assign);
+    // Without reporting the first: the second must come anyway.
+    int from = 0;
+    std::vector<std::uint8_t> bytes;
+    for (int waited_ms = 0; waited_ms < 5000 && !second_came_ahead; waited_ms += 5) {
+      if (link.poll(from, bytes)) {
+        second_came_ahead = decode(bytes).type == MessageType::Assign;
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    Message failed;
+    failed.type = MessageType::Failed;
+    failed.failure = "rank 1: the GPU fell off the bus (injected)";
+    failed.report.version = first.assignment.version;
+    failed.report.chunks = first.assignment.chunks;
+    link.send(0, encode(failed));
+    while (decode(link.receive(0)).type != MessageType::Stop) {
+    }
+  });
+  RankRoster roster(ranks.link(0));
+  SweepSetup setup;
+  setup.ranks = &roster;
+  setup.checkpoint_on_stop = (dir / "kept.checkpoint").string();
+  const EvalResult failed = on_workers(p, r, 1, setup);
+  rank1.join();
+  EXPECT_TRUE(second_came_ahead);
+  EXPECT_TRUE(failed.failed);
+  EXPECT_NE(failed.stopped.find("fell off the bus"), std::string::npos) << failed.stopped;
+  ASSERT_EQ(failed.lost.size(), 2u);
+  for (const std::string& lost : failed.lost) EXPECT_NE(lost.find("rank 1 (by hand)"), std::string::npos) << lost;
+  EXPECT_EQ(failed.checkpoint, setup.checkpoint_on_stop);
   SweepSetup again;
   again.resume = setup.checkpoint_on_stop;
   expect_identical(on_workers(p, r, 2, again), whole);
