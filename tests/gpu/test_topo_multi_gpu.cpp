@@ -70,5 +70,17 @@ TEST(TopoMultiGpu, TwoDevicesGiveTheBitsOfOne) {
   compare_on({a.get(), b.get()});
 }
 
+// Creating a context makes its device current on the creating thread: the first device's peaks (the roofline of
+// `topo --gpus all`'s report) must still be measured on the first device. They failed with "cudaMemsetAsync: invalid
+// argument" (memory of GPU 1 set on a stream of GPU 0) until the peaks made their device current (2026-11-26).
+TEST(TopoMultiGpu, TheFirstDevicesPeaksAfterTheSecondWasOpened) {
+  KS_REQUIRE_GPU();
+  if (list_devices().size() < 2) GTEST_SKIP() << "fewer than 2 CUDA devices";
+  auto a = CudaContext::create(0), b = CudaContext::create(1);
+  EXPECT_GT(a->copy_bandwidth_gbps(), 100.0);
+  EXPECT_GT(a->fma_peak_gflops(), 1000.0);
+  EXPECT_GT(b->copy_bandwidth_gbps(), 100.0);
+}
+
 }  // namespace
 }  // namespace ks::topo

@@ -35,6 +35,7 @@ CudaContext::~CudaContext() {
 
 double CudaContext::copy_bandwidth_gbps() {
   if (copy_bandwidth_gbps_ > 0) return copy_bandwidth_gbps_;
+  make_current();  // this thread may have opened another device since (a worker per GPU)
   // 1 GiB, far past the L2 cache so that DRAM is what is measured; a quarter of the free memory per buffer
   // on a card that has less than 4 GiB free.
   std::size_t free_bytes = 0, total = 0;

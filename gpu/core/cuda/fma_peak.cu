@@ -44,6 +44,7 @@ __global__ void __launch_bounds__(kBlockThreads)
 
 double CudaContext::fma_peak_gflops() {
   if (fma_peak_gflops_ > 0) return fma_peak_gflops_;
+  make_current();  // this thread may have opened another device since (a worker per GPU)
   int blocks_per_sm = 0;
   cuda::check(
       cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fma_chains_kernel, kBlockThreads, 0),

@@ -394,11 +394,14 @@ class LabCudaRunner {
 }  // namespace
 
 CudaOutcome run_lab_cuda(CudaContext& context, const CudaJob& job) {
+  // The context's device, whichever device this thread last used (a process may hold a context per GPU).
+  context.make_current();
   LabCudaRunner runner(context, job);
   return runner.run();
 }
 
-std::uint64_t device_free_memory(CudaContext&) {
+std::uint64_t device_free_memory(CudaContext& context) {
+  context.make_current();
   std::size_t free_bytes = 0, total = 0;
   check(cudaMemGetInfo(&free_bytes, &total), "cudaMemGetInfo");
   return free_bytes;

@@ -86,6 +86,7 @@ class CudaBackend final : public SimBackend {
         block_(block),
         launch_(std::move(launch)),
         occupancy_(std::move(occupancy)) {
+    ctx_.make_current();  // the state's memory on the context's device, whichever device this thread last used
     fields_ = layout == Layout::Fields && m.kind == SimKind::GrayScott ? 2 : 1;
     row_bytes_ = layout == Layout::Bytes   ? std::size_t(m.width)
                  : layout == Layout::Words ? std::size_t(words_per_row(m.width)) * 8
@@ -219,7 +220,11 @@ class CudaBackend final : public SimBackend {
   }
 
  private:
-  cudaStream_t stream() const { return static_cast<cudaStream_t>(ctx_.stream()); }
+  // Every device call of this backend goes through here: the app drives a simulation from more than one thread.
+  cudaStream_t stream() const {
+    ctx_.make_current();
+    return static_cast<cudaStream_t>(ctx_.stream());
+  }
   Plane plane(int f) const {
     return {state_[cur_][std::size_t(f)]->data(), state_[cur_][std::size_t(f)]->pitch()};
   }

@@ -53,6 +53,8 @@ StencilJob probe_job(CudaContext& ctx, const StencilPlan& plan, ElemType type, i
 
 StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::string& variant, const Image& in,
                        BlockShape block, int warmup, int repeat, const StencilOutputs& outputs) {
+  // The context's device, whichever device this thread last used (a process may hold a context per GPU).
+  ctx.make_current();
   if (in.empty()) throw_usage("the image is empty", "give an image with at least one pixel");
   if (warmup < 0 || repeat < 1)
     throw_usage("warm-up runs must be >= 0 and timed runs >= 1 (got " + std::to_string(warmup) + " and " +
@@ -115,11 +117,13 @@ StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::str
 
 OccupancyReport stencil_occupancy(CudaContext& ctx, const StencilPlan& plan, const std::string& variant,
                                   ElemType type, int channels, BlockShape block) {
+  ctx.make_current();  // the occupancy calculator asks the current device
   return occupancy_of(ctx.device(), make_launch(probe_job(ctx, plan, type, channels, block), variant).shape);
 }
 
 BlockShape suggest_block(CudaContext& ctx, const StencilPlan& plan, const std::string& variant, ElemType type,
                          int channels) {
+  ctx.make_current();  // the occupancy calculator asks the current device
   // Shared memory depends on the block's shape, not only on its size: ask the runtime about 32-wide shapes
   // (rows of whole warps, which every kernel here reads best), with each size's own shared memory.
   const StencilLaunch probe = make_launch(probe_job(ctx, plan, type, channels, {32, 8}), variant);

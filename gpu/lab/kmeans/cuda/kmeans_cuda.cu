@@ -134,6 +134,8 @@ std::unique_ptr<KmeansBackend> make_cuda_kmeans(const DeviceKmeansArrays& arrays
 
 GpuKmeans kmeans_on_gpu(CudaContext& ctx, std::span<const std::uint32_t> pixels, std::span<const float> start,
                         const KmeansParams& params, KmeansVariant variant, int block) {
+  // The context's device, whichever device this thread last used (a process may hold a context per GPU).
+  ctx.make_current();
   const DeviceInfo& d = ctx.device();
   const std::size_t n = pixels.size();
   check_kmeans_params(params, n);

@@ -46,6 +46,8 @@ class CudaSearch final : public SearchBackend {
 
  public:
   CudaSearch(const SearchSetup& s, CudaContext& ctx) : setup_(s), ctx_(ctx), n_(s.step.n) {
+    // The context's device, whichever device this thread last used (a process may hold a context per GPU).
+    ctx.make_current();
     stream_ = static_cast<cudaStream_t>(ctx.stream());
     const DeviceInfo& dev = ctx.device();
     traffic_ = upload(traffic_matrix<V>(*s.problem, s.slice), "the search's traffic");
@@ -141,6 +143,7 @@ class CudaSearch final : public SearchBackend {
   void set_chains(const std::vector<int>& which, const std::vector<std::uint16_t>& placements,
                   const std::vector<ChainHeader>& headers) override {
     if (which.empty()) return;
+    ctx_.make_current();
     for (std::size_t k = 0; k < which.size(); ++k) headers_h_[std::size_t(which[k])] = headers[k];
     check(cudaMemcpyAsync(headers_.get(), headers_h_.data(), headers_h_.size() * sizeof(ChainHeader),
                           cudaMemcpyHostToDevice, stream_),
@@ -156,6 +159,7 @@ class CudaSearch final : public SearchBackend {
   }
 
   void advance(int steps) override {
+    ctx_.make_current();  // a search may be driven from another thread than the one that built it
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
       cuda::TabuLaunch<A> L{traffic_.as<V>(),
                             cost_.as<V>(),
@@ -194,6 +198,7 @@ class CudaSearch final : public SearchBackend {
   const std::vector<ChainHeader>& headers() const override { return headers_h_; }
 
   std::vector<std::uint16_t> placement(int chain, bool best) override {
+    ctx_.make_current();
     std::vector<std::uint16_t> out(static_cast<std::size_t>(n_));
     const auto* from = (best ? best_ : p_).as<std::uint16_t>() + std::size_t(chain) * std::size_t(n_);
     check(cudaMemcpyAsync(out.data(), from, out.size() * 2, cudaMemcpyDeviceToHost, stream_),
