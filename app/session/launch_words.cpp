@@ -56,7 +56,7 @@ std::vector<std::string> describe_pixel(const LaunchGeometry& g, int x, int y) {
   if (g.shared_tile) {
     const PixelRect tile = tile_rect(g, t.block_x, t.block_y);
     lines.push_back(fmt::format("from its block's shared tile of {} x {} pixels (halo {}, {})", tile.width(),
-                                tile.height(), g.radius_x, g.radius_y));
+                                tile.height(), g.tile_halo_x(), g.tile_halo_y()));
   }
   const int idle = idle_threads(g, t.block_x, t.block_y);
   if (idle > 0) lines.push_back(fmt::format("this block has {} idle threads", idle));

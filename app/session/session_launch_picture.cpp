@@ -87,7 +87,8 @@ LaunchPicture Session::launch_picture() const {
       p.why_not = std::move(g.why_not);
     } else {
       plan = make_stencil_plan(kernel_->id, params_);
-      StencilGeometry g = stencil_geometry(*plan, p.variant, shape.width, shape.height, block);
+      StencilGeometry g = stencil_geometry(*plan, p.variant, shape.width, shape.height, block, element_type(),
+                                            input_ ? input_->channels() : 1);
       p.geometry = std::move(g.geometry);
       p.why_not = std::move(g.why_not);
     }

@@ -51,7 +51,8 @@ PixelRect block_rect(const LaunchGeometry& g, int block_x, int block_y) {
 
 PixelRect tile_rect(const LaunchGeometry& g, int block_x, int block_y) {
   const PixelRect b = block_rect(g, block_x, block_y);
-  return {b.x0 - g.radius_x, b.y0 - g.radius_y, b.x1 + g.radius_x, b.y1 + g.radius_y};
+  const int hx = g.tile_halo_x(), hy = g.tile_halo_y();
+  return {b.x0 - hx, b.y0 - hy, b.x1 + hx, b.y1 + hy};
 }
 
 PixelRect input_window(const LaunchGeometry& g, int x, int y) {

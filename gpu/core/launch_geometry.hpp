@@ -25,16 +25,21 @@ struct LaunchGeometry {
   int radius_x = 0, radius_y = 0;  // the input window around each output: (2 rx + 1) x (2 ry + 1)
   bool cross = false;  // the window is the 5-point cross of radius 1 (heat, Gray-Scott), not the whole square
   bool shared_tile = false;  // each block first loads its pixels plus the halo into shared memory
+  // Columns and rows the tile reaches past the block's pixels; -1: the radius. Wider than the radius where a
+  // kernel loads whole aligned words or vectors (the tiled median and the multi-output window kernels).
+  int halo_x = -1, halo_y = -1;
   std::string how;           // in words: "one thread per pixel, every tap read from global memory"
 
   int grid_x() const noexcept;  // ceil(ceil(width / cells_x) / block.x)
   int grid_y() const noexcept;
   long long blocks() const noexcept { return 1LL * grid_x() * grid_y(); }
   long long threads() const noexcept { return blocks() * block.threads(); }
+  int tile_halo_x() const noexcept { return halo_x >= 0 ? halo_x : radius_x; }
+  int tile_halo_y() const noexcept { return halo_y >= 0 ? halo_y : radius_y; }
   int tile_width() const noexcept {
-    return block.x * cells_x + 2 * radius_x;
+    return block.x * cells_x + 2 * tile_halo_x();
   }  // the shared tile, halo included
-  int tile_height() const noexcept { return block.y * cells_y + 2 * radius_y; }
+  int tile_height() const noexcept { return block.y * cells_y + 2 * tile_halo_y(); }
 };
 
 // Why a launch picture on the CPU backend shows no blocks (the stencils' and the simulations' pictures say it).

@@ -1,19 +1,39 @@
 #include "stencil/stencil_geometry.hpp"
 
+#include "stencil/tiled_design.hpp"
+
 namespace ks {
 
 StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& variant, int width, int height,
-                                 BlockShape block) {
+                                 BlockShape block, ElemType type, int channels) {
   StencilGeometry g;
-  if (variant == "naive" || variant == "tiled") {
-    g.geometry = window_launch(width, height, block, plan.radius_x(), plan.radius_y(), variant == "tiled");
+  if (variant == "naive") {
+    g.geometry = window_launch(width, height, block, plan.radius_x(), plan.radius_y(), false);
+    return g;
+  }
+  if (variant == "tiled") {
+    LaunchGeometry geo = window_launch(width, height, block, plan.radius_x(), plan.radius_y(), true);
+    const TiledDesign d = tiled_design(plan, type, channels, block);
+    if (d.kernel != TiledKernel::Window) {
+      geo.cells_x = d.cells_x;
+      geo.cells_y = d.cells_y;
+      geo.halo_x = d.halo_x;
+      geo.halo_y = d.halo_y;
+      geo.how = d.kernel == TiledKernel::Median
+                    ? "each thread computes a quad of elements of a row (4 u8 or 4 floats) and a few rows by "
+                      "selection networks; each block loads its tile plus the halo, in whole quads, into shared "
+                      "memory first"
+                    : "each thread computes 4 pixels of a row and a few rows; each block loads its tile plus the "
+                      "halo, in whole quads, and the weights into shared memory first";
+    }
+    g.geometry = std::move(geo);
     return g;
   }
   if (variant == "separable")
     g.why_not =
         "the separable variant runs a row pass and a column pass whose blocks walk strips of rows with "
         "several outputs per thread (the 3x3 kernel keeps rows in registers): the overlay draws the naive "
-        "and tiled variants, whose threads own one pixel each";
+        "and tiled variants";
   else
     g.why_not = kCpuHasNoBlocks;
   return g;

@@ -1,10 +1,12 @@
 #pragma once
-// The launch geometry of a stencil variant, for the launch overlay and the device models: exact for the
-// variants with one thread per pixel (naive and tiled, window filters and median alike); none for the others,
-// with the reason in words, rather than a picture that is not what the kernel does.
+// The launch geometry of a stencil variant, for the launch overlay and the device models: exact for naive (one
+// thread per pixel) and tiled (its kernel and tile as stencil/tiled_design.hpp chooses them: one pixel per thread
+// for the lesson kernel, a quad of elements and a few rows for the median and the non-separable filters); none
+// for separable, with the reason in words, rather than a picture that is not what the kernel does.
 #include <optional>
 #include <string>
 
+#include "core/image.hpp"
 #include "core/launch_geometry.hpp"
 #include "stencil/stencil_plan.hpp"
 
@@ -16,6 +18,6 @@ struct StencilGeometry {
 };
 
 StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& variant, int width, int height,
-                                 BlockShape block);
+                                 BlockShape block, ElemType type = ElemType::U8, int channels = 1);
 
 }  // namespace ks

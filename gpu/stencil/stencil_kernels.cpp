@@ -131,8 +131,9 @@ void register_stencil_kernels(KernelRegistry& registry) {
   normalize.help = "Divide the weights by their sum (which must not be 0)";
   registry.add(stencil_spec("convolve", "Convolution (user matrix)",
                             "Weighted sum of the window with your own weights (correlation: no kernel flip, as "
-                            "OpenCV's filter2D)",
-                            {matrix, normalize}, false));
+                            "OpenCV's filter2D); a matrix of rank 1 (an outer product, e.g. 1,2,1;2,4,2;1,2,1) "
+                            "also runs separably",
+                            {matrix, normalize}, true));
 }
 
 }  // namespace ks

@@ -105,8 +105,54 @@ LinearFilter sobel_filter(bool dx) {
   return dx ? separable_filter(diff, smooth, idiff, ismooth, 1) : separable_filter(smooth, diff, ismooth, idiff, 1);
 }
 
-// A general (non-separable) window from a matrix of doubles. U8 path: integer weights used as they are when
-// every weight is a (small) integer, else 16-bit fixed point.
+// A matrix of rank 1 separates: w[y][x] == wy[y] * wx[x]. The integer weights must factor exactly (the u8
+// contract: the row and column passes then give the same integer sums as the 2-D window), the float weights
+// within rounding (the f32 contract compares within a relative tolerance). The integer row is the first non-zero
+// row divided by the gcd of its entries, so both factors are integers; every other row must be an integer
+// multiple of it. Sets f.separable when both hold.
+void detect_rank1(LinearFilter& f, const std::vector<double>& values, double scale) {
+  const int w = f.width(), h = f.height();
+  auto at = [&](int y, int x) { return f.iw[std::size_t(y * w + x)]; };
+  int y0 = 0;
+  auto zero_row = [&](int y) {
+    return std::all_of(f.iw.begin() + y * w, f.iw.begin() + (y + 1) * w, [](std::int32_t v) { return v == 0; });
+  };
+  while (y0 < h && zero_row(y0)) ++y0;
+  if (y0 == h) return;  // all zeros: nothing to gain
+  std::int64_t g = 0;
+  for (int x = 0; x < w; ++x) g = std::gcd(g, std::int64_t(std::abs(std::int64_t(at(y0, x)))));
+  int x0 = 0;
+  while (at(y0, x0) == 0) ++x0;
+  std::vector<std::int32_t> iwx(std::size_t(w), 0), iwy(std::size_t(h), 0);
+  for (int x = 0; x < w; ++x) iwx[std::size_t(x)] = std::int32_t(at(y0, x) / g);
+  for (int y = 0; y < h; ++y) {
+    if (at(y, x0) % iwx[std::size_t(x0)] != 0) return;
+    iwy[std::size_t(y)] = at(y, x0) / iwx[std::size_t(x0)];
+    for (int x = 0; x < w; ++x)
+      if (std::int64_t(iwy[std::size_t(y)]) * iwx[std::size_t(x)] != at(y, x)) return;
+  }
+  // The float factors, from the matrix itself: its row y0 and each row's multiple of it at column x0.
+  double largest = 0;
+  for (double v : values) largest = std::max(largest, std::abs(v));
+  const double pivot = values[std::size_t(y0 * w + x0)];
+  if (pivot == 0) return;
+  std::vector<double> wx(std::size_t(w), 0.0), wy(std::size_t(h), 0.0);
+  for (int x = 0; x < w; ++x) wx[std::size_t(x)] = values[std::size_t(y0 * w + x)] / pivot;
+  for (int y = 0; y < h; ++y) wy[std::size_t(y)] = values[std::size_t(y * w + x0)];
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      if (std::abs(wy[std::size_t(y)] * wx[std::size_t(x)] - values[std::size_t(y * w + x)]) > 1e-12 * largest)
+        return;
+  LinearFilter::Separable sep;
+  for (double v : wx) sep.wx.push_back(float(v));
+  for (double v : wy) sep.wy.push_back(float(v * scale));
+  sep.iwx = std::move(iwx);
+  sep.iwy = std::move(iwy);
+  f.separable = std::move(sep);
+}
+
+// A window from any matrix of doubles (separable when it has rank 1: detect_rank1). U8 path: integer weights used
+// as they are when every weight is a (small) integer, else 16-bit fixed point.
 LinearFilter matrix_filter(const Matrix& m, bool normalize) {
   double sum = std::accumulate(m.values.begin(), m.values.end(), 0.0);
   if (normalize && std::abs(sum) < 1e-12)
@@ -131,6 +177,7 @@ LinearFilter matrix_filter(const Matrix& m, bool normalize) {
       for (auto& v : f.iw) v = -v;
     }
     f.divisor = std::int32_t(divisor);
+    detect_rank1(f, m.values, scale);
     return f;
   }
   // Fixed point: as many fraction bits (up to 16) as keep 255 * sum|iw| inside int32.
@@ -141,6 +188,7 @@ LinearFilter matrix_filter(const Matrix& m, bool normalize) {
                 "scale the weights down, or convert the image to f32 (--type f32)");
   for (double v : m.values) f.iw.push_back(std::int32_t(std::llround(v * scale * double(1 << bits))));
   f.divisor = 1 << bits;
+  detect_rank1(f, m.values, scale);
   return f;
 }
 

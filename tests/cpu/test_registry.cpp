@@ -70,7 +70,14 @@ TEST(Registry, SeparableVariantOnlyWhereTheFilterSeparates) {
     ASSERT_NE(k.find_variant("separable"), nullptr) << id;
     EXPECT_FALSE(k.unavailable_reason("separable", k.default_params())) << id;
   }
-  for (const char* id : {"laplacian", "median", "convolve"}) EXPECT_EQ(reg.get(id).find_variant("separable"), nullptr);
+  for (const char* id : {"laplacian", "median"}) EXPECT_EQ(reg.get(id).find_variant("separable"), nullptr);
+  // convolve separates where its matrix has rank 1, and says why not elsewhere.
+  const auto& conv = reg.get("convolve");
+  ASSERT_NE(conv.find_variant("separable"), nullptr);
+  EXPECT_TRUE(conv.unavailable_reason("separable", conv.default_params()));
+  ParamSet outer = conv.default_params();
+  outer.set("matrix", "1,2,1;2,4,2;1,2,1");
+  EXPECT_FALSE(conv.unavailable_reason("separable", outer));
 }
 
 TEST(Registry, SearchParametersReachTheSearch) {

@@ -95,6 +95,30 @@ TEST(StencilPlan, ConvolveFractionalWeightsUseFixedPoint) {
   EXPECT_EQ(p.a.iw[1], std::lround(0.2 * 65536));
 }
 
+// Rank-1 matrices separate with exact integer factors (u8 stays bit-identical), others do not.
+TEST(StencilPlan, ConvolveDetectsRankOneExactly) {
+  auto plan = [](const char* m, bool normalize = false) {
+    return make_stencil_plan("convolve", params_for("convolve", {m, normalize ? "normalize=true" : "normalize=false"}));
+  };
+  const StencilPlan binomial = plan("matrix=1,2,1;2,4,2;1,2,1", true);
+  expect_exact_outer_product(binomial.a);
+  EXPECT_EQ(binomial.a.separable->iwx, (std::vector<std::int32_t>{1, 2, 1}));
+  EXPECT_EQ(binomial.a.divisor, 16);
+  // Zero rows, negative entries, rows that are fractions of the first (2/3 of it: the integer row is the first
+  // divided by the gcd of its entries, so the factors stay integers)...
+  expect_exact_outer_product(plan("matrix=0,0,0;-2,4,-6;1,-2,3").a);
+  expect_exact_outer_product(plan("matrix=3,6,9;2,4,6;1,2,3").a);
+  // ... a single row or column, 1x1, and matrices of rank 2.
+  expect_exact_outer_product(plan("matrix=1;-3;1").a);
+  expect_exact_outer_product(plan("matrix=5").a);
+  EXPECT_FALSE(plan("matrix=0,-1,0;-1,5,-1;0,-1,0").separable());
+  EXPECT_FALSE(plan("matrix=1,2,1;2,4,2;1,2,2").separable());
+  // Fixed-point weights separate when their rounded integers still factor exactly.
+  const StencilPlan halves = plan("matrix=0.5,0.25,0.5;0.25,0.125,0.25;0.5,0.25,0.5");
+  expect_exact_outer_product(halves.a);
+  EXPECT_FALSE(plan("matrix=0.3,-0.1,0.7;0.2,0.9,-0.4;0.15,0.05,0.6").separable());
+}
+
 TEST(StencilPlan, NormalisingZeroSumWeightsIsRefused) {
   EXPECT_THROW(make_stencil_plan("convolve", params_for("convolve", {"matrix=-1,0,1", "normalize=true"})), Error);
 }

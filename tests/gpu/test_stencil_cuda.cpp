@@ -1,6 +1,8 @@
 // Every CUDA variant of every stencil against the CPU reference: u8 bit-exact, f32 within 1e-5 relative, on
 // awkward sizes (not multiples of any block), every border mode, 1 and 4 channels, several block shapes.
 #include <cctype>
+#include <random>
+#include <string>
 
 #include <gtest/gtest.h>
 
@@ -103,15 +105,25 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"sharpen", {"amount=3", "sigma=0.3"}}, Case{"median", {"radius=1"}},
                       Case{"median", {"radius=2"}}, Case{"median", {"radius=3"}},
                       Case{"convolve", {"matrix=1,2,1;2,4,2;1,2,1", "normalize=true"}},
-                      Case{"convolve", {"matrix=0.1,-0.25,0.3,0.05,0.2"}}),
+                      Case{"convolve", {"matrix=0.1,-0.25,0.3,0.05,0.2"}},
+                      // The sizes the tiled kernels specialise on: 1x1, rank 1 or not, integer or fixed-point
+                      // weights, radii 0..7 on either axis (window_multi's template radius).
+                      Case{"convolve", {"matrix=3"}}, Case{"convolve", {"matrix=1,-2,3;-4,5,-6;7,-8,9"}},
+                      Case{"convolve", {"matrix=1;-3;1"}},
+                      Case{"convolve", {"matrix=1,2,3,2,1;2,4,6,4,2;-1,-2,-3,-2,-1;0,0,0,0,0;3,6,9,6,3"}},
+                      Case{"convolve", {"matrix=1,0,2,0,1;0,3,0,-1,0;2,0,-5,0,2;0,-1,0,3,0;1,0,2,0,1",
+                                        "normalize=true"}},
+                      Case{"convolve", {"matrix=0.5,0.25,0.125;0.25,0.125,0.0625;0.125,0.0625,0.03125"}},
+                      Case{"convolve", {"matrix=0.3,-0.1,0.7;0.2,0.9,-0.4;0.15,0.05,0.6"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return case_name(info.param); });
 
 // Every block shape on every variant, for the kernels whose separable variant has two implementations (3x3
 // register kernel / strip kernel): the choice depends on the block, the result must not.
 TEST(CudaBlocks, EveryBlockShapeGivesTheSameResult) {
   KS_REQUIRE_GPU();
-  const Case cases[] = {{"box", {"radius=1"}}, {"sobel", {"output=magnitude"}}, {"sharpen", {"sigma=0.3"}},
-                        {"gaussian", {"sigma=3"}}, {"median", {"radius=1"}}};
+  const Case cases[] = {{"box", {"radius=1"}},      {"sobel", {"output=magnitude"}}, {"sharpen", {"sigma=0.3"}},
+                        {"gaussian", {"sigma=3"}},    {"median", {"radius=1"}},        {"median", {"radius=2"}},
+                        {"laplacian", {}},            {"convolve", {"matrix=1,2,1;0,1,0;-1,3,1"}}};
   std::uint32_t seed = 100;
   for (const Case& c : cases) {
     const KernelSpec& spec = KernelRegistry::builtin().get(c.kernel);
@@ -125,6 +137,88 @@ TEST(CudaBlocks, EveryBlockShapeGivesTheSameResult) {
   }
 }
 
+// Matrices as convolve's parameter text, rows separated by ';'.
+std::string matrix_text(const std::vector<std::vector<int>>& m) {
+  std::string s = "matrix=";
+  for (std::size_t y = 0; y < m.size(); ++y) {
+    if (y) s += ";";
+    for (std::size_t x = 0; x < m[y].size(); ++x) {
+      if (x) s += ",";
+      s += std::to_string(m[y][x]);
+    }
+  }
+  return s;
+}
+
+// A w x h matrix of small integers: the outer product of two random vectors (rank 1), or random entries.
+std::string random_matrix(int w, int h, bool rank1, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_int_distribution<int> small(-3, 3);
+  std::vector<int> col(static_cast<std::size_t>(h)), row(static_cast<std::size_t>(w));
+  for (int& v : col) v = small(rng);
+  for (int& v : row) v = small(rng);
+  col[std::size_t(h / 2)] = row[std::size_t(w / 2)] = 2;  // never all zeros
+  std::vector<std::vector<int>> m(static_cast<std::size_t>(h), std::vector<int>(static_cast<std::size_t>(w)));
+  for (int y = 0; y < h; ++y)
+    for (int x = 0; x < w; ++x)
+      m[std::size_t(y)][std::size_t(x)] = rank1 ? col[std::size_t(y)] * row[std::size_t(x)] : small(rng);
+  if (!rank1 && w > 1 && h > 1) m[0][0] = m[0][0] * 7 + 5;  // not a multiple of its row's pattern
+  return matrix_text(m);
+}
+
+// Every square and some oblong convolve sizes from 1x1 to 15x15, rank 1 and not, u8 and f32: tiled runs the
+// multi-output kernel on the matrices that do not separate, the lesson kernel on the others, and separable
+// (the strip or 3x3 kernels) on those of rank 1. Sizes past quads and blocks: 1x1, 7x5, 130x9, 261x21.
+TEST(CudaConvolve, EveryMatrixSizeRankOneAndNot) {
+  KS_REQUIRE_GPU();
+  const KernelSpec& spec = KernelRegistry::builtin().get("convolve");
+  const struct {
+    int w, h;
+  } sizes[] = {{1, 1}, {7, 5}, {130, 9}, {261, 21}};
+  std::uint32_t seed = 300;
+  for (int n = 1; n <= 15; n += 2)
+    for (const auto& [w, h] : {std::pair{n, n}, std::pair{n, 16 - n}})  // square, and oblong (1x15 .. 15x1)
+      for (bool rank1 : {false, true}) {
+        const std::string matrix = random_matrix(w, h, rank1, seed);
+        for (ElemType type : {ElemType::U8, ElemType::F32}) {
+          ParamSet params = params_for(spec, Case{"convolve", {}}, seed % 2 ? "reflect101" : "constant", type);
+          params.set_assignment(matrix);
+          SCOPED_TRACE(matrix + (rank1 ? " (rank 1)" : ""));
+          const StencilPlan plan = make_stencil_plan("convolve", params);
+          if (rank1) {
+            EXPECT_TRUE(plan.separable());
+          }
+          for (const auto& size : sizes) {
+            const Image input = test::random_image(size.w, size.h, 1, type, seed++);
+            EXPECT_GT(check_variants(spec, params, input, int(seed)), 1);
+          }
+          if (HasFailure()) return;
+        }
+      }
+}
+
+// The tiled median and window kernels on images a few quads wide and a few rows tall, every block shape: the
+// quads that cross the row's end, rows past the last block's, tiles that are all halo.
+TEST(CudaTiledKernels, QuadAndRowEdges) {
+  KS_REQUIRE_GPU();
+  const Case cases[] = {{"median", {"radius=1"}}, {"median", {"radius=2"}}, {"median", {"radius=3"}},
+                        {"laplacian", {"neighbours=8"}}, {"convolve", {"matrix=1,2,3;4,-5,6;7,8,9;1,1,1;2,2,-2"}}};
+  std::uint32_t seed = 700;
+  for (const Case& c : cases) {
+    const KernelSpec& spec = KernelRegistry::builtin().get(c.kernel);
+    for (ElemType type : {ElemType::U8, ElemType::F32})
+      for (int channels : {1, 4})
+        for (int w : {1, 2, 3, 4, 5, 6, 9, 13, 127, 128, 129})
+          for (int h : {1, 2, 5, 33}) {
+            const ParamSet params = params_for(spec, c, kBorders[seed % std::size(kBorders)], type);
+            const Image input = test::random_image(w, h, channels, type, seed);
+            for (int b = 0; b < int(std::size(kBlocks)); ++b) check_variants(spec, params, input, b + int(seed));
+            ++seed;
+            if (HasFailure()) return;
+          }
+  }
+}
+
 // Small images through every kernel, variant, type and channel count: the set the GPU check runs under
 // compute-sanitizer (memcheck and racecheck), so it has to stay quick.
 TEST(CudaSmall, EveryKernelAndVariant) {
@@ -135,6 +229,30 @@ TEST(CudaSmall, EveryKernelAndVariant) {
     for (ElemType type : {ElemType::U8, ElemType::F32})
       for (int channels : {1, 4}) {
         const ParamSet params = params_for(spec, Case{spec.id.c_str(), {}}, seed % 2 ? "wrap" : "constant", type);
+        const Image input = test::random_image(70, 37, channels, type, seed);
+        check_variants(spec, params, input, int(seed++));
+      }
+  }
+}
+
+// Small images through what the tiled kernels specialise on that the defaults above miss: the median's 5x5 and
+// 7x7 (forgetful selection), convolve's radii up to 7 (window_multi's template) and a rank-1 matrix (separable).
+// Also run under compute-sanitizer.
+TEST(CudaSmall, TiledSpecialisations) {
+  KS_REQUIRE_GPU();
+  const std::string m15x15 = random_matrix(15, 15, false, 5), m15x3 = random_matrix(15, 3, false, 6);
+  const Case cases[] = {{"median", {"radius=2"}},
+                        {"median", {"radius=3"}},
+                        {"convolve", {"matrix=1,2,1;2,4,2;1,2,1"}},
+                        {"convolve", {"matrix=1,-2,3;-4,5,-6;7,-8,9;1,2,3;0,0,1"}},
+                        {"convolve", {m15x15.c_str()}},
+                        {"convolve", {m15x3.c_str()}}};
+  std::uint32_t seed = 800;
+  for (const Case& c : cases) {
+    const KernelSpec& spec = KernelRegistry::builtin().get(c.kernel);
+    for (ElemType type : {ElemType::U8, ElemType::F32})
+      for (int channels : {1, 4}) {
+        const ParamSet params = params_for(spec, c, seed % 2 ? "wrap" : "reflect", type);
         const Image input = test::random_image(70, 37, channels, type, seed);
         check_variants(spec, params, input, int(seed++));
       }

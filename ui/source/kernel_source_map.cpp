@@ -13,7 +13,8 @@ struct Row {
 };
 
 constexpr std::string_view kLinearStencils = "box gaussian sobel laplacian sharpen convolve";
-constexpr std::string_view kSeparableStencils = "box gaussian sobel sharpen";
+constexpr std::string_view kSeparableStencils = "box gaussian sobel sharpen convolve";
+constexpr std::string_view kNonSeparableStencils = "laplacian convolve";  // tiled: several outputs per thread
 constexpr std::string_view kFields = "heat grayscott";
 constexpr std::string_view kVectors = "vecadd saxpy";
 constexpr std::string_view kSums = "reduce integrate2d";
@@ -26,11 +27,12 @@ constexpr Row kRows[] = {
     {kLinearStencils, "cpu", {"gpu/stencil/cpu/linear_cpu.cpp", "void linear("}},
     {kLinearStencils, "naive", {"gpu/stencil/cuda/naive_window.cu", "naive_window_kernel("}},
     {kLinearStencils, "tiled", {"gpu/stencil/cuda/tiled_window.cu", "tiled_window_kernel("}},
+    {kNonSeparableStencils, "tiled", {"gpu/stencil/cuda/window_multi.cu", "window_multi_kernel("}},
     {kSeparableStencils, "separable", {"gpu/stencil/cuda/separable_strip.cu", "separable_strip_kernel("}},
     {kSeparableStencils, "separable", {"gpu/stencil/cuda/separable_3x3.cu", "separable3_kernel("}},
     {"median", "cpu", {"gpu/stencil/cpu/median_cpu.cpp", "void median("}},
     {"median", "naive", {"gpu/stencil/cuda/median.cu", "naive_median_kernel("}},
-    {"median", "tiled", {"gpu/stencil/cuda/median.cu", "tiled_median_kernel("}},
+    {"median", "tiled", {"gpu/stencil/cuda/median_network.cu", "median_network_kernel("}},
     // Simulations.
     {"life", "cpu", {"gpu/sim/cpu/life_cpu.cpp", "void life_step("}},
     {"life", "cpu_bitpacked", {"gpu/sim/cpu/life_cpu.cpp", "void life_step_bits("}},

@@ -1,6 +1,7 @@
-// Median of the (2r+1)^2 window (r <= 3), naive (global reads) and tiled (shared-memory tile with halo). The
-// window is gathered into registers/local memory and the middle is found by partial selection sort. Exact for
-// u8 and f32 alike: it only compares and copies.
+// Median of the (2r+1)^2 window (r <= 3), naive: one thread per pixel, every value read from global memory, the
+// window gathered into a local array and the middle found by partial selection sort. Exact for u8 and f32 alike:
+// it only compares and copies. The tiled variant is median_network.cu (selection networks on a shared tile).
+#include "stencil/cuda/median_network.cuh"
 #include "stencil/cuda/stencil_launch.cuh"
 
 namespace ks::cuda {
@@ -39,53 +40,26 @@ __global__ void naive_median_kernel(ImageView<T, C> in, ImageView<T, C> out, int
   }
 }
 
-template <class T, int C>
-__global__ void tiled_median_kernel(ImageView<T, C> in, ImageView<T, C> out, int r, BorderRead border) {
-  extern __shared__ __align__(16) unsigned char smem[];
-  T* tile = reinterpret_cast<T*>(smem);
-  const int bx = blockDim.x, by = blockDim.y;
-  const int tw = bx + 2 * r, th = by + 2 * r;
-  fill_tile(tile, in, int(blockIdx.x) * bx - r, int(blockIdx.y) * by - r, tw, th, border);
-  __syncthreads();
-  const int x = blockIdx.x * bx + threadIdx.x;
-  const int y = blockIdx.y * by + threadIdx.y;
-  if (x >= in.width || y >= in.height) return;
-  T window[kMaxMedianWindow];
-  for (int c = 0; c < C; ++c) {
-    int n = 0;
-    for (int dy = 0; dy <= 2 * r; ++dy)
-      for (int dx = 0; dx <= 2 * r; ++dx) window[n++] = tile[((threadIdx.y + dy) * tw + threadIdx.x + dx) * C + c];
-    out.row(y)[x * C + c] = select_middle(window, n);
-  }
-}
-
 }  // namespace
 
 StencilLaunch make_median_launch(const StencilJob& job, bool tiled) {
   const int r = job.plan.median_radius;
   if (r < 0 || r > kMaxMedianRadius)
     throw_usage("median radius " + std::to_string(r) + " is not supported on CUDA", "use radius 1 to 3");
+  if (tiled) return make_median_network_launch(job);
   return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {
     StencilLaunch l;
     l.shape.block = block_dim(job.block);
-    if (tiled) {
-      l.shape.func = reinterpret_cast<const void*>(&tiled_median_kernel<T, C>);
-      l.shape.name = kernel_name<T, C>("tiled_median");
-      l.shape.dynamic_shared = std::size_t(job.block.x + 2 * r) * std::size_t(job.block.y + 2 * r) * C * sizeof(T);
-    } else {
-      l.shape.func = reinterpret_cast<const void*>(&naive_median_kernel<T, C>);
-      l.shape.name = kernel_name<T, C>("naive_median");
-    }
+    l.shape.func = reinterpret_cast<const void*>(&naive_median_kernel<T, C>);
+    l.shape.name = kernel_name<T, C>("naive_median");
     validate_launch(job.device, l.shape);
     const BorderRead br = border_read(job.plan, job.type);
     const dim3 block = l.shape.block;
     const dim3 grid(ceil_div(job.width, block.x), ceil_div(job.height, block.y));
     check_grid(grid);
-    const std::size_t smem = l.shape.dynamic_shared;
     l.run = [=, job_w = job.width, job_h = job.height](cudaStream_t s, const DeviceImages& d) {
       const ImageView<T, C> in{d.in, d.in_pitch, job_w, job_h}, out{d.out, d.out_pitch, job_w, job_h};
-      if (tiled) tiled_median_kernel<T, C><<<grid, block, smem, s>>>(in, out, r, br);
-      else naive_median_kernel<T, C><<<grid, block, 0, s>>>(in, out, r, br);
+      naive_median_kernel<T, C><<<grid, block, 0, s>>>(in, out, r, br);
     };
     return l;
   });

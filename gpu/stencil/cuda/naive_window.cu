@@ -52,10 +52,8 @@ StencilLaunch make_naive_launch(const StencilJob& job) {
       l.shape.name = kernel_name<T, C>("naive_window", finish_name(KIND));
       l.shape.block = block_dim(job.block);
       validate_launch(job.device, l.shape);
-      const std::vector<Acc<T>> w = plan_window_weights<Acc<T>>(job.plan);
-      l.weights = std::make_shared<DeviceBuffer>(upload_array(w.data(), w.size(), "filter weights"));
-      const Acc<T>* wa = l.weights->as<Acc<T>>();
-      const Acc<T>* wb = KIND == kGradient ? wa + w.size() / 2 : wa;
+      const Acc<T>* wa = upload_window_weights<Acc<T>>(l, job.plan);
+      const Acc<T>* wb = KIND == kGradient ? wa + window_taps(job.plan) : wa;
       const int rx = job.plan.radius_x(), ry = job.plan.radius_y();
       const BorderRead br = border_read(job.plan, job.type);
       const FinishParams fp = finish_params(job.plan);

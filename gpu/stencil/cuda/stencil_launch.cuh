@@ -14,6 +14,7 @@
 #include "core/device_info.hpp"
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
+#include "stencil/cuda/filter_taps.cuh"
 #include "stencil/cuda/stencil_device.cuh"
 #include "stencil/stencil_plan.hpp"
 
@@ -94,6 +95,18 @@ inline BorderRead border_read(const StencilPlan& plan, ElemType type) {
 
 inline FinishParams finish_params(const StencilPlan& plan) {
   return {U8Divider::make(plan.a.divisor), plan.a.divisor, plan.amount};
+}
+
+// Uploads the plan's window weights (filter_taps.cuh: filter a, then a gradient's b) into l.weights, which keeps
+// them alive as long as the launch; returns filter a's on the device (b's follow it, one window further).
+template <class A>
+const A* upload_window_weights(StencilLaunch& l, const StencilPlan& plan) {
+  const std::vector<A> w = plan_window_weights<A>(plan);
+  l.weights = std::make_shared<DeviceBuffer>(upload_array(w.data(), w.size(), "filter weights"));
+  return l.weights->as<A>();
+}
+inline std::size_t window_taps(const StencilPlan& plan) {
+  return std::size_t(2 * plan.radius_x() + 1) * std::size_t(2 * plan.radius_y() + 1);
 }
 
 inline dim3 block_dim(const BlockShape& b) { return dim3(unsigned(b.x), unsigned(b.y)); }

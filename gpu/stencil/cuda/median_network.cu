@@ -1,0 +1,191 @@
+// The "tiled" variant of the median: selection networks on a shared tile, several outputs per thread.
+// Each thread owns one quad of a row (4 u8 elements or 4 floats: 4 pixels of a gray image, 1 of an RGBA one) and
+// walks a few rows down. The tile (quad_tile.cuh) holds the block's quads plus the halo in whole quads.
+//   3x3: the window's columns are sorted once per thread and row and shared by the outputs that contain them
+//        (median9_sorted_columns: the last 10 exchanges of the 19-exchange network);
+//   5x5, 7x7: forgetful selection (forgetful_median), the values read straight from the tile.
+// u8 values go through the networks two at a time: elements (j, j + 2) of the quad in the 16-bit lanes of one
+// word (median_select.cuh says why not four), so a thread runs two lanes-words for its 4 elements.
+#include "stencil/cuda/median_network.cuh"
+#include "stencil/cuda/median_select.cuh"
+#include "stencil/cuda/quad_tile.cuh"
+#include "stencil/tiled_design.hpp"
+
+namespace ks::cuda {
+
+namespace {
+
+// The thread's view of the tile: the 2R+1 rows around one output row, elements relative to the thread's first.
+template <class T>
+struct TileWindow;
+
+template <>
+struct TileWindow<std::uint8_t> {
+  const unsigned char* centre;  // the thread's quad in the window's first row
+  int pitch;
+
+  __device__ __forceinline__ std::uint32_t word(int dy, int k) const {
+    return *reinterpret_cast<const std::uint32_t*>(centre + dy * pitch + 4 * k);
+  }
+  // Elements o and o + 2 of row dy, each doubled into a 16-bit lane (o is known at compile time).
+  template <int O>
+  __device__ __forceinline__ std::uint32_t pair(int dy) const {
+    constexpr int k = (O >= 0 ? O : O - 3) / 4;  // floor(O / 4)
+    constexpr unsigned s = unsigned(O - 4 * k);
+    constexpr unsigned sel = s | s << 4 | (s + 2) << 8 | (s + 2) << 12;
+    if constexpr (s + 2 < 4) return __byte_perm(word(dy, k), 0u, sel);
+    else return __byte_perm(word(dy, k), word(dy, k + 1), sel);
+  }
+};
+
+template <>
+struct TileWindow<float> {
+  const unsigned char* centre;
+  int pitch;
+
+  template <int O>
+  __device__ __forceinline__ float element(int dy) const {
+    return reinterpret_cast<const float*>(centre + dy * pitch)[O];
+  }
+};
+
+// The quad's outputs: u8 lanes-words w[j] hold elements j (low lane) and j + 2 (high lane).
+__device__ __forceinline__ void unpack_pairs(const std::uint32_t (&w)[2], std::uint8_t (&v)[4]) {
+  v[0] = std::uint8_t(w[0]);
+  v[1] = std::uint8_t(w[1]);
+  v[2] = std::uint8_t(w[0] >> 16);
+  v[3] = std::uint8_t(w[1] >> 16);
+}
+
+// 3x3, u8: the column words at element offsets -C .. 1 + C sorted once, shared by the two lanes-words.
+template <int C>
+__device__ __forceinline__ void median3x3(const TileWindow<std::uint8_t>& t, std::uint8_t (&out)[4]) {
+  constexpr int kCols = 2 + 2 * C;  // offsets -C .. 1 + C (those no output uses are dropped by the compiler)
+  std::uint32_t lo[kCols], mid[kCols], hi[kCols];
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((lo[I] = t.pair<I - C>(0), mid[I] = t.pair<I - C>(1), hi[I] = t.pair<I - C>(2)), ...);
+  }(std::make_integer_sequence<int, kCols>{});
+#pragma unroll
+  for (int i = 0; i < kCols; ++i) sort3<PairLanes>(lo[i], mid[i], hi[i]);
+  std::uint32_t w[2];
+#pragma unroll
+  for (int j = 0; j < 2; ++j)  // the output at offset j: columns j - C, j, j + C (indices j, j + C, j + 2C)
+    w[j] = median9_sorted_columns<PairLanes>(lo[j], mid[j], hi[j], lo[j + C], mid[j + C], hi[j + C], lo[j + 2 * C],
+                                             mid[j + 2 * C], hi[j + 2 * C]);
+  unpack_pairs(w, out);
+}
+
+template <int C>
+__device__ __forceinline__ void median3x3(const TileWindow<float>& t, float (&out)[4]) {
+  constexpr int kCols = 4 + 2 * C;  // offsets -C .. 3 + C
+  float lo[kCols], mid[kCols], hi[kCols];
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    ((lo[I] = t.element<I - C>(0), mid[I] = t.element<I - C>(1), hi[I] = t.element<I - C>(2)), ...);
+  }(std::make_integer_sequence<int, kCols>{});
+#pragma unroll
+  for (int i = 0; i < kCols; ++i) sort3<FloatLanes>(lo[i], mid[i], hi[i]);
+#pragma unroll
+  for (int j = 0; j < 4; ++j)
+    out[j] = median9_sorted_columns<FloatLanes>(lo[j], mid[j], hi[j], lo[j + C], mid[j + C], hi[j + C],
+                                                lo[j + 2 * C], mid[j + 2 * C], hi[j + 2 * C]);
+}
+
+// Value k of the window (row-major) of the output at element offset J.
+template <class T, int C, int R, int J>
+struct WindowValue {
+  const TileWindow<T>& t;
+  template <int K>
+  __device__ __forceinline__ auto operator()() const {
+    constexpr int dy = K / (2 * R + 1), dx = K % (2 * R + 1) - R;
+    if constexpr (sizeof(T) == 1) return t.template pair<J + dx * C>(dy);
+    else return t.template element<J + dx * C>(dy);
+  }
+};
+
+template <int C, int R>
+__device__ __forceinline__ void median_forgetful(const TileWindow<std::uint8_t>& t, std::uint8_t (&out)[4]) {
+  constexpr int N = (2 * R + 1) * (2 * R + 1);
+  std::uint32_t w[2];
+  w[0] = forgetful_median<PairLanes, N>(WindowValue<std::uint8_t, C, R, 0>{t});
+  w[1] = forgetful_median<PairLanes, N>(WindowValue<std::uint8_t, C, R, 1>{t});
+  unpack_pairs(w, out);
+}
+
+template <int C, int R>
+__device__ __forceinline__ void median_forgetful(const TileWindow<float>& t, float (&out)[4]) {
+  constexpr int N = (2 * R + 1) * (2 * R + 1);
+  out[0] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 0>{t});
+  out[1] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 1>{t});
+  out[2] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 2>{t});
+  out[3] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 3>{t});
+}
+
+template <class T, int C, int R>
+__global__ void median_network_kernel(ImageView<T, C> in, ImageView<T, C> out, int pitch, int rows_per_thread,
+                                      BorderRead border) {
+  extern __shared__ __align__(16) unsigned char smem[];
+  constexpr int kHalo = (R * C + kQuad - 1) / kQuad;  // quads of halo on each side
+  const int bx = int(blockDim.x), by = int(blockDim.y);
+  const int e_block = int(blockIdx.x) * bx * kQuad;  // the block's first output element and row
+  const int y_block = int(blockIdx.y) * by * rows_per_thread;
+  load_quad_tile(smem, pitch, in, e_block - kHalo * kQuad, y_block - R, bx + 2 * kHalo,
+                 by * rows_per_thread + 2 * R, border);
+  __syncthreads();
+
+  const int x0 = e_block + int(threadIdx.x) * kQuad;
+  if (x0 >= in.row_elements()) return;
+  const int t0 = int(threadIdx.y) * rows_per_thread;  // the thread's first output row, in tile rows past the halo
+  for (int k = 0; k < rows_per_thread; ++k) {
+    const int y = y_block + t0 + k;
+    if (y >= in.height) return;
+    const TileWindow<T> t{smem + (t0 + k) * pitch + (int(threadIdx.x) + kHalo) * int(sizeof(Quad<T>)), pitch};
+    T v[4];
+    if constexpr (R == 1) median3x3<C>(t, v);
+    else median_forgetful<C, R>(t, v);
+    store_quad(out, x0, y, v);
+  }
+}
+
+template <class T, int C>
+const void* median_network_func(int r) {
+  switch (r) {
+    case 1: return reinterpret_cast<const void*>(&median_network_kernel<T, C, 1>);
+    case 2: return reinterpret_cast<const void*>(&median_network_kernel<T, C, 2>);
+    default: return reinterpret_cast<const void*>(&median_network_kernel<T, C, 3>);
+  }
+}
+
+}  // namespace
+
+StencilLaunch make_median_network_launch(const StencilJob& job) {
+  const int r = job.plan.median_radius;
+  if (r < 1 || r > 3)
+    throw_usage("the tiled median takes radius 1 to 3, not " + std::to_string(r), "use the naive variant");
+  const TiledDesign design = tiled_design(job.plan, job.type, job.channels, job.block);
+  return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {
+    StencilLaunch l;
+    l.shape.func = median_network_func<T, C>(r);
+    l.shape.name = design.kernel_name;
+    l.shape.block = block_dim(job.block);
+    l.shape.dynamic_shared = design.shared_bytes;
+    validate_launch(job.device, l.shape);
+    const BorderRead br = border_read(job.plan, job.type);
+    const dim3 block = l.shape.block;
+    const int rows = design.cells_y, pitch = int(design.row_pitch);
+    const dim3 grid(ceil_div(job.width, static_cast<long long>(job.block.x) * design.cells_x),
+                    ceil_div(job.height, static_cast<long long>(job.block.y) * rows));
+    check_grid(grid);
+    const std::size_t smem = design.shared_bytes;
+    l.run = [=, job_w = job.width, job_h = job.height](cudaStream_t s, const DeviceImages& d) {
+      const ImageView<T, C> in{d.in, d.in_pitch, job_w, job_h}, out{d.out, d.out_pitch, job_w, job_h};
+      switch (r) {
+        case 1: median_network_kernel<T, C, 1><<<grid, block, smem, s>>>(in, out, pitch, rows, br); break;
+        case 2: median_network_kernel<T, C, 2><<<grid, block, smem, s>>>(in, out, pitch, rows, br); break;
+        default: median_network_kernel<T, C, 3><<<grid, block, smem, s>>>(in, out, pitch, rows, br); break;
+      }
+    };
+    return l;
+  });
+}
+
+}  // namespace ks::cuda
