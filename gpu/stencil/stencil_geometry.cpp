@@ -12,9 +12,23 @@ StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& var
     return g;
   }
   if (variant == "tiled") {
+    if (tiled_design(plan, type, channels, block).kernel == TiledKernel::Laplacian3x3) {
+      g.why_not =
+          "the tiled laplacian of one-channel u8 images runs the 3x3 register kernel (16 pixels of a row per lane, "
+          "rows walked down in registers, neighbours by warp shuffles, no shared tile): the overlay draws the "
+          "naive variant, or tiled on another type";
+      return g;
+    }
     LaunchGeometry geo = window_launch(width, height, block, plan.radius_x(), plan.radius_y(), true);
     const TiledDesign d = tiled_design(plan, type, channels, block);
-    if (d.kernel != TiledKernel::Window) {
+    if (d.kernel == TiledKernel::Window) {
+      geo.cells_y = d.cells_y;
+      geo.halo_x = d.halo_x;
+      if (d.cells_y > 1)
+        geo.how = std::string("each thread computes ") + std::to_string(d.cells_y) +
+                  " pixels of a column; each block loads its tile plus the halo into shared memory first" +
+                  (d.quad_loads ? ", 4 pixels per load (the halo rounded out to whole quads)" : "");
+    } else if (d.kernel != TiledKernel::Window) {
       geo.cells_x = d.cells_x;
       geo.cells_y = d.cells_y;
       geo.halo_x = d.halo_x;

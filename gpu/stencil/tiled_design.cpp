@@ -32,18 +32,26 @@ const char* finish_of(const StencilPlan& plan) {
                                                            : "linear";
 }
 
-// The lesson: (bx + 2 rx) x (by + 2 ry) pixels, each thread reads whole pixels.
+// The lesson: (bx + 2 hx) x (by + 2 ry) pixels, each load a whole pixel (RGBA) or 4 pixels (one channel, blocks
+// whose width is a multiple of 4: every block's tile then starts on a quad, the halo rounded out to 4 pixels).
 TiledDesign window_design(const StencilPlan& plan, ElemType type, int channels, BlockShape block) {
   TiledDesign d;
   d.kernel = TiledKernel::Window;
-  d.halo_x = plan.radius_x();
+  d.quad_loads = channels == 1 && block.x > 0 && block.x % kQuad == 0;
+  d.halo_x = d.quad_loads ? ceil_div(plan.radius_x(), kQuad) * kQuad : plan.radius_x();
   d.halo_y = plan.radius_y();
   d.tile_width = block.x + 2 * d.halo_x;
-  d.tile_height = block.y + 2 * d.halo_y;
   const int pixel_bytes = channels * (type == ElemType::U8 ? 1 : 4);
   d.row_pitch = conflict_free_pitch(std::size_t(d.tile_width) * std::size_t(pixel_bytes), block.x,
                                     pixel_bytes == 16 ? 16 : 4);
-  d.shared_bytes = d.row_pitch * std::size_t(d.tile_height);
+  // f32 quads are float4: rows start on 16 bytes (for blocks narrower than a warp the pad above already does).
+  if (d.quad_loads && type == ElemType::F32) d.row_pitch = (d.row_pitch + 15) / 16 * 16;
+  d.cells_y = channels == 1 ? kLessonRows : 1;
+  for (;; d.cells_y = 1) {
+    d.tile_height = block.y * d.cells_y + 2 * d.halo_y;
+    d.shared_bytes = d.row_pitch * std::size_t(d.tile_height);
+    if (d.cells_y == 1 || d.shared_bytes <= 48 * 1024) break;
+  }
   d.kernel_name = name_of("tiled_window", type, channels, finish_of(plan));
   return d;
 }
@@ -80,11 +88,39 @@ bool window_multi_applies(const StencilPlan& plan, int channels) {
 
 }  // namespace
 
+int shuffle_group(BlockShape b) {
+  if (b.x <= 0 || b.y <= 0 || (b.x * b.y) % 32 != 0) return 0;
+  if (b.x % 32 == 0) return 32;
+  if (b.x == 16 || b.x == 8) return b.x;
+  return 0;
+}
+
+int laplacian3x3_neighbours(const StencilPlan& plan) {
+  if (plan.kind != StencilPlan::Kind::Linear || plan.a.rx != 1 || plan.a.ry != 1 || plan.a.divisor != 1) return 0;
+  const std::vector<std::int32_t> four{0, 1, 0, 1, -4, 1, 0, 1, 0}, eight{1, 1, 1, 1, -8, 1, 1, 1, 1};
+  return plan.a.iw == four ? 4 : plan.a.iw == eight ? 8 : 0;
+}
+
+std::string laplacian3x3_kernel_name(int neighbours) {
+  return fmt::format("laplacian3x3_packed<u8,1,n{}>", neighbours);
+}
+
 TiledDesign tiled_design(const StencilPlan& plan, ElemType type, int channels, BlockShape block) {
   const int rx = plan.radius_x(), ry = plan.radius_y();
   if (plan.kind == StencilPlan::Kind::Median)
     return quad_design(TiledKernel::Median, rx, ry, type, channels, block, 0,
                        name_of("median_network", type, channels, fmt::format("r{}", rx)));
+  if (type == ElemType::U8 && channels == 1 && shuffle_group(block) != 0) {
+    if (const int n = laplacian3x3_neighbours(plan)) {
+      TiledDesign d;
+      d.kernel = TiledKernel::Laplacian3x3;
+      d.cells_x = kLaplacianLaneBytes;
+      d.cells_y = kLaplacianRows;
+      d.halo_x = d.halo_y = 1;
+      d.kernel_name = laplacian3x3_kernel_name(n);
+      return d;
+    }
+  }
   if (window_multi_applies(plan, channels)) {
     const std::size_t weights = std::size_t(2 * rx + 1) * std::size_t(2 * ry + 1) * 4;
     return quad_design(TiledKernel::WindowMulti, rx, ry, type, channels, block, (weights + 15) / 16 * 16,

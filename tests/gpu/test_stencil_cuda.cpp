@@ -219,6 +219,42 @@ TEST(CudaTiledKernels, QuadAndRowEdges) {
   }
 }
 
+// The tiled variant alone on the block shapes that choose its kernels' paths: the lesson with 4 rows per thread
+// and the tile in quads (widths that are multiples of 4), a pixel per load (30, 1), one row per thread (a tile
+// that would pass 48 KiB: radius 24 on 32x32), its compile-time radii 1..3 and the run-time one, every finishing
+// step; the u8 laplacian's register kernel (groups of 32, 16, 8 lanes) and its fallback (12x8, 1x64).
+TEST(CudaTiledKernels, LessonRowsQuadsRadiiAndTheLaplacian) {
+  KS_REQUIRE_GPU();
+  const BlockShape blocks[] = {{32, 8}, {64, 4}, {32, 32}, {12, 8}, {30, 8}, {8, 8}, {16, 16}, {1, 64}, {128, 1}};
+  const Case cases[] = {{"box", {"radius=1"}},          {"box", {"radius=2"}},
+                        {"box", {"radius=3"}},          {"gaussian", {"sigma=8"}},
+                        {"sobel", {"output=magnitude"}}, {"sharpen", {"amount=1.5", "sigma=1"}},
+                        {"laplacian", {"neighbours=4"}}, {"laplacian", {"neighbours=8"}}};
+  const struct {
+    int w, h;
+  } sizes[] = {{1, 1}, {2, 3}, {17, 2}, {35, 9}, {261, 67}};
+  std::uint32_t seed = 900;
+  for (const Case& c : cases) {
+    const KernelSpec& spec = KernelRegistry::builtin().get(c.kernel);
+    for (ElemType type : {ElemType::U8, ElemType::F32})
+      for (int channels : {1, 4})
+        for (const auto& size : sizes) {
+          const ParamSet params = params_for(spec, c, kBorders[seed % std::size(kBorders)], type);
+          const StencilPlan plan = make_stencil_plan(spec.id, params);
+          const Image input = test::random_image(size.w, size.h, channels, type, seed++);
+          const Image expected = cpu::run_stencil(plan, input, engine().pool());
+          for (const BlockShape& block : blocks) {
+            SCOPED_TRACE(spec.id + " tiled " + params.get_choice("border") + " " + to_string(type) + " " +
+                         std::to_string(channels) + "ch " + std::to_string(size.w) + "x" + std::to_string(size.h) +
+                         " block " + to_string(block));
+            const cuda::StencilRun run = cuda::run_stencil(engine().cuda(), plan, "tiled", input, block, 0, 1);
+            EXPECT_TRUE(test::images_match(run.output, expected, 1e-5));
+          }
+          if (HasFailure()) return;
+        }
+  }
+}
+
 // Small images through every kernel, variant, type and channel count: the set the GPU check runs under
 // compute-sanitizer (memcheck and racecheck), so it has to stay quick.
 TEST(CudaSmall, EveryKernelAndVariant) {
@@ -277,6 +313,32 @@ TEST(CudaLarge, SeparableOnALargerImage) {
         EXPECT_EQ(run.kernel_ms.size(), 2u);
       }
     }
+  }
+}
+
+// The tiled variant's own paths on small images, under compute-sanitizer too (the tests above pick one block per
+// variant): the lesson with 4 rows per thread and quad loads (32x8), with pixel loads (30x8), RGBA; the u8
+// laplacian's register kernel (32x8, 16x16).
+TEST(CudaSmall, TiledPathsOnTheirBlocks) {
+  KS_REQUIRE_GPU();
+  const Case cases[] = {{"box", {"radius=1"}}, {"box", {"radius=3"}}, {"sobel", {"output=magnitude"}},
+                        {"laplacian", {"neighbours=4"}}, {"laplacian", {"neighbours=8"}}};
+  std::uint32_t seed = 1000;
+  for (const Case& c : cases) {
+    const KernelSpec& spec = KernelRegistry::builtin().get(c.kernel);
+    for (ElemType type : {ElemType::U8, ElemType::F32})
+      for (int channels : {1, 4}) {
+        const ParamSet params = params_for(spec, c, seed % 2 ? "wrap" : "constant", type);
+        const StencilPlan plan = make_stencil_plan(spec.id, params);
+        const Image input = test::random_image(70, 37, channels, type, seed++);
+        const Image expected = cpu::run_stencil(plan, input, engine().pool());
+        for (const BlockShape& block : {BlockShape{32, 8}, BlockShape{16, 16}, BlockShape{30, 8}}) {
+          SCOPED_TRACE(spec.id + " tiled " + to_string(type) + " " + std::to_string(channels) + "ch block " +
+                       to_string(block));
+          const cuda::StencilRun run = cuda::run_stencil(engine().cuda(), plan, "tiled", input, block, 0, 1);
+          EXPECT_TRUE(test::images_match(run.output, expected, 1e-5));
+        }
+      }
   }
 }
 

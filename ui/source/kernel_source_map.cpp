@@ -28,6 +28,8 @@ constexpr Row kRows[] = {
     {kLinearStencils, "naive", {"gpu/stencil/cuda/naive_window.cu", "naive_window_kernel("}},
     {kLinearStencils, "tiled", {"gpu/stencil/cuda/tiled_window.cu", "tiled_window_kernel("}},
     {kNonSeparableStencils, "tiled", {"gpu/stencil/cuda/window_multi.cu", "window_multi_kernel("}},
+    // u8 one-channel laplacians: the 3x3 register kernel (stencil/tiled_design.hpp).
+    {"laplacian", "tiled", {"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("}},
     {kSeparableStencils, "separable", {"gpu/stencil/cuda/separable_strip.cu", "separable_strip_kernel("}},
     {kSeparableStencils, "separable", {"gpu/stencil/cuda/separable_3x3.cu", "separable3_kernel("}},
     {"median", "cpu", {"gpu/stencil/cpu/median_cpu.cpp", "void median("}},

@@ -23,20 +23,12 @@ __global__ void naive_window_kernel(ImageView<T, C> in, ImageView<T, C> out, con
   for (int dy = -ry; dy <= ry; ++dy) {
     Acc<T> ra[C] = {}, rb[C] = {};
     for (int dx = -rx; dx <= rx; ++dx, ++k) {
-      const Acc<T> a = wa[k];
-      const Acc<T> b = KIND == kGradient ? wb[k] : Acc<T>(0);
+      Acc<T> v[C];
 #pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const Acc<T> v = Acc<T>(border.read(in, x + dx, y + dy, c));
-        ra[c] += a * v;
-        if constexpr (KIND == kGradient) rb[c] += b * v;
-      }
+      for (int c = 0; c < C; ++c) v[c] = Acc<T>(border.read(in, x + dx, y + dy, c));
+      add_tap<KIND>(ra, rb, wa[k], KIND == kGradient ? wb[k] : Acc<T>(0), v);
     }
-#pragma unroll
-    for (int c = 0; c < C; ++c) {
-      sa[c] += ra[c];
-      sb[c] += rb[c];
-    }
+    add_row(sa, sb, ra, rb);
   }
 #pragma unroll
   for (int c = 0; c < C; ++c) out.row(y)[x * C + c] = finish<KIND>(sa[c], sb[c], in.at(x, y, c), fp);

@@ -13,6 +13,7 @@
 
 #include "stencil/cuda/filter_taps.cuh"
 #include "stencil/cuda/separable_kernels.cuh"
+#include "stencil/tiled_design.hpp"
 #include "stencil/cuda/row_slices.cuh"
 
 namespace ks::cuda {
@@ -134,12 +135,7 @@ int rows_per_thread(const StencilJob& job) { return elem_size(job.type) == 1 ? 6
 
 // Group width for a block width, 0 when the block does not suit this kernel (the shuffles need full warps and
 // groups of a power-of-two width of at least 8 lanes).
-int separable3_group(BlockShape b) {
-  if (b.x <= 0 || b.y <= 0 || (b.x * b.y) % 32 != 0) return 0;
-  if (b.x % 32 == 0) return 32;
-  if (b.x == 16 || b.x == 8) return b.x;
-  return 0;
-}
+int separable3_group(BlockShape b) { return shuffle_group(b); }
 
 StencilLaunch make_separable3_launch(const StencilJob& job) {
   return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {

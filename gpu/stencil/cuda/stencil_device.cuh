@@ -138,6 +138,27 @@ struct FinishParams {
   float amount;   // unsharp
 };
 
+// One tap of a window row for the C channels v: ra += a v, and for the gradient rb += b v (its second filter).
+template <int KIND, class A, int C>
+__device__ __forceinline__ void add_tap(A (&ra)[C], A (&rb)[C], A a, A b, const A (&v)[C]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    ra[c] += a * v[c];
+    if constexpr (KIND == kGradient) rb[c] += b * v[c];
+  }
+}
+
+// A window row's sums into the window's: rows are summed on their own, then added (f32 rounding then grows with
+// the row length plus the row count, not with their product).
+template <class A, int C>
+__device__ __forceinline__ void add_row(A (&sa)[C], A (&sb)[C], const A (&ra)[C], const A (&rb)[C]) {
+#pragma unroll
+  for (int c = 0; c < C; ++c) {
+    sa[c] += ra[c];
+    sb[c] += rb[c];
+  }
+}
+
 // Window sums (a, and b for the gradient) plus the source pixel -> the output value.
 template <int KIND>
 __device__ __forceinline__ std::uint8_t finish(std::int32_t a, std::int32_t b, std::uint8_t src,
