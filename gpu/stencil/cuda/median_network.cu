@@ -2,7 +2,9 @@
 // Each thread owns one quad of a row (4 u8 elements or 4 floats: 4 pixels of a gray image, 1 of an RGBA one) and
 // walks a few rows down. The tile (quad_tile.cuh) holds the block's quads plus the halo in whole quads.
 //   3x3: the window's columns are sorted once per thread and row and shared by the outputs that contain them
-//        (median9_sorted_columns: the last 10 exchanges of the 19-exchange network);
+//        (median9_sorted_columns: the last 10 exchanges of the 19-exchange network); u8 takes two output rows
+//        per step, the tile rows' words extracted once and walked down in registers, the two outputs of a
+//        column sharing the order of their two common values (median3x3_two_rows);
 //   5x5, 7x7: forgetful selection (forgetful_median), the values read straight from the tile.
 // u8 values go through the networks two at a time: elements (j, j + 2) of the quad in the 16-bit lanes of one
 // word (median_select.cuh says why not four), so a thread runs two lanes-words for its 4 elements.
@@ -57,22 +59,46 @@ __device__ __forceinline__ void unpack_pairs(const std::uint32_t (&w)[2], std::u
   v[3] = std::uint8_t(w[1] >> 16);
 }
 
-// 3x3, u8: the column words at element offsets -C .. 1 + C sorted once, shared by the two lanes-words.
+// 3x3, u8, two output rows at once (the thread's rows k and k + 1, tile rows k .. k + 3): the pair words of a
+// tile row (element offsets -C .. 1 + C) are extracted once and serve the three output rows that hold the row;
+// the two outputs of a column share its middle rows k + 1 and k + 2, ordered once (one exchange), and each takes
+// its own top (row k) or bottom (row k + 3) into the order (4 min/max instead of sort3's 6).
 template <int C>
-__device__ __forceinline__ void median3x3(const TileWindow<std::uint8_t>& t, std::uint8_t (&out)[4]) {
-  constexpr int kCols = 2 + 2 * C;  // offsets -C .. 1 + C (those no output uses are dropped by the compiler)
-  std::uint32_t lo[kCols], mid[kCols], hi[kCols];
-  [&]<int... I>(std::integer_sequence<int, I...>) {
-    ((lo[I] = t.pair<I - C>(0), mid[I] = t.pair<I - C>(1), hi[I] = t.pair<I - C>(2)), ...);
-  }(std::make_integer_sequence<int, kCols>{});
+struct PairRow {
+  static constexpr int kCols = 2 + 2 * C;  // those no output uses are dropped by the compiler
+  std::uint32_t v[kCols];
+  __device__ __forceinline__ void load(const TileWindow<std::uint8_t>& t, int dy) {
+    [&]<int... I>(std::integer_sequence<int, I...>) {
+      ((v[I] = t.pair<I - C>(dy)), ...);
+    }(std::make_integer_sequence<int, kCols>{});
+  }
+};
+
+// Outputs of rows k (top, b, c) and k + 1 (b, c, bottom), as lanes-words w0, w1.
+template <int C>
+__device__ __forceinline__ void median3x3_two_rows(const PairRow<C>& top, const PairRow<C>& b, const PairRow<C>& c,
+                                                   const PairRow<C>& bottom, std::uint32_t (&w0)[2],
+                                                   std::uint32_t (&w1)[2]) {
+  constexpr int kCols = PairRow<C>::kCols;
+  std::uint32_t lo0[kCols], mid0[kCols], hi0[kCols], lo1[kCols], mid1[kCols], hi1[kCols];
 #pragma unroll
-  for (int i = 0; i < kCols; ++i) sort3<PairLanes>(lo[i], mid[i], hi[i]);
-  std::uint32_t w[2];
+  for (int i = 0; i < kCols; ++i) {
+    const std::uint32_t s = PairLanes::lo(b.v[i], c.v[i]), l = PairLanes::hi(b.v[i], c.v[i]);  // s <= l
+    // {t, s, l} in order: min(t, s), the median max(s, min(t, l)), max(t, l).
+    lo0[i] = PairLanes::lo(top.v[i], s);
+    mid0[i] = PairLanes::hi(s, PairLanes::lo(top.v[i], l));
+    hi0[i] = PairLanes::hi(top.v[i], l);
+    lo1[i] = PairLanes::lo(bottom.v[i], s);
+    mid1[i] = PairLanes::hi(s, PairLanes::lo(bottom.v[i], l));
+    hi1[i] = PairLanes::hi(bottom.v[i], l);
+  }
 #pragma unroll
-  for (int j = 0; j < 2; ++j)  // the output at offset j: columns j - C, j, j + C (indices j, j + C, j + 2C)
-    w[j] = median9_sorted_columns<PairLanes>(lo[j], mid[j], hi[j], lo[j + C], mid[j + C], hi[j + C], lo[j + 2 * C],
-                                             mid[j + 2 * C], hi[j + 2 * C]);
-  unpack_pairs(w, out);
+  for (int j = 0; j < 2; ++j) {  // the output at offset j: columns j - C, j, j + C (indices j, j + C, j + 2C)
+    w0[j] = median9_sorted_columns<PairLanes>(lo0[j], mid0[j], hi0[j], lo0[j + C], mid0[j + C], hi0[j + C],
+                                              lo0[j + 2 * C], mid0[j + 2 * C], hi0[j + 2 * C]);
+    w1[j] = median9_sorted_columns<PairLanes>(lo1[j], mid1[j], hi1[j], lo1[j + C], mid1[j + C], hi1[j + C],
+                                              lo1[j + 2 * C], mid1[j + 2 * C], hi1[j + 2 * C]);
+  }
 }
 
 template <int C>
@@ -135,14 +161,43 @@ __global__ void median_network_kernel(ImageView<T, C> in, ImageView<T, C> out, i
   const int x0 = e_block + int(threadIdx.x) * kQuad;
   if (x0 >= in.row_elements()) return;
   const int t0 = int(threadIdx.y) * rows_per_thread;  // the thread's first output row, in tile rows past the halo
-  for (int k = 0; k < rows_per_thread; ++k) {
-    const int y = y_block + t0 + k;
-    if (y >= in.height) return;
-    const TileWindow<T> t{smem + (t0 + k) * pitch + (int(threadIdx.x) + kHalo) * int(sizeof(Quad<T>)), pitch};
-    T v[4];
-    if constexpr (R == 1) median3x3<C>(t, v);
-    else median_forgetful<C, R>(t, v);
-    store_quad(out, x0, y, v);
+  if constexpr (R == 1 && sizeof(T) == 1) {
+    // Two output rows per step, the tile rows walked down in registers (median3x3_two_rows).
+    const TileWindow<T> t{smem + t0 * pitch + (int(threadIdx.x) + kHalo) * int(sizeof(Quad<T>)), pitch};
+    PairRow<C> a, b;
+    a.load(t, 0);
+    b.load(t, 1);
+    for (int k = 0; k < rows_per_thread; k += 2) {
+      const int y = y_block + t0 + k;
+      if (y >= in.height) return;
+      // An odd last row: the bottom row read twice, the second output not stored (the tile holds tile row
+      // k + 2 = t0 + rows_per_thread + 1 at most, its last).
+      const bool two = k + 1 < rows_per_thread;
+      PairRow<C> c, d;
+      c.load(t, k + 2);
+      d.load(t, two ? k + 3 : k + 2);
+      std::uint32_t w0[2], w1[2];
+      median3x3_two_rows<C>(a, b, c, d, w0, w1);
+      T v[4];
+      unpack_pairs(w0, v);
+      store_quad(out, x0, y, v);
+      if (two && y + 1 < in.height) {
+        unpack_pairs(w1, v);
+        store_quad(out, x0, y + 1, v);
+      }
+      a = c;
+      b = d;
+    }
+  } else {
+    for (int k = 0; k < rows_per_thread; ++k) {
+      const int y = y_block + t0 + k;
+      if (y >= in.height) return;
+      const TileWindow<T> t{smem + (t0 + k) * pitch + (int(threadIdx.x) + kHalo) * int(sizeof(Quad<T>)), pitch};
+      T v[4];
+      if constexpr (R == 1) median3x3<C>(t, v);
+      else median_forgetful<C, R>(t, v);
+      store_quad(out, x0, y, v);
+    }
   }
 }
 
