@@ -6,7 +6,7 @@ in vec2 v_uv;
 out vec4 frag_color;
 
 uniform sampler2D u_image;
-uniform sampler2D u_colormap;  // 256 x 1, entry i = colour of t = i / 255 (ui/render/colormap.cpp)
+uniform sampler2D u_colormap;  // 256 x 1, entry i = colour of t = i / 255 (app/report/colormap.cpp)
 uniform int u_channels;        // 1 gray, 2 gray + alpha, 3 RGB, 4 RGBA
 uniform float u_scale;         // sampled value -> image units: 255 (u8), 65535 (u16), 1 (f32)
 uniform vec2 u_range;          // x: value shown as 0 (colormap start), y: 1 / (max - min)

@@ -6,12 +6,19 @@
 #include <map>
 #include <tuple>
 
-#include "cli/lab_report_json.hpp"
-#include "cli/report_json.hpp"
-#include "cli/report_text.hpp"
-#include "cli/text_format.hpp"
+#include "report/lab_report_json.hpp"
+#include "report/report_json.hpp"
+#include "report/report_text.hpp"
+#include "report/text_format.hpp"
 
 namespace ks::cli {
+
+using report::csv_field;
+using report::format_gbps;
+using report::format_ms;
+using report::format_percent;
+using report::format_speedup;
+using report::Table;
 
 const char* to_string(BenchRow::Status s) noexcept {
   switch (s) {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cli/bench_plan.hpp"
-#include "cli/table.hpp"
+#include "report/table.hpp"
 #include "engine/engine.hpp"
 #include "lab/lab_report.hpp"
 
@@ -33,7 +33,7 @@ void compute_speedups(std::vector<BenchRow>& rows);
 
 // kernel, type, size, ch, variant, block, median ms, GB/s, % copy BW, vs naive, vs cpu, note (lab rows: type
 // and ch "-", size as the kernel takes it)
-Table bench_table(const std::vector<BenchRow>& rows);
+report::Table bench_table(const std::vector<BenchRow>& rows);
 
 // One header line, then one line per row (RFC 4180 quoting where needed).
 std::string bench_csv(const std::vector<BenchRow>& rows);

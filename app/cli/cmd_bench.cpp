@@ -16,11 +16,11 @@
 #include "cli/bench_results.hpp"
 #include "cli/bench_roofline.hpp"
 #include "cli/commands.hpp"
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
@@ -31,6 +31,10 @@
 #include "report/roofline_chart.hpp"
 
 namespace ks::cli {
+
+using inputs::check_output_folder;
+using report::format_gbps;
+using report::format_ms;
 
 namespace {
 

@@ -9,18 +9,29 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/image_files.hpp"
-#include "cli/report_json.hpp"
-#include "cli/report_text.hpp"
+#include "inputs/image_files.hpp"
+#include "report/report_json.hpp"
+#include "report/report_text.hpp"
 #include "cli/request_checks.hpp"
-#include "cli/table.hpp"
-#include "cli/text_format.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
 
 namespace ks::cli {
+
+using inputs::InputImage;
+using inputs::load_sample;
+using inputs::to_file_layout;
+using report::format_gbps;
+using report::format_ms;
+using report::format_percent;
+using report::format_shape;
+using report::occupancy_cell;
+using report::occupancy_line;
+using report::Table;
 
 namespace {
 

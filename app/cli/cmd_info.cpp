@@ -8,8 +8,8 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "cli/table.hpp"
-#include "cli/text_format.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 #include "core/cpu_peaks.hpp"
 #include "core/cuda_context.hpp"
 #include "core/device_info.hpp"
@@ -17,6 +17,12 @@
 #include "core/thread_pool.hpp"
 
 namespace ks::cli {
+
+using report::format_gbps;
+using report::format_gflops;
+using report::format_intensity;
+using report::format_memory;
+using report::Table;
 
 namespace {
 

@@ -10,9 +10,9 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
-#include "cli/lab_report_json.hpp"
+#include "report/lab_report_json.hpp"
 #include "cli/lab_report_text.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
@@ -24,6 +24,9 @@
 #include "registry/registry.hpp"
 
 namespace ks::cli {
+
+using inputs::check_output_folder;
+using inputs::load_input;
 
 namespace {
 

@@ -7,13 +7,16 @@
 
 #include "cli/commands.hpp"
 #include "cli/spec_json.hpp"
-#include "cli/table.hpp"
-#include "cli/text_format.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 #include "core/device_info.hpp"
 #include "lab/lab_kernel.hpp"
 #include "registry/registry.hpp"
 
 namespace ks::cli {
+
+using report::Table;
+using report::wrap_text;
 
 namespace {
 

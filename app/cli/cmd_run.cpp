@@ -7,17 +7,24 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
-#include "cli/image_files.hpp"
-#include "cli/report_json.hpp"
-#include "cli/report_text.hpp"
+#include "inputs/image_files.hpp"
+#include "report/report_json.hpp"
+#include "report/report_text.hpp"
 #include "cli/request_checks.hpp"
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
 
 namespace ks::cli {
+
+using inputs::check_output_folder;
+using inputs::InputImage;
+using inputs::load_input;
+using inputs::to_file_layout;
+using report::format_shape;
+using report::run_report_text;
 
 namespace {
 

@@ -10,12 +10,12 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
-#include "cli/sim_frames.hpp"
-#include "cli/sim_report.hpp"
+#include "report/sim_frames.hpp"
+#include "report/sim_report.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gif_writer.hpp"
@@ -25,6 +25,15 @@
 #include "sim/simulation.hpp"
 
 namespace ks::cli {
+
+using inputs::check_output_folder;
+using inputs::InputImage;
+using inputs::load_input;
+using report::frame_path;
+using report::parse_colormap;
+using report::prepare_frames_folder;
+using report::sim_report_text;
+using report::SimPicture;
 
 namespace {
 
@@ -91,7 +100,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   if ((opt.every > 0) != animated)
     throw_usage(opt.every > 0 ? "--every needs --frames or --gif" : "--frames and --gif need --every",
                 "e.g. --every 10 --frames frames/, or --every 10 --gif run.gif");
-  const ui::Colormap colormap = parse_colormap(opt.colormap);
+  const report::Colormap colormap = parse_colormap(opt.colormap);
   if (!opt.gif.empty()) require_gif_support();
   if (!opt.input.empty() && !opt.pattern.empty())
     throw_usage("give -i IMAGE or --pattern, not both", "a pattern is placed on an empty grid");

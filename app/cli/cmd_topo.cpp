@@ -15,14 +15,14 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/launch.hpp"
 #include "cli/mpi_session.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
-#include "cli/topo_inputs.hpp"
-#include "cli/topo_report.hpp"
+#include "inputs/topo_inputs.hpp"
+#include "report/topo_report.hpp"
 #include "cli/topo_scale.hpp"
 #include "cli/topo_search.hpp"
 #include "core/error.hpp"
@@ -36,6 +36,17 @@
 #include "topo/traffic_generators.hpp"
 
 namespace ks::cli {
+
+using inputs::apply_placements;
+using inputs::apply_range;
+using inputs::check_output_folder;
+using inputs::load_topo_inputs;
+using inputs::TopoInputs;
+using inputs::TopoSource;
+using report::topo_csv;
+using report::topo_json;
+using report::topo_text;
+using report::TopoContext;
 
 namespace {
 

@@ -5,11 +5,18 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli/report_text.hpp"
-#include "cli/table.hpp"
-#include "cli/text_format.hpp"
+#include "report/report_text.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 
 namespace ks::cli {
+
+using report::format_bytes;
+using report::format_gbps;
+using report::format_ms;
+using report::format_percent;
+using report::roofline_line;
+using report::Table;
 
 namespace {
 

@@ -10,12 +10,12 @@
 #include <cmath>
 
 #include "cli/backend_choice.hpp"
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
-#include "cli/topo_report.hpp"
-#include "cli/topo_search_report.hpp"
+#include "report/topo_report.hpp"
+#include "report/topo_search_report.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
@@ -24,6 +24,16 @@
 #include "topo/search/search.hpp"
 
 namespace ks::cli {
+
+using inputs::check_output_folder;
+using inputs::TopoInputs;
+using report::search_chart_svg;
+using report::search_json;
+using report::search_reference;
+using report::search_text;
+using report::SearchReference;
+using report::topo_csv;
+using report::TopoContext;
 
 namespace {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
-#include "cli/topo_inputs.hpp"
+#include "inputs/topo_inputs.hpp"
 
 namespace ks::cli {
 
@@ -26,7 +26,7 @@ void add_search_options(CLI::App& sub, SearchOptions& opt);
 
 // What the topo command already resolved, for the search.
 struct TopoSearchCall {
-  const TopoInputs* inputs = nullptr;
+  const inputs::TopoInputs* inputs = nullptr;
   std::string qaplib_dat;  // --qaplib: the .sln beside it is the reference
   std::string backend;     // "", "cpu", "cuda"
   std::uint64_t seed = 1;

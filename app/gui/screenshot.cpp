@@ -15,7 +15,7 @@
 #include "io/image_io.hpp"
 #include "panels/launch_overlay.hpp"
 #include "panels/panels.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
 #include "session/lab_document.hpp"

@@ -16,7 +16,7 @@
 #include "core/error.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "session/session.hpp"
 
 namespace ks::gui {

@@ -5,7 +5,7 @@
 #include <QString>
 #include <QStringList>
 
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 
 namespace ks::app {
 class Session;

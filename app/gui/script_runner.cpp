@@ -11,7 +11,7 @@
 #include "gui/script_inspect.hpp"
 #include "gui/playlist_script.hpp"
 #include "gui/sim_script.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "session/lab_commands.hpp"
 #include "session/session.hpp"
 

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/report_json.hpp"
+#include "report/report_json.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "session/lab_document.hpp"
 #include "session/session.hpp"
 
@@ -56,7 +56,7 @@ std::string lab_status_bar_text(const Session& session) {
   const auto& run = session.lab().last_run();
   if (!run) return "lab: press Run";
   return fmt::format("{} {} {} ms", run->report.kernel, run->report.variant,
-                     cli::format_ms(run->report.kernel_time.median_ms));
+                     report::format_ms(run->report.kernel_time.median_ms));
 }
 
 }  // namespace ks::app

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "cli/lab_report_json.hpp"
+#include "report/lab_report_json.hpp"
 #include "io/atomic_file.hpp"
 #include "session/exports.hpp"
 

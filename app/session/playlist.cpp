@@ -13,7 +13,7 @@
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
 #include "registry/registry.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "session/life_pattern_files.hpp"
 #include "session/session.hpp"
 #include "sim/life_patterns.hpp"

@@ -26,7 +26,7 @@
 #include "io/image_io.hpp"
 #include "registry/kernel_spec.hpp"
 #include "registry/params.hpp"
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 #include "session/block_sweep.hpp"
 #include "session/exports.hpp"
 #include "session/launch_picture.hpp"

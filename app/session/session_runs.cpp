@@ -7,7 +7,7 @@
 #include <cmath>
 #include <thread>
 
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 #include "session/lab_document.hpp"
 #include "session/lab_exports.hpp"
 #include "session/session.hpp"
@@ -321,7 +321,7 @@ void Session::export_result(const std::filesystem::path& path, const SaveOptions
   p.history = history_.summary(last_report_->kernel);
   p.cpu_reference = cpu_reference_;
   p.display_path = display_path_;
-  ks::app::export_result(cli::to_file_layout(output_on_host(), loaded_shape_), path, options, p);
+  ks::app::export_result(inputs::to_file_layout(output_on_host(), loaded_shape_), path, options, p);
 }
 
 Image Session::output_on_host() const {

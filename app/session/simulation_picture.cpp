@@ -3,14 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli/sim_frames.hpp"
+#include "report/sim_frames.hpp"
 #include "core/error.hpp"
 
 namespace ks::app {
 
 SimPicture suggested_picture(const std::string& kernel, const Image& initial, const ParamSet& params) {
   SimPicture p;
-  auto [lo, hi] = cli::state_range(kernel, initial, params);
+  auto [lo, hi] = report::state_range(kernel, initial, params);
   if (kernel == "grayscott") p.colormap = ui::Colormap::Viridis;
   if (kernel == "heat") {
     // A range across 0 reads best symmetric, with zero at the diverging map's neutral middle.
@@ -22,7 +22,7 @@ SimPicture suggested_picture(const std::string& kernel, const Image& initial, co
 }
 
 Image colorize(const Image& state, const SimPicture& picture) {
-  return cli::levels_to_rgb(cli::state_levels(state, picture.range_min, picture.range_max), picture.colormap);
+  return report::levels_to_rgb(report::state_levels(state, picture.range_min, picture.range_max), picture.colormap);
 }
 
 }  // namespace ks::app

@@ -5,7 +5,7 @@
 
 #include "core/image.hpp"
 #include "registry/params.hpp"
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 
 namespace ks::app {
 

@@ -6,13 +6,13 @@
 #include <cmath>
 #include <utility>
 
-#include "cli/sim_frames.hpp"
-#include "cli/sim_report.hpp"
+#include "report/sim_frames.hpp"
+#include "report/sim_report.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gif_writer.hpp"
 #include "io/image_io.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "session/exports.hpp"
 #include "session/worker.hpp"
 
@@ -381,9 +381,9 @@ void SimulationRunner::submit_export(const Action& a) {
           // The GIF goes to a temporary file that becomes a.dir only when every frame is in it.
           std::optional<GifAnimation> gif;
           if (animation)
-            gif.emplace(a.dir, sim->width(), sim->height(), cli::colormap_palette(a.picture.colormap), a.delay_cs);
+            gif.emplace(a.dir, sim->width(), sim->height(), report::colormap_palette(a.picture.colormap), a.delay_cs);
           else
-            cli::prepare_frames_folder(a.dir);
+            report::prepare_frames_folder(a.dir);
           Stopwatch since_shown;
           for (long long k = 0; k < a.count && !ctx.cancelled(); ++k) {
             // A sequence's frames follow one step each; an animation starts from the state shown.
@@ -391,9 +391,9 @@ void SimulationRunner::submit_export(const Action& a) {
             else if (k > 0) sim->step(a.every);
             Image state = sim->image();
             if (gif)
-              gif->add_frame(cli::state_levels(state, a.picture.range_min, a.picture.range_max));
+              gif->add_frame(report::state_levels(state, a.picture.range_min, a.picture.range_max));
             else
-              save_image(colorize(state, a.picture), cli::frame_path(a.dir, k));  // atomic: complete or absent
+              save_image(colorize(state, a.picture), report::frame_path(a.dir, k));  // atomic: complete or absent
             written = k + 1;
             ctx.set_progress(double(written) / double(a.count), fmt::format("frame {} of {}", written, a.count));
             if (since_shown.elapsed_ms() >= 1000.0 / kSequenceFramesShownPerS) {

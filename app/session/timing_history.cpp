@@ -4,8 +4,8 @@
 
 #include <fmt/format.h>
 
-#include "cli/report_json.hpp"
-#include "cli/text_format.hpp"
+#include "report/report_json.hpp"
+#include "report/text_format.hpp"
 
 namespace ks::app {
 
@@ -117,9 +117,9 @@ std::string timing_csv(const std::vector<TimingEntry>& entries) {
   for (const auto& e : entries) {
     const bool gpu = e.backend == Backend::Cuda;
     out += fmt::format("{},{:.3f},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}\n", e.run, e.at_s,
-                       cli::csv_field(e.kernel), cli::csv_field(e.variant), to_string(e.backend), cli::csv_field(e.device),
+                       report::csv_field(e.kernel), report::csv_field(e.variant), to_string(e.backend), report::csv_field(e.device),
                        e.block ? to_string(*e.block) : std::string(), e.shape.width, e.shape.height,
-                       e.shape.channels, to_string(e.shape.type), cli::csv_field(e.params), e.launches.count,
+                       e.shape.channels, to_string(e.shape.type), report::csv_field(e.params), e.launches.count,
                        csv_ms(e.launches.min_ms, true), csv_ms(e.launches.median_ms, true),
                        csv_ms(e.launches.p95_ms, true), csv_ms(e.upload_ms, gpu), csv_ms(e.download_ms, gpu),
                        csv_ms(e.display_ms, e.display_ms >= 0), csv_ms(e.gbps, e.gbps > 0),

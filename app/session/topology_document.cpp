@@ -8,7 +8,7 @@
 #include <cmath>
 #include <limits>
 
-#include "cli/topo_inputs.hpp"
+#include "inputs/topo_inputs.hpp"
 #include "core/cuda_context.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -20,7 +20,7 @@ namespace {
 
 topo::EvalRequest request_for(const TopologyInputs& in, const TopologySettings& s) {
   topo::EvalRequest r;
-  cli::apply_placements(s.placements, in.traffic, r);
+  inputs::apply_placements(s.placements, in.traffic, r);
   r.backend = s.backend;
   r.top_k = s.top_k;
   r.seed = s.seed;

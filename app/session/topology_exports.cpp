@@ -2,8 +2,8 @@
 // the panel shows of the selection. Atomic writes.
 #include <nlohmann/json.hpp>
 
-#include "cli/topo_report.hpp"
-#include "cli/topo_search_report.hpp"
+#include "report/topo_report.hpp"
+#include "report/topo_search_report.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "session/topology_document.hpp"
@@ -12,8 +12,8 @@ namespace ks::app {
 
 namespace {
 
-cli::TopoContext context_of(const TopologyRun& run) {
-  cli::TopoContext ctx;
+report::TopoContext context_of(const TopologyRun& run) {
+  report::TopoContext ctx;
   ctx.traffic = &run.inputs->traffic;
   ctx.configs = &run.inputs->configs;
   ctx.metric = run.inputs->qaplib_instance.empty() ? run.inputs->metric : "given";
@@ -31,23 +31,23 @@ const TopologyRun& require_run(const TopologyRun* run) {
 
 void TopologyDocument::export_csv(const std::filesystem::path& path) const {
   const TopologyRun& run = require_run(run_.get());
-  write_text_atomically(path, cli::topo_csv(run.result, context_of(run)));
+  write_text_atomically(path, report::topo_csv(run.result, context_of(run)));
 }
 
 void TopologyDocument::export_json(const std::filesystem::path& path) const {
   const TopologyRun& run = require_run(run_.get());
   const topo::EvalResult& r = run.result;
-  const cli::TopoContext ctx = context_of(run);
+  const report::TopoContext ctx = context_of(run);
   // A search: its own report (convergence curves, gap to the best known), as `topo --placements search --json`.
-  std::optional<cli::SearchReference> ref;
-  if (run.reference) ref = cli::SearchReference{*run.reference, run.reference_source};
-  nlohmann::ordered_json j = run.search ? cli::search_json(*run.search, ctx, ref) : cli::topo_json(r, ctx);
+  std::optional<report::SearchReference> ref;
+  if (run.reference) ref = report::SearchReference{*run.reference, run.reference_source};
+  nlohmann::ordered_json j = run.search ? report::search_json(*run.search, ctx, ref) : report::topo_json(r, ctx);
   nlohmann::ordered_json sel;
-  sel["timestamp"] = cli::slice_label(r, run.inputs->traffic, selection_.slice);
+  sel["timestamp"] = report::slice_label(r, run.inputs->traffic, selection_.slice);
   sel["configuration"] = run.inputs->configs[std::size_t(selection_.configuration)].name;
   sel["top_rank"] = selection_.top_rank >= 0 ? nlohmann::ordered_json(selection_.top_rank + 1) : nullptr;
   const std::vector<int> placement = selected_placement();
-  sel["placement"] = cli::placement_names(run.inputs->traffic, placement);
+  sel["placement"] = report::placement_names(run.inputs->traffic, placement);
   const std::optional<topo::Cost> cost = selected_cost();
   sel["cost"] = cost ? nlohmann::ordered_json(cost->value) : nullptr;
   if (const std::optional<LoadedNetwork> net = selected_network()) {

@@ -8,7 +8,7 @@
 
 #include <chrono>
 
-#include "cli/topo_search_report.hpp"
+#include "report/topo_search_report.hpp"
 #include "core/cuda_context.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
@@ -55,7 +55,7 @@ void TopologyDocument::run_search() {
   live_inputs_ = inputs_;
   if (!inputs_->qaplib_file.empty()) {  // a small file, read once here
     try {
-      if (const auto ref = cli::search_reference("", inputs_->qaplib_file, inputs_->traffic.node_count())) {
+      if (const auto ref = report::search_reference("", inputs_->qaplib_file, inputs_->traffic.node_count())) {
         live_.reference = ref->cost;
         live_.reference_source = ref->source;
       }

@@ -5,8 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "render/colormap.hpp"
 #include "render/value_range.hpp"
+#include "report/colormap.hpp"
+#include "session/display_frame.hpp"
 
 namespace ks::ui {
 namespace {

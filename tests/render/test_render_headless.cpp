@@ -7,7 +7,7 @@
 #include "core/error.hpp"
 #include "headless/egl_context.hpp"
 #include "headless/offscreen_target.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "render_test_support.hpp"
 #include "support/test_support.hpp"
 

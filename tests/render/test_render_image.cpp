@@ -6,7 +6,7 @@
 
 #include <gtest/gtest.h>
 
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "render/value_range.hpp"
 #include "render/view_math.hpp"
 #include "render_test_support.hpp"

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "render/frame_renderer.hpp"
 #include "render/value_range.hpp"
 #include "render/view_math.hpp"

@@ -2,7 +2,7 @@
 // The colormap legend, drawn with ImGui over the image (on the background draw list, so panels stay on top): the
 // renderer's own colormap texture as a bar, the values at its ends and middle, the colormap's name. Call between
 // ImGuiLayer::begin_frame and end_frame_and_render, in the Qt viewport and in headless frames alike.
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 
 namespace ks::ui {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 
 namespace ks::ui::panels {
 

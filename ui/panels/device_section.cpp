@@ -2,7 +2,7 @@
 // versions), or why the CPU backend is in use.
 #include <imgui.h>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
 
@@ -21,9 +21,9 @@ void draw_device_section(app::Session& s, PanelState&) {
   ImGui::Text("compute capability %d.%d, %d SMs", g.cc_major, g.cc_minor, g.sm_count);
   const std::size_t used = g.total_memory > d.free_memory ? g.total_memory - d.free_memory : 0;
   ImGui::ProgressBar(g.total_memory ? float(double(used) / double(g.total_memory)) : 0.0f, ImVec2(-1, 0),
-                     (cli::format_memory(used) + " of " + cli::format_memory(g.total_memory) + " in use").c_str());
+                     (report::format_memory(used) + " of " + report::format_memory(g.total_memory) + " in use").c_str());
   if (d.copy_bandwidth_gbps > 0)
-    ImGui::Text("copy bandwidth %s GB/s", cli::format_gbps(d.copy_bandwidth_gbps).c_str());
+    ImGui::Text("copy bandwidth %s GB/s", report::format_gbps(d.copy_bandwidth_gbps).c_str());
   else
     ImGui::TextDisabled("copy bandwidth: measuring...");
   help_marker("A large device-to-device copy, measured once at start (bytes read + bytes written per second): the "

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "panels/lab_sections.hpp"
 #include "panels/log_log_plot.hpp"
 #include "panels/panel_sections.hpp"
@@ -30,7 +30,7 @@ void row(const char* name, const std::string& value, const char* help = nullptr)
 
 std::string ms_text(const TimingStats& t) {
   if (t.count == 0) return "-";
-  return fmt::format("{} ms (min {})", cli::format_ms(t.median_ms), cli::format_ms(t.min_ms));
+  return fmt::format("{} ms (min {})", report::format_ms(t.median_ms), report::format_ms(t.min_ms));
 }
 
 void check_rows(const lab::LabReport& r) {
@@ -47,7 +47,7 @@ void check_rows(const lab::LabReport& r) {
     row("max error", fmt::format("{:.3g} abs, {:.3g} rel", c.max_abs_error, c.max_rel_error));
     row("bound", fmt::format("{:.3g}", c.bound), c.detail.c_str());
   }
-  if (r.cpu_reference_ms > 0) row("CPU reference", cli::format_ms(r.cpu_reference_ms) + " ms");
+  if (r.cpu_reference_ms > 0) row("CPU reference", report::format_ms(r.cpu_reference_ms) + " ms");
 }
 
 void launch_rows(const lab::LaunchArithmetic& a) {
@@ -72,19 +72,19 @@ void timing_rows(const lab::LabReport& r) {
   const bool cuda = r.backend == Backend::Cuda;
   if (cuda)
     row("upload",
-        ms_text(r.upload_time) + (r.upload_gbps > 0 ? ", " + cli::format_gbps(r.upload_gbps) + " GB/s" : ""));
+        ms_text(r.upload_time) + (r.upload_gbps > 0 ? ", " + report::format_gbps(r.upload_gbps) + " GB/s" : ""));
   row("kernel", ms_text(r.kernel_time));
   if (cuda)
     row("download", ms_text(r.download_time) +
-                        (r.download_gbps > 0 ? ", " + cli::format_gbps(r.download_gbps) + " GB/s" : ""));
+                        (r.download_gbps > 0 ? ", " + report::format_gbps(r.download_gbps) + " GB/s" : ""));
   if (cuda) row("end to end", ms_text(r.end_to_end_time));
   if (r.streams > 1)
     row("overlap",
-        fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, cli::format_ms(r.serial_sum_ms)),
+        fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, report::format_ms(r.serial_sum_ms)),
         "the streamed end-to-end time over the serial upload + kernel + download");
-  row("GB/s", cli::format_gbps(r.gbps), "the bytes the kernel must move over its median time");
+  row("GB/s", report::format_gbps(r.gbps), "the bytes the kernel must move over its median time");
   row("GFLOP/s", fmt::format("{:.3g}", r.gflops));
-  row("% of copy BW", r.copy_bandwidth_gbps > 0 ? cli::format_percent(r.percent_of_copy) : "- (CPU)",
+  row("% of copy BW", r.copy_bandwidth_gbps > 0 ? report::format_percent(r.percent_of_copy) : "- (CPU)",
       "against the GPU's device-to-device copy, measured once");
   row("FLOP per byte", fmt::format("{:.3g}", r.arithmetic_intensity));
 }

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "panels/lab_sections.hpp"
 #include "panels/log_log_plot.hpp"
 #include "panels/panel_sections.hpp"
@@ -75,7 +75,7 @@ void time_axis(double end, float x0, float x1) {
   for (double t = 0; t <= end * 1.0001; t += step) {
     const float x = x0 + float(t / end) * (x1 - x0);
     draw->AddLine(ImVec2(x, origin.y), ImVec2(x, origin.y + 3), faint);
-    const std::string label = cli::format_ms(t);
+    const std::string label = report::format_ms(t);
     draw->AddText(ImVec2(std::min(x - ImGui::CalcTextSize(label.c_str()).x / 2,
                                   x1 - ImGui::CalcTextSize(label.c_str()).x),
                          origin.y + 3),
@@ -87,12 +87,12 @@ void time_axis(double end, float x0, float x1) {
 
 void bar_tooltip(const lab::TimelineBar& b, const char* run) {
   std::string text = fmt::format("{} run, {}\nstream {}, chunk {}\n{} .. {} ms ({} ms)", run, b.lane,
-                                 b.stream, b.chunk, cli::format_ms(b.start_ms), cli::format_ms(b.end_ms),
-                                 cli::format_ms(b.end_ms - b.start_ms));
+                                 b.stream, b.chunk, report::format_ms(b.start_ms), report::format_ms(b.end_ms),
+                                 report::format_ms(b.end_ms - b.start_ms));
   if (b.bytes > 0) {
-    text += fmt::format("\n{}", cli::format_bytes(b.bytes));
+    text += fmt::format("\n{}", report::format_bytes(b.bytes));
     if (b.end_ms > b.start_ms)
-      text += fmt::format(", {} GB/s", cli::format_gbps(double(b.bytes) / ((b.end_ms - b.start_ms) * 1e6)));
+      text += fmt::format(", {} GB/s", report::format_gbps(double(b.bytes) / ((b.end_ms - b.start_ms) * 1e6)));
   }
   ImGui::SetTooltip("%s", text.c_str());
 }
@@ -117,12 +117,12 @@ void draw_lab_timeline(const lab::LabReport& r) {
   const lab::TimelineBar* hovered = nullptr;
   const char* hovered_run = "";
   if (both) {
-    ImGui::Text("serial (1 stream): %s ms", cli::format_ms(end_of(r.serial_timeline)).c_str());
+    ImGui::Text("serial (1 stream): %s ms", report::format_ms(end_of(r.serial_timeline)).c_str());
     if (auto* h = draw_lanes(r.serial_timeline, end, x0, x1)) hovered = h, hovered_run = "serial";
     ImGui::Text("%d streams x %d chunks: %s ms", r.streams, r.chunks,
-                cli::format_ms(end_of(r.timeline)).c_str());
+                report::format_ms(end_of(r.timeline)).c_str());
   } else {
-    ImGui::Text("one repeat: %s ms end to end", cli::format_ms(end_of(r.timeline)).c_str());
+    ImGui::Text("one repeat: %s ms end to end", report::format_ms(end_of(r.timeline)).c_str());
   }
   if (auto* h = draw_lanes(r.timeline, end, x0, x1)) hovered = h, hovered_run = both ? "streamed" : "the";
   time_axis(end, x0, x1);

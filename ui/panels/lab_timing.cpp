@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "panels/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
@@ -14,8 +14,8 @@ namespace {
 
 std::string stats_text(const TimingStats& t) {
   if (t.count == 0) return "-";
-  return fmt::format("{} / {} / {} ms", cli::format_ms(t.min_ms), cli::format_ms(t.median_ms),
-                     cli::format_ms(t.p95_ms));
+  return fmt::format("{} / {} / {} ms", report::format_ms(t.min_ms), report::format_ms(t.median_ms),
+                     report::format_ms(t.p95_ms));
 }
 
 }  // namespace
@@ -37,7 +37,7 @@ void draw_lab_timing(app::Session& s, PanelState&) {
     table_row("download", cuda ? stats_text(r.download_time) : "- (CPU)");
     if (cuda) table_row(r.streams > 1 ? "streamed end to end" : "end to end", stats_text(r.end_to_end_time));
     if (r.streams > 1) {
-      table_row("serial sum", cli::format_ms(r.serial_sum_ms) + " ms",
+      table_row("serial sum", report::format_ms(r.serial_sum_ms) + " ms",
                 "the serial run's median upload + kernel + download");
       table_row("overlap ratio", fmt::format("{:.3f}", r.overlap_ratio),
                 "streamed end to end / serial sum: < 1 hides copies");

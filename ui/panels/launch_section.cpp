@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "core/device_models.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/sweep_heatmap.hpp"
@@ -45,7 +45,7 @@ void occupancy_rows(const std::optional<OccupancyReport>& occupancy, const std::
   ImGui::Text("limited by %s", o.limiter.c_str());
   ImGui::Text("%d blocks/SM, %d threads/block", o.active_blocks_per_sm, o.block_threads);
   ImGui::Text("%d registers/thread, %s shared/block", o.registers_per_thread,
-              cli::format_bytes(o.static_shared_bytes + o.dynamic_shared_bytes).c_str());
+              report::format_bytes(o.static_shared_bytes + o.dynamic_shared_bytes).c_str());
   note_text("kernel: " + o.kernel_name);
 }
 

@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
 #include "panels/source_panel_state.hpp"

@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
 #include "sim/life_patterns.hpp"
@@ -210,7 +210,7 @@ void draw_simulation_timing(app::Session& s, PanelState& st) {
   }
   const std::vector<float> ms(t.recent_ms.begin(), t.recent_ms.end());
   const float top = float(std::max(t.stats.p95_ms, t.stats.median_ms) * 1.25);
-  const std::string overlay = fmt::format("last {} ms", cli::format_ms(ms.back()));
+  const std::string overlay = fmt::format("last {} ms", report::format_ms(ms.back()));
   // imgui 1.86 PlotLines takes no negative ("fill") width: the width is given.
   ImGui::PlotLines("##step_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top,
                    ImVec2(ImGui::GetContentRegionAvail().x, 70));
@@ -218,17 +218,17 @@ void draw_simulation_timing(app::Session& s, PanelState& st) {
   const auto& report = sim.report();
   const bool gpu = report && report->backend == Backend::Cuda;
   if (ImGui::BeginTable("sim_timing", 2, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp)) {
-    table_row("step min", cli::format_ms(t.stats.min_ms) + " ms");
-    table_row("step median", cli::format_ms(t.stats.median_ms) + " ms");
-    table_row("step p95", cli::format_ms(t.stats.p95_ms) + " ms");
+    table_row("step min", report::format_ms(t.stats.min_ms) + " ms");
+    table_row("step median", report::format_ms(t.stats.median_ms) + " ms");
+    table_row("step p95", report::format_ms(t.stats.p95_ms) + " ms");
     table_row("steps/s", fmt::format("{:.0f}", t.steps_per_second), "1000 / median step time: the kernel alone");
     table_row("steps/s shown", t.live_steps_per_second > 0 ? fmt::format("{:.0f}", t.live_steps_per_second) : "- (not playing)",
         "generations that reached the screen per second, with the display and the frame handling");
-    table_row("bandwidth", cli::format_gbps(t.gbps) + " GB/s",
+    table_row("bandwidth", report::format_gbps(t.gbps) + " GB/s",
         "one read and one write of the state per step (as the variant stores it) over the median step time");
-    table_row("% of copy BW", gpu ? cli::format_percent(t.percent_of_copy) : "- (CPU)",
+    table_row("% of copy BW", gpu ? report::format_percent(t.percent_of_copy) : "- (CPU)",
         "against this GPU's device-to-device copy, measured at start: the practical limit");
-    table_row("display", t.display_ms >= 0 ? cli::format_ms(t.display_ms) + " ms" : "-",
+    table_row("display", t.display_ms >= 0 ? report::format_ms(t.display_ms) + " ms" : "-",
         "putting the last frame on screen (interop write or host upload)");
     ImGui::EndTable();
   }

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 
 namespace ks::ui::panels {
 
@@ -28,8 +28,8 @@ void cell_tooltip(const SweepCell& c) {
   ImGui::Text("block %s (%d threads)", to_string(c.block).c_str(), c.block.threads());
   switch (c.status) {
     case SweepCell::Status::Ok:
-      ImGui::Text("median %s ms, %s GB/s, %s of copy BW", cli::format_ms(c.median_ms).c_str(),
-                  cli::format_gbps(c.gbps).c_str(), cli::format_percent(c.percent_of_copy).c_str());
+      ImGui::Text("median %s ms, %s GB/s, %s of copy BW", report::format_ms(c.median_ms).c_str(),
+                  report::format_gbps(c.gbps).c_str(), report::format_percent(c.percent_of_copy).c_str());
       ImGui::Text("occupancy %.0f%%", 100.0 * c.occupancy);
       ImGui::TextDisabled("click to use this block");
       break;
@@ -64,7 +64,7 @@ std::optional<BlockShape> draw_sweep_heatmap(const app::SweepGrid& grid, BlockSh
               grid.shape.height, grid.complete ? "complete" : "partial");
   if (best)
     ImGui::Text("fastest %s: %s ms (slowest %s ms)", to_string(best->block).c_str(),
-                cli::format_ms(best->median_ms).c_str(), cli::format_ms(slowest).c_str());
+                report::format_ms(best->median_ms).c_str(), report::format_ms(slowest).c_str());
 
   const std::size_t cols = grid.widths.size(), rows = grid.heights.size();
   const float label_w = ImGui::CalcTextSize("1024 ").x, label_h = ImGui::GetTextLineHeight();

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "panels/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/simulation_section.hpp"
@@ -18,7 +18,7 @@ namespace {
 
 void row(const char* name, const std::string& value, const char* help = nullptr) { table_row(name, value, help); }
 
-std::string ms_or_dash(double ms, bool present) { return present ? cli::format_ms(ms) + " ms" : "-"; }
+std::string ms_or_dash(double ms, bool present) { return present ? report::format_ms(ms) + " ms" : "-"; }
 
 }  // namespace
 
@@ -38,7 +38,7 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   for (const auto& e : runs) ms.push_back(float(e.kernel_ms()));
   if (ms.size() == 1) ms.push_back(ms.front());  // ImGui draws a line from two points: one run shows as a level
   const float top = float(std::max(sum.kernel.p95_ms, sum.kernel.median_ms) * 1.25);
-  const std::string overlay = fmt::format("last {} ms", cli::format_ms(ms.back()));
+  const std::string overlay = fmt::format("last {} ms", report::format_ms(ms.back()));
   ImGui::PlotLines("##kernel_ms", ms.data(), int(ms.size()), 0, overlay.c_str(), 0.0f, top,
                    ImVec2(ImGui::GetContentRegionAvail().x, 70));  // 1.86 PlotLines: no -1 "fill" width
   note_text(fmt::format("kernel median per run; {} run{} in this series", sum.runs, sum.runs == 1 ? "" : "s"));
@@ -53,9 +53,9 @@ void draw_timing_section(app::Session& s, PanelState& st) {
     row("kernel min", ms_or_dash(sum.kernel.min_ms, true));
     row("kernel median", ms_or_dash(sum.kernel.median_ms, true), "median over the runs above");
     row("kernel p95", ms_or_dash(sum.kernel.p95_ms, true));
-    row("bandwidth", cli::format_gbps(last.gbps) + " GB/s",
+    row("bandwidth", report::format_gbps(last.gbps) + " GB/s",
         "the bytes the kernel must move (read the image once, write it once) over its median time");
-    row("% of copy BW", gpu ? cli::format_percent(last.percent_of_copy) : "- (CPU)",
+    row("% of copy BW", gpu ? report::format_percent(last.percent_of_copy) : "- (CPU)",
         "against this GPU's device-to-device copy, measured at start: the practical limit");
     row("upload", gpu ? ms_or_dash(sum.median_upload_ms, true) : "- (CPU)", "host -> device, median over the runs");
     row("download", gpu ? (last.download_ms > 0 ? ms_or_dash(sum.median_download_ms, true) : "- (stays on GPU)")
@@ -66,7 +66,7 @@ void draw_timing_section(app::Session& s, PanelState& st) {
     const auto& ref = s.cpu_reference();
     if (ref) {
       row("CPU reference", ms_or_dash(ref->median_ms, true));
-      row("speedup", gpu ? cli::format_speedup(ref->median_ms / last.kernel_ms()) : "1x (is the reference)");
+      row("speedup", gpu ? report::format_speedup(ref->median_ms / last.kernel_ms()) : "1x (is the reference)");
       row("vs CPU pixels", ref->identical ? std::string("identical")
                                           : fmt::format("max difference {:.3g}", ref->max_abs_difference));
     } else {
@@ -74,7 +74,7 @@ void draw_timing_section(app::Session& s, PanelState& st) {
     }
     ImGui::EndTable();
   }
-  ImGui::TextDisabled("%s, %s, %s%s", last.variant.c_str(), last.device.c_str(), cli::format_shape(last.shape).c_str(),
+  ImGui::TextDisabled("%s, %s, %s%s", last.variant.c_str(), last.device.c_str(), report::format_shape(last.shape).c_str(),
                       last.block ? (", block " + to_string(*last.block)).c_str() : "");
   if (!s.display_path().empty()) note_text("display: " + s.display_path());
   if (st.display_fps > 0) ImGui::TextDisabled("viewport %.0f fps", st.display_fps);

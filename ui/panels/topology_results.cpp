@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/topo_report.hpp"
+#include "report/topo_report.hpp"
 #include "core/error.hpp"
 #include "panels/cost_heatmap.hpp"
 #include "panels/network_drawing.hpp"
@@ -40,10 +40,10 @@ void summary(const app::TopologyRun& run) {
   for (const auto& s : r.slices) any = any || s.count > 0;
   if (!any) return ImGui::TextDisabled("nothing was evaluated");
   const topo::BestPlacement best = topo::best_overall(r);
-  ImGui::TextWrapped("Best: cost %s at %s on %s: %s", cli::cost_text(r, best.cost).c_str(),
-                     cli::slice_label(r, tr, best.slice).c_str(),
+  ImGui::TextWrapped("Best: cost %s at %s on %s: %s", report::cost_text(r, best.cost).c_str(),
+                     report::slice_label(r, tr, best.slice).c_str(),
                      configs[std::size_t(best.configuration)].name.c_str(),
-                     joined(cli::placement_names(tr, best.placement)).c_str());
+                     joined(report::placement_names(tr, best.placement)).c_str());
   ImGui::TextDisabled("%s%llu placements x %d slices x %d configurations on %s, %.2f s",
                       r.complete ? "" : "CANCELLED: ", static_cast<unsigned long long>(r.placements),
                       run.problem->slices, run.problem->configs, r.timing.device.c_str(), run.wall_s);
@@ -52,7 +52,7 @@ void summary(const app::TopologyRun& run) {
 void timeline(app::TopologyDocument& doc, TopologyPanelState& st, const app::TopologyRun& run) {
   const app::TopologyDocument::Selection sel = doc.selection();
   int slice = sel.slice;
-  const std::string label = cli::slice_label(run.result, run.inputs->traffic, slice);
+  const std::string label = report::slice_label(run.result, run.inputs->traffic, slice);
   ImGui::SetNextItemWidth(-ImGui::CalcTextSize("timestamp").x - 12);
   if (ImGui::SliderInt("timestamp", &slice, 0, run.problem->slices - 1, label.c_str()))
     select(doc, st, slice, sel.configuration);
@@ -64,7 +64,7 @@ void histogram(const app::TopologyRun& run, const topo::SliceResult& s, float wi
   if (s.count == 0) return ImGui::TextDisabled("no placement evaluated here");
   const topo::EvalResult& r = run.result;
   ImGui::Text("costs of %llu placements: min %s, mean %.6g, max %s", static_cast<unsigned long long>(s.count),
-              cli::cost_text(r, s.min).c_str(), s.mean, cli::cost_text(r, s.max).c_str());
+              report::cost_text(r, s.min).c_str(), s.mean, report::cost_text(r, s.max).c_str());
   if (!s.histogram)
     return ImGui::TextDisabled(run.result.complete ? "no histogram"
                                                    : "no histogram: the sweep was cancelled before it");
@@ -82,7 +82,7 @@ void top_table(app::TopologyDocument& doc, TopologyPanelState& st, const app::To
     return ImGui::TextDisabled(r.complete ? "no top placements (top K = 0)"
                                           : "no top placements: the sweep was cancelled");
   ImGui::Text("Top %zu placements on %s (click to show)", r.top.size(),
-              cli::slice_label(r, run.inputs->traffic, r.top_slice).c_str());
+              report::slice_label(r, run.inputs->traffic, r.top_slice).c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV |
                                 ImGuiTableFlags_ScrollY | ImGuiTableFlags_Resizable;
   if (!ImGui::BeginTable("##top", 4, flags, ImVec2(0, height))) return;
@@ -107,11 +107,11 @@ void top_table(app::TopologyDocument& doc, TopologyPanelState& st, const app::To
       }
     }
     ImGui::TableSetColumnIndex(1);
-    ImGui::TextUnformatted(cli::cost_text(r, t.cost).c_str());
+    ImGui::TextUnformatted(report::cost_text(r, t.cost).c_str());
     ImGui::TableSetColumnIndex(2);
     ImGui::TextUnformatted(run.inputs->configs[std::size_t(t.configuration)].name.c_str());
     ImGui::TableSetColumnIndex(3);
-    ImGui::TextUnformatted(joined(cli::placement_names(run.inputs->traffic, t.placement)).c_str());
+    ImGui::TextUnformatted(joined(report::placement_names(run.inputs->traffic, t.placement)).c_str());
   }
   ImGui::EndTable();
 }
@@ -121,9 +121,9 @@ void network(const app::TopologyDocument& doc, const app::TopologyRun& run, floa
   const std::string& config = run.inputs->configs[std::size_t(sel.configuration)].name;
   const std::optional<topo::Cost> cost = doc.selected_cost();
   ImGui::Text("%s, %s%s: cost %s", config.c_str(),
-              cli::slice_label(run.result, run.inputs->traffic, sel.slice).c_str(),
+              report::slice_label(run.result, run.inputs->traffic, sel.slice).c_str(),
               sel.top_rank >= 0 ? fmt::format(", top {}", sel.top_rank + 1).c_str() : "",
-              cost ? cli::cost_text(run.result, *cost).c_str() : "-");
+              cost ? report::cost_text(run.result, *cost).c_str() : "-");
   std::optional<app::LoadedNetwork> net;
   try {
     net = doc.selected_network();

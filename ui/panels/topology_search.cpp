@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "cli/topo_report.hpp"
-#include "cli/topo_search_report.hpp"
+#include "report/topo_report.hpp"
+#include "report/topo_search_report.hpp"
 #include "core/error.hpp"
 #include "panels/network_drawing.hpp"
 #include "panels/panel_sections.hpp"
@@ -115,7 +115,7 @@ void configurations_table(const app::TopologyRun& run) {
     ImGui::TableSetColumnIndex(3);
     ImGui::Text("%llu", static_cast<unsigned long long>(c.iterations));
     ImGui::TableSetColumnIndex(4);
-    ImGui::TextUnformatted(cli::joined(cli::placement_names(run.inputs->traffic, c.placement)).c_str());
+    ImGui::TextUnformatted(report::joined(report::placement_names(run.inputs->traffic, c.placement)).c_str());
   }
   ImGui::EndTable();
 }
@@ -164,7 +164,7 @@ bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& /*state
               best.c_str(), config.c_str(), live.configuration + 1, std::max(1, live.configurations));
   if (reference && !live.placement.empty())
     ImGui::TextDisabled(
-        "%s", cli::gap_text(live.best.value, cli::SearchReference{*reference, reference_source}).c_str());
+        "%s", report::gap_text(live.best.value, report::SearchReference{*reference, reference_source}).c_str());
   if (searched && !live.running) {
     const topo::SearchResult& r = *run->search;
     ImGui::TextWrapped(

@@ -7,7 +7,7 @@
 
 #include "panels/panel_sections.hpp"
 #include "panels/simulation_section.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "render/value_range.hpp"
 #include "session/session.hpp"
 

@@ -22,7 +22,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 #include "core/error.hpp"
 #include "io/image_io.hpp"
 #include "panels/window_words.hpp"
@@ -221,12 +221,12 @@ void MainWindow::update_status() {
     backend = fmt::format("CUDA {}, block {}", session_.effective_variant(), to_string(session_.effective_block()));
   backend_label_->setText(q(backend));
   const auto& r = session_.last_report();
-  kernel_label_->setText(r ? q(fmt::format("{} {} ms", r->kernel, cli::format_ms(r->kernel_time.median_ms)))
+  kernel_label_->setText(r ? q(fmt::format("{} {} ms", r->kernel, report::format_ms(r->kernel_time.median_ms)))
                            : QString("no run yet"));
   if (session_.simulating()) {  // a live simulation: its generation and median step time
     const auto& sim = session_.simulation();
     kernel_label_->setText(q(fmt::format("{} generation {}, {} ms/step", session_.kernel().id, sim.generation(),
-                                         cli::format_ms(sim.timing().stats.median_ms))));
+                                         report::format_ms(sim.timing().stats.median_ms))));
   }
   if (session_.in_lab()) kernel_label_->setText(q(app::lab_status_bar_text(session_)));  // its last run
   zoom_label_->setText(zoom_text(viewport_->view().zoom));

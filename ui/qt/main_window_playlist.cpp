@@ -12,7 +12,7 @@
 #include "core/error.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "session/playlist.hpp"
 #include "session/playlist_player.hpp"
 

@@ -14,7 +14,7 @@
 #include "imgui/imgui_layer.hpp"
 #include "panels/panels.hpp"
 #include "qt/imgui_bridge.hpp"
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 #include "render/view_math.hpp"
 
 namespace ks::app {

@@ -5,7 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/timing.hpp"
-#include "render/colormap.hpp"
+#include "session/display_frame.hpp"
 #include "render/embedded_shaders.hpp"
 #include "render/gl/shader_program.hpp"
 #include "render/gl/texture_format.hpp"

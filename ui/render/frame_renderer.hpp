@@ -14,7 +14,7 @@
 #include <optional>
 #include <string>
 
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 #include "render/image_textures.hpp"
 #include "render/interop/interop_target.hpp"
 

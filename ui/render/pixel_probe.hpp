@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 #include "render/view_math.hpp"
 
 namespace ks::ui {

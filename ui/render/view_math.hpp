@@ -2,7 +2,7 @@
 // Pan and zoom as plain arithmetic, without GL: the viewport (Qt), the headless renderer and the tests share it.
 // Image coordinates: pixels, (0,0) the top-left corner of pixel (0,0), so pixel (x, y) covers [x, x+1) x [y, y+1).
 // Screen coordinates: framebuffer pixels, (0,0) the top-left corner of the viewport, y down.
-#include "render/display_frame.hpp"
+#include "session/display_frame.hpp"
 
 namespace ks::ui {
 

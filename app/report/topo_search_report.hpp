@@ -7,10 +7,10 @@
 #include <optional>
 #include <string>
 
-#include "cli/topo_report.hpp"
+#include "report/topo_report.hpp"
 #include "topo/search/search.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 // The cost the search is compared with: given (--reference) or the best known of a QAPLIB instance (.sln).
 struct SearchReference {
@@ -41,4 +41,4 @@ nlohmann::ordered_json search_json(const topo::SearchResult& r, const TopoContex
 std::string search_chart_svg(const topo::SearchResult& r, const TopoContext& ctx,
                              const std::optional<SearchReference>& ref);
 
-}  // namespace ks::cli
+}  // namespace ks::report

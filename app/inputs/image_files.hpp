@@ -1,12 +1,13 @@
 #pragma once
-// Images as the CLI reads and writes them: `-i sample` means the embedded sample image, and results are saved
-// in the depth and channel count of the file they came from (a 16-bit RGB PNG gives a 16-bit RGB PNG).
+// Images as the CLI reads and writes them (the app's exports too): `-i sample` means the embedded sample image,
+// and results are saved in the depth and channel count of the file they came from (a 16-bit RGB PNG gives a
+// 16-bit RGB PNG).
 #include <filesystem>
 #include <string>
 
 #include "core/image.hpp"
 
-namespace ks::cli {
+namespace ks::inputs {
 
 struct InputImage {
   Image image;       // as loaded: the file's own type and channel count
@@ -27,4 +28,4 @@ Image to_file_layout(const Image& result, const ImageShape& loaded);
 // Fails (Io error) before any work is done when the folder of `path` does not exist.
 void check_output_folder(const std::filesystem::path& path);
 
-}  // namespace ks::cli
+}  // namespace ks::inputs

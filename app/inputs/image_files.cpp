@@ -1,11 +1,11 @@
-#include "cli/image_files.hpp"
+#include "inputs/image_files.hpp"
 
 #include "assets.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/image_io.hpp"
 
-namespace ks::cli {
+namespace ks::inputs {
 
 InputImage load_sample() {
   return {load_image_from_memory(embedded::sample_png(), "embedded sample"), "embedded sample"};
@@ -30,4 +30,4 @@ void check_output_folder(const std::filesystem::path& path) {
              "create it first, or choose another output path");
 }
 
-}  // namespace ks::cli
+}  // namespace ks::inputs

@@ -1,10 +1,10 @@
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-namespace ks::cli {
+namespace ks::report {
 
 std::string format_ms(double ms) {
   // Kernel times span five orders of magnitude between a CUDA box blur and a CPU median; keep ~3 digits.
@@ -63,9 +63,9 @@ std::string format_shape(const ImageShape& shape) {
   return fmt::format("{}x{}, {} ch, {}", shape.width, shape.height, shape.channels, to_string(shape.type));
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report
 
-namespace ks::cli {
+namespace ks::report {
 
 std::string wrap_text(const std::string& text, std::size_t width, std::size_t indent) {
   std::string out, line;
@@ -94,4 +94,4 @@ std::string csv_field(const std::string& s) {
   return q + "\"";
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

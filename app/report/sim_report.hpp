@@ -29,11 +29,11 @@ nlohmann::ordered_json to_json(const SimulationReport& report, const SimulationS
 
 }  // namespace ks
 
-namespace ks::cli {
+namespace ks::report {
 
 // "life (variant bitpacked, block 32x8) on NVIDIA H100 via CUDA; grid 8192x8192; 200 steps", the per-step
 // timing table (min, median, p95, steps/s, bytes per step, GB/s, % of copy bandwidth), the copy bandwidth and
 // occupancy lines, and the population or total; each line ending in '\n'.
 std::string sim_report_text(const SimulationReport& report, const SimulationStats& stats);
 
-}  // namespace ks::cli
+}  // namespace ks::report

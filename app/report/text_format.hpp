@@ -6,7 +6,7 @@
 
 #include "core/image.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 // Milliseconds with three significant digits at least ("0.0123", "1.23", "123.4").
 std::string format_ms(double ms);
@@ -28,12 +28,12 @@ std::string format_shape(const ImageShape& shape);
 // One CSV field: quoted (quotes doubled) when it holds a comma, a quote or a line break (RFC 4180).
 std::string csv_field(const std::string& s);
 
-}  // namespace ks::cli
+}  // namespace ks::report
 
-namespace ks::cli {
+namespace ks::report {
 
 // Breaks `text` at spaces into lines of at most `width` characters (longer words stay whole), each starting
 // with `indent` spaces and ending with '\n'.
 std::string wrap_text(const std::string& text, std::size_t width, std::size_t indent);
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -1,6 +1,6 @@
 #pragma once
 // The JSON form of a RunReport: what `run --json`, `bench --json` and `demo` write, and what the GUI's export
-// will write too (keep this free of CLI concerns so it can move to a shared library unchanged).
+// writes too (app/report is shared by both front ends: keep this free of CLI concerns).
 //
 // {
 //   "schema": "kernelscope.run/1", "kernelscope_version": "0.1.0",

@@ -1,16 +1,16 @@
-#include "cli/topo_report.hpp"
+#include "report/topo_report.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 
-#include "cli/report_json.hpp"
-#include "cli/table.hpp"
-#include "cli/text_format.hpp"
+#include "report/report_json.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 #include "topo/numbers.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 using nlohmann::ordered_json;
 
@@ -239,4 +239,4 @@ std::string topo_csv(const topo::EvalResult& r, const TopoContext& ctx) {
   return out;
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

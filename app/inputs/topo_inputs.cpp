@@ -1,4 +1,4 @@
-#include "cli/topo_inputs.hpp"
+#include "inputs/topo_inputs.hpp"
 
 #include <fmt/format.h>
 
@@ -11,7 +11,7 @@
 #include "topo/traffic_files.hpp"
 #include "topo/traffic_generators.hpp"
 
-namespace ks::cli {
+namespace ks::inputs {
 
 TopoInputs load_topo_inputs(const TopoSource& src) {
   const int given = int(!src.traffic.empty()) + int(!src.generate.empty()) + int(!src.qaplib.empty());
@@ -133,4 +133,4 @@ void apply_range(const std::string& arg, topo::EvalRequest& request) {
     throw_usage("--range " + arg + " is empty", "give START < END");
 }
 
-}  // namespace ks::cli
+}  // namespace ks::inputs

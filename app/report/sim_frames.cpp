@@ -1,4 +1,4 @@
-#include "cli/sim_frames.hpp"
+#include "report/sim_frames.hpp"
 
 #include <fmt/format.h>
 
@@ -6,9 +6,9 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "render/colormap.hpp"
+#include "report/colormap.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 Image state_levels(const Image& state, float lo, float hi) {
   if (state.channels() != 1 || (state.type() != ElemType::U8 && state.type() != ElemType::F32))
@@ -29,30 +29,30 @@ Image state_levels(const Image& state, float lo, float hi) {
   return out;
 }
 
-Image levels_to_rgb(const Image& levels, ui::Colormap map) {
-  const ui::ColormapTable& table = ui::colormap_table(map);
+Image levels_to_rgb(const Image& levels, Colormap map) {
+  const ColormapTable& table = colormap_table(map);
   Image out(levels.width(), levels.height(), 3, ElemType::U8);
   const auto src = levels.elements<std::uint8_t>();
   auto dst = out.elements<std::uint8_t>();
   for (std::size_t i = 0; i < src.size(); ++i) {
-    const ui::Rgba8& c = table[src[i]];
+    const Rgba8& c = table[src[i]];
     dst[3 * i] = c[0], dst[3 * i + 1] = c[1], dst[3 * i + 2] = c[2];
   }
   return out;
 }
 
-std::array<Rgb8, 256> colormap_palette(ui::Colormap map) {
-  const ui::ColormapTable& table = ui::colormap_table(map);
+std::array<Rgb8, 256> colormap_palette(Colormap map) {
+  const ColormapTable& table = colormap_table(map);
   std::array<Rgb8, 256> p{};
   for (std::size_t i = 0; i < 256; ++i) p[i] = {table[i][0], table[i][1], table[i][2]};
   return p;
 }
 
-ui::Colormap parse_colormap(const std::string& name) {
+Colormap parse_colormap(const std::string& name) {
   std::string names;
-  for (ui::Colormap m : ui::all_colormaps()) {
-    if (ui::colormap_name(m) == name) return m;
-    names += (names.empty() ? "" : ", ") + std::string(ui::colormap_name(m));
+  for (Colormap m : all_colormaps()) {
+    if (colormap_name(m) == name) return m;
+    names += (names.empty() ? "" : ", ") + std::string(colormap_name(m));
   }
   throw_usage(fmt::format("unknown colormap '{}'", name), "choose one of " + names);
 }
@@ -75,7 +75,7 @@ StateRange state_range(const std::string& kernel, const Image& initial, const Pa
   return {lo, hi};
 }
 
-SimPicture::SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap colormap)
+SimPicture::SimPicture(Simulation& sim, const ParamSet& params, Colormap colormap)
     : kernel_(sim.kernel()), colormap_(colormap) {
   range_ = state_range(kernel_, kernel_ == "heat" ? sim.image() : Image(), params);
   if (kernel_ == "life")
@@ -84,11 +84,11 @@ SimPicture::SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap col
     mapping_ = "v from 0..0.5 to 0..255";
   else
     mapping_ = fmt::format("u from [{:.6g}, {:.6g}] (the initial range) to 0..255", range_.lo, range_.hi);
-  if (colormap_ != ui::Colormap::Gray) {
+  if (colormap_ != Colormap::Gray) {
     if (kernel_ == "life")
-      mapping_ = fmt::format("live cells at {0}'s high end, dead at its low end", ui::colormap_name(colormap_));
+      mapping_ = fmt::format("live cells at {0}'s high end, dead at its low end", colormap_name(colormap_));
     else
-      mapping_ += fmt::format(", through {}", ui::colormap_name(colormap_));
+      mapping_ += fmt::format(", through {}", colormap_name(colormap_));
   }
 }
 
@@ -100,7 +100,7 @@ Image SimPicture::levels(Simulation& sim) const {
 
 Image SimPicture::of(Simulation& sim) const {
   Image l = levels(sim);
-  return colormap_ == ui::Colormap::Gray ? l : levels_to_rgb(l, colormap_);
+  return colormap_ == Colormap::Gray ? l : levels_to_rgb(l, colormap_);
 }
 
 std::filesystem::path frame_path(const std::filesystem::path& dir, long long index) {
@@ -118,4 +118,4 @@ void prepare_frames_folder(const std::filesystem::path& dir) {
              "check the path and its permissions");
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -10,7 +10,7 @@
 #include "core/peaks.hpp"
 #include "topo/evaluation.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 // What was swept, for the reports.
 struct TopoContext {
@@ -44,4 +44,4 @@ nlohmann::ordered_json topo_json(const topo::EvalResult& r, const TopoContext& c
 // by spaces).
 std::string topo_csv(const topo::EvalResult& r, const TopoContext& ctx);
 
-}  // namespace ks::cli
+}  // namespace ks::report

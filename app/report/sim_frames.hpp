@@ -14,10 +14,10 @@
 #include "core/image.hpp"
 #include "io/gif_writer.hpp"
 #include "registry/params.hpp"
-#include "render/display_frame.hpp"
+#include "report/colormap.hpp"
 #include "sim/simulation.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 // The values a simulation's pictures span, for the whole run: life 0..255 (its cells), grayscott v in 0..0.5
 // (above saturates), heat the initial state's range (finite values) with the fixed boundary's value, which the
@@ -31,16 +31,16 @@ StateRange state_range(const std::string& kernel, const Image& initial, const Pa
 // take the ends; NaN and infinities 0. 1 channel u8.
 Image state_levels(const Image& state, float lo, float hi);
 // Levels through a colormap: RGB8, one pixel per level.
-Image levels_to_rgb(const Image& levels, ui::Colormap map);
+Image levels_to_rgb(const Image& levels, Colormap map);
 // The colormap's 256 colours, as a GIF palette.
-std::array<Rgb8, 256> colormap_palette(ui::Colormap map);
+std::array<Rgb8, 256> colormap_palette(Colormap map);
 // "gray", "viridis", ... -> the colormap; a usage Error listing the names otherwise.
-ui::Colormap parse_colormap(const std::string& name);
+Colormap parse_colormap(const std::string& name);
 
 class SimPicture {
  public:
   // Reads the mapping from the simulation's state now (call it before the first step) and its parameters.
-  SimPicture(Simulation& sim, const ParamSet& params, ui::Colormap colormap = ui::Colormap::Gray);
+  SimPicture(Simulation& sim, const ParamSet& params, Colormap colormap = Colormap::Gray);
   // The state as levels (what a GIF frame holds, over palette()).
   Image levels(Simulation& sim) const;
   // The picture to save: the levels as 8-bit gray with the gray colormap, RGB through any other.
@@ -51,7 +51,7 @@ class SimPicture {
 
  private:
   std::string kernel_;
-  ui::Colormap colormap_;
+  Colormap colormap_;
   StateRange range_;
   std::string mapping_;
 };
@@ -62,4 +62,4 @@ std::filesystem::path frame_path(const std::filesystem::path& dir, long long ind
 // The folder for --frames: created when missing; an Io error when it is a file or cannot be created.
 void prepare_frames_folder(const std::filesystem::path& dir);
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -1,10 +1,10 @@
-#include "cli/table.hpp"
+#include "report/table.hpp"
 
 #include <algorithm>
 
 #include "core/error.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 namespace {
 
@@ -62,4 +62,4 @@ std::string Table::render(int indent) const {
   return out;
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -1,10 +1,10 @@
-#include "cli/report_text.hpp"
+#include "report/report_text.hpp"
 
 #include <fmt/format.h>
 
-#include "cli/text_format.hpp"
+#include "report/text_format.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 std::string run_heading(const RunReport& r) {
   std::string s = fmt::format("{} (variant {}", r.kernel, r.variant);
@@ -79,4 +79,4 @@ std::string run_report_text(const RunReport& r) {
   return s;
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -1,6 +1,7 @@
 #pragma once
 // The seam between what was computed (app/session) and what is drawn (ui/render). No Qt, GL or CUDA headers here,
-// so the session can fill it without knowing how the frame reaches the screen.
+// so the session can fill it without knowing how the frame reaches the screen. It lives with the session, which
+// fills it, so that nothing below ui/ includes ui/; its names stay in ks::ui, the view's vocabulary.
 //
 // For the session (how to fill a frame so that the CUDA result reaches the screen without a host round trip):
 //   StencilRequest req; ... req.keep_on_device = true;   // CUDA backend: the result stays on the GPU too
@@ -19,6 +20,7 @@
 
 #include "core/device_image_ref.hpp"
 #include "core/image.hpp"
+#include "report/colormap.hpp"
 
 namespace ks::ui {
 
@@ -36,7 +38,14 @@ struct DisplayFrame {
   bool signed_output = false;      // Laplacian, dx, dy: a diverging colormap and a range symmetric about 0
 };
 
-enum class Colormap { Gray, Viridis, Magma, Diverging };
+// The colormaps and their tables are app/report's (the simulation pictures of the CLI and the app use them
+// too); the view names them as its own.
+using report::all_colormaps;
+using report::Colormap;
+using report::colormap_name;
+using report::colormap_table;
+using report::ColormapTable;
+using report::Rgba8;
 
 // How the images are laid on the viewport. Image coordinates are pixels, (0,0) the top-left corner of pixel 0.
 // Screen coordinates are framebuffer pixels, (0,0) the top-left corner of the viewport, y down (Qt's and ImGui's

@@ -1,13 +1,13 @@
-#include "cli/sim_report.hpp"
+#include "report/sim_report.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "cli/report_json.hpp"
-#include "cli/report_text.hpp"
-#include "cli/table.hpp"
-#include "cli/text_format.hpp"
+#include "report/report_json.hpp"
+#include "report/report_text.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 
 namespace ks {
 
@@ -49,7 +49,7 @@ nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats&
 
 }  // namespace ks
 
-namespace ks::cli {
+namespace ks::report {
 
 std::string sim_report_text(const SimulationReport& r, const SimulationStats& stats) {
   std::string s = fmt::format("{} (variant {}", r.kernel, r.variant);
@@ -88,4 +88,4 @@ std::string sim_report_text(const SimulationReport& r, const SimulationStats& st
   return s;
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

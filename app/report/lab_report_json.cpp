@@ -1,10 +1,10 @@
-#include "cli/lab_report_json.hpp"
+#include "report/lab_report_json.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
 
-#include "cli/report_json.hpp"
+#include "report/report_json.hpp"
 
 namespace ks {
 

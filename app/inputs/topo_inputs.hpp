@@ -1,7 +1,7 @@
 #pragma once
 // What `kernelscope-cli topo` sweeps, from its options: the traffic (a file, a generator or a QAPLIB
-// instance), the topology configurations, and which placements. Usage Errors for contradictory options; the
-// loaders' Io Errors (file and line) pass through.
+// instance), the topology configurations, and which placements (the Topology panel takes the same words).
+// Usage Errors for contradictory options; the loaders' Io Errors (file and line) pass through.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -9,7 +9,7 @@
 #include "topo/evaluation.hpp"
 #include "topo/topology.hpp"
 
-namespace ks::cli {
+namespace ks::inputs {
 
 struct TopoSource {
   std::string traffic, generate, qaplib;  // exactly one is set
@@ -33,4 +33,4 @@ void apply_placements(const std::string& arg, const topo::TrafficSeries& traffic
 // --range A:B (placement indices, B exclusive; "A:" runs to n!).
 void apply_range(const std::string& arg, topo::EvalRequest& request);
 
-}  // namespace ks::cli
+}  // namespace ks::inputs

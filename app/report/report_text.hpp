@@ -3,10 +3,10 @@
 // it. Free of CLI concerns like report_json.hpp, so the GUI's "copy as text" can use it too.
 #include <string>
 
-#include "cli/table.hpp"
+#include "report/table.hpp"
 #include "engine/engine.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 // "box (variant tiled, block 32x8) on NVIDIA H100 via CUDA; image 1024x768, 4 ch, u8; 5 timed runs"
 std::string run_heading(const RunReport& report);
@@ -24,4 +24,4 @@ std::string roofline_line(const RooflineFigures& figures);
 // Heading, table, occupancy and roofline lines together, each line ending in '\n'.
 std::string run_report_text(const RunReport& report);
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -1,9 +1,9 @@
-#include "render/colormap.hpp"
+#include "report/colormap.hpp"
 
 #include <cmath>
 #include <vector>
 
-namespace ks::ui {
+namespace ks::report {
 
 namespace {
 
@@ -73,4 +73,4 @@ std::span<const Colormap> all_colormaps() {
   return maps;
 }
 
-}  // namespace ks::ui
+}  // namespace ks::report

@@ -1,4 +1,4 @@
-#include "cli/report_json.hpp"
+#include "report/report_json.hpp"
 
 #include <cmath>
 

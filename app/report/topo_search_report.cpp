@@ -1,4 +1,4 @@
-#include "cli/topo_search_report.hpp"
+#include "report/topo_search_report.hpp"
 
 #include <fmt/format.h>
 
@@ -6,12 +6,12 @@
 #include <cmath>
 #include <filesystem>
 
-#include "cli/table.hpp"
+#include "report/table.hpp"
 #include "core/error.hpp"
 #include "topo/numbers.hpp"
 #include "topo/qaplib.hpp"
 
-namespace ks::cli {
+namespace ks::report {
 
 using nlohmann::ordered_json;
 
@@ -260,4 +260,4 @@ std::string search_chart_svg(const topo::SearchResult& r, const TopoContext& ctx
   return s;
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::cli {
+namespace ks::report {
 
 class Table {
  public:
@@ -29,4 +29,4 @@ class Table {
   std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace ks::cli
+}  // namespace ks::report
