@@ -71,6 +71,9 @@ void ScriptRunner::step() {
     window_.viewport().update();
     return;
   }
+  // Dialogs that panels asked for are answered after the frame that asked: say them before what comes next.
+  print_questions();
+  if (click_pending_button()) return;
   while (next_ < lines_.size()) {
     const QString line = lines_[next_++].trimmed();
     if (line.isEmpty() || line.startsWith('#')) continue;
@@ -96,9 +99,23 @@ void ScriptRunner::step() {
   }
 }
 
-void ScriptRunner::print_question() {
-  const QString question = window_.take_question();
-  if (!question.isEmpty()) print("question: " + question);
+void ScriptRunner::print_questions() {
+  for (const QString& question : window_.take_questions()) print("question: " + question);
+}
+
+bool ScriptRunner::click_pending_button() {
+  if (button_to_click_.isEmpty()) return false;
+  const QString label = std::exchange(button_to_click_, QString());
+  const auto& buttons = window_.panels().named_buttons;
+  const auto it = buttons.find(label.toStdString());
+  if (it == buttons.end()) {
+    failure_ = "no button '" + label + "' is shown (is its section open?)";
+    return true;
+  }
+  const auto& [x0, y0, x1, y1] = it->second;
+  click_viewport(window_, QPointF((x0 + x1) / 2, (y0 + y1) / 2));
+  wait_for_work_ = true;
+  return true;
 }
 
 void ScriptRunner::fail(const QString& message) {
@@ -178,6 +195,14 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "menu") {
     need_arg();
     trigger_menu_entry(window_, line.mid(line.indexOf(' ') + 1).trimmed());
+  } else if (cmd == "save-as") {
+    need_arg();
+    window_.set_dialog_answer(line.mid(line.indexOf(' ') + 1).trimmed());
+  } else if (cmd == "click-button") {
+    need_arg();
+    button_to_click_ = line.mid(line.indexOf(' ') + 1).trimmed();
+    window_.panels().scroll_to_button = button_to_click_.toStdString();
+    window_.viewport().update();
   } else if (cmd == "overwrite") {
     need_arg();
     window_.set_overwrite_answer(arg == "yes" ? true : arg == "no" ? false : throw_usage_bool(arg));
@@ -198,7 +223,7 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "window-shot") {
     need_arg();
     const bool written = window_.save_window(arg);
-    print_question();
+    print_questions();
     const qreal r = window_.devicePixelRatioF();
     if (written)
       print(QString("window-shot %1 %2x%3").arg(arg).arg(qRound(window_.width() * r)).arg(qRound(window_.height() * r)));
@@ -206,7 +231,7 @@ void ScriptRunner::run_line(const QString& line) {
     need_arg();
     const bool panels = !(w.size() > 2 && w[2] == "no-panels");
     const bool written = window_.save_viewport(arg, panels);
-    print_question();
+    print_questions();
     const auto& v = window_.viewport();
     const qreal r = v.devicePixelRatioF();
     if (written)
@@ -214,11 +239,11 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "export") {
     need_arg();
     window_.export_result(arg, w.size() > 2 ? w[2].toInt() : 0);
-    print_question();
+    print_questions();
   } else if (cmd == "export-timings") {
     need_arg();
     window_.export_timings(arg);
-    print_question();
+    print_questions();
   } else if (cmd == "playlist") {
     need_arg();
     window_.open_playlist(arg);

@@ -16,6 +16,10 @@
 //   export PATH [8|16]           export-timings PATH
 //   overwrite yes|no             (the answer the commands that write give to "replace these files?"; each
 //                                question asked is printed: "question: Replace files? a.png, a.png.json -> no")
+//   save-as PATH                 (the answer of the next save or folder dialog; without one it is cancelled;
+//                                printed as "question: Dialog TITLE -> PATH")
+//   click-button LABEL           (a left click on a panel's button by its label, e.g. "click-button Export GIF...",
+//                                scrolled into view first; buttons drawn through panels::named_button)
 //   print-status                 (prints "status input=... kernel=... backend=... runs=N panels=on split=off ...")
 //   print-menus                  (prints "menu File/Open image... [Ctrl+O]" for every entry)
 //   print-about                  (prints the About box's text)
@@ -59,7 +63,8 @@ class ScriptRunner : public QObject {
   bool waiting() const;  // the previous command's work is still going on
   void run_line(const QString& line);
   void fail(const QString& message);
-  void print_question();  // the overwrite question the last command asked, if any
+  void print_questions();  // the dialogs and overwrite questions since the last call, if any
+  bool click_pending_button();  // click-button's second half, once the button was scrolled into view
 
   ui::qt::MainWindow& window_;
   app::Session& session_;
@@ -70,6 +75,7 @@ class ScriptRunner : public QObject {
   bool wait_for_work_ = false;
   long long sim_wait_generation_ = -1;  // `sim wait-generation N` (gui/sim_script.hpp)
   QString failure_;        // of the last command, until expect-error takes it
+  QString button_to_click_;  // click-button's label, until clicked (after a frame that scrolled to it)
   // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
   // must see the result.
   std::uint64_t settle_until_frame_ = 0;

@@ -153,7 +153,10 @@ class Session {
   void cancel();       // stops the sweep between shapes; a running kernel finishes and its result is dropped
   Worker::Status job_status() const { return worker_->status(); }
   // A playing simulation keeps the worker going on its own: only what was asked of it counts.
-  bool busy() const { return run_requested_ || !(worker_->idle() || (simulating() && simulation_->only_playing())); }
+  bool busy() const {
+    return run_requested_ || (simulating() && simulation_->work_queued()) ||
+           !(worker_->idle() || (simulating() && simulation_->only_playing()));
+  }
   // Blocks until every requested run and job is done and applied (tests, headless use); a run still waiting
   // for its debounce interval starts at once.
   void wait_idle();

@@ -28,16 +28,35 @@ void table_row(const char* name, const std::string& value, const char* help) {
   ImGui::TextUnformatted(value.c_str());
 }
 
+bool named_button(PanelState& state, const char* label, float width) {
+  const bool pressed = ImGui::Button(label, ImVec2(width, 0));
+  if (state.scroll_to_button == label) {
+    ImGui::SetScrollHereY(0.5f);
+    state.scroll_to_button.clear();
+  }
+  if (ImGui::IsItemVisible()) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    state.named_buttons[label] = {a.x, a.y, b.x, b.y};
+  } else {
+    state.named_buttons.erase(label);
+  }
+  return pressed;
+}
+
+void wrapped_tooltip(const std::string& text, float beside_x) {
+  if (beside_x >= 0)
+    ImGui::SetNextWindowPos(ImVec2(beside_x, ImGui::GetItemRectMin().y), ImGuiCond_Always, ImVec2(1, 0));
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void help_marker(const std::string& text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  if (ImGui::IsItemHovered()) wrapped_tooltip(text);
 }
 
 namespace {

@@ -96,6 +96,7 @@ ViewState fit_beside_panels(const ViewState& view, Size2 image, Size2 framebuffe
 }
 
 void draw_panels(app::Session& s, PanelState& st) {
+  st.named_buttons.clear();  // those drawn in this frame come back
   follow_output(s, st);
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);
