@@ -77,6 +77,14 @@ void drop_file(ui::qt::MainWindow& window, const QString& path) {
   if (!drop.isAccepted()) throw_usage("the window did not take the drop of '" + path.toStdString() + "'");
 }
 
+void mouse_on_viewport(ui::qt::MainWindow& window, QEvent::Type type, const QPointF& at, bool left_held) {
+  QWidget& target = window.viewport();
+  const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+  QMouseEvent e(type, at, at, target.mapToGlobal(at), button, left_held ? Qt::LeftButton : Qt::NoButton,
+                Qt::NoModifier);
+  QApplication::sendEvent(&target, &e);
+}
+
 void click_viewport(ui::qt::MainWindow& window, const QPointF& at) {
   QWidget& target = window.viewport();
   const QPointF global = target.mapToGlobal(at);
@@ -99,6 +107,7 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(double(v.zoom), 0, 'g', 4)
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
   line += QString(" launch_grid=") + (v.show_launch_grid ? "on" : "off");
+  line += QString(" topology=") + (window.panels().topology.open ? "on" : "off");
   line += " title=" + window.windowTitle().replace(' ', '_');
   if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
   const ui::Appearance& a = window.viewport().appearance();

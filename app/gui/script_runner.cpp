@@ -189,6 +189,15 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "click") {
     if (w.size() != 3) throw_usage("click needs X Y (the viewport's logical pixels)");
     click_viewport(window_, QPointF(w[1].toDouble(), w[2].toDouble()));
+  } else if (cmd == "mouse") {
+    if (w.size() != 4) throw_usage("mouse needs down|move|up X Y (the viewport's logical pixels)");
+    const QPointF at(w[2].toDouble(), w[3].toDouble());
+    if (arg != "down" && arg != "move" && arg != "up")
+      throw_usage("mouse needs down, move or up, not '" + arg.toStdString() + "'");
+    const QEvent::Type type =
+        arg == "down" ? QEvent::MouseButtonPress : arg == "up" ? QEvent::MouseButtonRelease : QEvent::MouseMove;
+    mouse_down_ = arg == "move" ? mouse_down_ : arg == "down";
+    mouse_on_viewport(window_, type, at, mouse_down_);
   } else if (cmd == "drop") {
     need_arg();
     drop_file(window_, arg);

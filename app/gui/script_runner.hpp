@@ -9,6 +9,9 @@
 //   text-size POINTS             high-contrast on|off   presenter on|off   (View > Text size, ..., Presenter view)
 //   drop PATH                    (a file dropped on the window, as from a file manager)
 //   click X Y                    (a left click at the viewport's logical pixel X, Y: panels included)
+//   mouse down|move|up X Y       (one mouse event there: the left button pressed or released, or the pointer
+//                                moved, dragging while the button is down; each waits for frames as a person's
+//                                hand would)
 //   menu MENU/ENTRY              (triggers a menu entry by its text, e.g. "menu View/1:1"; not those that open a
 //                                dialog)
 //   window-shot PATH             (the whole window; prints "window-shot PATH WxH")
@@ -75,6 +78,7 @@ class ScriptRunner : public QObject {
   bool wait_for_work_ = false;
   long long sim_wait_generation_ = -1;  // `sim wait-generation N` (gui/sim_script.hpp)
   QString failure_;        // of the last command, until expect-error takes it
+  bool mouse_down_ = false;  // `mouse down` until `mouse up`: moves between them drag
   QString button_to_click_;  // click-button's label, until clicked (after a frame that scrolled to it)
   // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
   // must see the result.

@@ -11,7 +11,7 @@ TEST_F(GuiApp, TheKernelComboAndRunAgainWorkWithTheMouse) {
   const AppRun run = run_script(
       "print-status\n"
       "click 1040 40\n"   // the kernel combo opens
-      "click 988 98\n"    // its third entry: Sobel gradient
+      "click 988 123\n"   // the third stencil, under the Stencils header: Sobel gradient
       "print-status\n"
       "click 1015 202\n"  // "Run again" below Sobel's three parameters
       "print-status\n"
@@ -25,6 +25,32 @@ TEST_F(GuiApp, TheKernelComboAndRunAgainWorkWithTheMouse) {
   EXPECT_NE(status[1].find("runs=2 "), std::string::npos) << "the change ran at once: " << status[1];
   EXPECT_NE(status[1].find("last=sobel/"), std::string::npos) << status[1];
   EXPECT_NE(status[2].find("runs=3 "), std::string::npos) << "Run again ran again: " << status[2];
+}
+
+// The kernel list is grouped by family with headers (issue 15): the simulations and the lab are in it without
+// scrolling, whole names show, and the Topology row opens the Topology window.
+TEST_F(GuiApp, TheKernelListIsGroupedByFamily) {
+  const AppRun run = run_script(
+      "click 1040 40\n"   // the kernel combo opens: Stencils (7), Simulations (3), Topology, Lab (7)
+      "mouse move 960 260\n"  // hovering Heat diffusion: its help stands left of the list
+      "window-shot " + path("list.png").string() + "\n"
+      "click 960 233\n"   // Game of Life, under the Simulations header
+      "print-status\n"
+      "click 1040 40\n"
+      "click 960 309\n"   // Placement sweep and search, under Topology
+      "print-status\n"
+      "click 1040 40\n"
+      "click 960 453\n"   // k-means colour quantisation, the last row of Lab
+      "print-status\n"
+      "quit\n");
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::vector<std::string> status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), 3u) << run.out;
+  EXPECT_NE(status[0].find("kernel=life"), std::string::npos) << status[0];
+  EXPECT_NE(status[0].find("topology=off"), std::string::npos) << status[0];
+  EXPECT_NE(status[1].find("kernel=life"), std::string::npos) << "the Topology row selects no kernel: " << status[1];
+  EXPECT_NE(status[1].find("topology=on"), std::string::npos) << status[1];
+  EXPECT_NE(status[2].find("kernel=kmeans"), std::string::npos) << status[2];
 }
 
 }  // namespace
