@@ -11,9 +11,11 @@
 #include "gui/script_inspect.hpp"
 #include "gui/playlist_script.hpp"
 #include "gui/sim_script.hpp"
+#include "gui/topology_script.hpp"
 #include "render/colormap.hpp"
 #include "session/lab_commands.hpp"
 #include "session/session.hpp"
+#include "session/topology_document.hpp"
 
 namespace ks::gui {
 
@@ -58,13 +60,15 @@ void ScriptRunner::start() {
 bool ScriptRunner::waiting() const {
   const bool behind = sim_wait_generation_ >= 0 && session_.simulating() && session_.simulation().playing() &&
                       session_.simulation().generation() < sim_wait_generation_;
-  return session_.busy() || window_.opening() || behind;
+  if (!sleep_until_.hasExpired()) return true;
+  const bool topology = wait_for_topology_ && session_.topology().busy();
+  return session_.busy() || window_.opening() || behind || topology;
 }
 
 void ScriptRunner::step() {
   if (wait_for_work_) {
     if (waiting()) return;
-    wait_for_work_ = false;
+    wait_for_work_ = wait_for_topology_ = false;
     settle_until_frame_ = window_.viewport().frames_drawn() + kSettleFrames;
   }
   if (window_.viewport().frames_drawn() < settle_until_frame_) {  // frames drawn, not timer steps
@@ -106,13 +110,17 @@ void ScriptRunner::print_questions() {
 bool ScriptRunner::click_pending_button() {
   if (button_to_click_.isEmpty()) return false;
   const QString label = std::exchange(button_to_click_, QString());
-  const auto& buttons = window_.panels().named_buttons;
-  const auto it = buttons.find(label.toStdString());
-  if (it == buttons.end()) {
+  // The sidebar's buttons, then the Topology window's.
+  const auto& sidebar = window_.panels().buttons.rects;
+  const auto& topology = window_.panels().topology.buttons.rects;
+  const std::array<float, 4>* rect = nullptr;
+  for (const auto* rects : {&sidebar, &topology})
+    if (auto it = rects->find(label.toStdString()); !rect && it != rects->end()) rect = &it->second;
+  if (!rect) {
     failure_ = "no button '" + label + "' is shown (is its section open?)";
     return true;
   }
-  const auto& [x0, y0, x1, y1] = it->second;
+  const auto& [x0, y0, x1, y1] = *rect;
   click_viewport(window_, QPointF((x0 + x1) / 2, (y0 + y1) / 2));
   wait_for_work_ = true;
   return true;
@@ -125,6 +133,11 @@ void ScriptRunner::fail(const QString& message) {
 }
 
 void ScriptRunner::run_line(const QString& line) {
+  if (line.startsWith("nowait ")) {  // the command's work goes on while the script does
+    run_line(line.mid(7).trimmed());
+    wait_for_work_ = false;
+    return;
+  }
   const QStringList w = line.split(' ', Qt::SkipEmptyParts);
   const QString cmd = w[0];
   const QString arg = w.size() > 1 ? w[1] : QString();
@@ -210,7 +223,7 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "click-button") {
     need_arg();
     button_to_click_ = line.mid(line.indexOf(' ') + 1).trimmed();
-    window_.panels().scroll_to_button = button_to_click_.toStdString();
+    window_.panels().buttons.scroll_to = window_.panels().topology.buttons.scroll_to = button_to_click_.toStdString();
     window_.viewport().update();
   } else if (cmd == "overwrite") {
     need_arg();
@@ -275,10 +288,19 @@ void ScriptRunner::run_line(const QString& line) {
     for (const QString& entry : menu_entries(window_)) print("menu " + entry);
   } else if (cmd == "print-about") {
     print("about " + about_plain_text(window_));
+  } else if (cmd == "sleep") {
+    need_arg();
+    bool ok = false;
+    const int ms = arg.toInt(&ok);
+    if (!ok || ms < 0) throw_usage("sleep needs milliseconds, not '" + arg.toStdString() + "'");
+    sleep_until_ = QDeadlineTimer(ms);
   } else if (cmd == "quit") {
+    since_quit_.start();
     timer_.stop();
     window_.close();
     QApplication::exit(0);
+  } else if (run_topology_command(w, session_, wait_for_topology_)) {
+    // the Topology window: gui/topology_script.hpp
   } else if (run_sim_command(w, session_, sim_wait_generation_)) {
     // life, heat and grayscott in the window: gui/sim_script.hpp
   } else {

@@ -26,12 +26,15 @@
 //   print-status                 (prints "status input=... kernel=... backend=... runs=N panels=on split=off ...")
 //   print-menus                  (prints "menu File/Open image... [Ctrl+O]" for every entry)
 //   print-about                  (prints the About box's text)
-//   quit
+//   nowait COMMAND               (COMMAND without waiting for the work it starts: e.g. quitting during it)
+//   sleep MS                     (lets MS milliseconds pass, the window drawing: work started before goes on)
+//   quit                         (when the window and the session are gone: "quit: closed in N ms")
 //   lab-size TEXT                (the Lab section's size; `run` and `sweep` act on the lab while a lab kernel is
 //                                chosen)
 //   print-lab                    (prints "lab kernel=ID runs=N last=VARIANT@SIZE check=agrees|disagrees|unchecked
 //                                image=WxH|none sweep=P/T complete|running|cancelled|none")
 //   pattern NAME|FILE.rle, sim play|pause|step N|paint X Y|...  (live simulations: gui/sim_script.hpp)
+//   topo generate|add|placements|time-limit|run|wait|cancel|print  (the Topology window: gui/topology_script.hpp)
 //   playlist FILE|DEMO, next, previous, close-playlist, print-playlist  (demo playlists: gui/playlist_script.hpp;
 //                                each but close prints the playlist's state)
 //   key space|pagedown|pageup|left|right|escape  (a key press on the viewport, window shortcuts included)
@@ -42,6 +45,8 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <cstdint>
 
@@ -60,6 +65,9 @@ class ScriptRunner : public QObject {
  public:
   ScriptRunner(ui::qt::MainWindow& window, app::Session& session, QStringList lines, int time_limit_s);
   void start();
+  // Since the script's `quit` (invalid before it): main() says how long closing took, the work it cancelled and
+  // joined included, so a test can hold quitting to "at once".
+  const QElapsedTimer& since_quit() const noexcept { return since_quit_; }
 
  private:
   void step();
@@ -78,7 +86,10 @@ class ScriptRunner : public QObject {
   bool wait_for_work_ = false;
   long long sim_wait_generation_ = -1;  // `sim wait-generation N` (gui/sim_script.hpp)
   QString failure_;        // of the last command, until expect-error takes it
+  bool wait_for_topology_ = false;  // `topo wait`: until the Topology document's worker is idle
   bool mouse_down_ = false;  // `mouse down` until `mouse up`: moves between them drag
+  QDeadlineTimer sleep_until_;  // `sleep MS` (default: expired)
+  QElapsedTimer since_quit_;
   QString button_to_click_;  // click-button's label, until clicked (after a frame that scrolled to it)
   // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
   // must see the result.

@@ -28,17 +28,17 @@ void table_row(const char* name, const std::string& value, const char* help) {
   ImGui::TextUnformatted(value.c_str());
 }
 
-bool named_button(PanelState& state, const char* label, float width) {
+bool named_button(NamedButtons& buttons, const char* label, float width) {
   const bool pressed = ImGui::Button(label, ImVec2(width, 0));
-  if (state.scroll_to_button == label) {
+  if (buttons.scroll_to == label) {
     ImGui::SetScrollHereY(0.5f);
-    state.scroll_to_button.clear();
+    buttons.scroll_to.clear();
   }
   if (ImGui::IsItemVisible()) {
     const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    state.named_buttons[label] = {a.x, a.y, b.x, b.y};
+    buttons.rects[label] = {a.x, a.y, b.x, b.y};
   } else {
-    state.named_buttons.erase(label);
+    buttons.rects.erase(label);
   }
   return pressed;
 }
@@ -74,6 +74,12 @@ void text_wrapped_at_spaces(const std::string& text) {
 void error_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
   text_wrapped_at_spaces(in_window_words(text));
+  ImGui::PopStyleColor();
+}
+
+void warning_text(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
+  text_wrapped_at_spaces(text);
   ImGui::PopStyleColor();
 }
 

@@ -3,7 +3,6 @@
 // headless --screenshot path both call draw_panels between ImGuiLayer::begin_frame and end_frame_and_render.
 // The panels change the session through its methods only; what they cannot accept they say in red, and the
 // session's state stays as it was.
-#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -13,6 +12,7 @@
 #include "render/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
+#include "panels/named_buttons.hpp"
 #include "panels/save_request.hpp"
 #include "panels/source_panel_state.hpp"
 #include "panels/topology_panel.hpp"
@@ -44,10 +44,7 @@ struct PanelState {
   std::optional<int> playlist_clicked;  // a step clicked in its list (0-based), until the window goes there
   // Export buttons' requests for a file or folder, until the window asks for one (panels/save_request.hpp).
   std::vector<SaveRequest> save_requests;
-  // Buttons drawn through panels::named_button in the last frame, by label, where visible: their rectangles in
-  // logical pixels (min x, min y, max x, max y), so that --script's click-button clicks them as a person would.
-  std::map<std::string, std::array<float, 4>> named_buttons;
-  std::string scroll_to_button;  // a named button to scroll into view (--script), until it is drawn
+  NamedButtons buttons;  // the sidebar's buttons a --script clicks by label (panels/named_buttons.hpp)
 
   // Widgets' transient state.
   std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"

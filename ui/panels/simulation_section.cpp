@@ -150,7 +150,7 @@ void sequence_export(app::Session& s, app::SimulationRunner& sim, PanelState& st
   int* n = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("frames_n"), 100);
   ImGui::InputInt("frames", n);
   ImGui::BeginDisabled(sim.exporting());
-  if (named_button(st, "Export frames...")) st.save_requests.push_back(simulation_frames_request(s, *n));
+  if (named_button(st.buttons, "Export frames...")) st.save_requests.push_back(simulation_frames_request(s, *n));
   ImGui::EndDisabled();
   help_marker("Writes the next N steps as frame_00000.png ... into a folder you choose, through the view's "
               "colormap (each file complete or absent; frames of the same numbers there are replaced after you "
@@ -169,7 +169,7 @@ void animation_export(app::Session& s, app::SimulationRunner& sim, PanelState& s
   ImGui::InputInt("GIF frames", n);
   ImGui::InputInt("steps between", every);
   ImGui::BeginDisabled(sim.exporting());
-  if (named_button(st, "Export GIF...")) st.save_requests.push_back(simulation_gif_request(s, *n, *every));
+  if (named_button(st.buttons, "Export GIF...")) st.save_requests.push_back(simulation_gif_request(s, *n, *every));
   ImGui::EndDisabled();
   help_marker("An animated GIF of N frames: the state shown, then one every K steps, through the view's colormap "
               "and range, 25 frames per second, looping, to a file you choose (an existing one is replaced after "
