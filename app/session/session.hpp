@@ -151,6 +151,11 @@ class Session {
   // Collects finished work and starts due runs. Call once per frame on the GUI thread.
   void poll();
   void cancel();       // stops the sweep between shapes; a running kernel finishes and its result is dropped
+  // The app is closing: every worker's job is cancelled and no new one starts (the session's — run, load,
+  // simulation, lab — and the Topology document's sweep, search or load), all at once, so that the destructors
+  // then join workers that are already winding down instead of cancelling them one after another. The session
+  // does no more work afterwards.
+  void shut_down();
   Worker::Status job_status() const { return worker_->status(); }
   // A playing simulation keeps the worker going on its own: only what was asked of it counts.
   bool busy() const {

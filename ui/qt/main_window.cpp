@@ -490,7 +490,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   close_playlist();  // the panels as the user left them, not as the show did
   settings_.set_geometry(saveGeometry());
   settings_.save_panels(panels_);
-  session_.cancel();  // a sweep stops at its next shape; the session's destructor waits for the worker
+  // All work stops together now; the destructors then only join workers that are winding down.
+  session_.shut_down();
   event->accept();
 }
 
