@@ -75,7 +75,7 @@ class Session {
 
   // What happened in the background, for the window's status bar or a dialog.
   struct Notice {
-    enum class Level { Info, Error };
+    enum class Level { Info, Error, Cancelled };  // Cancelled: what the user stopped (no error, no result)
     enum class Source { Load, Run, Reference, Sweep, Other };
     Level level = Level::Info;
     Source source = Source::Other;

@@ -200,6 +200,10 @@ void MainWindow::handle_notices() {
     const bool load = n.source == Notice::Source::Load;
     if (load && !pending_open_.isEmpty()) {
       const QString path = std::exchange(pending_open_, QString());
+      if (n.level == Notice::Level::Cancelled) {  // the image shown stays; the status bar says so below
+        statusBar()->showMessage(q(n.text), 4000);
+        continue;
+      }
       if (n.level == Notice::Level::Error) {
         settings_.remove_recent_file(path);
         if (!session_.has_input()) session_.open_sample();  // something to show rather than nothing

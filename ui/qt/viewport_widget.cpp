@@ -208,7 +208,8 @@ void ViewportWidget::paintGL() {
   fit_if_new_input();
   const Size2 fb = framebuffer_size();
   try {
-    const DisplayFrame frame = session_.display_frame();
+    DisplayFrame frame = session_.display_frame();
+    frame.input_shown = view_.split || (!frame.output && !frame.output_device);
     const DisplayUpdate u = renderer_->update(frame);
     if (u.output_changed) session_.note_display(frame.output_generation, u.output_ms, renderer_->display_path());
     if (frame.input_generation != drawn_input_generation_ || frame.output_generation != drawn_output_generation_)

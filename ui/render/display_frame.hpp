@@ -34,6 +34,10 @@ struct DisplayFrame {
   std::uint64_t input_generation = 0;
   std::uint64_t output_generation = 0;
   bool signed_output = false;      // Laplacian, dx, dy: a diverging colormap and a range symmetric about 0
+  // Whether the input is drawn (no result yet, or the before/after split): when it is not, the renderer frees
+  // its textures rather than keep a second copy of a large image in the GL driver (in host memory without a GPU),
+  // and uploads it again when it is drawn.
+  bool input_shown = true;
 };
 
 enum class Colormap { Gray, Viridis, Magma, Diverging };
