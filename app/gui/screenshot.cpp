@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "headless/headless_renderer.hpp"
 #include "io/image_io.hpp"
-#include "panels/launch_overlay.hpp"
+#include "panels/image_overlays.hpp"
 #include "panels/panels.hpp"
 #include "render/colormap.hpp"
 #include "render/pixel_probe.hpp"
@@ -258,7 +258,8 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   }
 
   panels.probe = probe_at(session, view, request);
-  renderer.set_image_overlay([&] { ui::draw_launch_overlay(session, panels); });
+  renderer.set_image_overlay([&] { ui::draw_image_overlays(session, panels); });
+  renderer.legend().free_width = ui::panels_width(panels, float(request.width));
 
   const ui::DisplayFrame frame = session.display_frame();
   const ui::DisplayUpdate update = renderer.renderer().update(frame);

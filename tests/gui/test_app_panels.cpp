@@ -2,6 +2,9 @@
 // the panels occupy in a 1280x800 window (the sidebar is 380 logical pixels wide at the right edge; ImGui's
 // built-in font, so the layout does not depend on the machine). Choosing another kernel in the Kernel combo
 // re-runs at once, and the window keeps running (a stale kernel reference once made this frame throw).
+#include <array>
+#include <regex>
+
 #include "gui_app_fixture.hpp"
 
 namespace ks::test {
@@ -25,6 +28,46 @@ TEST_F(GuiApp, TheKernelComboAndRunAgainWorkWithTheMouse) {
   EXPECT_NE(status[1].find("runs=2 "), std::string::npos) << "the change ran at once: " << status[1];
   EXPECT_NE(status[1].find("last=sobel/"), std::string::npos) << status[1];
   EXPECT_NE(status[2].find("runs=3 "), std::string::npos) << "Run again ran again: " << status[2];
+}
+
+// The colormap legend stands where it covers none of the image (a fitted image leaves a margin above it), and a
+// drag moves it there for the rest of the session, whatever is shown next (issue 15).
+TEST_F(GuiApp, TheLegendKeepsOffTheImageAndStaysWhereItIsDragged) {
+  const AppRun run = run_script(
+      "kernel life\n"
+      "sim pause\n"
+      "sim grid 160x100\n"   // wide: margins above and below the fitted grid
+      "print-status\n"
+      "mouse move 60 20\n"    // onto the legend, as a hand would, then a drag
+      "mouse down 60 20\n"
+      "mouse move 160 220\n"
+      "mouse move 260 420\n"
+      "mouse up 260 420\n"
+      "print-status\n"
+      "kernel heat\n"
+      "print-status\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::vector<std::string> status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), 3u) << run.out;
+  std::smatch m;
+  auto legend = [&](const std::string& st) {
+    EXPECT_TRUE(std::regex_search(st, m, std::regex(" legend=([-0-9.]+),([-0-9.]+) image=([-0-9]+),([-0-9]+),([-0-9]+),([-0-9]+)")))
+        << st;
+    return std::array<double, 6>{std::stod(m[1]), std::stod(m[2]), std::stod(m[3]), std::stod(m[4]), std::stod(m[5]),
+                                 std::stod(m[6])};
+  };
+  const auto first = legend(status[0]);
+  // The legend is one text line high (under 40 pixels) and starts above the image's top edge by its height.
+  EXPECT_LE(first[1] + 40, first[3] + 1) << "the legend covers the image: " << status[0];
+  const auto moved = legend(status[1]);
+  EXPECT_NEAR(moved[0], first[0] + 200, 1) << status[1];
+  EXPECT_NEAR(moved[1], first[1] + 400, 1) << status[1];
+  EXPECT_DOUBLE_EQ(moved[3], first[3]) << "the drag moved the legend, not the image: " << status[1];
+  const auto kept = legend(status[2]);
+  EXPECT_EQ(kept[0], moved[0]) << status[2];
+  EXPECT_EQ(kept[1], moved[1]) << status[2];
 }
 
 // The kernel list is grouped by family with headers (issue 15): the simulations and the lab are in it without

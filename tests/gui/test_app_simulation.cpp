@@ -124,6 +124,43 @@ TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
   }
 }
 
+// With Paint on, a circle under the pointer shows the brush: the cells within its radius of the cell there
+// (issue 15). Life's dead cells are black, so the circle's white is the outline's.
+TEST_F(GuiApp, TheBrushOutlineFollowsThePointerWhilePaintIsOn) {
+  const AppRun run = run_script(
+      "kernel life\n"
+      "sim pause\n"
+      "sim grid 160x100\n"
+      "pattern glider\n"  // a glider at the centre: the rest is dead
+      "mouse move 300 300\n"
+      "viewport-shot " + path("off.png").string() + " no-panels\n"
+      "sim brush on 6\n"
+      "mouse move 300 300\n"
+      "viewport-shot " + path("on.png").string() + " no-panels\n"
+      "print-status\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const double zoom = zoom_of(line_starting(run.out, "status "));
+  const Image off = load_image(path("off.png")), on = load_image(path("on.png"));
+  // White pixels near (x, y): the pointer's cell centre lies within half a cell of the pointer.
+  auto white_near = [&](const Image& shot, double x, double y) {
+    const int reach = int(std::ceil(zoom / 2)) + 2;
+    for (int dy = -reach; dy <= reach; ++dy)
+      for (int dx = -reach; dx <= reach; ++dx) {
+        const auto* p = shot.row<std::uint8_t>(int(y) + dy) + (int(x) + dx) * shot.channels();
+        if (p[0] > 200 && p[1] > 200 && p[2] > 200) return true;
+      }
+    return false;
+  };
+  const double r = (6 + 0.5) * zoom;  // cells within 6 of the centre cell reach half a cell further
+  for (auto [dx, dy] : {std::pair{1.0, 0.0}, {-1.0, 0.0}, {0.0, 1.0}, {0.0, -1.0}}) {
+    EXPECT_TRUE(white_near(on, 300 + dx * r, 300 + dy * r)) << "no outline at " << dx << "," << dy;
+    EXPECT_FALSE(white_near(off, 300 + dx * r, 300 + dy * r)) << "an outline without Paint at " << dx << "," << dy;
+  }
+  EXPECT_FALSE(white_near(on, 300, 300)) << "the circle is an outline: inside stays as the cells are";
+}
+
 // The Simulation section's export buttons ask for their file or folder through the window's save dialog and its
 // replace question, as the menus' exports do (issue 15): the dialogs are answered by the script here.
 TEST_F(GuiApp, SimulationExportButtonsAskForAFileAndBeforeReplacingOne) {
