@@ -261,7 +261,8 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   renderer.set_image_overlay([&] { ui::draw_image_overlays(session, panels); });
   renderer.legend().free_width = ui::panels_width(panels, float(request.width));
 
-  const ui::DisplayFrame frame = session.display_frame();
+  ui::DisplayFrame frame = session.display_frame();
+  frame.input_shown = ui::view_shows_input(frame, view);
   const ui::DisplayUpdate update = renderer.renderer().update(frame);
   if (update.output_changed)
     session.note_display(frame.output_generation, update.output_ms, renderer.renderer().display_path());

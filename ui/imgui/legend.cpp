@@ -121,7 +121,8 @@ void draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
   const Size2 framebuffer{int(io.DisplaySize.x * scale + 0.5f),
                           int(io.DisplaySize.y * io.DisplayFramebufferScale.y + 0.5f)};
   const float x = float(split_screen_x(view, framebuffer)) / scale;  // logical pixels, as ImGui draws
-  // Near the top, below where the legend stands (top left), clear of the inspector and job box (bottom left).
+  // Near the top, below the legend's own place (top left, one line high), clear of the inspector and job box
+  // (bottom left).
   const float pad = 4, top = 24 + 3 * ImGui::GetTextLineHeight() + 24;
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   auto label = [&](const char* text, bool left_of_line) {

@@ -209,7 +209,7 @@ void ViewportWidget::paintGL() {
   const Size2 fb = framebuffer_size();
   try {
     DisplayFrame frame = session_.display_frame();
-    frame.input_shown = view_.split || (!frame.output && !frame.output_device);
+    frame.input_shown = view_shows_input(frame, view_);
     const DisplayUpdate u = renderer_->update(frame);
     if (u.output_changed) session_.note_display(frame.output_generation, u.output_ms, renderer_->display_path());
     if (frame.input_generation != drawn_input_generation_ || frame.output_generation != drawn_output_generation_)

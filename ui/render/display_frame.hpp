@@ -64,4 +64,9 @@ struct ViewState {
   bool show_launch_grid = false;
 };
 
+// Whether `view` draws the frame's input: before any result, and in the before/after split (DisplayFrame::input_shown).
+inline bool view_shows_input(const DisplayFrame& frame, const ViewState& view) {
+  return view.split || (!frame.output && !frame.output_device);
+}
+
 }  // namespace ks::ui
