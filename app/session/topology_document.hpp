@@ -85,7 +85,8 @@ struct SweepForecast {
   long double evaluations = 0;           // over every pass
   std::optional<double> seconds;         // placements "all", once measured on the worker
   std::string measured_on;               // the backend the time was measured on ("CPU (2 threads)")
-  std::string error;                     // why nothing is counted (a refused request); the rest is empty then
+  // Why nothing is counted (a refused request: evaluations 0), or why the time could not be measured.
+  std::string error;
 };
 // Sweeps longer than this (estimated) are worth a second thought: the panel suggests sampling.
 inline constexpr double kLongSweepS = 60;

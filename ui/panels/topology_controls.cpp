@@ -160,7 +160,7 @@ void gpu_choice(app::TopologySettings& s, TopologyPanelState& st) {
 // Before Run: what the sweep will cost, counted as its progress line counts (every pass), and for "all" how
 // long it will take, measured on this backend; a long one suggests sampling instead.
 void forecast_lines(app::TopologyDocument& doc, const app::SweepForecast& f, TopologyPanelState& st) {
-  if (!f.error.empty()) return note_text(f.error);
+  if (f.evaluations == 0) return note_text(f.error);  // a request that cannot run: why
   note_text(fmt::format("{:.4g} placements x {} slice{} x {} configuration{} = {:.4g} evaluations a pass",
                         double(f.placements), f.slices, f.slices == 1 ? "" : "s", f.configurations,
                         f.configurations == 1 ? "" : "s", double(f.evaluations_per_pass)));
@@ -168,6 +168,7 @@ void forecast_lines(app::TopologyDocument& doc, const app::SweepForecast& f, Top
   if (f.seconds) total += fmt::format(", about {} on {}", duration_words(*f.seconds), f.measured_on);
   else if (doc.settings().placements == "all") total += " (measuring the time...)";
   note_text(total);
+  if (!f.error.empty()) note_text(f.error);  // the time could not be measured
   if (!f.seconds || *f.seconds <= app::kLongSweepS) return;
   const double limit = doc.settings().max_time_s;
   std::string warning = fmt::format("That is a long sweep (about {}).", duration_words(*f.seconds));
