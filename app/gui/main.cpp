@@ -3,6 +3,7 @@
 // without a display (EGL) and exits, before any Qt object exists, so it runs on machines with no X server at all.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QMessageBox>
 #include <QSettings>
@@ -89,36 +90,45 @@ int run_gui(int argc, char** argv) {
   QApplication::setApplicationVersion(KS_VERSION);
 
   const GuiOptions opt = parse(app);
-  ks::app::Session::Options so;
-  so.cpu_threads = opt.threads;
-  so.use_cuda = opt.backend != "cpu";
-  ks::app::Session session(so);
-  if (opt.backend == "cuda") session.set_backend(ks::Backend::Cuda);  // says why not, when there is no GPU
+  // What a script's quit must wait for is everything below: the window, the runner and the session (its workers
+  // cancelled and joined) go at the end of this block, before the time is taken.
+  QElapsedTimer since_quit;
+  int code = 0;
+  {
+    ks::app::Session::Options so;
+    so.cpu_threads = opt.threads;
+    so.use_cuda = opt.backend != "cpu";
+    ks::app::Session session(so);
+    if (opt.backend == "cuda") session.set_backend(ks::Backend::Cuda);  // says why not, when there is no GPU
 
-  std::unique_ptr<QSettings> settings = opt.settings_file.isEmpty()
-                                            ? std::make_unique<QSettings>()
-                                            : std::make_unique<QSettings>(opt.settings_file, QSettings::IniFormat);
-  ks::ui::qt::MainWindow window(session, *settings);
-  if (opt.file.isEmpty())
-    session.open_sample();
-  else
-    window.open_file(opt.file);  // in the background; the sample stands in if it cannot be read
-  window.show();
+    std::unique_ptr<QSettings> settings = opt.settings_file.isEmpty()
+                                              ? std::make_unique<QSettings>()
+                                              : std::make_unique<QSettings>(opt.settings_file, QSettings::IniFormat);
+    ks::ui::qt::MainWindow window(session, *settings);
+    if (opt.file.isEmpty())
+      session.open_sample();
+    else
+      window.open_file(opt.file);  // in the background; the sample stands in if it cannot be read
+    window.show();
 
-  std::unique_ptr<ks::gui::ScriptRunner> runner;
-  if (!opt.script.isEmpty()) {
-    runner = std::make_unique<ks::gui::ScriptRunner>(window, session, read_script(opt.script),
-                                                     opt.script_time_limit_s);
-    runner->start();
-  }
-  if (!opt.playlist.isEmpty()) {
-    try {
-      window.open_playlist(opt.playlist);
-    } catch (const ks::Error& e) {  // the window stays, and says why (a dialog, or the script's failure)
-      window.show_playlist_error(QString::fromStdString(e.full_message()));
+    std::unique_ptr<ks::gui::ScriptRunner> runner;
+    if (!opt.script.isEmpty()) {
+      runner = std::make_unique<ks::gui::ScriptRunner>(window, session, read_script(opt.script),
+                                                       opt.script_time_limit_s);
+      runner->start();
     }
+    if (!opt.playlist.isEmpty()) {
+      try {
+        window.open_playlist(opt.playlist);
+      } catch (const ks::Error& e) {  // the window stays, and says why (a dialog, or the script's failure)
+        window.show_playlist_error(QString::fromStdString(e.full_message()));
+      }
+    }
+    code = QApplication::exec();
+    if (runner) since_quit = runner->since_quit();
   }
-  return QApplication::exec();
+  if (since_quit.isValid()) std::printf("quit: closed in %lld ms\n", static_cast<long long>(since_quit.elapsed()));
+  return code;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "headless/headless_renderer.hpp"
 #include "io/image_io.hpp"
-#include "panels/launch_overlay.hpp"
+#include "panels/image_overlays.hpp"
 #include "panels/panels.hpp"
 #include "session/display_frame.hpp"
 #include "render/pixel_probe.hpp"
@@ -258,9 +258,11 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   }
 
   panels.probe = probe_at(session, view, request);
-  renderer.set_image_overlay([&] { ui::draw_launch_overlay(session, panels); });
+  renderer.set_image_overlay([&] { ui::draw_image_overlays(session, panels); });
+  renderer.legend().free_width = ui::panels_width(panels, float(request.width));
 
-  const ui::DisplayFrame frame = session.display_frame();
+  ui::DisplayFrame frame = session.display_frame();
+  frame.input_shown = ui::view_shows_input(frame, view);
   const ui::DisplayUpdate update = renderer.renderer().update(frame);
   if (update.output_changed)
     session.note_display(frame.output_generation, update.output_ms, renderer.renderer().display_path());

@@ -16,6 +16,7 @@
 #include "core/error.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
+#include "render/view_math.hpp"
 #include "session/display_frame.hpp"
 #include "session/session.hpp"
 
@@ -77,6 +78,14 @@ void drop_file(ui::qt::MainWindow& window, const QString& path) {
   if (!drop.isAccepted()) throw_usage("the window did not take the drop of '" + path.toStdString() + "'");
 }
 
+void mouse_on_viewport(ui::qt::MainWindow& window, QEvent::Type type, const QPointF& at, bool left_held) {
+  QWidget& target = window.viewport();
+  const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+  QMouseEvent e(type, at, at, target.mapToGlobal(at), button, left_held ? Qt::LeftButton : Qt::NoButton,
+                Qt::NoModifier);
+  QApplication::sendEvent(&target, &e);
+}
+
 void click_viewport(ui::qt::MainWindow& window, const QPointF& at) {
   QWidget& target = window.viewport();
   const QPointF global = target.mapToGlobal(at);
@@ -99,6 +108,23 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(double(v.zoom), 0, 'g', 4)
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
   line += QString(" launch_grid=") + (v.show_launch_grid ? "on" : "off");
+  line += QString(" topology=") + (window.panels().topology.open ? "on" : "off");
+  // Where the legend stands and where the image is, in the viewport's logical pixels.
+  const ui::LegendPlacement& legend = window.viewport().legend();
+  line += legend.drawn ? QString(" legend=%1,%2").arg(double(legend.shown.x)).arg(double(legend.shown.y))
+                       : QString(" legend=none");
+  const ui::DisplayFrame frame = session.display_frame();
+  const ImageShape shape = frame.output ? frame.output->shape() : frame.input ? frame.input->shape()
+                                                                               : frame.output_device.shape;
+  const qreal ratio = window.viewport().devicePixelRatioF();
+  const ui::Size2 fb{int(window.viewport().width() * ratio + 0.5), int(window.viewport().height() * ratio + 0.5)};
+  const ui::Vec2 top_left = ui::image_to_screen(v, fb, {0, 0});
+  const ui::Vec2 bottom_right = ui::image_to_screen(v, fb, {double(shape.width), double(shape.height)});
+  line += QString(" image=%1,%2,%3,%4")
+              .arg(top_left.x / ratio, 0, 'f', 0)
+              .arg(top_left.y / ratio, 0, 'f', 0)
+              .arg(bottom_right.x / ratio, 0, 'f', 0)
+              .arg(bottom_right.y / ratio, 0, 'f', 0);
   line += " title=" + window.windowTitle().replace(' ', '_');
   if (r) line += QString::fromStdString(" last=" + r->kernel + "/" + r->variant);
   const ui::Appearance& a = window.viewport().appearance();

@@ -1,6 +1,7 @@
 #pragma once
 // What the script runner (script_runner.hpp) reads from and does to the window beyond the session: the menus,
 // a dropped file, the status and About texts, as plain lines a test can check.
+#include <QEvent>
 #include <QPointF>
 #include <QString>
 #include <QStringList>
@@ -27,6 +28,9 @@ void trigger_menu_entry(ui::qt::MainWindow& window, const QString& path);
 void drop_file(ui::qt::MainWindow& window, const QString& path);
 // A left click at `position` (the viewport's logical pixels): move, press and release, as a mouse sends them.
 void click_viewport(ui::qt::MainWindow& window, const QPointF& position);
+// One mouse event on the viewport at a logical position: a press or release of the left button, or a move
+// (`left_held`: with the button down, a drag).
+void mouse_on_viewport(ui::qt::MainWindow& window, QEvent::Type type, const QPointF& position, bool left_held);
 // "status input=NAME kernel=ID backend=cpu runs=N panels=on split=off zoom=0.88 colormap=gray
 //  title=TITLE [last=kernel/variant]"
 QString status_line(ui::qt::MainWindow& window, const app::Session& session);

@@ -11,9 +11,11 @@
 #include "gui/script_inspect.hpp"
 #include "gui/playlist_script.hpp"
 #include "gui/sim_script.hpp"
+#include "gui/topology_script.hpp"
 #include "session/display_frame.hpp"
 #include "session/lab_commands.hpp"
 #include "session/session.hpp"
+#include "session/topology_document.hpp"
 
 namespace ks::gui {
 
@@ -58,19 +60,24 @@ void ScriptRunner::start() {
 bool ScriptRunner::waiting() const {
   const bool behind = sim_wait_generation_ >= 0 && session_.simulating() && session_.simulation().playing() &&
                       session_.simulation().generation() < sim_wait_generation_;
-  return session_.busy() || window_.opening() || behind;
+  if (!sleep_until_.hasExpired()) return true;
+  const bool topology = wait_for_topology_ && session_.topology().busy();
+  return session_.busy() || window_.opening() || behind || topology;
 }
 
 void ScriptRunner::step() {
   if (wait_for_work_) {
     if (waiting()) return;
-    wait_for_work_ = false;
+    wait_for_work_ = wait_for_topology_ = false;
     settle_until_frame_ = window_.viewport().frames_drawn() + kSettleFrames;
   }
   if (window_.viewport().frames_drawn() < settle_until_frame_) {  // frames drawn, not timer steps
     window_.viewport().update();
     return;
   }
+  // Dialogs that panels asked for are answered after the frame that asked: say them before what comes next.
+  print_questions();
+  if (click_pending_button()) return;
   while (next_ < lines_.size()) {
     const QString line = lines_[next_++].trimmed();
     if (line.isEmpty() || line.startsWith('#')) continue;
@@ -96,9 +103,27 @@ void ScriptRunner::step() {
   }
 }
 
-void ScriptRunner::print_question() {
-  const QString question = window_.take_question();
-  if (!question.isEmpty()) print("question: " + question);
+void ScriptRunner::print_questions() {
+  for (const QString& question : window_.take_questions()) print("question: " + question);
+}
+
+bool ScriptRunner::click_pending_button() {
+  if (button_to_click_.isEmpty()) return false;
+  const QString label = std::exchange(button_to_click_, QString());
+  // The sidebar's buttons, then the Topology window's.
+  const auto& sidebar = window_.panels().buttons.rects;
+  const auto& topology = window_.panels().topology.buttons.rects;
+  const std::array<float, 4>* rect = nullptr;
+  for (const auto* rects : {&sidebar, &topology})
+    if (auto it = rects->find(label.toStdString()); !rect && it != rects->end()) rect = &it->second;
+  if (!rect) {
+    failure_ = "no button '" + label + "' is shown (is its section open?)";
+    return true;
+  }
+  const auto& [x0, y0, x1, y1] = *rect;
+  click_viewport(window_, QPointF((x0 + x1) / 2, (y0 + y1) / 2));
+  wait_for_work_ = true;
+  return true;
 }
 
 void ScriptRunner::fail(const QString& message) {
@@ -108,6 +133,11 @@ void ScriptRunner::fail(const QString& message) {
 }
 
 void ScriptRunner::run_line(const QString& line) {
+  if (line.startsWith("nowait ")) {  // the command's work goes on while the script does
+    run_line(line.mid(7).trimmed());
+    wait_for_work_ = false;
+    return;
+  }
   const QStringList w = line.split(' ', Qt::SkipEmptyParts);
   const QString cmd = w[0];
   const QString arg = w.size() > 1 ? w[1] : QString();
@@ -172,12 +202,29 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "click") {
     if (w.size() != 3) throw_usage("click needs X Y (the viewport's logical pixels)");
     click_viewport(window_, QPointF(w[1].toDouble(), w[2].toDouble()));
+  } else if (cmd == "mouse") {
+    if (w.size() != 4) throw_usage("mouse needs down|move|up X Y (the viewport's logical pixels)");
+    const QPointF at(w[2].toDouble(), w[3].toDouble());
+    if (arg != "down" && arg != "move" && arg != "up")
+      throw_usage("mouse needs down, move or up, not '" + arg.toStdString() + "'");
+    const QEvent::Type type =
+        arg == "down" ? QEvent::MouseButtonPress : arg == "up" ? QEvent::MouseButtonRelease : QEvent::MouseMove;
+    mouse_down_ = arg == "move" ? mouse_down_ : arg == "down";
+    mouse_on_viewport(window_, type, at, mouse_down_);
   } else if (cmd == "drop") {
     need_arg();
     drop_file(window_, arg);
   } else if (cmd == "menu") {
     need_arg();
     trigger_menu_entry(window_, line.mid(line.indexOf(' ') + 1).trimmed());
+  } else if (cmd == "save-as") {
+    need_arg();
+    window_.set_dialog_answer(line.mid(line.indexOf(' ') + 1).trimmed());
+  } else if (cmd == "click-button") {
+    need_arg();
+    button_to_click_ = line.mid(line.indexOf(' ') + 1).trimmed();
+    window_.panels().buttons.scroll_to = window_.panels().topology.buttons.scroll_to = button_to_click_.toStdString();
+    window_.viewport().update();
   } else if (cmd == "overwrite") {
     need_arg();
     window_.set_overwrite_answer(arg == "yes" ? true : arg == "no" ? false : throw_usage_bool(arg));
@@ -198,7 +245,7 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "window-shot") {
     need_arg();
     const bool written = window_.save_window(arg);
-    print_question();
+    print_questions();
     const qreal r = window_.devicePixelRatioF();
     if (written)
       print(QString("window-shot %1 %2x%3").arg(arg).arg(qRound(window_.width() * r)).arg(qRound(window_.height() * r)));
@@ -206,7 +253,7 @@ void ScriptRunner::run_line(const QString& line) {
     need_arg();
     const bool panels = !(w.size() > 2 && w[2] == "no-panels");
     const bool written = window_.save_viewport(arg, panels);
-    print_question();
+    print_questions();
     const auto& v = window_.viewport();
     const qreal r = v.devicePixelRatioF();
     if (written)
@@ -214,11 +261,11 @@ void ScriptRunner::run_line(const QString& line) {
   } else if (cmd == "export") {
     need_arg();
     window_.export_result(arg, w.size() > 2 ? w[2].toInt() : 0);
-    print_question();
+    print_questions();
   } else if (cmd == "export-timings") {
     need_arg();
     window_.export_timings(arg);
-    print_question();
+    print_questions();
   } else if (cmd == "playlist") {
     need_arg();
     window_.open_playlist(arg);
@@ -241,10 +288,19 @@ void ScriptRunner::run_line(const QString& line) {
     for (const QString& entry : menu_entries(window_)) print("menu " + entry);
   } else if (cmd == "print-about") {
     print("about " + about_plain_text(window_));
+  } else if (cmd == "sleep") {
+    need_arg();
+    bool ok = false;
+    const int ms = arg.toInt(&ok);
+    if (!ok || ms < 0) throw_usage("sleep needs milliseconds, not '" + arg.toStdString() + "'");
+    sleep_until_ = QDeadlineTimer(ms);
   } else if (cmd == "quit") {
+    since_quit_.start();
     timer_.stop();
     window_.close();
     QApplication::exit(0);
+  } else if (run_topology_command(w, session_, wait_for_topology_)) {
+    // the Topology window: gui/topology_script.hpp
   } else if (run_sim_command(w, session_, sim_wait_generation_)) {
     // life, heat and grayscott in the window: gui/sim_script.hpp
   } else {

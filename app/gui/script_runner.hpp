@@ -9,6 +9,9 @@
 //   text-size POINTS             high-contrast on|off   presenter on|off   (View > Text size, ..., Presenter view)
 //   drop PATH                    (a file dropped on the window, as from a file manager)
 //   click X Y                    (a left click at the viewport's logical pixel X, Y: panels included)
+//   mouse down|move|up X Y       (one mouse event there: the left button pressed or released, or the pointer
+//                                moved, dragging while the button is down; each waits for frames as a person's
+//                                hand would)
 //   menu MENU/ENTRY              (triggers a menu entry by its text, e.g. "menu View/1:1"; not those that open a
 //                                dialog)
 //   window-shot PATH             (the whole window; prints "window-shot PATH WxH")
@@ -16,15 +19,22 @@
 //   export PATH [8|16]           export-timings PATH
 //   overwrite yes|no             (the answer the commands that write give to "replace these files?"; each
 //                                question asked is printed: "question: Replace files? a.png, a.png.json -> no")
+//   save-as PATH                 (the answer of the next save or folder dialog; without one it is cancelled;
+//                                printed as "question: Dialog TITLE -> PATH")
+//   click-button LABEL           (a left click on a panel's button by its label, e.g. "click-button Export GIF...",
+//                                scrolled into view first; buttons drawn through panels::named_button)
 //   print-status                 (prints "status input=... kernel=... backend=... runs=N panels=on split=off ...")
 //   print-menus                  (prints "menu File/Open image... [Ctrl+O]" for every entry)
 //   print-about                  (prints the About box's text)
-//   quit
+//   nowait COMMAND               (COMMAND without waiting for the work it starts: e.g. quitting during it)
+//   sleep MS                     (lets MS milliseconds pass, the window drawing: work started before goes on)
+//   quit                         (when the window and the session are gone: "quit: closed in N ms")
 //   lab-size TEXT                (the Lab section's size; `run` and `sweep` act on the lab while a lab kernel is
 //                                chosen)
 //   print-lab                    (prints "lab kernel=ID runs=N last=VARIANT@SIZE check=agrees|disagrees|unchecked
 //                                image=WxH|none sweep=P/T complete|running|cancelled|none")
 //   pattern NAME|FILE.rle, sim play|pause|step N|paint X Y|...  (live simulations: gui/sim_script.hpp)
+//   topo generate|add|placements|time-limit|run|wait|cancel|print  (the Topology window: gui/topology_script.hpp)
 //   playlist FILE|DEMO, next, previous, close-playlist, print-playlist  (demo playlists: gui/playlist_script.hpp;
 //                                each but close prints the playlist's state)
 //   key space|pagedown|pageup|left|right|escape  (a key press on the viewport, window shortcuts included)
@@ -35,6 +45,8 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QTimer>
 #include <cstdint>
 
@@ -53,13 +65,17 @@ class ScriptRunner : public QObject {
  public:
   ScriptRunner(ui::qt::MainWindow& window, app::Session& session, QStringList lines, int time_limit_s);
   void start();
+  // Since the script's `quit` (invalid before it): main() says how long closing took, the work it cancelled and
+  // joined included, so a test can hold quitting to "at once".
+  const QElapsedTimer& since_quit() const noexcept { return since_quit_; }
 
  private:
   void step();
   bool waiting() const;  // the previous command's work is still going on
   void run_line(const QString& line);
   void fail(const QString& message);
-  void print_question();  // the overwrite question the last command asked, if any
+  void print_questions();  // the dialogs and overwrite questions since the last call, if any
+  bool click_pending_button();  // click-button's second half, once the button was scrolled into view
 
   ui::qt::MainWindow& window_;
   app::Session& session_;
@@ -70,6 +86,11 @@ class ScriptRunner : public QObject {
   bool wait_for_work_ = false;
   long long sim_wait_generation_ = -1;  // `sim wait-generation N` (gui/sim_script.hpp)
   QString failure_;        // of the last command, until expect-error takes it
+  bool wait_for_topology_ = false;  // `topo wait`: until the Topology document's worker is idle
+  bool mouse_down_ = false;  // `mouse down` until `mouse up`: moves between them drag
+  QDeadlineTimer sleep_until_;  // `sleep MS` (default: expired)
+  QElapsedTimer since_quit_;
+  QString button_to_click_;  // click-button's label, until clicked (after a frame that scrolled to it)
   // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
   // must see the result.
   std::uint64_t settle_until_frame_ = 0;

@@ -1,7 +1,12 @@
 #include "inputs/image_files.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "assets.hpp"
 #include "core/error.hpp"
+#include "core/timing.hpp"
 #include "engine/engine.hpp"
 #include "io/image_io.hpp"
 
@@ -13,7 +18,21 @@ InputImage load_sample() {
 
 InputImage load_input(const std::string& input) {
   if (input == kSampleName) return load_sample();
-  return {load_image(input), input};
+  // A large image takes seconds: on a terminal, a line redrawn in place says how far (logs get nothing). (Not
+  // cli/progress_bar: this file is also the session's, which has no command line.)
+  const bool terminal = ::isatty(::fileno(stderr)) != 0;
+  Stopwatch clock;
+  bool shown = false;
+  const LoadProgress progress = [&](double fraction) {
+    if (terminal && (shown || clock.elapsed_ms() > 500)) {
+      std::fprintf(stderr, "\rloading %s: %3.0f%%", input.c_str(), fraction * 100);
+      shown = true;
+    }
+    return true;
+  };
+  InputImage loaded{load_image(input, {}, progress), input};
+  if (shown) std::fprintf(stderr, "\r\033[K");  // the line goes: what follows starts clean
+  return loaded;
 }
 
 Image to_file_layout(const Image& result, const ImageShape& loaded) {

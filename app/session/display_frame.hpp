@@ -36,6 +36,10 @@ struct DisplayFrame {
   std::uint64_t input_generation = 0;
   std::uint64_t output_generation = 0;
   bool signed_output = false;      // Laplacian, dx, dy: a diverging colormap and a range symmetric about 0
+  // Whether the input is drawn (no result yet, or the before/after split): when it is not, the renderer frees
+  // its textures rather than keep a second copy of a large image in the GL driver (in host memory without a GPU),
+  // and uploads it again when it is drawn.
+  bool input_shown = true;
 };
 
 // The colormaps and their tables are app/report's (the simulation pictures of the CLI and the app use them
@@ -68,5 +72,10 @@ struct ViewState {
   // under the cursor with its shared tile and the window its pixel reads.
   bool show_launch_grid = false;
 };
+
+// Whether `view` draws the frame's input: before any result, and in the before/after split (DisplayFrame::input_shown).
+inline bool view_shows_input(const DisplayFrame& frame, const ViewState& view) {
+  return view.split || (!frame.output && !frame.output_device);
+}
 
 }  // namespace ks::ui

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "assets.hpp"
+#include "io/image_io.hpp"
 #include "registry/registry.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
 #include "stencil/stencil_plan.hpp"
@@ -104,7 +105,12 @@ void Session::open_sample() {
 void Session::open_image_async(const std::filesystem::path& path) {
   worker_->submit("load", "Loading " + path.filename().string(), [this, path](Worker::Context& ctx) {
     try {
-      auto image = std::make_shared<const Image>(load_image(path));
+      // Large PNGs report rows as they decode, and stop at Cancel (or when the app closes).
+      const LoadProgress progress = [&ctx](double fraction) {
+        ctx.set_progress(fraction, fmt::format("{:.0f}% decoded", fraction * 100));
+        return !ctx.cancelled();
+      };
+      auto image = std::make_shared<const Image>(load_image(path, {}, progress));
       if (ctx.cancelled()) return;
       ctx.post([this, image, path] {
         try {
@@ -115,6 +121,12 @@ void Session::open_image_async(const std::filesystem::path& path) {
         }
       });
     } catch (const Error& e) {
+      if (e.kind() == ErrorKind::Cancelled) {  // the image shown stays; the window's "Loading" line ends
+        ctx.post([this, path] {
+          notify(Notice::Level::Cancelled, Notice::Source::Load, "loading " + path.string() + " was cancelled");
+        });
+        return;
+      }
       ctx.post([this, e] { notify(Notice::Level::Error, Notice::Source::Load, e.full_message()); });
     }
   });
@@ -137,8 +149,7 @@ void Session::set_input(std::shared_ptr<const Image> file_image, std::string nam
 }
 
 void Session::prepare_input() {
-  auto prepared = std::make_shared<const Image>(prepare_stencil_input(*file_image_, type_choice_));
-  input_ = std::move(prepared);
+  input_ = prepare_stencil_input(file_image_, type_choice_);  // file_image_ itself when the kernels take it as is
   ++input_generation_;
   lab_->set_image(file_image_);  // kmeans runs on the image as loaded
   // The shown result belongs to the previous input; a new one follows.

@@ -75,7 +75,7 @@ class Session {
 
   // What happened in the background, for the window's status bar or a dialog.
   struct Notice {
-    enum class Level { Info, Error };
+    enum class Level { Info, Error, Cancelled };  // Cancelled: what the user stopped (no error, no result)
     enum class Source { Load, Run, Reference, Sweep, Other };
     Level level = Level::Info;
     Source source = Source::Other;
@@ -151,9 +151,17 @@ class Session {
   // Collects finished work and starts due runs. Call once per frame on the GUI thread.
   void poll();
   void cancel();       // stops the sweep between shapes; a running kernel finishes and its result is dropped
+  // The app is closing: every worker's job is cancelled and no new one starts (the session's — run, load,
+  // simulation, lab — and the Topology document's sweep, search or load), all at once, so that the destructors
+  // then join workers that are already winding down instead of cancelling them one after another. The session
+  // does no more work afterwards.
+  void shut_down();
   Worker::Status job_status() const { return worker_->status(); }
   // A playing simulation keeps the worker going on its own: only what was asked of it counts.
-  bool busy() const { return run_requested_ || !(worker_->idle() || (simulating() && simulation_->only_playing())); }
+  bool busy() const {
+    return run_requested_ || (simulating() && simulation_->work_queued()) ||
+           !(worker_->idle() || (simulating() && simulation_->only_playing()));
+  }
   // Blocks until every requested run and job is done and applied (tests, headless use); a run still waiting
   // for its debounce interval starts at once.
   void wait_idle();

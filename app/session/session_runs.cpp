@@ -11,6 +11,7 @@
 #include "session/lab_document.hpp"
 #include "session/lab_exports.hpp"
 #include "session/session.hpp"
+#include "session/topology_document.hpp"
 
 namespace ks::app {
 
@@ -129,6 +130,11 @@ void Session::run_now() {
 }
 
 void Session::cancel() { worker_->cancel_running(); }
+
+void Session::shut_down() {
+  worker_->stop();
+  if (topology_) topology_->shut_down();
+}
 
 void Session::submit_run() {
   const StencilRequest req = request();

@@ -134,6 +134,9 @@ class SimulationRunner {
   const SimulationTiming& timing() const noexcept { return timing_; }
   const std::optional<Error>& error() const noexcept { return error_; }  // the last refused (re)start
   bool busy() const noexcept { return in_flight_; }
+  // Steps, strokes or an export asked for and not started yet, or an export under way (it may run as several
+  // jobs): Session::busy() counts them, so that a script waits for an export a button queued.
+  bool work_queued() const noexcept { return !actions_.empty() || exporting_; }
   // All that was asked is done and only playing keeps the worker going (scripts wait for this, not for idle).
   bool only_playing() const noexcept;
   // True when the state shown came from carrying another simulation's state over (a backend, variant or block

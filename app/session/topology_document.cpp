@@ -3,6 +3,7 @@
 #include "session/topology_document.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <cmath>
@@ -28,13 +29,15 @@ topo::EvalRequest request_for(const TopologyInputs& in, const TopologySettings& 
   return r;
 }
 
-std::string evaluations_text(std::uint64_t v) {
-  if (v >= 1000000000ull) return fmt::format("{:.2f} G", double(v) / 1e9);
-  if (v >= 1000000ull) return fmt::format("{:.2f} M", double(v) / 1e6);
-  return fmt::format("{}", v);
-}
-
 }  // namespace
+
+std::string evaluation_count_text(long double count) {
+  const double v = double(count);
+  if (v >= 1e12) return fmt::format("{:.3g} T", v / 1e12);
+  if (v >= 1e9) return fmt::format("{:.2f} G", v / 1e9);
+  if (v >= 1e6) return fmt::format("{:.2f} M", v / 1e6);
+  return fmt::format("{:.0f}", v);
+}
 
 TopologyDocument::TopologyDocument(Options options)
     : options_(options), pool_(std::make_unique<ThreadPool>(options.cpu_threads)) {
@@ -173,19 +176,7 @@ void TopologyDocument::run() {
           setup.max_time_s = settings.max_time_s;
           setup.label = in->traffic.source;
           setup.note = [&ctx, this](const std::string& text) { ctx.post([this, text] { notify(false, text); }); };
-          if (request.backend == Backend::Cuda) {
-            std::vector<int> devices = settings.gpus;
-            if (devices.empty())
-              for (const DeviceInfo& d : list_devices()) devices.push_back(d.index);
-            if (devices.empty()) devices.push_back(0);  // CudaContext::create says why there is none
-            if (devices != cuda_devices_ || cuda_.empty()) {
-              cuda_.clear();
-              cuda_devices_.clear();
-              for (int d : devices) cuda_.push_back(CudaContext::create(d));
-              cuda_devices_ = devices;
-            }
-            for (auto& c : cuda_) setup.gpu_workers.push_back(c.get());
-          }
+          if (request.backend == Backend::Cuda) setup.gpu_workers = cuda_workers(settings);
           topo::EvalControl control;
           control.cancel = &cancel_;
           control.progress = [&](const topo::EvalProgress& p) {
@@ -193,8 +184,8 @@ void TopologyDocument::run() {
             const double f =
                 p.evaluations_total ? double(p.evaluations_done) / double(p.evaluations_total) : -1.0;
             ctx.set_progress(
-                f, fmt::format("{}: {} of {} evaluations", p.pass, evaluations_text(p.evaluations_done),
-                               evaluations_text(p.evaluations_total)));
+                f, fmt::format("{}: {} of {} evaluations", p.pass, evaluation_count_text(p.evaluations_done),
+                               evaluation_count_text(p.evaluations_total)));
           };
           const auto start = std::chrono::steady_clock::now();
           run->result = topo::evaluate(*run->problem, request, control, setup);
@@ -204,6 +195,79 @@ void TopologyDocument::run() {
           ctx.post([this, msg = e.full_message()] { notify(true, "Topology sweep: " + msg); });
         }
       });
+}
+
+std::vector<CudaContext*> TopologyDocument::cuda_workers(const TopologySettings& settings) {
+  std::vector<int> devices = settings.gpus;
+  if (devices.empty())
+    for (const DeviceInfo& d : list_devices()) devices.push_back(d.index);
+  if (devices.empty()) devices.push_back(0);  // CudaContext::create says why there is none
+  if (devices != cuda_devices_ || cuda_.empty()) {
+    cuda_.clear();
+    cuda_devices_.clear();
+    for (int d : devices) cuda_.push_back(CudaContext::create(d));
+    cuda_devices_ = devices;
+  }
+  std::vector<CudaContext*> out;
+  for (auto& c : cuda_) out.push_back(c.get());
+  return out;
+}
+
+const SweepForecast* TopologyDocument::forecast() {
+  if (!has_traffic() || inputs_->configs.empty() || settings_.placements == "search") return nullptr;
+  const std::string key = fmt::format("{}|{}|{}|{}|{}", static_cast<const void*>(inputs_.get()), settings_.placements,
+                                      to_string(settings_.backend), settings_.top_k, fmt::join(settings_.gpus, ","));
+  if (key == forecast_key_) return &*forecast_;
+  forecast_key_ = key;
+  forecast_.emplace();
+  try {
+    const topo::EvalRequest request = request_for(*inputs_, settings_);
+    const topo::Problem problem = topo::make_problem(inputs_->traffic, inputs_->configs);
+    SweepForecast& f = *forecast_;
+    f.placements = request.mode == topo::PlacementMode::All      ? std::tgamma((long double)problem.n + 1)
+                   : request.mode == topo::PlacementMode::Sample ? (long double)request.samples
+                                                                 : (long double)request.placements.size();
+    f.slices = problem.slices;
+    f.configurations = problem.configs;
+    f.evaluations_per_pass = f.placements * (long double)problem.pairs();
+    f.passes = topo::passes_text(request);
+    f.evaluations = topo::evaluations_over_passes(problem, request, f.placements);
+    if (request.mode == topo::PlacementMode::All) measure_forecast(key);
+  } catch (const Error& e) {
+    *forecast_ = SweepForecast{};
+    forecast_->error = e.full_message();
+  }
+  return &*forecast_;
+}
+
+void TopologyDocument::measure_forecast(const std::string& key) {
+  worker_->submit("estimate", "Estimating the sweep's time",
+                  [this, key, in = inputs_, settings = settings_](Worker::Context& ctx) {
+                    try {
+                      const topo::Problem problem = topo::make_problem(in->traffic, in->configs);
+                      const topo::EvalRequest request = request_for(*in, settings);
+                      CudaContext* cuda = nullptr;
+                      if (settings.backend == Backend::Cuda) cuda = cuda_workers(settings).front();
+                      const topo::SweepEstimate e = topo::estimate_exhaustive(problem, request, *pool_, cuda);
+                      const std::string on = settings.backend == Backend::Cuda
+                                                 ? cuda->device().name
+                                                 : fmt::format("the CPU ({} threads)", pool_->size());
+                      ctx.post([this, key, seconds = e.seconds, on] {
+                        if (key != forecast_key_ || !forecast_) return;  // the inputs or settings changed since
+                        forecast_->seconds = seconds;
+                        forecast_->measured_on = on;
+                      });
+                    } catch (const Error& e) {
+                      ctx.post([this, key, msg = e.full_message()] {
+                        if (key == forecast_key_ && forecast_) forecast_->error = "estimating its time: " + msg;
+                      });
+                    }
+                  });
+}
+
+void TopologyDocument::shut_down() {
+  cancel_ = true;
+  worker_->stop();
 }
 
 void TopologyDocument::cancel() {
@@ -229,7 +293,7 @@ void TopologyDocument::apply_run(std::shared_ptr<TopologyRun> run) {
   if (run_->inputs == inputs_) changed_since_run_ = false;
   const topo::EvalResult& r = run_->result;
   notify(false, fmt::format("{} {}: {} evaluations in {:.2f} s on {}", run_->search ? "Placement search" : "Topology sweep",
-                            r.complete ? "done" : "cancelled (the best so far is kept)", evaluations_text(r.evaluations),
+                            r.complete ? "done" : "cancelled (the best so far is kept)", evaluation_count_text(r.evaluations),
                             run_->wall_s, r.timing.device));
   if (run_->search) {  // the optimised slice on the configuration with the best placement
     selection_ = {run_->search->slice, run_->search->best().configuration, -1};

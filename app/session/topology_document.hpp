@@ -73,6 +73,27 @@ struct TopologySettings {
   double max_time_s = 600;
 };
 
+// What a sweep of the current inputs and settings will cost, shown before Run. The evaluations are counted over
+// every pass the sweep makes (topo::evaluations_over_passes), as its progress line counts them; for placements
+// "all" the time is measured on a smaller instance with the chosen backend (topo::estimate_exhaustive, the
+// estimate the CLI gives when it refuses too large an n).
+struct SweepForecast {
+  long double placements = 0;
+  int slices = 0, configurations = 0;
+  long double evaluations_per_pass = 0;  // placements x slices x configurations
+  std::string passes;                    // "sweep + histogram + top"
+  long double evaluations = 0;           // over every pass
+  std::optional<double> seconds;         // placements "all", once measured on the worker
+  std::string measured_on;               // the backend the time was measured on ("CPU (2 threads)")
+  // Why nothing is counted (a refused request: evaluations 0), or why the time could not be measured.
+  std::string error;
+};
+// Sweeps longer than this (estimated) are worth a second thought: the panel suggests sampling.
+inline constexpr double kLongSweepS = 60;
+// "11.50 G", "2.40 M", "4096": how the panel and the progress line write counts of evaluations, so that the two
+// read alike.
+std::string evaluation_count_text(long double count);
+
 // One finished (or cancelled) sweep and the inputs it ran on.
 struct TopologyRun {
   std::shared_ptr<const TopologyInputs> inputs;
@@ -159,6 +180,7 @@ class TopologyDocument {
   // ---- sweeping ----
   void run();     // on the worker; Errors before any work (no traffic, no configuration, n! too large ...)
   void cancel();  // stops the sweep between batches; the partial result is kept and says so
+  void shut_down();  // the app is closing: the running job is cancelled, none starts after (Session::shut_down)
   bool poll();    // applies finished work; call once per frame. True when something was applied
   void wait_idle();
   Worker::Status job_status() const { return worker_->status(); }
@@ -166,6 +188,10 @@ class TopologyDocument {
   bool inputs_changed_since_run() const noexcept { return changed_since_run_; }
   std::vector<Notice> take_notices() { return std::exchange(notices_, {}); }
   const std::string& last_error() const noexcept { return last_error_; }
+  // What Run would cost with the current inputs and settings (null for a search, or without traffic or
+  // configurations). Counted at once; the time of placements "all" is measured on the worker (a fraction of a
+  // second) once per change of inputs, placements or backend, and arrives through poll().
+  const SweepForecast* forecast();
 
   // ---- placement search (settings().placements == "search"; run() starts it, cancel() keeps the best) ----
   const SearchLive& search_live() const noexcept { return live_; }
@@ -197,6 +223,8 @@ class TopologyDocument {
   void run_search();                 // topology_search_run.cpp
   void check_search_settings() const;
   void apply_run(std::shared_ptr<TopologyRun> run);
+  std::vector<CudaContext*> cuda_workers(const TopologySettings& settings);  // on the worker: made once per list
+  void measure_forecast(const std::string& key);
   void notify(bool error, std::string text);
 
   Options options_;
@@ -207,6 +235,8 @@ class TopologyDocument {
   SearchLive live_;
   std::shared_ptr<const TopologyInputs> live_inputs_;  // what the live search runs on
   bool changed_since_run_ = false;
+  std::string forecast_key_;  // the inputs and settings forecast_ was made for
+  std::optional<SweepForecast> forecast_;
   std::uint64_t load_ticket_ = 0;  // the latest traffic load asked for; older ones are dropped
   std::string last_error_;
   std::vector<Notice> notices_;

@@ -25,13 +25,17 @@ Worker::Worker(std::function<void(const std::string&, std::exception_ptr)> on_er
     : on_error_(std::move(on_error)), thread_([this] { loop(); }) {}
 
 Worker::~Worker() {
+  stop();
+  thread_.join();
+}
+
+void Worker::stop() {
   {
     std::lock_guard lock(mutex_);
-    stopping_ = true;
+    stopping_ = true;  // what Context::cancelled() tells the running job
     waiting_.clear();
   }
   wake_.notify_all();
-  thread_.join();
 }
 
 void Worker::submit(std::string kind, std::string label, Body body, bool replace_waiting) {

@@ -47,7 +47,10 @@ class Worker {
 
   // `on_error` runs on the GUI thread (posted like any result) when a job's body throws.
   explicit Worker(std::function<void(const std::string& label, std::exception_ptr)> on_error);
-  ~Worker();  // cancels the running job, drops the waiting ones, joins the thread
+  ~Worker();  // stop(), then joins the thread
+  // Cancels the running job and drops the waiting ones; no job starts after it. Returns at once, so that a
+  // closing app stops all its workers together before it joins them one by one.
+  void stop();
   Worker(const Worker&) = delete;
   Worker& operator=(const Worker&) = delete;
 

@@ -1,5 +1,7 @@
 #include "core/timing.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -33,5 +35,13 @@ static long long now_ns() {
 Stopwatch::Stopwatch() : start_ns_(now_ns()) {}
 double Stopwatch::elapsed_ms() const { return double(now_ns() - start_ns_) * 1e-6; }
 void Stopwatch::restart() { start_ns_ = now_ns(); }
+
+std::string duration_words(double s) {
+  if (s < 120) return fmt::format("{:.0f} s", s);
+  if (s < 7200) return fmt::format("{:.1f} minutes", s / 60);
+  if (s < 172800) return fmt::format("{:.1f} hours", s / 3600);
+  if (s < 3.156e8) return fmt::format("{:.0f} days", s / 86400);
+  return fmt::format("{:.2g} years", s / 3.156e7);
+}
 
 }  // namespace ks

@@ -1,5 +1,6 @@
 #pragma once
 // Summaries of repeated measurements. Medians, not means, are what the tables report.
+#include <string>
 #include <vector>
 
 namespace ks {
@@ -25,5 +26,8 @@ class Stopwatch {
  private:
   long long start_ns_;
 };
+
+// A duration as a person reads it, for estimates: "45 s", "9.6 minutes", "3.2 hours", "12 days", "4.1e+03 years".
+std::string duration_words(double seconds);
 
 }  // namespace ks

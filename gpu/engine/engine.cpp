@@ -161,6 +161,15 @@ Image prepare_stencil_input(const Image& loaded, std::optional<ElemType> to_type
   return img;
 }
 
+std::shared_ptr<const Image> prepare_stencil_input(const std::shared_ptr<const Image>& loaded,
+                                                   std::optional<ElemType> to_type) {
+  const ElemType type = to_type.value_or(loaded->type() == ElemType::U16 ? ElemType::F32 : loaded->type());
+  const bool as_loaded = type == loaded->type() && type != ElemType::U16 &&
+                         (loaded->channels() == 1 || loaded->channels() == 4);
+  if (as_loaded) return loaded;
+  return std::make_shared<const Image>(prepare_stencil_input(*loaded, to_type));
+}
+
 Image restore_channels(const Image& result, int original_channels) {
   if (original_channels == result.channels() || result.channels() != 4) return result;
   if (original_channels == 3) return convert_channels(result, 3);

@@ -102,6 +102,10 @@ class Engine {
 // Brings a loaded image to what stencil kernels take: U16 becomes F32, 2 and 3 channels become 4.
 // `to_type` forces U8 or F32 when given.
 Image prepare_stencil_input(const Image& loaded, std::optional<ElemType> to_type);
+// The same for a shared image, returning the image itself when it needs no change (u8 or f32 grey or RGBA as
+// the kernel wants it), so that a large image is not held twice.
+std::shared_ptr<const Image> prepare_stencil_input(const std::shared_ptr<const Image>& loaded,
+                                                   std::optional<ElemType> to_type);
 // Undoes the channel change for saving: 4 -> 3 when the file had 3 channels, 4 -> 2 is not attempted.
 Image restore_channels(const Image& result, int original_channels);
 

@@ -19,6 +19,7 @@
 // (unknown extension, empty image, options out of range, a size the format cannot hold) are Usage errors.
 #include <cstddef>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <span>
 #include <string>
@@ -33,7 +34,12 @@ struct LoadLimits {
   std::size_t max_bytes = std::size_t(4) << 30;
 };
 
-Image load_image(const std::filesystem::path& path, const LoadLimits& limits = {});
+// How far a load is, 0..1, from the decoding thread every few rows; returning false stops it with a Cancelled
+// error. Only PNGs decoded row by row report as they go (gpu/io/png_rows.hpp: the common 8/16-bit kinds, which
+// also keep the decoded image the only large buffer); other files are quick to decode or report nothing.
+using LoadProgress = std::function<bool(double fraction)>;
+
+Image load_image(const std::filesystem::path& path, const LoadLimits& limits = {}, const LoadProgress& progress = {});
 // `name_for_messages` stands in for the file name in error messages (e.g. "embedded sample", a URL).
 Image load_image_from_memory(std::span<const unsigned char> bytes, const std::string& name_for_messages,
                              const LoadLimits& limits = {});

@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "io/image_io.hpp"
+#include "io/png_rows.hpp"
 
 namespace ks {
 
@@ -319,9 +320,30 @@ struct StbFree {
   void operator()(void* p) const { stbi_image_free(p); }
 };
 
+// The common PNGs row by row (io/png_rows.hpp): nullopt for the kinds left to stb_image.
+std::optional<Image> decode_png_in_rows(Source& src, const std::string& name, const LoadProgress& progress) {
+  src.rewind();
+  const PngReader reader = [&src](unsigned char* data, std::size_t size) {
+    std::size_t done = 0;
+    while (done < size) {  // stb's callbacks take int sizes
+      const int want = int(std::min<std::size_t>(size - done, 1 << 30));
+      const int got = src.read(reinterpret_cast<char*>(data + done), want);
+      if (got <= 0) break;
+      done += std::size_t(got);
+    }
+    return done;
+  };
+  try {
+    return decode_png_rows(reader, name, progress);
+  } catch (const Error& e) {
+    throw_if_read_failed(src, name);  // a failing disk, rather than a "truncated" file
+    throw;
+  }
+}
+
 // total_size: the input's size in bytes where known (not for pipes).
 Image decode(Source& src, std::span<const unsigned char> head, std::optional<std::uint64_t> total_size,
-             const std::string& name, const LoadLimits& limits) {
+             const std::string& name, const LoadLimits& limits, const LoadProgress& progress) {
   const stbi_io_callbacks cb = src.callbacks();
   int w = 0, h = 0, c = 0;
   // The header alone first: it says how much memory decoding takes, before any is allocated.
@@ -337,6 +359,8 @@ Image decode(Source& src, std::span<const unsigned char> head, std::optional<std
   const ElemType type = is_hdr ? ElemType::F32 : is_16 ? ElemType::U16 : ElemType::U8;
   check_limit(w, h, c, type, limits, name);
   check_not_truncated(head, total_size, name, w, h);
+  if (sniff_format(head).name == "PNG")
+    if (std::optional<Image> rows = decode_png_in_rows(src, name, progress)) return std::move(*rows);
 
   src.rewind();
   int lw = 0, lh = 0, lc = 0;
@@ -387,7 +411,7 @@ struct FileCloser {
 
 }  // namespace
 
-Image load_image(const fs::path& path, const LoadLimits& limits) {
+Image load_image(const fs::path& path, const LoadLimits& limits, const LoadProgress& progress) {
   const std::string name = path.string();
   std::unique_ptr<std::FILE, FileCloser> file(std::fopen(path.c_str(), "rb"));
   if (!file) {
@@ -408,7 +432,7 @@ Image load_image(const fs::path& path, const LoadLimits& limits) {
   }
   const std::vector<unsigned char> head = read_head(file.get());
   FileSource src(file.get());
-  return decode(src, head, total_size, name, limits);
+  return decode(src, head, total_size, name, limits, progress);
 }
 
 Image load_image_from_memory(std::span<const unsigned char> bytes, const std::string& name_for_messages,
@@ -417,7 +441,7 @@ Image load_image_from_memory(std::span<const unsigned char> bytes, const std::st
     throw_io(fmt::format("'{}' is empty (0 bytes)", name_for_messages), "give the content of an image file");
   }
   MemorySource src(bytes);
-  return decode(src, bytes.first(std::min(bytes.size(), kHeadBytes)), bytes.size(), name_for_messages, limits);
+  return decode(src, bytes.first(std::min(bytes.size(), kHeadBytes)), bytes.size(), name_for_messages, limits, {});
 }
 
 }  // namespace ks

@@ -5,6 +5,7 @@
 
 #include "core/timing.hpp"
 #include "topo/sweep_backend.hpp"
+#include "topo/sweep_work.hpp"
 
 namespace ks::topo {
 
@@ -58,7 +59,8 @@ SweepEstimate estimate_exhaustive(const Problem& p, const EvalRequest& request, 
   }
   const double rate_small = ms > 0 ? double(evaluations) / (ms / 1e3) : 1e9;
   e.evaluations_per_second = rate_small * double(m - 1) / double(p.n - 1);
-  e.seconds = double(e.placements_exact * p.pairs() / e.evaluations_per_second);
+  e.evaluations = evaluations_over_passes(p, request, e.placements_exact);
+  e.seconds = double(e.evaluations / e.evaluations_per_second);
   return e;
 }
 

@@ -220,14 +220,22 @@ std::uint64_t index_of_placement(const std::vector<int>& placement);
 void check_placement(const std::vector<int>& placement, int n, const std::string& what);
 
 // How long an exhaustive sweep of n nodes would take, from a short measurement on this backend: seconds, and
-// the measured rate in evaluations per second. Used to explain why n! is too large.
+// the measured rate in evaluations per second. Used to explain why n! is too large, and by the app before Run.
 struct SweepEstimate {
-  double seconds = 0;
+  double seconds = 0;  // every pass of the request (its evaluations over the rate)
   double evaluations_per_second = 0;
   std::uint64_t placements = 0;  // n! (saturated at UINT64_MAX)
   long double placements_exact = 0;
+  long double evaluations = 0;  // over every pass, as the sweep's progress counts them (evaluations_over_passes)
 };
 SweepEstimate estimate_exhaustive(const Problem& problem, const EvalRequest& request, ThreadPool& pool,
                                   CudaContext* cuda);
+
+// Evaluations a sweep of `placements` placements makes over all the passes of `r` (one repetition): what its
+// progress counts, and what an estimate of its time divides by a measured rate. A sweep with a histogram and a
+// top list walks the placements three times, so this is about three times placements x slices x configurations.
+long double evaluations_over_passes(const Problem& p, const EvalRequest& r, long double placements);
+// The passes of `r` in the order they run: "sweep + histogram + top".
+std::string passes_text(const EvalRequest& r);
 
 }  // namespace ks::topo

@@ -166,12 +166,6 @@ std::string rate_text(double per_second) {
   return fmt::format("{:.0f} ", per_second);
 }
 
-std::string duration_text(double s) {
-  if (s < 120) return fmt::format("{:.0f} s", s);
-  if (s < 7200) return fmt::format("{:.1f} minutes", s / 60);
-  if (s < 172800) return fmt::format("{:.1f} hours", s / 3600);
-  return fmt::format("{:.1f} days", s / 86400);
-}
 
 class Coordinator {
  public:
@@ -542,10 +536,8 @@ bool Coordinator::advance() {
 
 void Coordinator::count_totals() {
   const std::uint64_t per_pass_placements = w_.placements;
-  std::uint64_t per_rep = per_pass_placements * evaluations_per_placement(p_, Pass::Stats);
-  if (plan_.histogram) per_rep += per_pass_placements * evaluations_per_placement(p_, Pass::Histogram);
-  if (plan_.top) per_rep += per_pass_placements * evaluations_per_placement(p_, Pass::Top);
-  if (plan_.cube) per_rep += per_pass_placements * evaluations_per_placement(p_, Pass::Cube);
+  // One count for the progress line and for what the app shows before Run (sweep_work.hpp).
+  const auto per_rep = std::uint64_t(evaluations_over_passes(p_, r_, (long double)per_pass_placements));
   total_ = per_rep * std::uint64_t(reps_);
   if (!resumed_) return;
   // What the checkpoint holds: the passes behind it, and the done chunks of its pass.
@@ -631,7 +623,7 @@ void Coordinator::maybe_estimate() {
   if (seconds > 60 && setup_.note)
     setup_.note(fmt::format("estimate: this sweep takes about {} ({:.3g} evaluations) on {}, measured over its first "
                             "{:.1f} s",
-                            duration_text(seconds), double(total_ - at_start_), on, elapsed));
+                            duration_words(seconds), double(total_ - at_start_), on, elapsed));
   if (setup_.max_time_s > 0 && seconds > setup_.max_time_s) {
     const double share = setup_.max_time_s / seconds;
     std::string fits;
@@ -647,7 +639,7 @@ void Coordinator::maybe_estimate() {
     }
     too_long_ = fmt::format("this sweep would take about {} on {} (measured over its first {:.1f} s), more than the "
                             "time limit of {}",
-                            duration_text(seconds), on, elapsed, duration_text(setup_.max_time_s));
+                            duration_words(seconds), on, elapsed, duration_words(setup_.max_time_s));
     too_long_hint_ = fmt::format("the limit covers about {:.0f}% of it: {}, or raise the limit (--max-time)",
                                  share * 100, fits);
     stop_ = Stop::TooLong;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/timing.hpp"
 
 namespace ks::topo {
 
@@ -15,13 +16,6 @@ inline constexpr int kMaxListedNodes = 255;  // placements of lists are bytes
 
 std::string sci(long double v) { return fmt::format("{:.3g}", double(v)); }
 
-std::string duration_text(double s) {
-  if (s < 120) return fmt::format("{:.1f} s", s);
-  if (s < 7200) return fmt::format("{:.1f} minutes", s / 60);
-  if (s < 172800) return fmt::format("{:.1f} hours", s / 3600);
-  if (s < 3.15e8) return fmt::format("{:.1f} days", s / 86400);
-  return fmt::format("{:.2g} years", s / 3.156e7);
-}
 
 [[noreturn]] void too_many_placements(const Problem& p, const EvalRequest& r, ThreadPool& pool, CudaContext* cuda) {
   const SweepEstimate e = estimate_exhaustive(p, r, pool, cuda);
@@ -29,7 +23,7 @@ std::string duration_text(double s) {
       fmt::format("an exhaustive sweep of {} nodes is {}! = {} placements x {} slices x {} configurations; at the "
                   "{} evaluations/s measured here on a smaller instance it would take about {}",
                   p.n, p.n, sci(e.placements_exact), p.slices, p.configs, sci(e.evaluations_per_second),
-                  duration_text(e.seconds)),
+                  duration_words(e.seconds)),
       fmt::format("exhaustive sweeps go up to n = {}; use --placements sample:N for N uniformly random placements "
                   "(e.g. sample:1000000), or identity, or a file of placements",
                   kMaxExhaustiveNodes));
@@ -117,6 +111,24 @@ PassPlan pass_plan(const EvalRequest& r) {
 
 std::uint64_t evaluations_per_placement(const Problem& p, Pass pass) {
   return pass == Pass::Top ? std::uint64_t(p.configs) : p.pairs();
+}
+
+long double evaluations_over_passes(const Problem& p, const EvalRequest& r, long double placements) {
+  const PassPlan plan = pass_plan(r);
+  long double per_placement = (long double)evaluations_per_placement(p, Pass::Stats);
+  if (plan.histogram) per_placement += (long double)evaluations_per_placement(p, Pass::Histogram);
+  if (plan.top) per_placement += (long double)evaluations_per_placement(p, Pass::Top);
+  if (plan.cube) per_placement += (long double)evaluations_per_placement(p, Pass::Cube);
+  return placements * per_placement;
+}
+
+std::string passes_text(const EvalRequest& r) {
+  const PassPlan plan = pass_plan(r);
+  std::string s = pass_name(Pass::Stats);
+  for (Pass q : {Pass::Histogram, Pass::Top, Pass::Cube})
+    if ((q == Pass::Histogram && plan.histogram) || (q == Pass::Top && plan.top) || (q == Pass::Cube && plan.cube))
+      s += std::string(" + ") + pass_name(q);
+  return s;
 }
 
 const char* pass_name(Pass pass) {

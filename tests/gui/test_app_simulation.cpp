@@ -124,5 +124,102 @@ TEST_F(GuiApp, LifeRunsLiveFromPatternsAndTheBrushInTheWindow) {
   }
 }
 
+// With Paint on, a circle under the pointer shows the brush: the cells within its radius of the cell there
+// (issue 15). Life's dead cells are black, so the circle's white is the outline's.
+TEST_F(GuiApp, TheBrushOutlineFollowsThePointerWhilePaintIsOn) {
+  const AppRun run = run_script(
+      "kernel life\n"
+      "sim pause\n"
+      "sim grid 160x100\n"
+      "pattern glider\n"  // a glider at the centre: the rest is dead
+      "mouse move 300 300\n"
+      "viewport-shot " + path("off.png").string() + " no-panels\n"
+      "sim brush on 6\n"
+      "mouse move 300 300\n"
+      "viewport-shot " + path("on.png").string() + " no-panels\n"
+      "print-status\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const double zoom = zoom_of(line_starting(run.out, "status "));
+  const Image off = load_image(path("off.png")), on = load_image(path("on.png"));
+  // White pixels near (x, y): the pointer's cell centre lies within half a cell of the pointer.
+  auto white_near = [&](const Image& shot, double x, double y) {
+    const int reach = int(std::ceil(zoom / 2)) + 2;
+    for (int dy = -reach; dy <= reach; ++dy)
+      for (int dx = -reach; dx <= reach; ++dx) {
+        const auto* p = shot.row<std::uint8_t>(int(y) + dy) + (int(x) + dx) * shot.channels();
+        if (p[0] > 200 && p[1] > 200 && p[2] > 200) return true;
+      }
+    return false;
+  };
+  const double r = (6 + 0.5) * zoom;  // cells within 6 of the centre cell reach half a cell further
+  for (auto [dx, dy] : {std::pair{1.0, 0.0}, {-1.0, 0.0}, {0.0, 1.0}, {0.0, -1.0}}) {
+    EXPECT_TRUE(white_near(on, 300 + dx * r, 300 + dy * r)) << "no outline at " << dx << "," << dy;
+    EXPECT_FALSE(white_near(off, 300 + dx * r, 300 + dy * r)) << "an outline without Paint at " << dx << "," << dy;
+  }
+  EXPECT_FALSE(white_near(on, 300, 300)) << "the circle is an outline: inside stays as the cells are";
+}
+
+// The Simulation section's export buttons ask for their file or folder through the window's save dialog and its
+// replace question, as the menus' exports do (issue 15): the dialogs are answered by the script here.
+TEST_F(GuiApp, SimulationExportButtonsAskForAFileAndBeforeReplacingOne) {
+  bool gifs = true;
+  try {
+    require_gif_support();
+  } catch (const Error&) {
+    gifs = false;
+  }
+  const std::string gif = path("anim.gif").string();
+  std::filesystem::create_directories(path("frames"));
+  std::ofstream(path("frames") / "frame_00002.png") << "an older frame";
+  std::string script =
+      "kernel life\n"
+      "sim pause\n"
+      "sim grid 64x48\n"
+      "pattern glider\n"
+      "click-button Export frames...\n"  // no answer: the dialog is cancelled, nothing is written
+      "save-as " + path("frames").string() + "\n"
+      "overwrite no\n"
+      "click-button Export frames...\n"  // frame_00002.png is there: asked, and refused
+      "overwrite yes\n"
+      "save-as " + path("frames").string() + "\n"
+      "click-button Export frames...\n"
+      "sim print\n";
+  if (gifs)
+    script +=
+        "save-as " + gif + "\n"
+        "click-button Export GIF...\n"  // a new file: no question
+        "sim print\n"
+        "overwrite no\n"
+        "save-as " + path("anim").string() + "\n"  // the filter's extension is added: anim.gif exists
+        "click-button Export GIF...\n"
+        "sim print\n";
+  script += "quit\n";
+  const AppRun run = run_script(script, {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto questions = lines_starting(run.out, "question: ");
+  ASSERT_EQ(questions.size(), gifs ? 8u : 5u) << run.out;
+  EXPECT_EQ(questions[0], "question: Dialog Folder for the simulation frames -> cancelled");
+  EXPECT_EQ(questions[1], "question: Dialog Folder for the simulation frames -> " + path("frames").string());
+  EXPECT_EQ(questions[2], "question: Replace files? frame_00002.png -> no");
+  EXPECT_EQ(questions[4], "question: Replace files? frame_00002.png -> yes");
+  const auto sims = lines_starting(run.out, "sim kernel=");
+  ASSERT_EQ(sims.size(), gifs ? 3u : 1u) << run.out;
+  // The 100 frames of the one export that was agreed to (each after one more step).
+  EXPECT_NE(sims[0].find("generation=100 "), std::string::npos) << sims[0];
+  EXPECT_EQ(load_image(path("frames") / "frame_00002.png").width(), 64);
+  EXPECT_TRUE(std::filesystem::exists(path("frames") / "frame_00099.png"));
+  if (!gifs) return;
+  EXPECT_EQ(questions[5], "question: Dialog Export simulation animation -> " + gif);
+  EXPECT_EQ(questions[6], "question: Dialog Export simulation animation -> " + path("anim").string());
+  // The second GIF export was refused at the replace question: asked, answered no, nothing ran.
+  EXPECT_EQ(questions[7], "question: Replace files? anim.gif -> no");
+  EXPECT_NE(sims[1].find("generation=199 "), std::string::npos) << "100 frames, one step apart: " << sims[1];
+  EXPECT_NE(sims[2].find("generation=199 "), std::string::npos) << sims[2];
+  EXPECT_EQ(load_image(path("anim.gif")).width(), 64);
+  EXPECT_FALSE(std::filesystem::exists(path("anim")));
+}
+
 }  // namespace
 }  // namespace ks::test

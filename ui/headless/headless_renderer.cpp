@@ -16,7 +16,7 @@ Image HeadlessRenderer::render(const ViewState& view, const std::function<void()
     renderer_.draw(w, h, view);
     imgui_.begin_frame(float(w), float(h), 1.0f, 1.0f / 60.0f);
     if (image_overlay_) image_overlay_();
-    draw_legend(renderer_, view);
+    draw_legend(renderer_, view, legend_);
     draw_split_labels(renderer_, view);
     if (draw_ui) draw_ui();
     imgui_.end_frame_and_render();

@@ -9,6 +9,7 @@
 #include "headless/egl_context.hpp"
 #include "headless/offscreen_target.hpp"
 #include "imgui/imgui_layer.hpp"
+#include "imgui/legend.hpp"
 #include "render/frame_renderer.hpp"
 
 namespace ks::ui {
@@ -30,6 +31,8 @@ class HeadlessRenderer {
   Image render(const ViewState& view, const std::function<void()>& draw_ui = {}, int frames = 3);
   // Drawn on each frame before the legend (so under it and the panels): the launch overlay.
   void set_image_overlay(std::function<void()> draw) { image_overlay_ = std::move(draw); }
+  // Where the legend goes (its free_width: the area the sidebar leaves), and where it went.
+  LegendPlacement& legend() noexcept { return legend_; }
 
  private:
   EglContext egl_;
@@ -37,6 +40,7 @@ class HeadlessRenderer {
   FrameRenderer renderer_;
   ImGuiLayer imgui_;
   std::function<void()> image_overlay_;
+  LegendPlacement legend_;
 };
 
 }  // namespace ks::ui

@@ -3,7 +3,10 @@
 #include <imgui.h>
 #include <imgui_stdlib.h>
 
+#include <algorithm>
+#include <cfloat>
 #include <cmath>
+#include <string_view>
 
 #include "panels/panel_sections.hpp"
 #include "registry/registry.hpp"
@@ -96,22 +99,80 @@ void param_widget(app::Session& s, PanelState& st, const ParamSpec& p) {
 
 const char* type_label(ElemType t) { return t == ElemType::F32 ? "f32 (signed results visible)" : "u8"; }
 
+
+// The kernel list's groups, in the order a class meets them. Topology has its own window rather than a kernel
+// the sidebar runs: its row opens that window.
+struct KernelGroup {
+  const char* category;
+  const char* header;
+};
+constexpr KernelGroup kGroups[] = {
+    {"stencil", "Stencils"}, {"simulation", "Simulations"}, {"topology", "Topology"}, {"lab", "Lab"}};
+constexpr const char* kTopologyRow = "Placement sweep and search";
+constexpr const char* kTopologyHelp =
+    "The topology sweep (every placement of the traffic's nodes on a network, timestamps x configurations) and "
+    "the placement search run in the Topology window, beside the sidebar: View > Topology panel (T).";
+
+float row_width(const std::string& title, const std::string& id) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return ImGui::CalcTextSize(title.c_str()).x + ImGui::GetFontSize() * 2 + ImGui::CalcTextSize(id.c_str()).x +
+         2 * style.WindowPadding.x + style.ScrollbarSize;
+}
+
+// One row: the title, and the id (what the CLI and playlists call it) dimmed at the right. The tooltip stands
+// left of the list, so the list stays readable while the pointer moves down it.
+bool kernel_row(const std::string& title, const std::string& id, bool selected, const std::string& help) {
+  ImGui::PushID(id.c_str());
+  const bool clicked = ImGui::Selectable(title.c_str(), selected);
+  const bool hovered = ImGui::IsItemHovered();
+  if (!id.empty()) {
+    ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - ImGui::CalcTextSize(id.c_str()).x);
+    ImGui::TextDisabled("%s", id.c_str());
+  }
+  if (hovered) wrapped_tooltip(help, ImGui::GetWindowPos().x - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::PopID();
+  return clicked;
+}
+
+void group_header(const char* text) {
+  ImGui::Spacing();
+  ImGui::TextDisabled("%s", text);
+  ImGui::Separator();
+}
+
+void kernel_combo(app::Session& s, PanelState& st) {
+  const auto& registry = KernelRegistry::builtin();
+  const KernelSpec& spec = s.kernel();
+  // Wide enough for the longest row, whatever the combo's own width: names are never cut.
+  float widest = row_width(kTopologyRow, "");
+  for (const auto& k : registry.kernels()) widest = std::max(widest, row_width(k.title, k.id));
+  ImGui::SetNextWindowSizeConstraints(ImVec2(widest, 0), ImVec2(FLT_MAX, FLT_MAX));
+  ImGui::SetNextWindowBgAlpha(1.0f);  // the section's widgets behind the list would show through its rows
+  // The preview is the title alone: the id is in the list and the help.
+  if (!ImGui::BeginCombo("kernel", spec.title.c_str(), ImGuiComboFlags_HeightLargest)) return;
+  for (const KernelGroup& group : kGroups) {
+    bool any = false;
+    for (const auto& k : registry.kernels()) any = any || k.category == group.category;
+    if (!any) continue;
+    group_header(group.header);
+    if (std::string_view(group.category) == "topology") {
+      if (kernel_row(kTopologyRow, "", false, kTopologyHelp)) st.topology.open = true;
+      continue;
+    }
+    for (const auto& k : registry.kernels()) {
+      if (k.category != group.category || !app::Session::can_run(k)) continue;
+      if (kernel_row(k.title, k.id, k.id == spec.id, k.description) && k.id != spec.id)
+        try_change(st, [&] { s.select_kernel(k.id); });
+    }
+  }
+  ImGui::EndCombo();
+}
+
 }  // namespace
 
 void draw_kernel_section(app::Session& s, PanelState& st) {
-  const auto& registry = KernelRegistry::builtin();
   const KernelSpec& spec = s.kernel();
-  const std::string kernel_label = spec.title + " (" + spec.id + ")";
-  if (ImGui::BeginCombo("kernel", kernel_label.c_str())) {
-    for (const auto& k : registry.kernels()) {
-      if (!app::Session::can_run(k)) continue;
-      const std::string label = k.title + " (" + k.id + ")";
-      if (ImGui::Selectable(label.c_str(), k.id == spec.id) && k.id != spec.id)
-        try_change(st, [&] { s.select_kernel(k.id); });
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", k.description.c_str());
-    }
-    ImGui::EndCombo();
-  }
+  kernel_combo(s, st);
   help_marker(spec.description);
 
   // Backend: CUDA only where there is a device; otherwise the reason is what the user reads.
@@ -136,8 +197,8 @@ void draw_kernel_section(app::Session& s, PanelState& st) {
       if (why) ImGui::BeginDisabled();
       if (ImGui::Selectable(v.name.c_str(), v.name == variant)) try_change(st, [&] { s.set_variant(v.name); });
       if (why) ImGui::EndDisabled();
-      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", why ? why->c_str() : v.help.c_str());
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))  // left of the list, as the kernels'
+        wrapped_tooltip(why ? *why : v.help, ImGui::GetWindowPos().x - ImGui::GetStyle().ItemSpacing.x);
     }
     ImGui::EndCombo();
   }

@@ -25,10 +25,20 @@ bool try_change(PanelState& state, const std::function<void()>& change);
 // One row of a two-column table: the name (with `help` as its tooltip) and the value.
 void table_row(const char* name, const std::string& value, const char* help = nullptr);
 
+// ImGui::Button, findable by --script's click-button: its rectangle goes to `buttons` while it is visible, and
+// buttons.scroll_to naming it scrolls its window there. `width` 0: as wide as the label.
+bool named_button(NamedButtons& buttons, const char* label, float width = 0);
+
+// A tooltip of `text` wrapped at a readable width (30 em). `beside_x` >= 0: the tooltip's right edge stands
+// there (logical pixels), level with the item, instead of under the cursor: a list's tooltips then leave the
+// list in view.
+void wrapped_tooltip(const std::string& text, float beside_x = -1);
+
 // A "(?)" after the last item whose tooltip shows `text`.
 void help_marker(const std::string& text);
 // Text in the colour of errors / of notes, wrapped to the panel.
 void error_text(const std::string& text);
 void note_text(const std::string& text);
+void warning_text(const std::string& text);  // amber: something to reconsider, not a failure
 
 }  // namespace ks::ui::panels

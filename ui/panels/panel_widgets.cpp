@@ -28,16 +28,35 @@ void table_row(const char* name, const std::string& value, const char* help) {
   ImGui::TextUnformatted(value.c_str());
 }
 
+bool named_button(NamedButtons& buttons, const char* label, float width) {
+  const bool pressed = ImGui::Button(label, ImVec2(width, 0));
+  if (buttons.scroll_to == label) {
+    ImGui::SetScrollHereY(0.5f);
+    buttons.scroll_to.clear();
+  }
+  if (ImGui::IsItemVisible()) {
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    buttons.rects[label] = {a.x, a.y, b.x, b.y};
+  } else {
+    buttons.rects.erase(label);
+  }
+  return pressed;
+}
+
+void wrapped_tooltip(const std::string& text, float beside_x) {
+  if (beside_x >= 0)
+    ImGui::SetNextWindowPos(ImVec2(beside_x, ImGui::GetItemRectMin().y), ImGuiCond_Always, ImVec2(1, 0));
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+  ImGui::TextUnformatted(text.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
 void help_marker(const std::string& text) {
   ImGui::SameLine();
   ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
+  if (ImGui::IsItemHovered()) wrapped_tooltip(text);
 }
 
 namespace {
@@ -55,6 +74,12 @@ void text_wrapped_at_spaces(const std::string& text) {
 void error_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.45f, 0.4f, 1.0f));
   text_wrapped_at_spaces(in_window_words(text));
+  ImGui::PopStyleColor();
+}
+
+void warning_text(const std::string& text) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
+  text_wrapped_at_spaces(text);
   ImGui::PopStyleColor();
 }
 

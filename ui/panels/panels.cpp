@@ -96,6 +96,8 @@ ViewState fit_beside_panels(const ViewState& view, Size2 image, Size2 framebuffe
 }
 
 void draw_panels(app::Session& s, PanelState& st) {
+  st.buttons.rects.clear();  // those drawn in this frame come back
+  st.topology.buttons.rects.clear();
   follow_output(s, st);
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);

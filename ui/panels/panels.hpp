@@ -7,10 +7,13 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "session/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
+#include "panels/named_buttons.hpp"
+#include "panels/save_request.hpp"
 #include "panels/source_panel_state.hpp"
 #include "panels/topology_panel.hpp"
 
@@ -39,6 +42,9 @@ struct PanelState {
   // The demo playlist being shown (its caption and step list, drawn even without the sidebar); null: none.
   const app::PlaylistPlayer* playlist = nullptr;
   std::optional<int> playlist_clicked;  // a step clicked in its list (0-based), until the window goes there
+  // Export buttons' requests for a file or folder, until the window asks for one (panels/save_request.hpp).
+  std::vector<SaveRequest> save_requests;
+  NamedButtons buttons;  // the sidebar's buttons a --script clicks by label (panels/named_buttons.hpp)
 
   // Widgets' transient state.
   std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"

@@ -3,13 +3,13 @@
 
 #include <fmt/format.h>
 #include <imgui.h>
-#include <imgui_stdlib.h>
 
 #include <algorithm>
 #include <vector>
 
 #include "report/text_format.hpp"
 #include "panels/panel_sections.hpp"
+#include "panels/simulation_save_requests.hpp"
 #include "session/session.hpp"
 #include "sim/life_patterns.hpp"
 
@@ -18,8 +18,6 @@ namespace ks::ui::panels {
 namespace {
 
 constexpr int kMaxBrushSlider = 64;  // larger radii can be typed (Ctrl+click)
-constexpr const char* kFramesDirKey = "simulation/frames_dir";
-constexpr const char* kGifPathKey = "simulation/gif_path";
 
 void transport(app::SimulationRunner& sim, PanelState& st) {
   if (ImGui::Button(sim.playing() ? "Pause" : "Play", ImVec2(60, 0))) sim.set_playing(!sim.playing());
@@ -149,17 +147,14 @@ void brush(app::SimulationRunner& sim, PanelState& st) {
 }
 
 void sequence_export(app::Session& s, app::SimulationRunner& sim, PanelState& st) {
-  auto it = st.text_edits.try_emplace(kFramesDirKey, "frames").first;
-  ImGui::InputText("folder", &it->second);
   int* n = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("frames_n"), 100);
   ImGui::InputInt("frames", n);
   ImGui::BeginDisabled(sim.exporting());
-  if (ImGui::Button("Export frames"))
-    try_change(st, [&] { sim.export_sequence(it->second, *n); });
+  if (named_button(st.buttons, "Export frames...")) st.save_requests.push_back(simulation_frames_request(s, *n));
   ImGui::EndDisabled();
-  help_marker("Writes the next N steps as FOLDER/frame_00000.png ... through the view's colormap (each file "
-              "complete or absent); Cancel in the progress box stops it. File > Export result image saves the "
-              "current frame.");
+  help_marker("Writes the next N steps as frame_00000.png ... into a folder you choose, through the view's "
+              "colormap (each file complete or absent; frames of the same numbers there are replaced after you "
+              "agree); Cancel in the progress box stops it. File > Export result image saves the current frame.");
   if (sim.exporting()) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Cancel")) s.cancel();
@@ -167,20 +162,19 @@ void sequence_export(app::Session& s, app::SimulationRunner& sim, PanelState& st
   }
 }
 
-void animation_export(app::SimulationRunner& sim, PanelState& st) {
-  auto it = st.text_edits.try_emplace(kGifPathKey, "simulation.gif").first;
-  ImGui::InputText("GIF file", &it->second);
+void animation_export(app::Session& s, app::SimulationRunner& sim, PanelState& st) {
   ImGuiStorage* storage = ImGui::GetStateStorage();
   int* n = storage->GetIntRef(ImGui::GetID("gif_frames"), 100);
   int* every = storage->GetIntRef(ImGui::GetID("gif_every"), sim.steps_per_frame());
   ImGui::InputInt("GIF frames", n);
   ImGui::InputInt("steps between", every);
   ImGui::BeginDisabled(sim.exporting());
-  if (ImGui::Button("Export GIF")) try_change(st, [&] { sim.export_animation(it->second, *n, *every, kDefaultGifDelayCs); });
+  if (named_button(st.buttons, "Export GIF...")) st.save_requests.push_back(simulation_gif_request(s, *n, *every));
   ImGui::EndDisabled();
   help_marker("An animated GIF of N frames: the state shown, then one every K steps, through the view's colormap "
-              "and range, 25 frames per second, looping. The file appears when all frames are written; Cancel in "
-              "the progress box stops it and writes nothing.");
+              "and range, 25 frames per second, looping, to a file you choose (an existing one is replaced after "
+              "you agree). The file appears when all frames are written; Cancel in the progress box stops it and "
+              "writes nothing.");
 }
 
 }  // namespace
@@ -198,7 +192,7 @@ void draw_simulation_section(app::Session& s, PanelState& st) {
   brush(sim, st);
   ImGui::Separator();
   sequence_export(s, sim, st);
-  animation_export(sim, st);
+  animation_export(s, sim, st);
 }
 
 void draw_simulation_timing(app::Session& s, PanelState& st) {

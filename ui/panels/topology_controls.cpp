@@ -11,6 +11,7 @@
 
 #include "core/device_info.hpp"
 #include "core/error.hpp"
+#include "core/timing.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/topology_sections.hpp"
 #include "session/topology_document.hpp"
@@ -23,6 +24,7 @@ constexpr const char* kGenerators[] = {"uniform", "gravity", "hotspot", "allredu
 constexpr const char* kFamilies[] = {"ring", "mesh",      "torus",  "hypercube", "complete",
                                      "star", "leafspine", "random", "ocs"};
 constexpr const char* kOcsBases[] = {"ring", "mesh", "torus", "hypercube", "complete", "star"};
+constexpr int kSuggestedSamples = 1000000;  // as the CLI's hint when it refuses too large an n
 constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity", "search (tabu, annealing)"};
 
 std::string generator_spec(const TopologyPanelState& st) {
@@ -155,6 +157,32 @@ void gpu_choice(app::TopologySettings& s, TopologyPanelState& st) {
   }
 }
 
+// Before Run: what the sweep will cost, counted as its progress line counts (every pass), and for "all" how
+// long it will take, measured on this backend; a long one suggests sampling instead.
+void forecast_lines(app::TopologyDocument& doc, const app::SweepForecast& f, TopologyPanelState& st) {
+  if (f.evaluations == 0) return note_text(f.error);  // a request that cannot run: why
+  note_text(fmt::format("{:.4g} placements x {} slice{} x {} configuration{} = {:.4g} evaluations a pass",
+                        double(f.placements), f.slices, f.slices == 1 ? "" : "s", f.configurations,
+                        f.configurations == 1 ? "" : "s", double(f.evaluations_per_pass)));
+  std::string total = fmt::format("{}: {} evaluations", f.passes, app::evaluation_count_text(f.evaluations));
+  if (f.seconds) total += fmt::format(", about {} on {}", duration_words(*f.seconds), f.measured_on);
+  else if (doc.settings().placements == "all") total += " (measuring the time...)";
+  note_text(total);
+  if (!f.error.empty()) note_text(f.error);  // the time could not be measured
+  if (!f.seconds || *f.seconds <= app::kLongSweepS) return;
+  const double limit = doc.settings().max_time_s;
+  std::string warning = fmt::format("That is a long sweep (about {}).", duration_words(*f.seconds));
+  if (limit > 0 && *f.seconds > limit)
+    warning += fmt::format(" It exceeds the time limit of {}: it would stop after its first seconds.", duration_words(limit));
+  warning += fmt::format(" Sampling {} random placements gives the cost distribution and good placements in a "
+                         "fraction of the time.", kSuggestedSamples);
+  warning_text(warning);
+  if (named_button(st.buttons, "Sample instead")) {
+    doc.settings().placements = fmt::format("sample:{}", kSuggestedSamples);
+    st.samples = kSuggestedSamples;
+  }
+}
+
 void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
   ImGui::Spacing();
   ImGui::TextUnformatted("Sweep");
@@ -207,16 +235,7 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     ImGui::SetTooltip("A sweep whose estimate, measured over its first seconds, exceeds this stops and says what "
                       "fits. 0: no limit");
 
-  if (in && in->traffic.node_count() > 0 && !in->configs.empty() && st.placement_mode != 3) {
-    const int n = in->traffic.node_count();
-    const int slices = in->traffic.timestamp_count() + (in->traffic.timestamp_count() > 1 ? 1 : 0);
-    double placements = st.placement_mode == 1   ? st.samples
-                        : st.placement_mode == 2 ? 1
-                                                 : std::tgamma(n + 1.0);
-    note_text(fmt::format("{:.4g} placements x {} slices x {} configurations = {:.4g} evaluations",
-                          placements, slices, in->configs.size(),
-                          placements * slices * double(in->configs.size())));
-  }
+  if (const app::SweepForecast* f = doc.forecast()) forecast_lines(doc, *f, st);
 
   const app::Worker::Status job = doc.job_status();
   if (job.busy) {
@@ -227,7 +246,7 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     else if (ImGui::Button("Cancel"))
       doc.cancel();
   } else {
-    if (ImGui::Button("Run", ImVec2(120, 0))) attempt(st, [&] { doc.run(); });
+    if (named_button(st.buttons, "Run", 120)) attempt(st, [&] { doc.run(); });
     if (doc.inputs_changed_since_run()) {
       note_text("The inputs changed since the result shown: Run to sweep them");
     }

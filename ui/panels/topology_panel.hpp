@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "panels/named_buttons.hpp"
+
 namespace ks::app {
 class TopologyDocument;
 }
@@ -34,6 +36,7 @@ struct TopologyPanelState {
   std::string error;         // the last refused change, until the next accepted one
   std::string message;       // the document's last notice
   bool message_is_error = false;
+  NamedButtons buttons;  // the window's buttons a --script clicks by label
 };
 
 // Draws the window when state.open; `right_margin`: logical pixels the sidebar covers at the right edge.

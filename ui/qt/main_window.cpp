@@ -173,6 +173,8 @@ void MainWindow::tick() {
     statusBar()->showMessage(q(error ? error->full_message() : e.what()), 10000);
   }
   handle_notices();
+  // Taken before serving: a dialog's own event loop runs tick again, which must not serve them twice.
+  for (const SaveRequest& r : std::exchange(panels_.save_requests, {})) serve_save_request(r);
   if (const std::optional<int> step = std::exchange(panels_.playlist_clicked, std::nullopt)) playlist_go_to(*step);
   if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
   if (launch_grid_action_->isChecked() != viewport_->view().show_launch_grid)  // the Launch section's checkbox
@@ -198,6 +200,10 @@ void MainWindow::handle_notices() {
     const bool load = n.source == Notice::Source::Load;
     if (load && !pending_open_.isEmpty()) {
       const QString path = std::exchange(pending_open_, QString());
+      if (n.level == Notice::Level::Cancelled) {  // the image shown stays; the status bar says so below
+        statusBar()->showMessage(q(n.text), 4000);
+        continue;
+      }
       if (n.level == Notice::Level::Error) {
         settings_.remove_recent_file(path);
         if (!session_.has_input()) session_.open_sample();  // something to show rather than nothing
@@ -320,24 +326,61 @@ bool MainWindow::confirm_overwrite(const QStringList& paths) {
   for (const QString& p : paths)
     if (QFileInfo::exists(p)) existing << QFileInfo(p).fileName();
   if (existing.isEmpty()) return true;
-  const QString question = "These files exist already and will be replaced:\n" + existing.join("\n");
   if (!interactive_) {
-    last_question_ = "Replace files? " + existing.join(", ") + (overwrite_answer_ ? " -> yes" : " -> no");
+    questions_ << "Replace files? " + existing.join(", ") + (overwrite_answer_ ? " -> yes" : " -> no");
     return overwrite_answer_;
   }
+  // A folder of frames may hold thousands: the first few name the case.
+  constexpr int kListed = 12;
+  const qsizetype more = existing.size() - kListed;
+  if (more > 0) existing = existing.mid(0, kListed) << QString("... and %1 more").arg(more);
+  const QString question = "These files exist already and will be replaced:\n" + existing.join("\n");
   return QMessageBox::question(this, "Replace files?", question, QMessageBox::Yes | QMessageBox::Cancel,
                                QMessageBox::Cancel) == QMessageBox::Yes;
+}
+
+QString MainWindow::scripted_dialog(const QString& title) {
+  const QString path = std::exchange(dialog_answer_, QString());
+  questions_ << "Dialog " + title + " -> " + (path.isEmpty() ? QString("cancelled") : path);
+  return path;
 }
 
 QString MainWindow::save_path(const QString& title, const QString& suggested, const QString& filters,
                               QString* filter) {
   // The dialog's own overwrite question would miss the sidecar; confirm_overwrite asks about every file.
-  QString path = QFileDialog::getSaveFileName(this, title, settings_.last_folder() + "/" + suggested, filters,
-                                              filter, QFileDialog::DontConfirmOverwrite);
+  QString path = interactive_ ? QFileDialog::getSaveFileName(this, title, settings_.last_folder() + "/" + suggested,
+                                                             filters, filter, QFileDialog::DontConfirmOverwrite)
+                              : scripted_dialog(title);
   if (path.isEmpty()) return path;
   if (filter) path = with_extension(path, *filter);
   settings_.set_last_folder(QFileInfo(path).absolutePath());
   return path;
+}
+
+QString MainWindow::folder_path(const QString& title) {
+  const QString path =
+      interactive_ ? QFileDialog::getExistingDirectory(this, title, settings_.last_folder()) : scripted_dialog(title);
+  if (!path.isEmpty()) settings_.set_last_folder(path);
+  return path;
+}
+
+bool MainWindow::serve_save_request(const SaveRequest& r) {
+  const QString title = q(r.title);
+  QString filter = q(r.filters).section(";;", 0, 0);  // the first filter, whose extension a bare name gets
+  const QString path = r.target == SaveRequest::Target::Folder ? folder_path(title)
+                                                                : save_path(title, q(r.suggested), q(r.filters), &filter);
+  if (path.isEmpty()) return false;
+  try {
+    QStringList replaced;
+    if (r.replaces)
+      for (const std::string& f : r.replaces(path.toStdString())) replaced << q(f);
+    if (!confirm_overwrite(replaced)) return false;
+    statusBar()->showMessage(q(r.write(path.toStdString())), 6000);
+    return true;
+  } catch (const Error& e) {
+    show_error(title, q(e.full_message()));
+    return false;
+  }
 }
 
 // ---- actions ----
@@ -451,7 +494,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   close_playlist();  // the panels as the user left them, not as the show did
   settings_.set_geometry(saveGeometry());
   settings_.save_panels(panels_);
-  session_.cancel();  // a sweep stops at its next shape; the session's destructor waits for the worker
+  // All work stops together now; the destructors then only join workers that are winding down.
+  session_.shut_down();
   event->accept();
 }
 
@@ -463,7 +507,8 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
 
 SimulationMenuContext MainWindow::simulation_menu_context() {
   return {session_, this, [this](const QString& t, const QString& m) { show_error(t, m); },
-          [this] { return settings_.last_folder(); }, [this](const QString& m) { statusBar()->showMessage(m, 6000); }};
+          [this] { return settings_.last_folder(); }, [this](const QString& m) { statusBar()->showMessage(m, 6000); },
+          [this](const SaveRequest& r) { return serve_save_request(r); }};
 }
 
 void MainWindow::dropEvent(QDropEvent* event) {

@@ -84,9 +84,15 @@ class MainWindow : public QMainWindow {
   const app::PlaylistPlayer* playlist() const noexcept { return playlist_.get(); }
   void show_playlist_error(const QString& message) { show_error("Open playlist", message); }
 
-  // Scripted runs: the answer to "replace these files?" (yes until set), and the last question asked, taken.
+  // Scripted runs: the answer to "replace these files?" (yes until set); the path the next save or folder dialog
+  // answers (none set: the dialog is cancelled); the questions and dialogs since the last call, taken.
   void set_overwrite_answer(bool replace) noexcept { overwrite_answer_ = replace; }
-  QString take_question() { return std::exchange(last_question_, QString()); }
+  void set_dialog_answer(QString path) { dialog_answer_ = std::move(path); }
+  QStringList take_questions() { return std::exchange(questions_, QStringList()); }
+  // A panel's export button asked for a file or folder (panels/save_request.hpp), or a menu entry did: the save
+  // or folder dialog, the question before replacing files, then the write; a failure is shown. Returns whether
+  // it wrote (false: cancelled, refused or failed).
+  bool serve_save_request(const SaveRequest& request);
   // Help > About: version, GPU, driver and CUDA versions, GL renderer, the display path (rich text).
   QString about_text() const;
 
@@ -116,6 +122,8 @@ class MainWindow : public QMainWindow {
   void show_error(const QString& title, const QString& message);
   bool confirm_overwrite(const QStringList& paths);
   QString save_path(const QString& title, const QString& suggested, const QString& filters, QString* filter);
+  QString folder_path(const QString& title);
+  QString scripted_dialog(const QString& title);  // non-interactive: the answer set by set_dialog_answer
 
   void open_dialog();
   void export_result_dialog();
@@ -153,7 +161,8 @@ class MainWindow : public QMainWindow {
   QString pending_open_;  // the file being loaded in the background, for its dialog and the recent list
   bool interactive_ = true;
   bool overwrite_answer_ = true;
-  QString last_question_;
+  QString dialog_answer_;
+  QStringList questions_;
   QString last_failure_;
   int status_ticks_ = 0;
   std::uint64_t status_runs_ = 0;  // what the status bar and title show

@@ -1,8 +1,12 @@
 #pragma once
-// The File menu's entries for live simulations: "Open Life pattern (RLE)..." and "Export simulation frames...",
-// and opening a dropped .rle file. Every action goes through the session; failures go to show_error.
+// The File menu's entries for live simulations: "Open Life pattern (RLE)...", "Export simulation frames..." and
+// "... animation (GIF)...", and opening a dropped .rle file. Every action goes through the session; failures go to
+// show_error. The exports ask for their counts here, then go the way of the Simulation section's buttons
+// (panels/simulation_save_requests.hpp): one save dialog and one replace question for both.
 #include <QString>
 #include <functional>
+
+#include "panels/save_request.hpp"
 
 class QMenu;
 class QWidget;
@@ -19,6 +23,8 @@ struct SimulationMenuContext {
   std::function<void(const QString& title, const QString& message)> show_error;
   std::function<QString()> last_folder;
   std::function<void(const QString& message)> status;
+  // The window's save dialog, replace question and write (MainWindow::serve_save_request).
+  std::function<bool(const SaveRequest& request)> serve_save;
 };
 
 void add_simulation_entries(QMenu* file, const SimulationMenuContext& context);

@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "imgui/imgui_layer.hpp"
 #include "imgui/legend.hpp"
-#include "panels/launch_overlay.hpp"
+#include "panels/image_overlays.hpp"
 #include "qt/imgui_bridge.hpp"
 #include "qt/simulation_brush.hpp"
 #include "render/frame_renderer.hpp"
@@ -208,7 +208,8 @@ void ViewportWidget::paintGL() {
   fit_if_new_input();
   const Size2 fb = framebuffer_size();
   try {
-    const DisplayFrame frame = session_.display_frame();
+    DisplayFrame frame = session_.display_frame();
+    frame.input_shown = view_shows_input(frame, view_);
     const DisplayUpdate u = renderer_->update(frame);
     if (u.output_changed) session_.note_display(frame.output_generation, u.output_ms, renderer_->display_path());
     if (frame.input_generation != drawn_input_generation_ || frame.output_generation != drawn_output_generation_)
@@ -227,8 +228,9 @@ void ViewportWidget::paintGL() {
   imgui_->begin_frame(float(width()), float(height()), float(devicePixelRatioF()), dt);
   if (apply_pending_releases(imgui_->io(), pending_)) note_input();
   try {
-    draw_launch_overlay(session_, panels_);  // first: under the legend and the panels
-    draw_legend(*renderer_, view_);
+    draw_image_overlays(session_, panels_);  // first: under the legend and the panels
+    legend_.free_width = panels_width(panels_, float(width()));
+    draw_legend(*renderer_, view_, legend_);
     draw_split_labels(*renderer_, view_);
     if (!hide_panels_) draw_panels(session_, panels_);
   } catch (const std::exception& e) {

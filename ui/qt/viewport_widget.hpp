@@ -12,6 +12,7 @@
 #include <string>
 
 #include "imgui/imgui_layer.hpp"
+#include "imgui/legend.hpp"
 #include "panels/panels.hpp"
 #include "qt/imgui_bridge.hpp"
 #include "session/display_frame.hpp"
@@ -56,6 +57,8 @@ class ViewportWidget : public QOpenGLWidget {
   // Schedules a frame when something may have changed; true when one was scheduled.
   bool refresh_if_needed();
 
+  // Where the legend stands (dragged there, or its own place) and whether the last frame drew it.
+  const LegendPlacement& legend() const noexcept { return legend_; }
   // Frames painted so far (scripts wait for frames, not for time).
   std::uint64_t frames_drawn() const noexcept { return frames_drawn_; }
   std::string gl_renderer() const { return gl_renderer_; }
@@ -100,6 +103,7 @@ class ViewportWidget : public QOpenGLWidget {
   ViewState view_;
   std::unique_ptr<FrameRenderer> renderer_;
   std::unique_ptr<ImGuiLayer> imgui_;
+  LegendPlacement legend_;  // kept for the session: a legend dragged aside stays there
   Appearance appearance_;  // kept here too: the ImGui layer is made (and remade) with the GL context
   PendingReleases pending_;  // quick clicks and keys, held for ImGui's next frame
   std::string gl_renderer_, gl_version_;

@@ -81,7 +81,7 @@ unsigned FrameRenderer::colormap_texture(Colormap map) const noexcept {
 
 DisplayUpdate FrameRenderer::update(const DisplayFrame& frame) {
   DisplayUpdate update;
-  if (!frame.input) {
+  if (!frame.input || !frame.input_shown) {
     input_.clear();
     input_generation_.reset();
   } else if (input_generation_ != frame.input_generation || input_.shape() != frame.input->shape()) {
