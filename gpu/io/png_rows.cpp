@@ -1,13 +1,16 @@
 #include "io/png_rows.hpp"
 
-#include <zlib.h>
+#include <png.h>
 
 #include <algorithm>
 #include <array>
+#include <bit>
+#include <csetjmp>
 #include <cstdint>
-#include <cstdlib>
+#include <cstdio>
 #include <cstring>
-#include <vector>
+#include <exception>
+#include <memory>
 
 #include <fmt/format.h>
 
@@ -18,180 +21,148 @@ namespace ks {
 namespace {
 
 constexpr std::array<unsigned char, 8> kSignature = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-constexpr std::size_t kInputBytes = std::size_t(1) << 16;  // compressed bytes read at a time
-constexpr int kColourGrey = 0, kColourRgb = 2, kColourGreyAlpha = 4, kColourRgba = 6;
+// The signature and the IHDR chunk (length, type, 13 bytes of data, CRC): read here first, to leave the kinds
+// stb_image takes (and Apple's CgBI, whose first chunk is not IHDR) before libpng sees the file.
+constexpr std::size_t kHeadBytes = 8 + 8 + 13 + 4;
+constexpr std::uint32_t kMaxSide = 1u << 24;
 
 std::uint32_t be32(const unsigned char* b) {
   return std::uint32_t(b[0]) << 24 | std::uint32_t(b[1]) << 16 | std::uint32_t(b[2]) << 8 | b[3];
 }
 
-struct Header {
-  std::uint32_t width = 0, height = 0;
-  int depth = 0, colour = 0, interlace = 0;
-  int channels() const {
-    return colour == kColourGrey ? 1 : colour == kColourGreyAlpha ? 2 : colour == kColourRgb ? 3 : 4;
-  }
+// What libpng's callbacks share with the decoder. libpng reports errors by longjmp, so nothing that libpng's C
+// frames could be unwound past owns anything: the C++ state (the reader's exception) lives in decode_png_rows.
+struct Context {
+  const PngReader* read = nullptr;
+  std::array<unsigned char, kHeadBytes> head{};
+  std::size_t head_used = 0;     // bytes of `head` already handed to libpng
+  bool truncated = false;        // the file ended before libpng had what it needed
+  std::exception_ptr read_error;  // the reader threw: rethrown once libpng is out of the way
+  std::uint32_t row = 0;         // the row being decoded, for messages
+  char message[256] = {};        // libpng's error
 };
 
-// The file's chunks one after the other, and the bytes of the current one.
-class Chunks {
- public:
-  Chunks(const PngReader& read, const std::string& name) : read_(read), name_(name) {}
+Context& context_of(png_structp png) { return *static_cast<Context*>(png_get_io_ptr(png)); }
 
-  // The next chunk's type ("IHDR", "IDAT", ...); the previous chunk's unread data and its CRC are skipped.
-  std::string next() {
-    skip(left_ + 4 * started_);
-    unsigned char head[8];
-    exactly(head, 8);
-    left_ = be32(head);
-    started_ = true;
-    return std::string(reinterpret_cast<const char*>(head + 4), 4);
-  }
-  std::uint32_t left() const noexcept { return left_; }
-  // Up to `size` bytes of the current chunk's data.
-  std::size_t data(unsigned char* out, std::size_t size) {
-    const std::size_t n = std::min<std::size_t>(size, left_);
-    exactly(out, n);
-    left_ -= std::uint32_t(n);
-    return n;
-  }
-  void exactly(unsigned char* out, std::size_t n) {
-    if (n && read_(out, n) != n) truncated();
-  }
-  [[noreturn]] void truncated() const {
-    throw_io(fmt::format("'{}' ({}) is corrupt or truncated (its data ends early)", name_, what_),
-             "the file is damaged or incomplete; export or download it again");
-  }
-  void set_size(std::uint32_t w, std::uint32_t h) { what_ = fmt::format("PNG {}x{}", w, h); }
-
- private:
-  void skip(std::size_t n) {
-    unsigned char sink[4096];
-    while (n) {
-      const std::size_t k = std::min(n, sizeof sink);
-      exactly(sink, k);
-      n -= k;
+void on_read(png_structp png, png_bytep out, png_size_t size) {
+  Context& c = context_of(png);
+  const std::size_t from_head = std::min(size, c.head.size() - c.head_used);
+  std::memcpy(out, c.head.data() + c.head_used, from_head);
+  c.head_used += from_head;
+  std::size_t got = from_head;
+  if (got < size) {
+    try {
+      got += (*c.read)(out + got, size - got);
+    } catch (...) {
+      c.read_error = std::current_exception();
+      png_error(png, "read failed");
     }
   }
-  const PngReader& read_;
-  const std::string& name_;
-  std::uint32_t left_ = 0;
-  bool started_ = false;
-  std::string what_ = "PNG";  // "PNG 64x48" once the header is read
-};
-
-unsigned char paeth(int a, int b, int c) {
-  const int p = a + b - c, pa = std::abs(p - a), pb = std::abs(p - b), pc = std::abs(p - c);
-  return static_cast<unsigned char>(pa <= pb && pa <= pc ? a : pb <= pc ? b : c);
-}
-
-// PNG's five row filters undone in place; `prev` is the previous row, unfiltered (zeros above the first).
-bool unfilter(int filter, unsigned char* row, const unsigned char* prev, std::size_t n, std::size_t bpp) {
-  switch (filter) {
-    case 0: return true;
-    case 1:
-      for (std::size_t i = bpp; i < n; ++i) row[i] = static_cast<unsigned char>(row[i] + row[i - bpp]);
-      return true;
-    case 2:
-      for (std::size_t i = 0; i < n; ++i) row[i] = static_cast<unsigned char>(row[i] + prev[i]);
-      return true;
-    case 3:
-      for (std::size_t i = 0; i < n; ++i)
-        row[i] = static_cast<unsigned char>(row[i] + ((i >= bpp ? row[i - bpp] : 0) + prev[i]) / 2);
-      return true;
-    case 4:
-      for (std::size_t i = 0; i < n; ++i)
-        row[i] = static_cast<unsigned char>(
-            row[i] + paeth(i >= bpp ? row[i - bpp] : 0, prev[i], i >= bpp ? prev[i - bpp] : 0));
-      return true;
-    default: return false;
+  if (got < size) {
+    c.truncated = true;
+    png_error(png, "the data ends early");
   }
 }
 
-struct Inflater {
-  z_stream z{};
-  Inflater() {
-    if (inflateInit(&z) != Z_OK) throw Error(ErrorKind::OutOfMemory, "zlib could not start inflating a PNG");
+void on_error(png_structp png, png_const_charp message) {
+  Context& c = *static_cast<Context*>(png_get_error_ptr(png));
+  std::snprintf(c.message, sizeof c.message, "%s", message ? message : "error");
+  png_longjmp(png, 1);
+}
+
+void on_warning(png_structp, png_const_charp) {}  // benign problems (unknown chunks, odd ancillary data)
+
+enum class Step { Done, NotMine, Failed, Cancelled };
+
+// The two functions that call setjmp hold only trivially destructible locals, and the only C++ call made between
+// setjmp and a possible longjmp is the progress callback, never from inside libpng: a longjmp skips no destructor.
+Step read_header(png_structp png, png_infop info) {
+  if (setjmp(png_jmpbuf(png))) return Step::Failed;
+  png_read_info(png, info);
+  // stb_image adds an alpha channel for tRNS: that stays stb's, as palettes and interlacing do.
+  if (png_get_valid(png, info, PNG_INFO_tRNS)) return Step::NotMine;
+  if (png_get_bit_depth(png, info) == 16 && std::endian::native == std::endian::little)
+    png_set_swap(png);  // the file's big-endian samples in the host's order, as stb_image gives them
+  png_read_update_info(png, info);
+  return Step::Done;
+}
+
+Step read_rows(png_structp png, Context& c, std::byte* pixels, std::size_t stride, std::uint32_t height,
+               const LoadProgress& progress) {
+  if (setjmp(png_jmpbuf(png))) return Step::Failed;
+  // Progress about a hundred times over the image, and never less often than every 64 rows' worth of work.
+  const std::uint32_t report_every = std::max<std::uint32_t>(1, std::min<std::uint32_t>(height / 100, 64));
+  for (c.row = 0; c.row < height; ++c.row) {
+    png_read_row(png, reinterpret_cast<png_bytep>(pixels + std::size_t(c.row) * stride), nullptr);
+    const std::uint32_t done = c.row + 1;
+    if (progress && (done % report_every == 0 || done == height) && !progress(double(done) / height))
+      return Step::Cancelled;
   }
-  ~Inflater() { inflateEnd(&z); }
-  Inflater(const Inflater&) = delete;
-  Inflater& operator=(const Inflater&) = delete;
+  // A file cut after its last row still lacks its end: said as stb_image says it (a few bytes to read).
+  png_read_end(png, nullptr);
+  return Step::Done;
+}
+
+struct PngRead {
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  ~PngRead() { png_destroy_read_struct(&png, info ? &info : nullptr, nullptr); }
 };
 
 }  // namespace
 
 std::optional<Image> decode_png_rows(const PngReader& read, const std::string& name, const LoadProgress& progress) {
-  Chunks chunks(read, name);
-  std::array<unsigned char, 8> signature{};
-  chunks.exactly(signature.data(), signature.size());
-  if (signature != kSignature || chunks.next() != "IHDR" || chunks.left() != 13) return std::nullopt;
-  unsigned char ihdr[13];
-  chunks.data(ihdr, sizeof ihdr);
-  Header h{be32(ihdr), be32(ihdr + 4), ihdr[8], ihdr[9], ihdr[12]};
-  const bool colour_ok = h.colour == kColourGrey || h.colour == kColourRgb || h.colour == kColourGreyAlpha ||
-                         h.colour == kColourRgba;
-  if (!colour_ok || (h.depth != 8 && h.depth != 16) || h.interlace != 0 || ihdr[10] != 0 || ihdr[11] != 0 ||
-      h.width == 0 || h.height == 0 || h.width > (1u << 24) || h.height > (1u << 24))
+  Context c;
+  c.read = &read;
+  auto truncated = [&](const std::string& what) {
+    throw_io(fmt::format("'{}' ({}) is corrupt or truncated (its data ends early)", name, what),
+             "the file is damaged or incomplete; export or download it again");
+  };
+  if (read(c.head.data(), c.head.size()) != c.head.size()) truncated("PNG");
+  const unsigned char* ihdr = c.head.data() + 16;
+  if (!std::equal(kSignature.begin(), kSignature.end(), c.head.begin()) || be32(c.head.data() + 8) != 13 ||
+      std::memcmp(c.head.data() + 12, "IHDR", 4) != 0)
     return std::nullopt;
-  chunks.set_size(h.width, h.height);
+  const std::uint32_t width = be32(ihdr), height = be32(ihdr + 4);
+  const int depth = ihdr[8], colour = ihdr[9];
+  const int channels = colour == PNG_COLOR_TYPE_GRAY        ? 1
+                       : colour == PNG_COLOR_TYPE_GRAY_ALPHA ? 2
+                       : colour == PNG_COLOR_TYPE_RGB        ? 3
+                       : colour == PNG_COLOR_TYPE_RGB_ALPHA  ? 4
+                                                             : 0;
+  if (channels == 0 || (depth != 8 && depth != 16) || ihdr[10] != 0 || ihdr[11] != 0 || ihdr[12] != 0 ||
+      width == 0 || height == 0 || width > kMaxSide || height > kMaxSide)
+    return std::nullopt;
+  const std::string what = fmt::format("PNG {}x{}", width, height);
 
-  std::string type;
-  while ((type = chunks.next()) != "IDAT") {
-    // stb_image adds an alpha channel for tRNS, and a palette needs one: both stay stb's.
-    if (type == "tRNS" || type == "PLTE" || type == "IEND") return std::nullopt;
-  }
+  PngRead p;
+  p.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c, on_error, on_warning);
+  if (p.png) p.info = png_create_info_struct(p.png);
+  if (!p.png || !p.info) throw Error(ErrorKind::OutOfMemory, "libpng could not start reading a PNG");
+  png_set_read_fn(p.png, &c, on_read);
+  png_set_user_limits(p.png, kMaxSide, kMaxSide);
+  // CRCs are not checked, as stb_image does not: a file that loaded before still loads; damaged image data
+  // still fails in inflate or in the row filters.
+  png_set_crc_action(p.png, PNG_CRC_QUIET_USE, PNG_CRC_QUIET_USE);
+  auto failed = [&](const std::string& where) {
+    if (c.read_error) std::rethrow_exception(c.read_error);
+    if (c.truncated) truncated(what);
+    throw_io(fmt::format("'{}' ({}) is corrupt{} (libpng: {})", name, what, where, c.message),
+             "the file is damaged; export or download it again");
+  };
 
-  const std::size_t sample = std::size_t(h.depth / 8), bpp = std::size_t(h.channels()) * sample;
-  const std::size_t stride = std::size_t(h.width) * bpp;
-  Image image(int(h.width), int(h.height), h.channels(), h.depth == 16 ? ElemType::U16 : ElemType::U8);
-  std::vector<unsigned char> row(stride + 1), prev(stride, 0), input(kInputBytes);
-  Inflater inflater;
-  z_stream& z = inflater.z;
-  // Progress about a hundred times over the image, and never less often than every 64 rows' worth of work.
-  const std::uint32_t report_every = std::max<std::uint32_t>(1, std::min<std::uint32_t>(h.height / 100, 64));
-  bool stream_ended = false;
-  for (std::uint32_t y = 0; y < h.height; ++y) {
-    z.next_out = row.data();
-    z.avail_out = uInt(row.size());
-    while (z.avail_out > 0) {
-      if (stream_ended)
-        throw_io(fmt::format("'{}' (PNG {}x{}) is corrupt or truncated (its compressed data ends at row {})", name,
-                             h.width, h.height, y),
-                 "the file is damaged or incomplete; export or download it again");
-      if (z.avail_in == 0) {
-        while (chunks.left() == 0)
-          if (chunks.next() != "IDAT") chunks.truncated();  // the image data ended before its last row
-        z.avail_in = uInt(chunks.data(input.data(), input.size()));
-        z.next_in = input.data();
-      }
-      const int r = inflate(&z, Z_NO_FLUSH);
-      if (r == Z_STREAM_END) stream_ended = true;
-      else if (r != Z_OK && r != Z_BUF_ERROR)
-        throw_io(fmt::format("'{}' (PNG {}x{}) is corrupt: its compressed data is damaged at row {} (zlib: {})", name,
-                             h.width, h.height, y, z.msg ? z.msg : "error"),
-                 "the file is damaged; export or download it again");
-    }
-    unsigned char* pixels = row.data() + 1;
-    if (!unfilter(row[0], pixels, prev.data(), stride, bpp))
-      throw_io(fmt::format("'{}' (PNG {}x{}) is corrupt: row {} has the unknown filter {}", name, h.width, h.height,
-                           y, int(row[0])),
-               "the file is damaged; export or download it again");
-    std::byte* out = image.data() + std::size_t(y) * stride;
-    if (sample == 1) {
-      std::memcpy(out, pixels, stride);
-    } else {  // big-endian samples, as the file has them, to the host's order
-      for (std::size_t i = 0; i < stride; i += 2) {
-        const std::uint16_t v = std::uint16_t(pixels[i] << 8 | pixels[i + 1]);
-        std::memcpy(out + i, &v, 2);
-      }
-    }
-    std::memcpy(prev.data(), pixels, stride);
-    if (progress && ((y + 1) % report_every == 0 || y + 1 == h.height) && !progress(double(y + 1) / h.height))
-      throw Error(ErrorKind::Cancelled, fmt::format("loading '{}' was cancelled", name));
-  }
-  // A file cut after its last row still lacks its end: said as stb_image says it (a few bytes to read).
-  while (chunks.next() != "IEND") {
-  }
+  const Step header = read_header(p.png, p.info);
+  if (header == Step::NotMine) return std::nullopt;
+  if (header == Step::Failed) failed("");
+  const std::size_t stride = std::size_t(width) * std::size_t(channels) * std::size_t(depth / 8);
+  if (png_get_image_width(p.png, p.info) != width || png_get_image_height(p.png, p.info) != height ||
+      png_get_channels(p.png, p.info) != channels || png_get_rowbytes(p.png, p.info) != stride)
+    throw Error(ErrorKind::Internal, fmt::format("libpng read '{}' ({}) as another layout", name, what));
+
+  Image image(int(width), int(height), channels, depth == 16 ? ElemType::U16 : ElemType::U8);
+  const Step rows = read_rows(p.png, c, image.data(), stride, height, progress);
+  if (rows == Step::Failed) failed(fmt::format(" at row {}", c.row));
+  if (rows == Step::Cancelled) throw Error(ErrorKind::Cancelled, fmt::format("loading '{}' was cancelled", name));
   return image;
 }
 

@@ -1,13 +1,15 @@
 #pragma once
-// PNG decoded row by row with zlib, for load_image. stb_image inflates the whole file into a buffer the size of
+// PNG decoded row by row with libpng (Debian's libpng-dev 1.6, its row API: png_read_row), for load_image. stb_image inflates the whole file into a buffer the size of
 // the decoded image and filters that into a second one, then load_image copied it into the Image: three times
 // the image at the peak (a 30000 x 30000 grey PNG is 900 MB decoded) and no word of progress for a minute. Here
-// the Image is the only large buffer: each row is inflated, unfiltered and stored in place, progress is reported
-// every few rows and the load can stop there.
+// the Image is the only large buffer: libpng decodes each row straight into it, progress is reported every few
+// rows and the load can stop there. libpng's errors longjmp out of read_header/read_rows (png_rows.cpp), which own
+// nothing; decode_png_rows turns them into ks::Error once libpng's frames are gone.
 //
 // Takes the PNGs photographs, scans and renderers write: non-interlaced, 8 or 16 bits, grey, grey + alpha, RGB
 // or RGBA, without a tRNS chunk. Anything else (palettes, 1/2/4-bit samples, Adam7 interlacing, tRNS, Apple's
-// CgBI) returns nullopt before any pixel is decoded, and load_image hands the file to stb_image, whose results
+// CgBI, whose first chunk is not IHDR) returns nullopt before any pixel is decoded (and before the Image is
+// allocated), and load_image hands the file to stb_image, whose results
 // these match exactly (same channels, same types, 16-bit samples in host byte order).
 #include <cstddef>
 #include <functional>
