@@ -150,24 +150,22 @@ HWY_INLINE void four_rows_one_vector(D d, const hn::TFromD<D>* const* rows, cons
 }
 
 template <class T>
-HWY_INLINE void four_rows_of(const T* const* rows, const T* w, int taps, T* const* out, std::size_t n) {
-  std::vector<T> wpad(std::size_t(taps) + 6, T(0));
-  std::copy(w, w + taps, wpad.begin() + 3);
+HWY_INLINE void four_rows_of(const T* const* rows, const T* wpad, int taps, T* const* out, std::size_t n) {
   const hn::ScalableTag<T> d;
   const std::size_t N = hn::Lanes(d);
   std::size_t i = 0;
-  for (; i + 2 * N <= n; i += 2 * N) four_rows_two_vectors(d, rows, wpad.data(), taps, i, out);
-  for (; i + N <= n; i += N) four_rows_one_vector(d, rows, wpad.data(), taps, i, out);
+  for (; i + 2 * N <= n; i += 2 * N) four_rows_two_vectors(d, rows, wpad, taps, i, out);
+  for (; i + N <= n; i += N) four_rows_one_vector(d, rows, wpad, taps, i, out);
   const hn::CappedTag<T, 1> d1;
-  for (; i < n; ++i) four_rows_one_vector(d1, rows, wpad.data(), taps, i, out);
+  for (; i < n; ++i) four_rows_one_vector(d1, rows, wpad, taps, i, out);
 }
 
-void FourRowsF32(const float* const* rows, const float* w, int taps, float* const* out, std::size_t n) {
-  four_rows_of(rows, w, taps, out, n);
+void FourRowsF32(const float* const* rows, const float* wpad, int taps, float* const* out, std::size_t n) {
+  four_rows_of(rows, wpad, taps, out, n);
 }
-void FourRowsI32(const std::int32_t* const* rows, const std::int32_t* w, int taps, std::int32_t* const* out,
-                 std::size_t n) {
-  four_rows_of(rows, w, taps, out, n);
+void FourRowsI32(const std::int32_t* const* rows, const std::int32_t* wpad, int taps,
+                 std::int32_t* const* out, std::size_t n) {
+  four_rows_of(rows, wpad, taps, out, n);
 }
 
 void WeightedRowsF32(const float* const* rows, const float* w, int taps, float* out, std::size_t n) {
@@ -206,12 +204,26 @@ void weighted_rows(const std::int32_t* const* rows, const std::int32_t* w, int t
   HWY_DYNAMIC_DISPATCH(WeightedRowsI32)(rows, w, taps, out, n);
 }
 
+namespace {
+
+// w with three zeros on either side, as the four-row sweep reads it. Made here, outside the per-target code:
+// std:: templates instantiated between HWY_BEFORE_NAMESPACE and HWY_AFTER_NAMESPACE could be compiled for
+// AVX-512 there and picked by the linker for every caller.
+template <class T>
+std::vector<T> padded_weights(const T* w, int taps) {
+  std::vector<T> wpad(std::size_t(taps) + 6, T(0));
+  std::copy(w, w + taps, wpad.begin() + 3);
+  return wpad;
+}
+
+}  // namespace
+
 void weighted_rows_x4(const float* const* rows, const float* w, int taps, float* const* out, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(FourRowsF32)(rows, w, taps, out, n);
+  HWY_DYNAMIC_DISPATCH(FourRowsF32)(rows, padded_weights(w, taps).data(), taps, out, n);
 }
 void weighted_rows_x4(const std::int32_t* const* rows, const std::int32_t* w, int taps,
                       std::int32_t* const* out, std::size_t n) {
-  HWY_DYNAMIC_DISPATCH(FourRowsI32)(rows, w, taps, out, n);
+  HWY_DYNAMIC_DISPATCH(FourRowsI32)(rows, padded_weights(w, taps).data(), taps, out, n);
 }
 
 }  // namespace ks::cpu::simd
