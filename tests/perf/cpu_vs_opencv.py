@@ -4,8 +4,10 @@
 For each case, `kernelscope-cli --threads T bench --backends cpu` times the kernel (its own warm-up, then the
 median of the timed runs) and OpenCV's Python bindings time the equivalent call on an image of the same size
 and type (cv2.setNumThreads(T), warm-up, median). Several kernelscope builds can be compared in the same run
-(--cli before=OLD --cli after=NEW). Prints a table with each build's ratio to OpenCV and the Highway target
-the build's CPU backend reports (bench JSON devices.cpu_simd); --json keeps the figures.
+(--cli before=OLD --cli after=NEW). With --rounds N every tool is timed N times in turn and each figure is the
+median of its N medians, so that a machine shared with other work loads all of them alike. Prints a table with
+each build's ratio to OpenCV and the Highway target the build's CPU backend reports (bench JSON
+devices.cpu_simd); --json keeps the figures.
 
 Needs numpy and OpenCV's bindings, for the comparison only (Debian: apt-get install python3-opencv; run with
 /usr/bin/python3 if another python3 comes first on PATH). Used by scripts/gpu-check's "CPU against OpenCV"
@@ -109,6 +111,8 @@ def main():
     ap.add_argument("--threads", default="2", help="thread counts, comma-separated (default 2)")
     ap.add_argument("--repeat", type=int, default=10, help="timed runs per case (default 10)")
     ap.add_argument("--warmup", type=int, default=2, help="untimed runs first (default 2)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="time every tool this many times in turn; report the median of medians (default 1)")
     ap.add_argument("--cases", default=DEFAULT_CASES, help=f"comma-separated, of: {', '.join(CASES)}")
     ap.add_argument("--json", help="write the figures to this file")
     args = ap.parse_args()
@@ -122,17 +126,25 @@ def main():
     for threads in [int(t) for t in args.threads.split(",")]:
         for case in cases:
             row = {"case": case, "threads": threads, "size": args.size}
-            for label, path in clis:
-                timing = time_kernelscope(path, case, args.size, threads, args.repeat, args.warmup)
-                row[label], row[label + " simd"] = timing
-            row["opencv"] = time_opencv(case, args.size, threads, args.repeat, args.warmup)
+            rounds = {label: [] for label, _ in clis}
+            rounds["opencv"] = []
+            for _ in range(args.rounds):
+                for label, path in clis:
+                    ms, row[label + " simd"] = time_kernelscope(path, case, args.size, threads, args.repeat,
+                                                                args.warmup)
+                    rounds[label].append(ms)
+                rounds["opencv"].append(time_opencv(case, args.size, threads, args.repeat, args.warmup))
+            for label, values in rounds.items():
+                row[label] = statistics.median(values)
+            row["rounds"] = rounds
             rows.append(row)
             cells = [f"{label} {row[label]:8.2f} ms ({row[label] / row['opencv']:.2f}x)" for label, _ in clis]
             print(f"{case:14} {threads:2} threads  " + "  ".join(cells) + f"  opencv {row['opencv']:8.2f} ms",
                   flush=True)
 
-    print(f"\n{args.size}x{args.size}, medians of {args.repeat} runs after {args.warmup} warm-ups; OpenCV "
-          f"{cv2.__version__}; ratio = kernelscope / OpenCV (below 1: kernelscope is faster)")
+    print(f"\n{args.size}x{args.size}, medians of {args.repeat} runs after {args.warmup} warm-ups"
+          + (f", median of {args.rounds} rounds" if args.rounds > 1 else "")
+          + f"; OpenCV {cv2.__version__}; ratio = kernelscope / OpenCV (below 1: kernelscope is faster)")
     header = ["case", "threads"] + [f"{label} ms" for label, _ in clis] + ["OpenCV ms"] + \
              [f"{label} / OpenCV" for label, _ in clis]
     print("| " + " | ".join(header) + " |")
@@ -146,7 +158,7 @@ def main():
         print(f"{label}: CPU SIMD {simd or 'not reported (a build before Highway)'}")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"size": args.size, "repeat": args.repeat, "warmup": args.warmup,
+            json.dump({"size": args.size, "repeat": args.repeat, "warmup": args.warmup, "rounds": args.rounds,
                        "opencv_version": cv2.__version__, "rows": rows}, f, indent=2)
 
 
