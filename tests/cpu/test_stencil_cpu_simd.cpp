@@ -16,6 +16,7 @@
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "support/stencil_case.hpp"
 #include "support/test_support.hpp"
+#include "test_stencil_cpu_reference.hpp"
 
 namespace ks {
 namespace {
@@ -94,6 +95,41 @@ INSTANTIATE_TEST_SUITE_P(
                       Case{"convolve", {"matrix=0.1,-0.25,0.3,0.05,0.2"}},
                       Case{"convolve", {"matrix=1,-2,3;-4,5,-6;7,-8,9;2,2,2;-1,0,1"}}),
     [](const ::testing::TestParamInfo<Case>& info) { return case_name(info.param); });
+
+// The SIMD path sums u8 filters whose sums fit int16 in int16 lanes (255 * sum of |weights| <= 32767) and the
+// others in int32: filters on either side of that bound, on images that reach it (all 255, and 0/255
+// columns that make the negative weights count), on the best target and the fallback.
+TEST(SimdPath, U8SumsAtTheInt16Bound) {
+  ThreadPool pool(1);
+  Image white(37, 9, 1, ElemType::U8), columns(37, 9, 1, ElemType::U8);
+  for (auto& v : white.elements<std::uint8_t>()) v = 255;
+  for (std::size_t i = 0; i < columns.elements<std::uint8_t>().size(); ++i)
+    columns.elements<std::uint8_t>()[i] = (i % 37) % 2 ? 255 : 0;
+  const std::vector<std::pair<std::string, LinearFilter>> filters = {
+      {"2-D, sum 128 (fits)", test::int_filter(1, 1, {16, 16, 16, 16, 0, 16, 16, 16, 16}, 1)},
+      {"2-D, sum 129 (int32)", test::int_filter(1, 1, {16, 16, 16, 16, 1, 16, 16, 16, 16}, 1)},
+      {"2-D, -64 +64 (fits)", test::int_filter(1, 0, {-64, 0, 64}, 1)},
+      {"2-D, -65 +64 (int32)", test::int_filter(1, 0, {-65, 0, 64}, 1)},
+      {"separable 8 x 16 (fits)", test::separable_int_filter({2, 4, 2}, 1, {4, 8, 4}, 1)},
+      {"separable 8 x 17 (int32)", test::separable_int_filter({2, 4, 2}, 1, {4, 9, 4}, 1)},
+      {"separable, row pass 129 (int32)", test::separable_int_filter({43, 43, 43}, 1, {1}, 1)},
+  };
+  const std::vector<SimdTarget> all = targets_under_test();
+  for (const SimdTarget& target : {all.front(), all.back()}) {
+    const ForcedSimdTarget forced(target);
+    for (const auto& [name, f] : filters)
+      for (const Image* in : {&white, &columns}) {
+        StencilPlan plan = test::linear_plan(f, Border::Constant, 255.f);
+        EXPECT_TRUE(simd_matches_reference(plan, *in, pool)) << target.name << " " << name;
+        std::int64_t bound = 0;
+        for (std::int32_t w : f.iw) bound += 255 * std::int64_t(w < 0 ? -w : w);
+        if (2 * bound * bound > INT32_MAX) continue;       // a magnitude plan must keep a^2 + b^2 in int32
+        plan.kind = StencilPlan::Kind::GradientMagnitude;  // a^2 + b^2 from the same sums
+        plan.b = f;
+        EXPECT_TRUE(simd_matches_reference(plan, *in, pool)) << target.name << " " << name << " magnitude";
+      }
+  }
+}
 
 // A larger image: many full vectors and groups of rows per chunk, the row blocks of the linear passes, and
 // the gaussian's 49 x 49 window (the F32 sums that round most), on the best target.

@@ -162,12 +162,36 @@ void unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPo
       });
 }
 
+// The largest |sum|, partial sums included, that a U8 image gives with this filter's integer weights: 255
+// times the sum of |weights| of the 2-D window, and for a separable filter of its row pass too.
+std::int64_t u8_sum_bound(const LinearFilter& f) {
+  auto abs_sum = [](const std::vector<std::int32_t>& v) {
+    std::int64_t s = 0;
+    for (std::int32_t x : v) s += x < 0 ? -std::int64_t(x) : std::int64_t(x);
+    return s;
+  };
+  std::int64_t bound = 255 * abs_sum(f.iw);
+  if (f.separable) bound = std::max(bound, 255 * abs_sum(f.separable->iwx));
+  return bound;
+}
+
+// Whether every U8 sum of the plan's filters fits int16, so that the SIMD path can sum in int16.
+bool fits_int16(const StencilPlan& plan) {
+  const bool two = plan.kind == StencilPlan::Kind::GradientMagnitude;
+  return u8_sum_bound(plan.a) <= INT16_MAX && (!two || u8_sum_bound(plan.b) <= INT16_MAX);
+}
+
 // f(Pix{}, Arith{}) for the image's element type and the path's arithmetic.
 template <class F>
-void with_types(const Image& in, CpuPath path, F&& f) {
+void with_types(const StencilPlan& plan, const Image& in, CpuPath path, F&& f) {
   const bool u8 = in.type() == ElemType::U8;
   if (path == CpuPath::Simd) {
-    u8 ? f(std::uint8_t{}, SimdArithmetic{}) : f(float{}, SimdArithmetic{});
+    if (!u8)
+      f(float{}, SimdArithmetic{});
+    else if (fits_int16(plan))
+      f(std::uint8_t{}, SimdArithmetic16{});
+    else
+      f(std::uint8_t{}, SimdArithmetic{});
   } else {
     u8 ? f(std::uint8_t{}, ReferenceArithmetic{}) : f(float{}, ReferenceArithmetic{});
   }
@@ -176,19 +200,19 @@ void with_types(const Image& in, CpuPath path, F&& f) {
 }  // namespace
 
 void run_linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool, CpuPath path) {
-  with_types(in, path,
+  with_types(plan, in, path,
              [&](auto pix, auto arith) { linear<decltype(pix), decltype(arith)>(plan, in, out, pool); });
 }
 
 void run_gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool,
                             CpuPath path) {
-  with_types(in, path, [&](auto pix, auto arith) {
+  with_types(plan, in, path, [&](auto pix, auto arith) {
     gradient_magnitude<decltype(pix), decltype(arith)>(plan, in, out, pool);
   });
 }
 
 void run_unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool, CpuPath path) {
-  with_types(in, path, [&](auto pix, auto arith) {
+  with_types(plan, in, path, [&](auto pix, auto arith) {
     unsharp_mask<decltype(pix), decltype(arith)>(plan, in, out, pool);
   });
 }

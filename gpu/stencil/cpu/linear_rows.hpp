@@ -1,7 +1,8 @@
 #pragma once
 // Window sums of one linear filter, one output row at a time, for the rows of one thread's chunk. `Arith`
 // says how a row of taps is summed and in what type (reference_arithmetic.hpp, simd/simd_arithmetic.hpp):
-//   Pix = uint8_t, Acc = int32_t: integer weights iw (exact sums, the U8 contract)
+//   Pix = uint8_t, Acc = int32_t or int16_t: integer weights iw (exact sums, the U8 contract; int16 where the
+//   SIMD path finds that every sum fits)
 //   Pix = float,   Acc = double or float: float weights w summed in double (the F32 contract of the
 //   reference) or in float (the SIMD path)
 //
@@ -28,7 +29,8 @@ template <class Pix, class Arith>
 class LinearRows {
  public:
   using Acc = typename Arith::template Acc<Pix>;
-  static_assert((std::is_same_v<Pix, std::uint8_t> && std::is_same_v<Acc, std::int32_t>) ||
+  static_assert((std::is_same_v<Pix, std::uint8_t> &&
+                 (std::is_same_v<Acc, std::int32_t> || std::is_same_v<Acc, std::int16_t>)) ||
                 (std::is_same_v<Pix, float> && std::is_floating_point_v<Acc>));
 
   // Output rows are summed in groups of up to kGroup consecutive rows: Arith::kRowsPerSweep, 4 on the SIMD
@@ -101,8 +103,8 @@ class LinearRows {
   // U8 uses the integer weights, F32 the float ones (widened for the reference: products of floats are exact
   // in double).
   static std::vector<Acc> weights(const std::vector<std::int32_t>& iw, const std::vector<float>& w) {
-    if constexpr (std::is_same_v<Acc, std::int32_t>) {
-      return iw;
+    if constexpr (std::is_integral_v<Acc>) {
+      return std::vector<Acc>(iw.begin(), iw.end());  // int16 only where every weight fits (fits_int16)
     } else {
       return std::vector<Acc>(w.begin(), w.end());
     }

@@ -1,6 +1,8 @@
 #pragma once
 // The SIMD path's arithmetic for the linear stencils (CpuPath::Simd), the counterpart of
-// reference_arithmetic.hpp: U8 sums exact in int32 (the same integers), F32 sums in float.
+// reference_arithmetic.hpp: U8 sums exact, F32 sums in float. `U8Sum` is the U8 sums' type: int32 in general,
+// int16 where every sum of the plan fits (linear_cpu.cpp checks), which doubles the lanes of every vector and
+// halves the ring of horizontal passes (the u8 box, Sobel, Laplacian). Either gives the reference's integers.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -13,9 +15,10 @@
 
 namespace ks::cpu {
 
-struct SimdArithmetic {
+template <class U8Sum>
+struct SimdArithmeticOf {
   template <class Pix>
-  using Acc = std::conditional_t<std::is_same_v<Pix, std::uint8_t>, std::int32_t, float>;
+  using Acc = std::conditional_t<std::is_same_v<Pix, std::uint8_t>, U8Sum, float>;
   // Output rows summed per column sweep (linear_rows.hpp): four, through weighted_sum_x4.
   static constexpr int kRowsPerSweep = 4;
 
@@ -32,17 +35,16 @@ struct SimdArithmetic {
   }
 
   // The U8 results: the reference's bytes (finish_u8_rows.hpp).
-  static void divide_u8(const RoundDivider& divider, const std::int32_t* sum, std::uint8_t* out,
-                        std::size_t n) {
+  static void divide_u8(const RoundDivider& divider, const U8Sum* sum, std::uint8_t* out, std::size_t n) {
     simd::round_divide_rows(divider, sum, out, n);
   }
   struct MagnitudeU8 {
-    void apply(const std::int32_t* a, const std::int32_t* b, std::uint8_t* out, std::size_t n) const {
+    void apply(const U8Sum* a, const U8Sum* b, std::uint8_t* out, std::size_t n) const {
       simd::magnitude_u8_rows(a, b, out, n);
     }
   };
-  static void unsharp_u8(const std::uint8_t* src, const std::int32_t* blur_sum, std::uint8_t* out,
-                         std::size_t n, std::int32_t divisor, float amount) {
+  static void unsharp_u8(const std::uint8_t* src, const U8Sum* blur_sum, std::uint8_t* out, std::size_t n,
+                         std::int32_t divisor, float amount) {
     simd::unsharp_u8_rows(src, blur_sum, out, n, divisor, amount);
   }
 
@@ -57,5 +59,8 @@ struct SimdArithmetic {
     simd::unsharp_rows(src, blur, out, n, amount);
   }
 };
+
+using SimdArithmetic = SimdArithmeticOf<std::int32_t>;
+using SimdArithmetic16 = SimdArithmeticOf<std::int16_t>;
 
 }  // namespace ks::cpu

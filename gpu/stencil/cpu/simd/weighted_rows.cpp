@@ -18,7 +18,7 @@ HWY_BEFORE_NAMESPACE();
 namespace ks::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Lanes of a row in the sum's type: floats as they are, u8 widened to int32.
+// Lanes of a row in the sum's type: floats as they are, u8 widened to int32 or int16.
 template <class D, class Src>
 HWY_INLINE hn::Vec<D> load_as(D d, const Src* p) {
   if constexpr (std::is_same_v<Src, hn::TFromD<D>>) {
@@ -167,6 +167,10 @@ void FourRowsI32(const std::int32_t* const* rows, const std::int32_t* wpad, int 
                  std::int32_t* const* out, std::size_t n) {
   four_rows_of(rows, wpad, taps, out, n);
 }
+void FourRowsI16(const std::int16_t* const* rows, const std::int16_t* wpad, int taps,
+                 std::int16_t* const* out, std::size_t n) {
+  four_rows_of(rows, wpad, taps, out, n);
+}
 
 void WeightedRowsF32(const float* const* rows, const float* w, int taps, float* out, std::size_t n) {
   weighted_rows_of(rows, w, taps, out, n);
@@ -176,6 +180,14 @@ void WeightedRowsU8(const std::uint8_t* const* rows, const std::int32_t* w, int 
   weighted_rows_of(rows, w, taps, out, n);
 }
 void WeightedRowsI32(const std::int32_t* const* rows, const std::int32_t* w, int taps, std::int32_t* out,
+                     std::size_t n) {
+  weighted_rows_of(rows, w, taps, out, n);
+}
+void WeightedRowsU8ToI16(const std::uint8_t* const* rows, const std::int16_t* w, int taps, std::int16_t* out,
+                         std::size_t n) {
+  weighted_rows_of(rows, w, taps, out, n);
+}
+void WeightedRowsI16(const std::int16_t* const* rows, const std::int16_t* w, int taps, std::int16_t* out,
                      std::size_t n) {
   weighted_rows_of(rows, w, taps, out, n);
 }
@@ -191,6 +203,9 @@ HWY_EXPORT(WeightedRowsU8);
 HWY_EXPORT(WeightedRowsI32);
 HWY_EXPORT(FourRowsF32);
 HWY_EXPORT(FourRowsI32);
+HWY_EXPORT(WeightedRowsU8ToI16);
+HWY_EXPORT(WeightedRowsI16);
+HWY_EXPORT(FourRowsI16);
 
 void weighted_rows(const float* const* rows, const float* w, int taps, float* out, std::size_t n) {
   HWY_DYNAMIC_DISPATCH(WeightedRowsF32)(rows, w, taps, out, n);
@@ -202,6 +217,14 @@ void weighted_rows(const std::uint8_t* const* rows, const std::int32_t* w, int t
 void weighted_rows(const std::int32_t* const* rows, const std::int32_t* w, int taps, std::int32_t* out,
                    std::size_t n) {
   HWY_DYNAMIC_DISPATCH(WeightedRowsI32)(rows, w, taps, out, n);
+}
+void weighted_rows(const std::uint8_t* const* rows, const std::int16_t* w, int taps, std::int16_t* out,
+                   std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(WeightedRowsU8ToI16)(rows, w, taps, out, n);
+}
+void weighted_rows(const std::int16_t* const* rows, const std::int16_t* w, int taps, std::int16_t* out,
+                   std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(WeightedRowsI16)(rows, w, taps, out, n);
 }
 
 namespace {
@@ -224,6 +247,10 @@ void weighted_rows_x4(const float* const* rows, const float* w, int taps, float*
 void weighted_rows_x4(const std::int32_t* const* rows, const std::int32_t* w, int taps,
                       std::int32_t* const* out, std::size_t n) {
   HWY_DYNAMIC_DISPATCH(FourRowsI32)(rows, padded_weights(w, taps).data(), taps, out, n);
+}
+void weighted_rows_x4(const std::int16_t* const* rows, const std::int16_t* w, int taps,
+                      std::int16_t* const* out, std::size_t n) {
+  HWY_DYNAMIC_DISPATCH(FourRowsI16)(rows, padded_weights(w, taps).data(), taps, out, n);
 }
 
 }  // namespace ks::cpu::simd
