@@ -1,11 +1,14 @@
 // The CPU stencils' SIMD path against their scalar reference, run alternately on the same image and threads
 // so that both see the same machine (others' load included): median and minimum of the timed runs of each,
-// the ratio, and the process's CPU time per run (all threads; less disturbed than the wall clock where other
-// processes share the cores). By hand: `ks_bench_cpu_paths [SIZE [THREADS [REPEAT [FILTER]]]]` (defaults
-// 4096, 2, 9; FILTER: only the cases whose name contains it, e.g. "gaussian f32"). Not a test.
+// the ratio, the process's CPU time per run (all threads; less disturbed than the wall clock where other
+// processes share the cores), and how far apart the two results are (u8: differing bytes, which must be 0;
+// f32: the largest |simd - reference| / max(|reference|, 1), the measure of the tests' 1e-5 tolerance). By
+// hand: `ks_bench_cpu_paths [SIZE [THREADS [REPEAT [FILTER]]]]` (defaults 4096, 2, 9; FILTER: only the cases
+// whose name contains it, e.g. "gaussian f32"). Not a test.
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <ctime>
 #include <string>
@@ -28,6 +31,20 @@ struct Case {
   ElemType type;
   std::vector<std::string> params;
 };
+
+// u8: how many bytes differ; f32: the largest |a - b| / max(|b|, 1).
+double difference(const Image& a, const Image& b) {
+  double worst = 0;
+  if (a.type() == ElemType::U8) {
+    const auto x = a.elements<std::uint8_t>(), y = b.elements<std::uint8_t>();
+    for (std::size_t i = 0; i < x.size(); ++i) worst += x[i] != y[i];
+  } else {
+    const auto x = a.elements<float>(), y = b.elements<float>();
+    for (std::size_t i = 0; i < x.size(); ++i)
+      worst = std::max(worst, std::abs(double(x[i]) - y[i]) / std::max(std::abs(double(y[i])), 1.0));
+  }
+  return worst;
+}
 
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
@@ -60,8 +77,8 @@ int main(int argc, char** argv) {
       {"convolve", ElemType::F32, {}},
   };
   fmt::print("{}x{}, {} threads, SIMD target {}\n", size, size, pool.size(), cpu::simd::simd_description());
-  fmt::print("{:<32} {:>10} {:>10} {:>10} {:>10} {:>8} {:>10} {:>10}\n", "case", "simd med", "simd min",
-             "ref med", "ref min", "ref/simd", "simd cpu", "ref cpu");
+  fmt::print("{:<32} {:>10} {:>10} {:>10} {:>10} {:>8} {:>10} {:>10} {:>10}\n", "case", "simd med",
+             "simd min", "ref med", "ref min", "ref/simd", "simd cpu", "ref cpu", "apart");
   for (const Case& c : cases) {
     ParamSet params = KernelRegistry::builtin().get(c.kernel).default_params();
     std::string name = fmt::format("{} {}", c.kernel, to_string(c.type));
@@ -72,13 +89,13 @@ int main(int argc, char** argv) {
     if (name.find(filter) == std::string::npos) continue;
     const StencilPlan plan = make_stencil_plan(c.kernel, params);
     const Image in = test::random_image(size, size, 1, c.type, 7);
-    Image out(in.shape());
+    Image out(in.shape()), reference(in.shape());
     std::vector<double> simd, ref, simd_cpu, ref_cpu;
     for (int i = 0; i <= repeat; ++i) {
       for (cpu::CpuPath path : {cpu::CpuPath::Simd, cpu::CpuPath::Reference}) {
         const std::clock_t cpu_start = std::clock();
         Stopwatch watch;
-        cpu::run_stencil_into(plan, in, out, pool, path);
+        cpu::run_stencil_into(plan, in, path == cpu::CpuPath::Simd ? out : reference, pool, path);
         const double wall_ms = watch.elapsed_ms();
         const double cpu_ms = 1e3 * double(std::clock() - cpu_start) / CLOCKS_PER_SEC;
         if (i == 0) continue;  // the warm-up
@@ -86,10 +103,10 @@ int main(int argc, char** argv) {
         (path == cpu::CpuPath::Simd ? simd_cpu : ref_cpu).push_back(cpu_ms);
       }
     }
-    fmt::print("{:<32} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>7.2f}x {:>10.2f} {:>10.2f}\n", name,
-               median_of(simd), *std::min_element(simd.begin(), simd.end()), median_of(ref),
+    fmt::print("{:<32} {:>10.2f} {:>10.2f} {:>10.2f} {:>10.2f} {:>7.2f}x {:>10.2f} {:>10.2f} {:>10.3g}\n",
+               name, median_of(simd), *std::min_element(simd.begin(), simd.end()), median_of(ref),
                *std::min_element(ref.begin(), ref.end()), median_of(ref) / median_of(simd),
-               median_of(simd_cpu), median_of(ref_cpu));
+               median_of(simd_cpu), median_of(ref_cpu), difference(out, reference));
   }
   return 0;
 }
