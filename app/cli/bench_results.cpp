@@ -187,7 +187,8 @@ std::string bench_csv(const std::vector<BenchRow>& rows) {
 }
 
 nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
-                                  const std::string& cpu_device, const std::string& cuda_device,
+                                  const std::string& cpu_device, const std::string& cpu_simd,
+                                  const std::string& cuda_device,
                                   const std::map<Backend, ComputePeaks>& peaks) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
@@ -232,6 +233,7 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
           {"complete", complete},
           {"devices",
            {{"cpu", cpu_device},
+            {"cpu_simd", cpu_simd.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cpu_simd)},
             {"cuda", cuda_device.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(cuda_device)}}},
           {"peaks", std::move(peaks_json)},
           {"config",

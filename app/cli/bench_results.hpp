@@ -38,12 +38,14 @@ report::Table bench_table(const std::vector<BenchRow>& rows);
 // One header line, then one line per row (RFC 4180 quoting where needed).
 std::string bench_csv(const std::vector<BenchRow>& rows);
 
-// {"schema": "kernelscope.bench/1", "complete", "devices", "peaks": {"cpu": {memory_gbps, fma_gflops, where},
+// {"schema": "kernelscope.bench/1", "complete", "devices": {cpu, cpu_simd, cuda},
+//  "peaks": {"cpu": {memory_gbps, fma_gflops, where},
 //  "cuda": ..} (the backends measured), "config", "results": [{kernel, type, size, channels, backend,
 //  variant, block, params, status, note, median_ms, gbps, percent_of_copy, arithmetic_intensity, gflops,
 //  percent_of_roof, speedup_vs_naive, speedup_vs_cpu, report: <run report JSON> | null}]}
 nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
-                                  const std::string& cpu_device, const std::string& cuda_device,
+                                  const std::string& cpu_device, const std::string& cpu_simd,
+                                  const std::string& cuda_device,
                                   const std::map<Backend, ComputePeaks>& peaks = {});
 
 }  // namespace ks::cli

@@ -27,6 +27,7 @@
 #include "io/image_io.hpp"
 #include "lab/lab.hpp"
 #include "registry/registry.hpp"
+#include "stencil/cpu/simd/simd_target.hpp"
 #include "report/font.hpp"
 #include "report/roofline_chart.hpp"
 
@@ -176,6 +177,10 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   }
 
   const std::string cpu_device = fmt::format("CPU ({} threads)", engine.pool().size());
+  // The instruction set the CPU backend's SIMD loops run (Highway's choice for this CPU), when it is swept.
+  const bool wants_cpu =
+      std::find(config.backends.begin(), config.backends.end(), Backend::Cpu) != config.backends.end();
+  const std::string cpu_simd = wants_cpu ? cpu::simd::simd_description() : std::string();
   const std::string cuda_device = wants_cuda ? engine.cuda().device().name : std::string();
   if (opt.backends.empty() && !cuda)
     fmt::print(stderr, "no CUDA device ({}): benchmarking the CPU backend only\n",
@@ -230,6 +235,7 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   compute_speedups(rows);
   fmt::print("bench on {}{}; {} timed runs after {} warm-up per case\n", cpu_device,
              cuda_device.empty() ? "" : " and " + cuda_device, config.repeat, config.warmup);
+  if (!cpu_simd.empty()) fmt::print("CPU SIMD: {}\n", cpu_simd);
   if (wants_cuda && engine.cuda().copy_bandwidth_gbps() > 0)
     fmt::print("measured device copy bandwidth: {} GB/s\n", format_gbps(engine.cuda().copy_bandwidth_gbps()));
   fmt::print("{}", bench_table(rows).render());
@@ -240,7 +246,8 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   }
   if (!opt.json.empty()) {
     write_text_atomically(
-        opt.json, bench_json(rows, config, !interrupted, cpu_device, cuda_device, peaks).dump(2) + "\n");
+        opt.json,
+        bench_json(rows, config, !interrupted, cpu_device, cpu_simd, cuda_device, peaks).dump(2) + "\n");
     fmt::print("wrote {}\n", opt.json);
   }
   if (chart_font) {

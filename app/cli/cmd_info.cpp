@@ -15,6 +15,7 @@
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
+#include "stencil/cpu/simd/simd_target.hpp"
 
 namespace ks::cli {
 
@@ -134,9 +135,20 @@ nlohmann::ordered_json cpu_json(unsigned threads, const std::optional<ComputePea
   auto measured = [&](double v) {
     return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
   };
+  nlohmann::ordered_json runnable = nlohmann::ordered_json::array();
+  for (const auto& t : cpu::simd::runnable_simd_targets()) runnable.push_back(t.name);
   return {{"threads", threads},
+          {"simd", cpu::simd::simd_description()},
+          {"simd_targets", std::move(runnable)},
           {"copy_bandwidth_gbps", peaks ? measured(peaks->memory_gbps) : nlohmann::ordered_json(nullptr)},
           {"fma_peak_gflops", peaks ? measured(peaks->fma_gflops) : nlohmann::ordered_json(nullptr)}};
+}
+
+// The instruction set the CPU backend's SIMD loops run, and the others this build could run here.
+std::string cpu_simd_text() {
+  std::string others;
+  for (const auto& t : cpu::simd::runnable_simd_targets()) others += (others.empty() ? "" : ", ") + t.name;
+  return fmt::format("CPU SIMD: {} (Highway's best of {})\n", cpu::simd::simd_description(), others);
 }
 
 std::string cpu_peaks_text(const ComputePeaks& p) {
@@ -173,6 +185,7 @@ int run_info(const InfoOptions& opt, const GlobalOptions& global) {
     for (const auto& e : devices) fmt::print("{}\n", device_text(e));
     fmt::print("CPU backend (--backend cpu): {} thread{}.\n", threads, threads == 1 ? "" : "s");
   }
+  fmt::print("{}", cpu_simd_text());
   if (cpu_peaks) fmt::print("{}", cpu_peaks_text(*cpu_peaks));
   return 0;
 }

@@ -59,6 +59,7 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["variant"] = r.variant;
   j["backend"] = to_string(r.backend);
   j["device"] = r.device;
+  j["cpu_simd"] = r.cpu_simd.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.cpu_simd);
   j["image"] = to_json(r.shape);
   // An object keeps lookups simple for readers; ordered_json keeps the kernel's own parameter order.
   nlohmann::ordered_json params = nlohmann::ordered_json::object();

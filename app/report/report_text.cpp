@@ -11,6 +11,7 @@ std::string run_heading(const RunReport& r) {
   if (r.block) s += ", block " + to_string(*r.block);
   s += ") on " + r.device;
   if (r.backend == Backend::Cuda) s += " via CUDA";  // the CPU's device name already says it
+  if (!r.cpu_simd.empty()) s += ", SIMD " + r.cpu_simd;
   s += fmt::format("; image {}; {} timed run{}", format_shape(r.shape), r.kernel_time.count,
                    r.kernel_time.count == 1 ? "" : "s");
   return s;

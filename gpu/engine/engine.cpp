@@ -5,6 +5,7 @@
 #include "core/cpu_peaks.hpp"
 #include "core/error.hpp"
 #include "registry/registry.hpp"
+#include "stencil/cpu/simd/simd_target.hpp"
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
 #include "stencil/stencil_plan.hpp"
@@ -118,6 +119,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
 
   if (req.backend == Backend::Cpu) {
     r.device = fmt::format("CPU ({} thread{})", pool_->size(), pool_->size() == 1 ? "" : "s");
+    r.cpu_simd = cpu::simd::simd_description();
     // One output for every run: the warm-up also pays its page faults, so the samples time the filter.
     result.output = Image(input.shape());
     for (int i = 0; i < req.warmup; ++i) cpu::run_stencil_into(plan, input, result.output, *pool_);

@@ -45,6 +45,7 @@ struct RunReport {
   std::string variant;
   Backend backend = Backend::Cpu;
   std::string device;                 // GPU name, or "CPU (N threads)"
+  std::string cpu_simd;               // CPU backend: the instruction set of its SIMD loops; empty on CUDA
   ImageShape shape;
   std::vector<std::pair<std::string, std::string>> params;
   std::optional<BlockShape> block;

@@ -6,8 +6,8 @@
 //   Median            median of the (2r+1)^2 window
 //
 // Arithmetic contract, identical on every backend and variant (the tests rely on it):
-// - F32: weights `w` in float; sums in float on CUDA, in double on the CPU reference (so GPU results are
-//   compared within a relative tolerance).
+// - F32: weights `w` in float; sums in float on CUDA and in the CPU backend's SIMD loops, in double in the
+//   CPU's scalar reference (so the others are compared with it within a relative tolerance).
 // - U8: integer weights `iw` and an integer `divisor`; the window sum is exact in int32, the result is
 //   round_div(sum, divisor) (round half up, floor division for negatives) saturated to 0..255. A separable
 //   filter's row and column passes give the same integer sum as the 2-D window, so every variant is bit-exact.

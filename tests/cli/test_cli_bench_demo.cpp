@@ -10,6 +10,7 @@
 
 #include "cli/cli_runner.hpp"
 #include "io/image_io.hpp"
+#include "stencil/cpu/simd/simd_target.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::test {
@@ -85,6 +86,12 @@ TEST(CliBench, TinySweepWritesCsvAndJson) {
   EXPECT_EQ(first.at("report").at("image").at("width"), 16);
   EXPECT_EQ(first.at("report").at("params").at("radius"), "2");
   EXPECT_EQ(first.at("report").at("timings_ms").at("kernel").at("count"), 2);
+  // The instruction set of the CPU backend's SIMD loops: in the table's heading, the devices and every
+  // report.
+  const std::string simd = cpu::simd::simd_description();
+  EXPECT_NE(r.out.find("CPU SIMD: " + simd), std::string::npos) << r.out;
+  EXPECT_EQ(j.at("devices").at("cpu_simd"), simd);
+  EXPECT_EQ(first.at("report").at("cpu_simd"), simd);
 }
 
 TEST(CliBench, BadRequestsExit2) {

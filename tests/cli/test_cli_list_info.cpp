@@ -8,6 +8,7 @@
 #include "core/device_info.hpp"
 #include "lab/lab_kernel.hpp"
 #include "registry/registry.hpp"
+#include "stencil/cpu/simd/simd_target.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::test {
@@ -112,6 +113,18 @@ TEST(CliInfo, Json) {
   EXPECT_EQ(j.at("devices").size(), list_devices().size());
   EXPECT_EQ(j.at("no_device_reason").get<std::string>().empty(), gpu_available());
   EXPECT_GE(j.at("cpu").at("threads").get<int>(), 1);
+  // Which instruction set the CPU backend's SIMD loops chose, and those it could run here (best first).
+  EXPECT_EQ(j.at("cpu").at("simd"), cpu::simd::simd_description());
+  const auto& targets = j.at("cpu").at("simd_targets");
+  ASSERT_FALSE(targets.empty());
+  EXPECT_EQ(targets.front(), cpu::simd::current_simd_target().name);
+}
+
+TEST(CliInfo, SaysWhichSimdInstructionsTheCpuBackendRuns) {
+  TempDir dir;
+  CliResult r = run_cli({"info", "--no-bandwidth"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("CPU SIMD: " + cpu::simd::simd_description()), std::string::npos) << r.out;
 }
 
 TEST(CliGeneral, VersionAndHelpOnEveryCommand) {

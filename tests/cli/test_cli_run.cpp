@@ -8,6 +8,7 @@
 #include "engine/engine.hpp"
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
+#include "stencil/cpu/simd/simd_target.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::test {
@@ -53,6 +54,7 @@ TEST_F(CliRun, BoxOnAPngEqualsTheEngineAndWritesTheReport) {
   EXPECT_EQ(j.at("variant"), "cpu");
   EXPECT_EQ(j.at("backend"), "cpu");
   EXPECT_NE(j.at("device").get<std::string>().find("CPU"), std::string::npos);
+  EXPECT_EQ(j.at("cpu_simd"), cpu::simd::simd_description());
   EXPECT_EQ(j.at("image").at("width"), 64);
   EXPECT_EQ(j.at("image").at("height"), 48);
   EXPECT_EQ(j.at("image").at("channels"), 4);  // prepared: RGB runs as RGBA

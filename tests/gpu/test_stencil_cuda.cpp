@@ -1,5 +1,7 @@
 // Every CUDA variant of every stencil against the CPU reference: u8 bit-exact, f32 within 1e-5 relative, on
-// awkward sizes (not multiples of any block), every border mode, 1 and 4 channels, several block shapes.
+// awkward sizes (not multiples of any block), every border mode, 1 and 4 channels, several block shapes. The
+// reference is the CPU's scalar path (f32 sums in double), the oracle the CPU backend's SIMD path is held to
+// as well (tests/cpu/test_stencil_cpu_simd.cpp).
 #include <cctype>
 #include <random>
 #include <string>
@@ -11,26 +13,14 @@
 #include "registry/registry.hpp"
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
+#include "support/stencil_case.hpp"
 #include "support/test_support.hpp"
 
 namespace ks {
 namespace {
 
-struct Case {
-  const char* kernel;
-  std::vector<const char*> params;
-};
-
-std::string case_name(const Case& c) {
-  std::string s = c.kernel;
-  for (const char* p : c.params) s += std::string("_") + p;
-  for (char& ch : s)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return s;
-}
-
-// How gtest (and so CTest's test list) prints a case: its name, not its bytes.
-void PrintTo(const Case& c, std::ostream* os) { *os << case_name(c); }
+using Case = test::StencilCase;
+using test::case_name;
 
 // One engine (thread pool and CUDA context) for the whole binary: creating contexts is slow.
 Engine& engine() {
@@ -56,7 +46,7 @@ ParamSet params_for(const KernelSpec& spec, const Case& c, const char* border, E
 // Runs every applicable CUDA variant of `spec` on `input` and compares each with the CPU reference.
 int check_variants(const KernelSpec& spec, const ParamSet& params, const Image& input, int block_seed) {
   const StencilPlan plan = make_stencil_plan(spec.id, params);
-  const Image expected = cpu::run_stencil(plan, input, engine().pool());
+  const Image expected = cpu::run_stencil(plan, input, engine().pool(), cpu::CpuPath::Reference);
   int checked = 0, index = block_seed;
   for (const auto& v : spec.variants) {
     if (v.backend != Backend::Cuda || spec.unavailable_reason(v.name, params)) continue;
@@ -305,7 +295,7 @@ TEST(CudaLarge, SeparableOnALargerImage) {
       const ParamSet params = params_for(spec, c, "reflect101", type);
       const StencilPlan plan = make_stencil_plan(spec.id, params);
       const Image input = test::random_image(1531, 1289, 1, type, seed++);
-      const Image expected = cpu::run_stencil(plan, input, engine().pool());
+      const Image expected = cpu::run_stencil(plan, input, engine().pool(), cpu::CpuPath::Reference);
       for (BlockShape block : {BlockShape{32, 8}, BlockShape{64, 4}}) {
         SCOPED_TRACE(spec.id + " " + to_string(type) + " block " + to_string(block));
         cuda::StencilRun run = cuda::run_stencil(engine().cuda(), plan, "separable", input, block, 1, 2);

@@ -25,6 +25,8 @@ constexpr Row kRows[] = {
     {"sobel", "cpu", {"gpu/stencil/cpu/linear_cpu.cpp", "void gradient_magnitude("}},
     {"sharpen", "cpu", {"gpu/stencil/cpu/linear_cpu.cpp", "void unsharp_mask("}},
     {kLinearStencils, "cpu", {"gpu/stencil/cpu/linear_cpu.cpp", "void linear("}},
+    // The CPU backend's SIMD loops (Highway) that those drivers call.
+    {kLinearStencils, "cpu", {"gpu/stencil/cpu/simd/weighted_rows.cpp", "void four_vectors("}},
     {kLinearStencils, "naive", {"gpu/stencil/cuda/naive_window.cu", "naive_window_kernel("}},
     {kLinearStencils, "tiled", {"gpu/stencil/cuda/tiled_window.cu", "tiled_window_kernel("}},
     {kNonSeparableStencils, "tiled", {"gpu/stencil/cuda/window_multi.cu", "window_multi_kernel("}},
@@ -33,6 +35,7 @@ constexpr Row kRows[] = {
     {kSeparableStencils, "separable", {"gpu/stencil/cuda/separable_strip.cu", "separable_strip_kernel("}},
     {kSeparableStencils, "separable", {"gpu/stencil/cuda/separable_3x3.cu", "separable3_kernel("}},
     {"median", "cpu", {"gpu/stencil/cpu/median_cpu.cpp", "void median("}},
+    {"median", "cpu", {"gpu/stencil/cpu/simd/median_rows.cpp", "hn::Vec<D> median_3x3("}},
     {"median", "naive", {"gpu/stencil/cuda/median.cu", "naive_median_kernel("}},
     {"median", "tiled", {"gpu/stencil/cuda/median_network.cu", "median_network_kernel("}},
     // Simulations.

@@ -1,14 +1,14 @@
 #include "stencil/cpu/linear_cpu.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <type_traits>
 #include <vector>
 
-#include "stencil/cpu/finish_u8.hpp"
 #include "stencil/cpu/linear_rows.hpp"
+#include "stencil/cpu/reference_arithmetic.hpp"
 #include "stencil/cpu/round_divider.hpp"
+#include "stencil/cpu/simd/simd_arithmetic.hpp"
 #include "stencil/stencil_math.hpp"
 
 namespace ks::cpu {
@@ -17,10 +17,6 @@ namespace {
 
 template <class Pix>
 constexpr bool kIsU8 = std::is_same_v<Pix, std::uint8_t>;
-
-// U8 sums are exact int32 (integer weights); F32 sums are double (the CPU reference's precision).
-template <class Pix>
-using AccOf = std::conditional_t<kIsU8<Pix>, std::int32_t, double>;
 
 // The constant border in the image's element type; a U8 image reads the value rounded and saturated, so that
 // the integer sums stay exact.
@@ -38,128 +34,187 @@ Pix border_value_of(const StencilPlan& plan) {
 constexpr std::size_t kBlock = 2048;
 
 // Rows are split into chunks over the pool; each chunk makes its own state (rings of rows, buffers), and for
-// each of its rows calls state.prepare(y), then finish(state, y, begin, n) for blocks covering the row's
-// elements.
+// each group of up to `group` consecutive rows calls state.prepare(y, rows), then finish(state, y, rows,
+// begin, n) for blocks covering the rows' elements.
 template <class MakeState, class Finish>
-void for_each_block(const Image& in, ThreadPool& pool, MakeState&& make_chunk_state, Finish&& finish) {
+void for_each_block(const Image& in, ThreadPool& pool, int group, MakeState&& make_chunk_state,
+                    Finish&& finish) {
   const std::size_t row_elements = std::size_t(in.width()) * std::size_t(in.channels());
   pool.parallel_for(0, in.height(), [&](long long y0, long long y1) {
     auto state = make_chunk_state();
-    for (int y = int(y0); y < int(y1); ++y) {
-      state.prepare(y);
+    for (int y = int(y0); y < int(y1); y += group) {
+      const int rows = std::min(group, int(y1) - y);
+      state.prepare(y, rows);
       for (std::size_t b = 0; b < row_elements; b += kBlock)
-        finish(state, y, b, std::min(kBlock, row_elements - b));
+        finish(state, y, rows, b, std::min(kBlock, row_elements - b));
     }
   });
 }
 
-template <class Pix>
+// A group's window sums, one block of kBlock elements per output row.
+template <class Acc, int kGroup>
+struct GroupSums {
+  std::vector<Acc> data = std::vector<Acc>(std::size_t(kGroup) * kBlock);
+  Acc* rows[kGroup];
+  GroupSums() {
+    for (int r = 0; r < kGroup; ++r) rows[r] = data.data() + std::size_t(r) * kBlock;
+  }
+  GroupSums(const GroupSums& other) : GroupSums() { data = other.data; }
+  GroupSums& operator=(const GroupSums&) = delete;
+};
+
+template <class Pix, class Arith>
 void linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
-  using Acc = AccOf<Pix>;
+  using Rows = LinearRows<Pix, Arith>;
+  using Acc = typename Rows::Acc;
   struct State {
-    LinearRows<Pix, Acc> rows;
-    std::vector<Acc> sum = std::vector<Acc>(kBlock);
-    void prepare(int y) { rows.prepare(y); }
+    Rows rows;
+    GroupSums<Acc, Rows::kGroup> sum;
+    void prepare(int y, int count) { rows.prepare(y, count); }
   };
   const RoundDivider divide(plan.a.divisor);
   for_each_block(
-      in, pool,
-      [&] { return State{LinearRows<Pix, Acc>(plan.a, in, plan.border, border_value_of<Pix>(plan))}; },
-      [&](State& s, int y, std::size_t b, std::size_t n) {
-        s.rows.sums(b, b + n, s.sum.data());
-        Pix* dst = out.row<Pix>(y) + b;
-        if constexpr (kIsU8<Pix>) {
-          divide.apply(s.sum.data(), dst, n);
+      in, pool, Rows::kGroup,
+      [&] {
+        return State{Rows(plan.a, in, plan.border, border_value_of<Pix>(plan)), {}};
+      },
+      [&](State& s, int y, int rows, std::size_t b, std::size_t n) {
+        if constexpr (std::is_same_v<Acc, Pix>) {  // F32 summed in float: the sums are the result
+          Pix* dst[Rows::kGroup];
+          for (int r = 0; r < rows; ++r) dst[r] = out.row<Pix>(y + r) + b;
+          s.rows.sums(b, b + n, dst, rows);
         } else {
-          for_lanes(n, [&](std::size_t i) { dst[i] = float(s.sum[i]); });
+          s.rows.sums(b, b + n, s.sum.rows, rows);
+          for (int r = 0; r < rows; ++r) {
+            Pix* dst = out.row<Pix>(y + r) + b;
+            if constexpr (kIsU8<Pix>) {
+              Arith::divide_u8(divide, s.sum.rows[r], dst, n);
+            } else {
+              Arith::to_f32(s.sum.rows[r], dst, n);
+            }
+          }
         }
       });
 }
 
-template <class Pix>
+template <class Pix, class Arith>
 void gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
-  using Acc = AccOf<Pix>;
+  using Rows = LinearRows<Pix, Arith>;
+  using Acc = typename Rows::Acc;
   struct State {
-    LinearRows<Pix, Acc> a, b;
-    std::vector<Acc> sa = std::vector<Acc>(kBlock), sb = std::vector<Acc>(kBlock);
-    void prepare(int y) {
-      a.prepare(y);
-      b.prepare(y);
+    Rows a, b;
+    GroupSums<Acc, Rows::kGroup> sa, sb;
+    void prepare(int y, int count) {
+      a.prepare(y, count);
+      b.prepare(y, count);
     }
   };
   const Pix bv = border_value_of<Pix>(plan);
-  struct NoTable {};
-  const std::conditional_t<kIsU8<Pix>, MagnitudeU8, NoTable> magnitude{};  // U8 only; shared, read-only
+  struct NoMagnitudeU8 {};
+  // U8 only; shared by the threads, read-only.
+  const std::conditional_t<kIsU8<Pix>, typename Arith::MagnitudeU8, NoMagnitudeU8> magnitude{};
   for_each_block(
-      in, pool,
+      in, pool, Rows::kGroup,
       [&] {
-        return State{LinearRows<Pix, Acc>(plan.a, in, plan.border, bv),
-                     LinearRows<Pix, Acc>(plan.b, in, plan.border, bv)};
+        return State{Rows(plan.a, in, plan.border, bv), Rows(plan.b, in, plan.border, bv), {}, {}};
       },
-      [&](State& s, int y, std::size_t b, std::size_t n) {
-        s.a.sums(b, b + n, s.sa.data());
-        s.b.sums(b, b + n, s.sb.data());
-        Pix* dst = out.row<Pix>(y) + b;
-        if constexpr (kIsU8<Pix>) {
-          magnitude.apply(s.sa.data(), s.sb.data(), dst, n);
-        } else {
-          // Scalar: sqrt's errno path keeps g++ from vectorizing (no -fno-math-errno here).
-          for (std::size_t i = 0; i < n; ++i)
-            dst[i] = float(std::sqrt(s.sa[i] * s.sa[i] + s.sb[i] * s.sb[i]));
+      [&](State& s, int y, int rows, std::size_t b, std::size_t n) {
+        s.a.sums(b, b + n, s.sa.rows, rows);
+        s.b.sums(b, b + n, s.sb.rows, rows);
+        for (int r = 0; r < rows; ++r) {
+          Pix* dst = out.row<Pix>(y + r) + b;
+          if constexpr (kIsU8<Pix>) {
+            magnitude.apply(s.sa.rows[r], s.sb.rows[r], dst, n);
+          } else {
+            Arith::magnitude_f32(s.sa.rows[r], s.sb.rows[r], dst, n);
+          }
         }
       });
 }
 
-template <class Pix>
+template <class Pix, class Arith>
 void unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
-  using Acc = AccOf<Pix>;
+  using Rows = LinearRows<Pix, Arith>;
+  using Acc = typename Rows::Acc;
   struct State {
-    LinearRows<Pix, Acc> rows;
-    std::vector<Acc> sum = std::vector<Acc>(kBlock);
-    void prepare(int y) { rows.prepare(y); }
+    Rows rows;
+    GroupSums<Acc, Rows::kGroup> sum;
+    void prepare(int y, int count) { rows.prepare(y, count); }
   };
   const std::int32_t divisor = plan.a.divisor;
   const float amount = plan.amount;
   for_each_block(
-      in, pool,
-      [&] { return State{LinearRows<Pix, Acc>(plan.a, in, plan.border, border_value_of<Pix>(plan))}; },
-      [&](State& s, int y, std::size_t b, std::size_t n) {
-        s.rows.sums(b, b + n, s.sum.data());
-        const Pix* src = in.row<Pix>(y) + b;
-        Pix* dst = out.row<Pix>(y) + b;
-        if constexpr (kIsU8<Pix>) {
-          unsharp_u8_row(src, s.sum.data(), dst, n, divisor, amount);
-        } else {
-          const double a = amount;
-          for_lanes(n, [&](std::size_t i) {
-            const double v = src[i];
-            dst[i] = float(v + a * (v - s.sum[i]));
-          });
+      in, pool, Rows::kGroup,
+      [&] {
+        return State{Rows(plan.a, in, plan.border, border_value_of<Pix>(plan)), {}};
+      },
+      [&](State& s, int y, int rows, std::size_t b, std::size_t n) {
+        s.rows.sums(b, b + n, s.sum.rows, rows);
+        for (int r = 0; r < rows; ++r) {
+          const Pix* src = in.row<Pix>(y + r) + b;
+          Pix* dst = out.row<Pix>(y + r) + b;
+          if constexpr (kIsU8<Pix>) {
+            Arith::unsharp_u8(src, s.sum.rows[r], dst, n, divisor, amount);
+          } else {
+            Arith::unsharp_f32(src, s.sum.rows[r], dst, n, amount);
+          }
         }
       });
 }
 
+// The largest |sum|, partial sums included, that a U8 image gives with this filter's integer weights: 255
+// times the sum of |weights| of the 2-D window, and for a separable filter of its row pass too.
+std::int64_t u8_sum_bound(const LinearFilter& f) {
+  auto abs_sum = [](const std::vector<std::int32_t>& v) {
+    std::int64_t s = 0;
+    for (std::int32_t x : v) s += x < 0 ? -std::int64_t(x) : std::int64_t(x);
+    return s;
+  };
+  std::int64_t bound = 255 * abs_sum(f.iw);
+  if (f.separable) bound = std::max(bound, 255 * abs_sum(f.separable->iwx));
+  return bound;
+}
+
+// Whether every U8 sum of the plan's filters fits int16, so that the SIMD path can sum in int16.
+bool fits_int16(const StencilPlan& plan) {
+  const bool two = plan.kind == StencilPlan::Kind::GradientMagnitude;
+  return u8_sum_bound(plan.a) <= INT16_MAX && (!two || u8_sum_bound(plan.b) <= INT16_MAX);
+}
+
+// f(Pix{}, Arith{}) for the image's element type and the path's arithmetic.
+template <class F>
+void with_types(const StencilPlan& plan, const Image& in, CpuPath path, F&& f) {
+  const bool u8 = in.type() == ElemType::U8;
+  if (path == CpuPath::Simd) {
+    if (!u8)
+      f(float{}, SimdArithmetic{});
+    else if (fits_int16(plan))
+      f(std::uint8_t{}, SimdArithmetic16{});
+    else
+      f(std::uint8_t{}, SimdArithmetic{});
+  } else {
+    u8 ? f(std::uint8_t{}, ReferenceArithmetic{}) : f(float{}, ReferenceArithmetic{});
+  }
+}
+
 }  // namespace
 
-void run_linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
-  if (in.type() == ElemType::U8)
-    linear<std::uint8_t>(plan, in, out, pool);
-  else
-    linear<float>(plan, in, out, pool);
+void run_linear(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool, CpuPath path) {
+  with_types(plan, in, path,
+             [&](auto pix, auto arith) { linear<decltype(pix), decltype(arith)>(plan, in, out, pool); });
 }
 
-void run_gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
-  if (in.type() == ElemType::U8)
-    gradient_magnitude<std::uint8_t>(plan, in, out, pool);
-  else
-    gradient_magnitude<float>(plan, in, out, pool);
+void run_gradient_magnitude(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool,
+                            CpuPath path) {
+  with_types(plan, in, path, [&](auto pix, auto arith) {
+    gradient_magnitude<decltype(pix), decltype(arith)>(plan, in, out, pool);
+  });
 }
 
-void run_unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool) {
-  if (in.type() == ElemType::U8)
-    unsharp_mask<std::uint8_t>(plan, in, out, pool);
-  else
-    unsharp_mask<float>(plan, in, out, pool);
+void run_unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& pool, CpuPath path) {
+  with_types(plan, in, path, [&](auto pix, auto arith) {
+    unsharp_mask<decltype(pix), decltype(arith)>(plan, in, out, pool);
+  });
 }
 
 }  // namespace ks::cpu

@@ -1,36 +1,8 @@
 #include "stencil/cpu/median_network.hpp"
 
-#include <algorithm>
-
 #include "stencil/cpu/row_ops.hpp"
 
 namespace ks::cpu {
-
-std::vector<std::pair<int, int>> median_network(int n) {
-  // Batcher's odd-even merge sort for any n (Knuth, TAOCP 5.3.4, Algorithm M, as usually written
-  // iteratively).
-  std::vector<std::pair<int, int>> sort;
-  for (int p = 1; p < n; p <<= 1)
-    for (int k = p; k >= 1; k >>= 1)
-      for (int j = k % p; j + k < n; j += 2 * k)
-        for (int i = 0; i < std::min(k, n - j - k); ++i)
-          if ((i + j) / (2 * p) == (i + j + k) / (2 * p)) sort.emplace_back(i + j, i + j + k);
-
-  // Backwards from the middle output: a comparator matters if it writes a position that still matters, and
-  // then both its inputs matter.
-  std::vector<char> needed(std::size_t(n), 0);
-  needed[std::size_t(n / 2)] = 1;
-  std::vector<std::pair<int, int>> kept;
-  for (auto it = sort.rbegin(); it != sort.rend(); ++it) {
-    auto& [a, b] = *it;
-    if (needed[std::size_t(a)] || needed[std::size_t(b)]) {
-      kept.push_back(*it);
-      needed[std::size_t(a)] = needed[std::size_t(b)] = 1;
-    }
-  }
-  std::reverse(kept.begin(), kept.end());
-  return kept;
-}
 
 // These are what pminub / minps compute, so g++ vectorizes them without -ffast-math (written with one shared
 // condition instead, g++ keeps a branch; through std::min's references, -O2 keeps one for u8). For equal

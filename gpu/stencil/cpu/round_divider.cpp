@@ -7,9 +7,9 @@ namespace ks::cpu {
 
 void RoundDivider::apply(const std::int32_t* __restrict sum, std::uint8_t* __restrict out,
                          std::size_t n) const {
-  switch (mode_) {
+  switch (c_.mode) {
     case Mode::Float: {
-      const float hi = hi_, bias = bias_, inv = inv_;
+      const float hi = c_.hi, bias = c_.bias, inv = c_.inv;
       for_lanes(n, [&](std::size_t i) {
         float c = float(sum[i]);
         c = c < 0.f ? 0.f : c;
@@ -19,8 +19,8 @@ void RoundDivider::apply(const std::int32_t* __restrict sum, std::uint8_t* __res
       break;
     }
     case Mode::Shift: {
-      const int s = shift_;
-      const std::int32_t mask = d_ - 1, half = d_ / 2;
+      const int s = c_.shift;
+      const std::int32_t mask = c_.d - 1, half = c_.d / 2;
       for_lanes(n, [&](std::size_t i) {
         const std::int32_t q = (sum[i] >> s) + std::int32_t((sum[i] & mask) >= half);  // >>: floor
         float f = float(q);  // saturated in float: packed int32 min/max are not baseline x86-64
@@ -31,7 +31,7 @@ void RoundDivider::apply(const std::int32_t* __restrict sum, std::uint8_t* __res
       break;
     }
     case Mode::Scalar:
-      for (std::size_t i = 0; i < n; ++i) out[i] = saturate_u8(round_div(sum[i], d_));
+      for (std::size_t i = 0; i < n; ++i) out[i] = saturate_u8(round_div(sum[i], c_.d));
       break;
   }
 }

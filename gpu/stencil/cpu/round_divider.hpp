@@ -24,30 +24,38 @@ namespace ks::cpu {
 
 class RoundDivider {
  public:
-  explicit RoundDivider(std::int32_t divisor) : d_(divisor) {  // divisor > 0
+  enum class Mode { Float, Shift, Scalar };
+  // What a mode computes with (the SIMD path's divider, simd/finish_u8_rows.hpp, runs the same operations).
+  struct Constants {
+    Mode mode = Mode::Scalar;
+    std::int32_t d = 1;
+    float hi = 0.f, bias = 0.f, inv = 0.f;  // Float: clamp to [0, hi], add bias, multiply by inv, truncate
+    int shift = 0;                          // Shift: d = 2^shift
+  };
+
+  explicit RoundDivider(std::int32_t divisor) {  // divisor > 0
+    c_.d = divisor;
     const std::int64_t d = divisor;
     if (255 * d + d / 2 + 1 < (std::int64_t(1) << 22)) {
-      mode_ = Mode::Float;
-      hi_ = float(255 * d);
-      bias_ = float(d / 2) + 0.5f;
-      inv_ = 1.0f / float(d);
+      c_.mode = Mode::Float;
+      c_.hi = float(255 * d);
+      c_.bias = float(d / 2) + 0.5f;
+      c_.inv = 1.0f / float(d);
     } else if ((d & (d - 1)) == 0) {
-      mode_ = Mode::Shift;
-      while ((std::int64_t(1) << shift_) != d) ++shift_;
+      c_.mode = Mode::Shift;
+      while ((std::int64_t(1) << c_.shift) != d) ++c_.shift;
     } else {
-      mode_ = Mode::Scalar;
+      c_.mode = Mode::Scalar;
     }
   }
+
+  const Constants& constants() const noexcept { return c_; }
 
   // out[i] = saturate_u8(round_div(sum[i], divisor))
   void apply(const std::int32_t* __restrict sum, std::uint8_t* __restrict out, std::size_t n) const;
 
  private:
-  enum class Mode { Float, Shift, Scalar };
-  std::int32_t d_;
-  Mode mode_ = Mode::Scalar;
-  float hi_ = 0.f, bias_ = 0.f, inv_ = 0.f;
-  int shift_ = 0;
+  Constants c_;
 };
 
 }  // namespace ks::cpu
