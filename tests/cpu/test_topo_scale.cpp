@@ -267,6 +267,13 @@ TEST(TopoScale, ARankGetsItsNextChunkAheadAndLosesBothWhenItFails) {
   const EvalResult whole = on_workers(p, r, 1);
   test::LoopbackRanks ranks(2);
   bool second_came_ahead = false;
+  // Rank 1 fails only once rank 0's own worker has had a chunk merged, so that there is something to keep (a
+  // checkpoint is written only then); on a fast machine the failure could otherwise come first.
+  std::atomic<bool> merged{false};
+  EvalControl ctl;
+  ctl.progress = [&](const EvalProgress& pr) {
+    if (pr.evaluations_done > 0) merged = true;
+  };
   std::thread rank1([&] {
     RankLink& link = ranks.link(1);
     Message hello;
@@ -287,6 +294,8 @@ TEST(TopoScale, ARankGetsItsNextChunkAheadAndLosesBothWhenItFails) {
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
+    for (int waited_ms = 0; waited_ms < 5000 && !merged; waited_ms += 1)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
     Message failed;
     failed.type = MessageType::Failed;
     failed.failure = "rank 1: the GPU fell off the bus (injected)";
@@ -300,8 +309,9 @@ TEST(TopoScale, ARankGetsItsNextChunkAheadAndLosesBothWhenItFails) {
   SweepSetup setup;
   setup.ranks = &roster;
   setup.checkpoint_on_stop = (dir / "kept.checkpoint").string();
-  const EvalResult failed = on_workers(p, r, 1, setup);
+  const EvalResult failed = on_workers(p, r, 1, setup, ctl);
   rank1.join();
+  EXPECT_TRUE(merged);
   EXPECT_TRUE(second_came_ahead);
   EXPECT_TRUE(failed.failed);
   EXPECT_NE(failed.stopped.find("fell off the bus"), std::string::npos) << failed.stopped;
