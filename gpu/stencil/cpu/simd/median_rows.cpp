@@ -95,8 +95,10 @@ HWY_INLINE hn::Vec<D> median_window(D d, const T* const* rows, std::size_t ch, s
 
 template <int K, class T>
 HWY_INLINE void median_row_of(const T* const* rows, std::size_t ch, T* out, std::size_t n) {
-  // The network's buffer: K*K full vectors (the one-lane tail uses the start of it).
-  auto buf = hwy::AllocateAligned<T>(K == 3 ? 1 : std::size_t(K * K) * hn::Lanes(hn::ScalableTag<T>()));
+  // The network's buffer: K*K full vectors (the one-lane tail uses the start of it); the 3x3 formula keeps
+  // its nine vectors in registers and needs none (no allocation per row).
+  hwy::AlignedFreeUniquePtr<T[]> buf;
+  if constexpr (K > 3) buf = hwy::AllocateAligned<T>(std::size_t(K * K) * hn::Lanes(hn::ScalableTag<T>()));
   for_vectors<T>(
       n, [&](auto d, std::size_t e) { hn::StoreU(median_window<K>(d, rows, ch, e, buf.get()), d, out + e); });
 }
