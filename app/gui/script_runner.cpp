@@ -62,11 +62,16 @@ bool ScriptRunner::waiting() const {
                       session_.simulation().generation() < sim_wait_generation_;
   if (!sleep_until_.hasExpired()) return true;
   const bool topology = wait_for_topology_ && session_.topology().busy();
-  return session_.busy() || window_.opening() || behind || topology;
+  const bool requests = !window_.panels().save_requests.empty();  // asked for by a panel, not served yet
+  return session_.busy() || window_.opening() || behind || topology || requests;
 }
 
 void ScriptRunner::step() {
   if (wait_for_work_) {
+    if (window_.viewport().frames_drawn() < click_seen_frame_) {
+      window_.viewport().update();
+      return;
+    }
     if (waiting()) return;
     wait_for_work_ = wait_for_topology_ = false;
     settle_until_frame_ = window_.viewport().frames_drawn() + kSettleFrames;
@@ -122,6 +127,7 @@ bool ScriptRunner::click_pending_button() {
   }
   const auto& [x0, y0, x1, y1] = *rect;
   click_viewport(window_, QPointF((x0 + x1) / 2, (y0 + y1) / 2));
+  click_seen_frame_ = window_.viewport().frames_drawn() + 2;
   wait_for_work_ = true;
   return true;
 }

@@ -94,6 +94,9 @@ class ScriptRunner : public QObject {
   // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
   // must see the result.
   std::uint64_t settle_until_frame_ = 0;
+  // After a click: the frame that sees it must be drawn before the work it asks for can be waited on (a panel
+  // button queues its request in that frame, and the window serves it after the frame).
+  std::uint64_t click_seen_frame_ = 0;
 };
 
 }  // namespace ks::gui
