@@ -4,6 +4,7 @@
 // as well (tests/cpu/test_stencil_cpu_simd.cpp).
 #include <cctype>
 #include <random>
+#include <set>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include "registry/registry.hpp"
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
+#include "stencil/tiled_design.hpp"
 #include "support/stencil_case.hpp"
 #include "support/test_support.hpp"
 
@@ -243,6 +245,45 @@ TEST(CudaTiledKernels, LessonRowsQuadsRadiiAndTheLaplacian) {
           if (HasFailure()) return;
         }
   }
+}
+
+// The tiled median takes two output rows per step (3x3 u8 walks the tile rows down in registers; 5x5 and 7x7
+// select the rows two outputs share once): with 4, 2 or 1 rows per thread (the tile's height within 48 KiB),
+// odd image heights whose last row has no partner, and images taller than one block's rows.
+TEST(CudaTiledKernels, MedianTwoRowStepsWithFourTwoOrOneRowsPerThread) {
+  KS_REQUIRE_GPU();
+  // 512 threads at most: the 7x7 kernels' registers leave no room for 1024 (a usage error, tested elsewhere).
+  const BlockShape blocks[] = {{32, 8}, {8, 64}, {4, 128}};
+  const struct {
+    int w, h;
+  } sizes[] = {{37, 29}, {9, 301}, {70, 2}};
+  std::set<int> rows_seen;
+  std::uint32_t seed = 1100;
+  for (int radius : {1, 2, 3}) {
+    const KernelSpec& spec = KernelRegistry::builtin().get("median");
+    const std::string r = "radius=" + std::to_string(radius);
+    for (ElemType type : {ElemType::U8, ElemType::F32})
+      for (int channels : {1, 4})
+        for (const BlockShape& block : blocks) {
+          const ParamSet params = params_for(spec, Case{"median", {r.c_str()}}, kBorders[seed % std::size(kBorders)],
+                                             type);
+          const StencilPlan plan = make_stencil_plan(spec.id, params);
+          const TiledDesign design = tiled_design(plan, type, channels, block);
+          ASSERT_LE(design.shared_bytes, 48u * 1024u);
+          rows_seen.insert(design.cells_y);
+          for (const auto& size : sizes) {
+            const Image input = test::random_image(size.w, size.h, channels, type, seed++);
+            const Image expected = cpu::run_stencil(plan, input, engine().pool(), cpu::CpuPath::Reference);
+            SCOPED_TRACE(r + " " + to_string(type) + " " + std::to_string(channels) + "ch " +
+                         std::to_string(size.w) + "x" + std::to_string(size.h) + " block " + to_string(block) +
+                         " rows per thread " + std::to_string(design.cells_y));
+            const cuda::StencilRun run = cuda::run_stencil(engine().cuda(), plan, "tiled", input, block, 0, 1);
+            EXPECT_TRUE(test::images_match(run.output, expected, 0));
+          }
+          if (HasFailure()) return;
+        }
+  }
+  EXPECT_EQ(rows_seen, (std::set<int>{1, 2, 4})) << "the blocks above no longer reach every rows-per-thread path";
 }
 
 // Small images through every kernel, variant, type and channel count: the set the GPU check runs under

@@ -5,7 +5,10 @@
 //        (median9_sorted_columns: the last 10 exchanges of the 19-exchange network); u8 takes two output rows
 //        per step, the tile rows' words extracted once and walked down in registers, the two outputs of a
 //        column sharing the order of their two common values (median3x3_two_rows);
-//   5x5, 7x7: forgetful selection (forgetful_median), the values read straight from the tile.
+//   5x5, 7x7: forgetful selection, the values read straight from the tile, two output rows per step whose 2R
+//        shared window rows go through the selection once (forgetful_median_pair);
+//   3x3 with one channel: the two outputs of adjacent windows share the order of their common columns
+//        (median9_adjacent).
 // u8 values go through the networks two at a time: elements (j, j + 2) of the quad in the 16-bit lanes of one
 // word (median_select.cuh says why not four), so a thread runs two lanes-words for its 4 elements.
 #include "stencil/cuda/median_network.cuh"
@@ -92,12 +95,17 @@ __device__ __forceinline__ void median3x3_two_rows(const PairRow<C>& top, const 
     mid1[i] = PairLanes::hi(s, PairLanes::lo(bottom.v[i], l));
     hi1[i] = PairLanes::hi(bottom.v[i], l);
   }
+  if constexpr (C == 1) {  // the two lanes-words' windows are adjacent: columns 0..2 and 1..3
+    median9_adjacent<PairLanes, 0>(lo0, mid0, hi0, w0[0], w0[1]);
+    median9_adjacent<PairLanes, 0>(lo1, mid1, hi1, w1[0], w1[1]);
+  } else {
 #pragma unroll
-  for (int j = 0; j < 2; ++j) {  // the output at offset j: columns j - C, j, j + C (indices j, j + C, j + 2C)
-    w0[j] = median9_sorted_columns<PairLanes>(lo0[j], mid0[j], hi0[j], lo0[j + C], mid0[j + C], hi0[j + C],
-                                              lo0[j + 2 * C], mid0[j + 2 * C], hi0[j + 2 * C]);
-    w1[j] = median9_sorted_columns<PairLanes>(lo1[j], mid1[j], hi1[j], lo1[j + C], mid1[j + C], hi1[j + C],
-                                              lo1[j + 2 * C], mid1[j + 2 * C], hi1[j + 2 * C]);
+    for (int j = 0; j < 2; ++j) {  // the output at offset j: columns j - C, j, j + C (indices j, j + C, j + 2C)
+      w0[j] = median9_sorted_columns<PairLanes>(lo0[j], mid0[j], hi0[j], lo0[j + C], mid0[j + C], hi0[j + C],
+                                                lo0[j + 2 * C], mid0[j + 2 * C], hi0[j + 2 * C]);
+      w1[j] = median9_sorted_columns<PairLanes>(lo1[j], mid1[j], hi1[j], lo1[j + C], mid1[j + C], hi1[j + C],
+                                                lo1[j + 2 * C], mid1[j + 2 * C], hi1[j + 2 * C]);
+    }
   }
 }
 
@@ -110,40 +118,56 @@ __device__ __forceinline__ void median3x3(const TileWindow<float>& t, float (&ou
   }(std::make_integer_sequence<int, kCols>{});
 #pragma unroll
   for (int i = 0; i < kCols; ++i) sort3<FloatLanes>(lo[i], mid[i], hi[i]);
+  if constexpr (C == 1) {  // outputs 0 and 1 share columns 1 and 2, outputs 2 and 3 columns 3 and 4
+    median9_adjacent<FloatLanes, 0>(lo, mid, hi, out[0], out[1]);
+    median9_adjacent<FloatLanes, 2>(lo, mid, hi, out[2], out[3]);
+  } else {
 #pragma unroll
-  for (int j = 0; j < 4; ++j)
-    out[j] = median9_sorted_columns<FloatLanes>(lo[j], mid[j], hi[j], lo[j + C], mid[j + C], hi[j + C],
-                                                lo[j + 2 * C], mid[j + 2 * C], hi[j + 2 * C]);
+    for (int j = 0; j < 4; ++j)
+      out[j] = median9_sorted_columns<FloatLanes>(lo[j], mid[j], hi[j], lo[j + C], mid[j + C], hi[j + C],
+                                                  lo[j + 2 * C], mid[j + 2 * C], hi[j + 2 * C]);
+  }
 }
 
-// Value k of the window (row-major) of the output at element offset J.
+// Value k (row-major) of window rows dy0, dy0 + 1, ... around the output at element offset J.
 template <class T, int C, int R, int J>
 struct WindowValue {
   const TileWindow<T>& t;
+  int dy0;
   template <int K>
   __device__ __forceinline__ auto operator()() const {
     constexpr int dy = K / (2 * R + 1), dx = K % (2 * R + 1) - R;
-    if constexpr (sizeof(T) == 1) return t.template pair<J + dx * C>(dy);
-    else return t.template element<J + dx * C>(dy);
+    if constexpr (sizeof(T) == 1) return t.template pair<J + dx * C>(dy0 + dy);
+    else return t.template element<J + dx * C>(dy0 + dy);
   }
 };
 
-template <int C, int R>
-__device__ __forceinline__ void median_forgetful(const TileWindow<std::uint8_t>& t, std::uint8_t (&out)[4]) {
+// Outputs of the window rows 0 .. 2R (top) and 1 .. 2R + 1 (bottom; `last` = 2R when there is no second output
+// and the row below is not in the tile): the 2R rows the two share go through the selection once
+// (forgetful_median_pair).
+template <class L, int C, int R, int J, class T, class W>
+__device__ __forceinline__ void median_two_rows_at(const TileWindow<T>& t, int last, W& top, W& bottom) {
   constexpr int N = (2 * R + 1) * (2 * R + 1);
-  std::uint32_t w[2];
-  w[0] = forgetful_median<PairLanes, N>(WindowValue<std::uint8_t, C, R, 0>{t});
-  w[1] = forgetful_median<PairLanes, N>(WindowValue<std::uint8_t, C, R, 1>{t});
-  unpack_pairs(w, out);
+  forgetful_median_pair<L, N, N - (2 * R + 1)>(WindowValue<T, C, R, J>{t, 1}, WindowValue<T, C, R, J>{t, 0},
+                                               WindowValue<T, C, R, J>{t, last}, top, bottom);
 }
 
 template <int C, int R>
-__device__ __forceinline__ void median_forgetful(const TileWindow<float>& t, float (&out)[4]) {
-  constexpr int N = (2 * R + 1) * (2 * R + 1);
-  out[0] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 0>{t});
-  out[1] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 1>{t});
-  out[2] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 2>{t});
-  out[3] = forgetful_median<FloatLanes, N>(WindowValue<float, C, R, 3>{t});
+__device__ __forceinline__ void median_forgetful_two_rows(const TileWindow<std::uint8_t>& t, int last,
+                                                          std::uint8_t (&top)[4], std::uint8_t (&bottom)[4]) {
+  std::uint32_t w0[2], w1[2];
+  median_two_rows_at<PairLanes, C, R, 0>(t, last, w0[0], w1[0]);
+  median_two_rows_at<PairLanes, C, R, 1>(t, last, w0[1], w1[1]);
+  unpack_pairs(w0, top);
+  unpack_pairs(w1, bottom);
+}
+
+template <int C, int R>
+__device__ __forceinline__ void median_forgetful_two_rows(const TileWindow<float>& t, int last, float (&top)[4],
+                                                          float (&bottom)[4]) {
+  [&]<int... J>(std::integer_sequence<int, J...>) {
+    (median_two_rows_at<FloatLanes, C, R, J>(t, last, top[J], bottom[J]), ...);
+  }(std::make_integer_sequence<int, 4>{});
 }
 
 template <class T, int C, int R>
@@ -188,15 +212,28 @@ __global__ void median_network_kernel(ImageView<T, C> in, ImageView<T, C> out, i
       a = c;
       b = d;
     }
-  } else {
+  } else if constexpr (R == 1) {
     for (int k = 0; k < rows_per_thread; ++k) {
       const int y = y_block + t0 + k;
       if (y >= in.height) return;
       const TileWindow<T> t{smem + (t0 + k) * pitch + (int(threadIdx.x) + kHalo) * int(sizeof(Quad<T>)), pitch};
       T v[4];
-      if constexpr (R == 1) median3x3<C>(t, v);
-      else median_forgetful<C, R>(t, v);
+      median3x3<C>(t, v);
       store_quad(out, x0, y, v);
+    }
+  } else {
+    // Two output rows per step, their shared window rows selected once (median_forgetful_two_rows).
+    for (int k = 0; k < rows_per_thread; k += 2) {
+      const int y = y_block + t0 + k;
+      if (y >= in.height) return;
+      const TileWindow<T> t{smem + (t0 + k) * pitch + (int(threadIdx.x) + kHalo) * int(sizeof(Quad<T>)), pitch};
+      // An odd last row: its window's last row stands in for the missing one below (the tile ends there), and
+      // the second output is not stored.
+      const bool two = k + 1 < rows_per_thread;
+      T top[4], bottom[4];
+      median_forgetful_two_rows<C, R>(t, two ? 2 * R + 1 : 2 * R, top, bottom);
+      store_quad(out, x0, y, top);
+      if (two && y + 1 < in.height) store_quad(out, x0, y + 1, bottom);
     }
   }
 }

@@ -71,28 +71,62 @@ __device__ __forceinline__ void extremes(W (&v)[N]) {
   for (int i = 1; i < S - 1; i += 2) exchange<L>(v[i], v[S - 1]);  // maxima at odd slots, into v[S-1]
 }
 
-template <class L, class W, int S, int N, int Next, class Get>
+// Forgetful selection (the median of N values, N odd, M = N / 2): the smallest and the largest of M + 2 values
+// cannot be the median (each has M + 1 others on one side), so both are dropped and the next value is taken,
+// until three remain, whose middle is the median. Only M + 2 values are live (14 for 5x5), and about 250 min/max
+// select a 5x5 median, where a full sorting network would need several times that.
+// One step per value Next .. Last - 1 (read by get.operator()<k>()): the set v[0 .. S) loses its extremes and
+// takes the value.
+template <class L, class W, int S, int N, int Next, int Last, class Get>
 __device__ __forceinline__ void forget(W (&v)[N], const Get& get) {
-  if constexpr (S > 3) {
+  if constexpr (Next < Last) {
     extremes<L, W, S>(v);
     v[0] = get.template operator()<Next>();  // the minimum is forgotten, the maximum (v[S-1]) leaves the set
-    forget<L, W, S - 1, N, Next + 1>(v, get);
+    forget<L, W, S - 1, N, Next + 1, Last>(v, get);
   }
 }
 
-// Forgetful selection: the median of N values (N odd) read in order by get.operator()<k>(), with M + 2 of them
-// in registers (M = N / 2): the smallest and the largest of M + 2 values cannot be the median (each has M + 1
-// others on one side), so both are dropped and the next value is taken, until three remain. For 5x5: 14 values
-// live and about 250 min/max, where a full sorting network would need several times that.
-template <class L, int N, class Get>
-__device__ __forceinline__ auto forgetful_median(const Get& get) {
-  using W = decltype(get.template operator()<0>());
+// The medians, by forgetful selection, of two windows of N values that share NC of them (vertically adjacent
+// outputs of a 5x5 or 7x7 median share 2R of their 2R+1 rows), read by common.operator()<k>() and
+// own_a / own_b.operator()<k>(). The steps over the shared values, and one more drop of the extremes, hold for both windows: a set of s
+// values with u still unread may lose its smallest and largest while s >= u + 2, and after the shared values
+// each window has N - NC unread with s = N - NC + 3. Only the last few steps run twice: for 5x5 about 115
+// exchanges shared and 33 each, where two separate selections take about 150 each.
+template <class L, int N, int NC, class Common, class OwnA, class OwnB, class W>
+__device__ __forceinline__ void forgetful_median_pair(const Common& common, const OwnA& own_a, const OwnB& own_b,
+                                                      W& a, W& b) {
   constexpr int M = N / 2;
-  W v[M + 2];
-  [&]<int... K>(std::integer_sequence<int, K...>) { ((v[K] = get.template operator()<K>()), ...); }
-  (std::make_integer_sequence<int, M + 2>{});
-  forget<L, W, M + 2, M + 2, M + 2>(v, get);
-  return median3<L>(v[0], v[1], v[2]);
+  constexpr int S0 = M + 2;             // the first set: M + 2 shared values
+  constexpr int S1 = 2 * S0 - NC;       // its size once every shared value is read
+  constexpr int S2 = S1 - 1;            // its extremes dropped, a window's first own value added
+  static_assert(N % 2 == 1 && NC >= S0 && S2 - 2 == N - NC, "a window pair the selection does not cover");
+  W v[S0];
+  [&]<int... K>(std::integer_sequence<int, K...>) { ((v[K] = common.template operator()<K>()), ...); }
+  (std::make_integer_sequence<int, S0>{});
+  forget<L, W, S0, S0, S0, NC>(v, common);
+  extremes<L, W, S1>(v);  // v[1 .. S1 - 2] stay
+  W va[S2], vb[S2];
+  va[0] = own_a.template operator()<0>();
+  vb[0] = own_b.template operator()<0>();
+#pragma unroll
+  for (int i = 1; i < S2; ++i) va[i] = vb[i] = v[i];
+  forget<L, W, S2, S2, 1, N - NC>(va, own_a);  // down to three values each
+  forget<L, W, S2, S2, 1, N - NC>(vb, own_b);
+  a = median3<L>(va[0], va[1], va[2]);
+  b = median3<L>(vb[0], vb[1], vb[2]);
+}
+
+// The medians of two horizontally adjacent 3x3 windows from sorted columns F .. F + 3 (the first window F .. F + 2,
+// the second F + 1 .. F + 3): the two share the order of their common columns' minima, maxima and middles (20
+// min/max for the pair instead of 24).
+template <class L, int F, class W, int N>
+__device__ __forceinline__ void median9_adjacent(const W (&lo)[N], const W (&mid)[N], const W (&hi)[N], W& a, W& b) {
+  static_assert(F + 3 < N);
+  const W lo12 = L::hi(lo[F + 1], lo[F + 2]), hi12 = L::lo(hi[F + 1], hi[F + 2]);
+  const W mlo = L::lo(mid[F + 1], mid[F + 2]), mhi = L::hi(mid[F + 1], mid[F + 2]);
+  // The middle of three: median3(m1, m2, m) = max(min(m1, m2), min(max(m1, m2), m)).
+  a = median3<L>(L::hi(lo[F], lo12), L::hi(mlo, L::lo(mhi, mid[F])), L::lo(hi[F], hi12));
+  b = median3<L>(L::hi(lo12, lo[F + 3]), L::hi(mlo, L::lo(mhi, mid[F + 3])), L::lo(hi12, hi[F + 3]));
 }
 
 }  // namespace ks::cuda

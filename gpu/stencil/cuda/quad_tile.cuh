@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "stencil/cuda/stencil_device.cuh"
+#include "stencil/cuda/tile_fill.cuh"
 
 namespace ks::cuda {
 
@@ -36,22 +37,26 @@ __device__ __noinline__ Quad<T> quad_at_edge(const ImageView<T, C> in, const T* 
 }
 
 // Fills `rows` tile rows of `quads` quads each; tile row t, quad q holds the image's elements e0 + 4q .. + 3 of
-// row y0 + t (e0 a multiple of 4). Rows are remapped once each; all threads of the block take part (the caller
-// synchronises).
+// row y0 + t (e0 a multiple of 4), cells walked as tile_fill.cuh says. A tile inside the image (most of them)
+// loads plain words or vectors, several in flight per thread; one that leaves it goes through the border rule.
+// All threads of the block take part (the caller synchronises).
 template <class T, int C>
 __device__ __forceinline__ void load_quad_tile(unsigned char* tile, int pitch, const ImageView<T, C>& in, int e0,
                                                int y0, int quads, int rows, const BorderRead& border) {
   const int row_elements = in.row_elements();
-  for (int t = int(threadIdx.y); t < rows; t += int(blockDim.y)) {
-    const int yy = remap(y0 + t, in.height, border.mode);
-    const T* src = yy >= 0 ? in.row(yy) : nullptr;
-    Quad<T>* dst = reinterpret_cast<Quad<T>*>(tile + t * pitch);
-    for (int q = int(threadIdx.x); q < quads; q += int(blockDim.x)) {
-      const int e = e0 + 4 * q;
-      dst[q] = yy >= 0 && e >= 0 && e + 4 <= row_elements ? __ldg(reinterpret_cast<const Quad<T>*>(src + e))
-                                                           : quad_at_edge(in, src, yy, e, border);
-    }
+  if (e0 >= 0 && e0 + 4 * quads <= row_elements && y0 >= 0 && y0 + rows <= in.height) {
+    const unsigned char* origin = reinterpret_cast<const unsigned char*>(in.row(y0) + e0);
+    fill_tile<Quad<T>, sizeof(T) == 1 ? 4 : 2>(tile, pitch, quads, rows, [&](int t, int q) {
+      return __ldg(reinterpret_cast<const Quad<T>*>(origin + unsigned(t) * in.pitch) + q);
+    });
+    return;
   }
+  fill_tile<Quad<T>, 1>(tile, pitch, quads, rows, [&](int t, int q) {
+    const int yy = remap(y0 + t, in.height, border.mode), e = e0 + 4 * q;
+    const T* src = yy >= 0 ? in.row(yy) : nullptr;
+    return yy >= 0 && e >= 0 && e + 4 <= row_elements ? __ldg(reinterpret_cast<const Quad<T>*>(src + e))
+                                                       : quad_at_edge(in, src, yy, e, border);
+  });
 }
 
 // Stores the 4 elements of a quad at element x0 of row y, element by element where the quad passes the row's end.

@@ -4,6 +4,9 @@
 // What makes it a good tiled kernel rather than a first one:
 //   - coalesced loads, halo included: tile rows are read by consecutive threads, several pixels at a time (one
 //     channel: 4 pixels in a word or a float4, the halo rounded out to 4; RGBA: a pixel's word or float4);
+//   - every thread busy while the tile fills, with several loads in flight (tile_fill.cuh: the block walks the
+//     tile's cells in row-major order; a loop over rows and then columns left most lanes idle and waited for
+//     each load in turn);
 //   - the border rule only where the tile leaves the image (the remap per element cost more than the filter);
 //   - no bank conflicts: the tile's row pitch is padded so the rows one warp reads land on different banks
 //     (tiled_design.cpp), and a thread reads its pixel's channels in one access;
@@ -71,13 +74,13 @@ __device__ __forceinline__ void load_lesson_tile(unsigned char* smem, int pitch,
       return;
     }
   }
-  const int bx = int(blockDim.x), by = int(blockDim.y);
-  const bool inside = x0 >= 0 && y0 >= 0 && x0 + tw <= in.width && y0 + th <= in.height;
-  for (int ty = int(threadIdx.y); ty < th; ty += by) {
-    Pixel<T, C>* trow = reinterpret_cast<Pixel<T, C>*>(smem + ty * pitch);
-    for (int tx = int(threadIdx.x); tx < tw; tx += bx)
-      trow[tx] = inside ? pixel_at(in, x0 + tx, y0 + ty) : pixel_through_border(in, x0 + tx, y0 + ty, border);
-  }
+  if (x0 >= 0 && y0 >= 0 && x0 + tw <= in.width && y0 + th <= in.height)
+    fill_tile<Pixel<T, C>, 2>(smem, pitch, tw, th, [&, origin = in.base + unsigned(y0) * in.pitch](int t, int x) {
+      return reinterpret_cast<const Pixel<T, C>*>(origin + unsigned(t) * in.pitch)[x0 + x];
+    });
+  else
+    fill_tile<Pixel<T, C>, 1>(smem, pitch, tw, th,
+                              [&](int t, int x) { return pixel_through_border(in, x0 + x, y0 + t, border); });
 }
 
 // Adds one window row's taps (weights row dy) to the sums of one output; pixel(dx) is the row's pixel dx.
@@ -164,14 +167,15 @@ __global__ void __launch_bounds__(1024, 2)
       }
   }
   auto store = [&](const auto& finish_one) {
+    unsigned char* row = reinterpret_cast<unsigned char*>(out.row(y));
 #pragma unroll
-    for (int k = 0; k < K; ++k) {
+    for (int k = 0; k < K; ++k, row += out.pitch) {
       if (y + k >= in.height) return;
       const Pixel<T, C> src = tile_row(k + ry)[rx];
       Pixel<T, C> r;
 #pragma unroll
       for (int c = 0; c < C; ++c) r.c[c] = finish_one(sa[k][c], sb[k][c], src.c[c]);
-      reinterpret_cast<Pixel<T, C>*>(out.row(y + k))[x] = r;
+      reinterpret_cast<Pixel<T, C>*>(row)[x] = r;
     }
   };
   // u8 linear: the divider's mode tested once for the K outputs (the float mode: box, gaussian).
