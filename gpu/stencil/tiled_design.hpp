@@ -10,8 +10,9 @@
 //                block width that is a multiple of 4 the tile is loaded in whole quads (4 pixels per load), its
 //                halo rounded out to 4 pixels.
 //   Median       the median's selection networks (median_network.cu): 4 elements of a row per thread (a u8 word,
-//                or a float4), several rows, column sorts shared between neighbouring outputs (u8 3x3: two rows
-//                per step, the tile rows' words held in registers and the columns' common pairs sorted once).
+//                or a float4), several rows, two output rows per step, selection work shared between
+//                neighbouring outputs (3x3: columns sorted once, u8 tile rows' words held in registers; 5x5 and
+//                7x7: the window rows two vertically adjacent outputs share selected once).
 //   Laplacian3x3 the laplacian (4 or 8 neighbours) on one-channel u8 images, blocks of whole groups of 8, 16 or
 //                32 lanes: no shared tile; the register kernel of the separable 3x3 box (separable_3x3_packed.cu):
 //                16 pixels of a row per lane, rows walked down in registers, horizontal neighbours by lane
