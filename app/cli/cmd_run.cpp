@@ -42,10 +42,10 @@ struct RunOptions {
   std::string json;
 };
 
-nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const InputImage& input,
-                                int warmup) {
+nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const std::string& input_name,
+                                const ImageShape& input_shape, int warmup) {
   nlohmann::ordered_json j = to_json(report);
-  j["input"] = {{"path", input.name}, {"image", to_json(input.image.shape())}};
+  j["input"] = {{"path", input_name}, {"image", to_json(input_shape)}};
   j["output"] = opt.output;
   j["warmup"] = warmup;
   return j;
@@ -70,17 +70,20 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   check_output_folder(opt.output);
   if (!opt.json.empty()) check_output_folder(opt.json);
 
-  const InputImage input = load_input(opt.input);
-  const Image prepared = prepare_stencil_input(input.image, type);
-  StencilResult result = engine.run_stencil(prepared, request);
+  // One copy of a large image at a time: the kernel takes the loaded image itself when it needs no conversion,
+  // and the result is saved as it is when the file's layout is the kernel's.
+  InputImage input = load_input(opt.input);
+  const ImageShape input_shape = input.image.shape();
+  const auto loaded = std::make_shared<const Image>(std::move(input.image));
+  StencilResult result = engine.run_stencil(*prepare_stencil_input(loaded, type), request);
 
   // The image first: if saving fails there is no report claiming an output that does not exist.
-  save_image(to_file_layout(result.output, input.image.shape()), opt.output);
+  save_image(to_file_layout(std::move(result.output), input_shape), opt.output);
   if (!opt.json.empty())
-    write_text_atomically(opt.json, run_json(result.report, opt, input, request.warmup).dump(2) + "\n");
+    write_text_atomically(opt.json, run_json(result.report, opt, input.name, input_shape, request.warmup).dump(2) + "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
-  fmt::print("input {} ({})\n", input.name, format_shape(input.image.shape()));
+  fmt::print("input {} ({})\n", input.name, format_shape(input_shape));
   fmt::print("{}", run_report_text(result.report));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);

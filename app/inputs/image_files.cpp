@@ -35,8 +35,8 @@ InputImage load_input(const std::string& input) {
   return loaded;
 }
 
-Image to_file_layout(const Image& result, const ImageShape& loaded) {
-  Image out = restore_channels(result, loaded.channels);
+Image to_file_layout(Image result, const ImageShape& loaded) {
+  Image out = restore_channels(std::move(result), loaded.channels);
   if (loaded.type == ElemType::U16 && out.type() != ElemType::U16) out = convert_type(out, ElemType::U16);
   return out;
 }

@@ -23,7 +23,7 @@ InputImage load_sample();
 // Undoes what prepare_stencil_input did to the loaded image: channels back to the file's count, and 16-bit
 // inputs back to U16 (F32 is how they were processed). Other type changes are left to save_image (it writes
 // 8-bit PNGs from F32, float .hdr from anything).
-Image to_file_layout(const Image& result, const ImageShape& loaded);
+Image to_file_layout(Image result, const ImageShape& loaded);
 
 // Fails (Io error) before any work is done when the folder of `path` does not exist.
 void check_output_folder(const std::filesystem::path& path);

@@ -172,7 +172,7 @@ std::shared_ptr<const Image> prepare_stencil_input(const std::shared_ptr<const I
   return std::make_shared<const Image>(prepare_stencil_input(*loaded, to_type));
 }
 
-Image restore_channels(const Image& result, int original_channels) {
+Image restore_channels(Image result, int original_channels) {
   if (original_channels == result.channels() || result.channels() != 4) return result;
   if (original_channels == 3) return convert_channels(result, 3);
   if (original_channels == 2) {  // gray + alpha went in as (g, g, g, a): take gray and alpha back out

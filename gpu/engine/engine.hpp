@@ -107,7 +107,8 @@ Image prepare_stencil_input(const Image& loaded, std::optional<ElemType> to_type
 // the kernel wants it), so that a large image is not held twice.
 std::shared_ptr<const Image> prepare_stencil_input(const std::shared_ptr<const Image>& loaded,
                                                    std::optional<ElemType> to_type);
-// Undoes the channel change for saving: 4 -> 3 when the file had 3 channels, 4 -> 2 is not attempted.
-Image restore_channels(const Image& result, int original_channels);
+// Undoes the channel change for saving: 4 -> 3 when the file had 3 channels, 4 -> (gray, alpha) when it had 2.
+// The result itself (moved, not copied) when nothing changes.
+Image restore_channels(Image result, int original_channels);
 
 }  // namespace ks

@@ -1,5 +1,6 @@
 #pragma once
-// Loading and saving images through stb_image / stb_image_write (Debian's libstb).
+// Loading and saving images through stb_image / stb_image_write (Debian's libstb), and libpng for the PNGs it
+// reads and writes row by row (png_rows.hpp, png_writer.hpp).
 //
 // Loading keeps what the file holds: its channel count (1-4) and its depth (8-bit -> U8, 16-bit PNG/PSD/PNM ->
 // U16, Radiance HDR -> F32, linear). GIF gives its first frame; PSD its composite, as RGBA. Errors are Io errors

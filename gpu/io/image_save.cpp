@@ -1,5 +1,6 @@
 // save_image: the format from the extension, checks of the request against what the format can hold, then the
-// encoding through stb_image_write (or png16_writer for 16-bit PNG) into an atomically written file.
+// encoding (PNG row by row through libpng, png_writer.hpp; the others through stb_image_write) into an atomically
+// written file.
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -15,7 +16,7 @@
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
-#include "io/png16_writer.hpp"
+#include "io/png_writer.hpp"
 
 namespace ks {
 
@@ -97,17 +98,16 @@ void validate(const Image& image, const fs::path& path, Format format, const Sav
 }
 
 // Limits of the formats and of stb_image_write, checked up front: stb would otherwise write wrapped-around sizes.
-void check_encoder_limits(const Image& image, const fs::path& path, Format format, int png_depth) {
+void check_encoder_limits(const Image& image, const fs::path& path, Format format) {
   const int max_side = (format == Format::Jpeg || format == Format::Tga) ? 65535 : INT_MAX;  // 16-bit size fields
   if (image.width() > max_side || image.height() > max_side) {
     throw_usage(fmt::format("cannot save '{}': {} images are at most {}x{}, this one is {}x{}", path.string(),
                             format_name(format), max_side, max_side, image.width(), image.height()),
                 "crop the image, or save as .png");
   }
-  // PNG (stb's and ours) holds the filtered rows in one int-sized buffer; stb's BMP header stores the file size in
-  // an int. JPEG and HDR are written row by row.
+  // stb's BMP and TGA encoders keep the data's size in an int (the BMP header stores it). PNG, JPEG and HDR are
+  // written row by row.
   std::size_t bytes_per_pixel = 0;
-  if (format == Format::Png) bytes_per_pixel = std::size_t(image.channels()) * std::size_t(png_depth / 8);
   if (format == Format::Bmp) bytes_per_pixel = image.channels() == 1 || image.channels() == 3 ? 3 : 4;
   if (format == Format::Tga) bytes_per_pixel = std::size_t(image.channels());
   const std::size_t row = std::size_t(image.width()) * bytes_per_pixel + 1;
@@ -124,32 +124,21 @@ void save_image(const Image& image, const fs::path& path, const SaveOptions& opt
   const Format format = format_for(path);
   validate(image, path, format, options);
   const int png_depth = options.png_bit_depth.value_or(image.type() == ElemType::U16 ? 16 : 8);
-  check_encoder_limits(image, path, format, png_depth);
+  check_encoder_limits(image, path, format);
   const int w = image.width(), h = image.height(), c = image.channels();
 
-  // Conversions (and the 16-bit PNG encoding) happen before the temporary file is created.
+  // Conversions happen before the temporary file is created.
   Image converted;
   const Image* px = &image;
   auto use_type = [&](ElemType type) {
     if (image.type() != type) px = &(converted = convert_type(image, type));
   };
-  std::vector<unsigned char> png16;
   std::function<void(std::FILE*)> write;
   switch (format) {
-    case Format::Png: {
-      if (png_depth == 16) {
-        use_type(ElemType::U16);
-        png16 = encode_png16(*px);
-        write = [&](std::FILE* f) { std::fwrite(png16.data(), 1, png16.size(), f); };
-      } else {
-        use_type(ElemType::U8);
-        write = [&](std::FILE* f) {
-          check_encoded(stbi_write_png_to_func(write_to_file, f, w, h, c, px->data(), int(px->shape().row_bytes())),
-                        format);
-        };
-      }
+    case Format::Png:
+      use_type(png_depth == 16 ? ElemType::U16 : ElemType::U8);
+      write = [&](std::FILE* f) { write_png_rows(f, *px, path.string()); };
       break;
-    }
     case Format::Jpeg:
       use_type(ElemType::U8);
       write = [&](std::FILE* f) {

@@ -1,0 +1,84 @@
+#include "io/png_writer.hpp"
+
+#include <png.h>
+
+#include <bit>
+#include <csetjmp>
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace ks {
+
+namespace {
+
+struct Context {
+  char message[256] = {};  // libpng's error
+};
+
+void on_error(png_structp png, png_const_charp message) {
+  Context& c = *static_cast<Context*>(png_get_error_ptr(png));
+  std::snprintf(c.message, sizeof c.message, "%s", message ? message : "error");
+  png_longjmp(png, 1);
+}
+
+void on_warning(png_structp, png_const_charp) {}
+
+int colour_type(int channels) {
+  switch (channels) {
+    case 1: return PNG_COLOR_TYPE_GRAY;
+    case 2: return PNG_COLOR_TYPE_GRAY_ALPHA;
+    case 3: return PNG_COLOR_TYPE_RGB;
+    default: return PNG_COLOR_TYPE_RGB_ALPHA;
+  }
+}
+
+// Holds only trivially destructible locals and calls nothing of C++ between setjmp and libpng's longjmp: a
+// longjmp skips no destructor (as in png_rows.cpp).
+bool write_all(png_structp png, png_infop info, std::FILE* file, const std::byte* pixels, std::size_t stride,
+               int width, int height, int depth, int channels) {
+  if (setjmp(png_jmpbuf(png))) return false;
+  png_init_io(png, file);
+  // The sides an Image can have (libpng's own default stops at a million pixels).
+  png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
+  png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), depth, colour_type(channels),
+               PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+  png_write_info(png, info);
+  if (depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);  // PNG's samples are big-endian
+  for (int y = 0; y < height; ++y)
+    png_write_row(png, reinterpret_cast<png_const_bytep>(pixels + std::size_t(y) * stride));
+  png_write_end(png, nullptr);
+  return true;
+}
+
+struct PngWrite {
+  png_structp png = nullptr;
+  png_infop info = nullptr;
+  ~PngWrite() { png_destroy_write_struct(&png, info ? &info : nullptr); }
+};
+
+}  // namespace
+
+void write_png_rows(std::FILE* file, const Image& image, const std::string& name) {
+  if (image.type() != ElemType::U8 && image.type() != ElemType::U16)
+    throw Error(ErrorKind::Internal, "write_png_rows takes U8 or U16 samples");
+  if (image.channels() < 1 || image.channels() > 4)
+    throw Error(ErrorKind::Internal, "write_png_rows takes 1 to 4 channels");
+  Context c;
+  PngWrite p;
+  p.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &c, on_error, on_warning);
+  if (p.png) p.info = png_create_info_struct(p.png);
+  if (!p.png || !p.info) throw Error(ErrorKind::OutOfMemory, "libpng could not start writing a PNG");
+  const int depth = image.type() == ElemType::U16 ? 16 : 8;
+  if (write_all(p.png, p.info, file, image.data(), image.shape().row_bytes(), image.width(), image.height(), depth,
+                image.channels()))
+    return;
+  // A failed write (a full disk): the error stays on the stream, where the caller's check names its cause.
+  if (std::ferror(file)) return;
+  throw Error(ErrorKind::OutOfMemory, fmt::format("libpng could not encode '{}': {}", name, c.message),
+                "this usually means memory ran out; close other programs or save a smaller image");
+}
+
+}  // namespace ks
