@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "core/cpu_fma_loop.hpp"
 #include "core/peaks.hpp"
 #include "engine/engine.hpp"
 #include "registry/registry.hpp"
@@ -12,6 +13,25 @@ namespace ks::test {
 namespace {
 
 const ComputePeaks kPeaks{100.0, 1000.0, "test"};  // ridge at 10 operations per byte
+
+// The CPU peak's loop does the work it is counted for: twelve chains x = 0.999 x + 0.001 per lane, each
+// started at seed + 0.001 k, summed over the chains and the lanes. The sum here is computed in double from the
+// same recurrence; float rounding (fused or not, as the target does it) stays far below the tolerance.
+TEST(CpuFmaLoop, ComputesTheChainsItCounts) {
+  const CpuFmaLoop loop = cpu_fma_loop();
+  const long long lanes = loop.fmas_per_iteration / 12;
+  ASSERT_EQ(loop.fmas_per_iteration % 12, 0);
+  EXPECT_TRUE(lanes == 1 || lanes == 4 || lanes == 8 || lanes == 16) << lanes << " lanes";
+  for (long long iterations : {0LL, 1LL, 7LL, 1000LL}) {
+    double want = 0;
+    for (int k = 0; k < 12; ++k) {
+      double x = double(1.5f + 0.001f * float(k));
+      for (long long i = 0; i < iterations; ++i) x = x * double(0.999f) + double(0.001f);
+      want += x * double(lanes);
+    }
+    EXPECT_NEAR(loop.run(iterations, 1.5f), want, 1e-4 * want) << iterations << " iterations";
+  }
+}
 
 TEST(Roofline, AttainableFollowsTheMemorySlopeBelowTheRidge) {
   EXPECT_DOUBLE_EQ(attainable_gflops(kPeaks, 0.0), 0.0);
