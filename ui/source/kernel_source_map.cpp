@@ -15,6 +15,7 @@ struct Row {
 constexpr std::string_view kLinearStencils = "box gaussian sobel laplacian sharpen convolve";
 constexpr std::string_view kSeparableStencils = "box gaussian sobel sharpen convolve";
 constexpr std::string_view kNonSeparableStencils = "laplacian convolve";  // tiled: several outputs per thread
+constexpr std::string_view kTiledWithATile = "box gaussian sobel laplacian sharpen convolve median";
 constexpr std::string_view kFields = "heat grayscott";
 constexpr std::string_view kVectors = "vecadd saxpy";
 constexpr std::string_view kSums = "reduce integrate2d";
@@ -38,6 +39,9 @@ constexpr Row kRows[] = {
     {"median", "cpu", {"gpu/stencil/cpu/simd/median_rows.cpp", "hn::Vec<D> median_3x3("}},
     {"median", "naive", {"gpu/stencil/cuda/median.cu", "naive_median_kernel("}},
     {"median", "tiled", {"gpu/stencil/cuda/median_network.cu", "median_network_kernel("}},
+    {"median", "tiled", {"gpu/stencil/cuda/median_select.cuh", "forgetful_median_pair("}},
+    // How every tiled kernel with a shared tile fills it (the lesson's first step).
+    {kTiledWithATile, "tiled", {"gpu/stencil/cuda/tile_fill.cuh", "void fill_tile("}},
     // Simulations.
     {"life", "cpu", {"gpu/sim/cpu/life_cpu.cpp", "void life_step("}},
     {"life", "cpu_bitpacked", {"gpu/sim/cpu/life_cpu.cpp", "void life_step_bits("}},
