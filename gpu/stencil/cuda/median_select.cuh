@@ -88,17 +88,17 @@ __device__ __forceinline__ void forget(W (&v)[N], const Get& get) {
 
 // The medians, by forgetful selection, of two windows of N values that share NC of them (vertically adjacent
 // outputs of a 5x5 or 7x7 median share 2R of their 2R+1 rows), read by common.operator()<k>() and
-// own_a / own_b.operator()<k>(). The steps over the shared values, and one more drop of the extremes, hold for both windows: a set of s
-// values with u still unread may lose its smallest and largest while s >= u + 2, and after the shared values
-// each window has N - NC unread with s = N - NC + 3. Only the last few steps run twice: for 5x5 about 115
-// exchanges shared and 33 each, where two separate selections take about 150 each.
+// own_a / own_b.operator()<k>(). The steps over the shared values, and one more drop of the extremes, hold for
+// both windows: a set of s values with u still unread may lose its smallest and largest while s >= u + 2, and
+// after the shared values each window has u = N - NC unread with s = u + 3. Only the last few steps run twice:
+// for 5x5 about 115 exchanges shared and 33 each, where two separate selections take about 150 each.
 template <class L, int N, int NC, class Common, class OwnA, class OwnB, class W>
 __device__ __forceinline__ void forgetful_median_pair(const Common& common, const OwnA& own_a, const OwnB& own_b,
                                                       W& a, W& b) {
   constexpr int M = N / 2;
-  constexpr int S0 = M + 2;             // the first set: M + 2 shared values
-  constexpr int S1 = 2 * S0 - NC;       // its size once every shared value is read
-  constexpr int S2 = S1 - 1;            // its extremes dropped, a window's first own value added
+  constexpr int S0 = M + 2;        // the first set: M + 2 shared values
+  constexpr int S1 = 2 * S0 - NC;  // its size once every shared value is read
+  constexpr int S2 = S1 - 1;       // its extremes dropped, a window's first own value added
   static_assert(N % 2 == 1 && NC >= S0 && S2 - 2 == N - NC, "a window pair the selection does not cover");
   W v[S0];
   [&]<int... K>(std::integer_sequence<int, K...>) { ((v[K] = common.template operator()<K>()), ...); }
