@@ -27,6 +27,7 @@
 #include "registry/kernel_spec.hpp"
 #include "registry/params.hpp"
 #include "session/display_frame.hpp"
+#include "session/exports.hpp"
 #include "session/block_sweep.hpp"
 #include "session/exports.hpp"
 #include "session/launch_picture.hpp"
@@ -76,7 +77,7 @@ class Session {
   // What happened in the background, for the window's status bar or a dialog.
   struct Notice {
     enum class Level { Info, Error, Cancelled };  // Cancelled: what the user stopped (no error, no result)
-    enum class Source { Load, Run, Reference, Sweep, Other };
+    enum class Source { Load, Run, Reference, Sweep, Export, Other };
     Level level = Level::Info;
     Source source = Source::Other;
     std::string text;
@@ -227,12 +228,19 @@ class Session {
   // The result at full resolution in the file's layout (channels and 16-bit depth of the input file) with its
   // JSON sidecar; see exports.hpp. A usage Error before the first result.
   void export_result(const std::filesystem::path& path, const SaveOptions& options = {}) const;
+  // The same on the session's worker, for the window: a large result's PNG takes seconds, with progress ("42%
+  // written") and Cancel in the job box meanwhile; the outcome is a Notice from Source::Export (Info, Error, or
+  // Cancelled: no file written). A simulation frame or a lab image is exported at once. A usage Error (nothing to
+  // export) is thrown here.
+  void export_result_async(const std::filesystem::path& path, const SaveOptions& options = {});
   void export_timings(const std::filesystem::path& path) const;
 
  private:
   struct RunOutput;
 
   void set_input(std::shared_ptr<const Image> file_image, std::string name, std::filesystem::path path);
+  // Where the current result came from, for its export's sidecar; a usage Error before the first result.
+  ResultProvenance provenance() const;
   void prepare_input();
   void refresh_launch_info();
   void submit_run();

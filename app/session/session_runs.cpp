@@ -319,6 +319,10 @@ void Session::export_result(const std::filesystem::path& path, const SaveOptions
       throw_usage("this lab kernel made no image to export", "kmeans makes one: run it; export timings instead");
     return export_lab_image(*lab_->result_image(), path, options, lab_->last_run()->report);
   }
+  ks::app::export_result(inputs::to_file_layout(output_on_host(), loaded_shape_), path, options, provenance());
+}
+
+ResultProvenance Session::provenance() const {
   if (!has_output() || !last_report_) throw_usage("there is no result to export yet", "run a kernel first");
   ResultProvenance p;
   p.input = input_name_;
@@ -327,7 +331,43 @@ void Session::export_result(const std::filesystem::path& path, const SaveOptions
   p.history = history_.summary(last_report_->kernel);
   p.cpu_reference = cpu_reference_;
   p.display_path = display_path_;
-  ks::app::export_result(inputs::to_file_layout(output_on_host(), loaded_shape_), path, options, p);
+  return p;
+}
+
+void Session::export_result_async(const std::filesystem::path& path, const SaveOptions& options) {
+  const std::string sidecar = sidecar_path_for(path).filename().string();
+  if (simulating() || in_lab()) {  // a frame or a lab image: quick
+    export_result(path, options);
+    notify(Notice::Level::Info, Notice::Source::Export, "exported " + path.string() + " and " + sidecar);
+    return;
+  }
+  // What is exported is the result of now: the job holds it (and its provenance) whatever runs after.
+  worker_->submit(
+      "export", "Exporting " + path.filename().string(),
+      [this, path, options, sidecar, p = provenance(), host = output_, device = output_device_,
+       shape = loaded_shape_](Worker::Context& ctx) {
+        try {
+          SaveOptions o = options;
+          o.progress = [&ctx](double fraction) {
+            ctx.set_progress(fraction, fmt::format("{:.0f}% written", fraction * 100));
+            return !ctx.cancelled();
+          };
+          ks::app::export_result(inputs::to_file_layout(host ? *host : download_device_image(device), shape), path,
+                                 o, p);
+          ctx.post([this, path, sidecar] {
+            notify(Notice::Level::Info, Notice::Source::Export, "exported " + path.string() + " and " + sidecar);
+          });
+        } catch (const Error& e) {
+          const bool cancelled = e.kind() == ErrorKind::Cancelled;
+          ctx.post([this, path, cancelled, text = e.full_message()] {
+            if (cancelled)
+              notify(Notice::Level::Cancelled, Notice::Source::Export, "exporting " + path.string() + " was cancelled");
+            else
+              notify(Notice::Level::Error, Notice::Source::Export, text);
+          });
+        }
+      },
+      /*replace_waiting=*/false);
 }
 
 Image Session::output_on_host() const {

@@ -45,9 +45,14 @@ Image load_image(const std::filesystem::path& path, const LoadLimits& limits = {
 Image load_image_from_memory(std::span<const unsigned char> bytes, const std::string& name_for_messages,
                              const LoadLimits& limits = {});
 
+// Called as a PNG's rows are written, with the fraction done; returning false stops the save (a Cancelled error,
+// and no file). The other formats are written in one call and report nothing.
+using SaveProgress = std::function<bool(double fraction)>;
+
 struct SaveOptions {
   int jpeg_quality = 95;            // 1..100
-  std::optional<int> png_bit_depth;  // 8 or 16; default: 16 for U16 images, 8 otherwise. Only for .png.
+  std::optional<int> png_bit_depth = std::nullopt;  // 8 or 16; default: 16 for U16, 8 otherwise. Only for .png.
+  SaveProgress progress = nullptr;
 };
 
 void save_image(const Image& image, const std::filesystem::path& path, const SaveOptions& options = {});

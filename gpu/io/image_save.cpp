@@ -137,7 +137,7 @@ void save_image(const Image& image, const fs::path& path, const SaveOptions& opt
   switch (format) {
     case Format::Png:
       use_type(png_depth == 16 ? ElemType::U16 : ElemType::U8);
-      write = [&](std::FILE* f) { write_png_rows(f, *px, path.string()); };
+      write = [&](std::FILE* f) { write_png_rows(f, *px, path.string(), options.progress); };
       break;
     case Format::Jpeg:
       use_type(ElemType::U8);

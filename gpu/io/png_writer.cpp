@@ -2,6 +2,7 @@
 
 #include <png.h>
 
+#include <algorithm>
 #include <bit>
 #include <csetjmp>
 #include <cstdio>
@@ -35,11 +36,13 @@ int colour_type(int channels) {
   }
 }
 
-// Holds only trivially destructible locals and calls nothing of C++ between setjmp and libpng's longjmp: a
-// longjmp skips no destructor (as in png_rows.cpp).
-bool write_all(png_structp png, png_infop info, std::FILE* file, const std::byte* pixels, std::size_t stride,
-               int width, int height, int depth, int channels) {
-  if (setjmp(png_jmpbuf(png))) return false;
+enum class Step { Done, Failed, Cancelled };
+
+// Holds only trivially destructible locals, and the only C++ call between setjmp and a possible longjmp is the
+// progress callback, never from inside libpng: a longjmp skips no destructor (as in png_rows.cpp).
+Step write_all(png_structp png, png_infop info, std::FILE* file, const std::byte* pixels, std::size_t stride,
+               int width, int height, int depth, int channels, const SaveProgress& progress) {
+  if (setjmp(png_jmpbuf(png))) return Step::Failed;
   png_init_io(png, file);
   // The sides an Image can have (libpng's own default stops at a million pixels).
   png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
@@ -51,10 +54,16 @@ bool write_all(png_structp png, png_infop info, std::FILE* file, const std::byte
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   if (depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);  // PNG's samples are big-endian
-  for (int y = 0; y < height; ++y)
+  // Progress about a hundred times over the image, and never less often than every 64 rows.
+  const int report_every = std::max(1, std::min(height / 100, 64));
+  for (int y = 0; y < height; ++y) {
     png_write_row(png, reinterpret_cast<png_const_bytep>(pixels + std::size_t(y) * stride));
+    const int done = y + 1;
+    if (progress && (done % report_every == 0 || done == height) && !progress(double(done) / height))
+      return Step::Cancelled;
+  }
   png_write_end(png, nullptr);
-  return true;
+  return Step::Done;
 }
 
 struct PngWrite {
@@ -65,7 +74,7 @@ struct PngWrite {
 
 }  // namespace
 
-void write_png_rows(std::FILE* file, const Image& image, const std::string& name) {
+void write_png_rows(std::FILE* file, const Image& image, const std::string& name, const SaveProgress& progress) {
   if (image.type() != ElemType::U8 && image.type() != ElemType::U16)
     throw Error(ErrorKind::Internal, "write_png_rows takes U8 or U16 samples");
   if (image.channels() < 1 || image.channels() > 4)
@@ -76,9 +85,10 @@ void write_png_rows(std::FILE* file, const Image& image, const std::string& name
   if (p.png) p.info = png_create_info_struct(p.png);
   if (!p.png || !p.info) throw Error(ErrorKind::OutOfMemory, "libpng could not start writing a PNG");
   const int depth = image.type() == ElemType::U16 ? 16 : 8;
-  if (write_all(p.png, p.info, file, image.data(), image.shape().row_bytes(), image.width(), image.height(), depth,
-                image.channels()))
-    return;
+  const Step step = write_all(p.png, p.info, file, image.data(), image.shape().row_bytes(), image.width(),
+                              image.height(), depth, image.channels(), progress);
+  if (step == Step::Done) return;
+  if (step == Step::Cancelled) throw Error(ErrorKind::Cancelled, fmt::format("saving '{}' was cancelled", name));
   // A failed write (a full disk): the error stays on the stream, where the caller's check names its cause.
   if (std::ferror(file)) return;
   throw Error(ErrorKind::OutOfMemory, fmt::format("libpng could not encode '{}': {}", name, c.message),

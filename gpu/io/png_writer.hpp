@@ -9,11 +9,13 @@
 #include <string>
 
 #include "core/image.hpp"
+#include "io/image_io.hpp"
 
 namespace ks {
 
 // Writes `image` (U8 or U16) to `file` as a PNG. libpng's errors (memory) become ks::Error naming `name`; a write
 // that fails stops the encoding and stays sticky on `file` for the caller (write_file_atomically) to report.
-void write_png_rows(std::FILE* file, const Image& image, const std::string& name);
+// `progress` hears the rows written (about a hundred times); false from it stops with a Cancelled error.
+void write_png_rows(std::FILE* file, const Image& image, const std::string& name, const SaveProgress& progress = {});
 
 }  // namespace ks

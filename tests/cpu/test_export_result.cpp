@@ -43,6 +43,47 @@ std::unique_ptr<Session> ran_box() {
   return s;
 }
 
+// The window's export runs on the session's worker: the files appear once the job has run, the outcome is a
+// notice (an error is one too, not a throw), and the result exported is the one of the request even when another
+// run replaces it before the job starts.
+TEST(ExportResult, InTheBackgroundSaysHowItWentAndKeepsTheResultOfTheRequest) {
+  using Notice = Session::Notice;
+  test::TempDir dir;
+  auto s = ran_box();
+  const Image box = convert_channels(*s->output(), 3);
+  s->export_result_async(dir / "out.png");
+  s->set_param("radius", "7");
+  s->run_now();  // after the export's job, on the same worker
+  s->wait_idle();
+  s->poll();
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"out.png", "out.png.json"}));
+  EXPECT_TRUE(test::images_match(load_image(dir / "out.png"), box, 0));
+  EXPECT_FALSE(test::images_match(convert_channels(*s->output(), 3), box, 0)) << "radius 7 differs from 2";
+  bool exported = false;
+  for (const Notice& n : s->take_notices())
+    exported |= n.source == Notice::Source::Export && n.level == Notice::Level::Info &&
+                n.text.find("out.png") != std::string::npos;
+  EXPECT_TRUE(exported);
+
+  s->export_result_async(dir / "no-such-folder" / "x.png");
+  s->wait_idle();
+  s->poll();
+  bool failed = false;
+  for (const Notice& n : s->take_notices())
+    failed |= n.source == Notice::Source::Export && n.level == Notice::Level::Error &&
+              n.text.find("x.png") != std::string::npos;
+  EXPECT_TRUE(failed);
+  EXPECT_EQ(listing(dir.path()), (std::vector<std::string>{"out.png", "out.png.json"}));
+
+  Session empty(session_test::cpu_options());
+  try {
+    empty.export_result_async(dir / "y.png");
+    ADD_FAILURE() << "nothing to export, and no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(int(e.kind()), int(ErrorKind::Usage)) << e.what();
+  }
+}
+
 TEST(ExportResult, WritesTheResultInTheFilesLayoutAndASidecarThatSaysHowItWasMade) {
   test::TempDir dir;
   auto s = ran_box();

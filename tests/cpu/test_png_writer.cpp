@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "core/image.hpp"
 #include "io/image_io.hpp"
 #include "support/test_support.hpp"
@@ -64,6 +65,35 @@ TEST(PngWriter, ASmoothImageCompresses) {
   save_image(ramp, dir / "ramp.png");
   EXPECT_LT(std::filesystem::file_size(dir / "ramp.png"), ramp.byte_size() / 20);
   EXPECT_TRUE(test::images_match(load_image(dir / "ramp.png"), ramp, 0));
+}
+
+// A long save reports its rows and can be stopped: the fractions rise to 1; false stops it with a Cancelled error,
+// and the file that was there stays as it was (no partial file, no temporary left).
+TEST(PngWriter, ProgressRisesToOneAndCancelLeavesTheOldFile) {
+  test::TempDir dir;
+  const Image image = test::random_image(64, 1000, 1, ElemType::U8, 3);
+  std::vector<double> seen;
+  save_image(image, dir / "a.png", {.progress = [&](double f) {
+                                      seen.push_back(f);
+                                      return true;
+                                    }});
+  ASSERT_GE(seen.size(), 10u);
+  for (std::size_t i = 1; i < seen.size(); ++i) EXPECT_GT(seen[i], seen[i - 1]);
+  EXPECT_DOUBLE_EQ(seen.back(), 1.0);
+
+  const auto before = file_bytes(dir / "a.png");
+  int calls = 0;
+  try {
+    save_image(test::random_image(64, 1000, 1, ElemType::U8, 4), dir / "a.png",
+               {.progress = [&](double) { return ++calls < 3; }});
+    ADD_FAILURE() << "the save was not stopped";
+  } catch (const Error& e) {
+    EXPECT_EQ(int(e.kind()), int(ErrorKind::Cancelled)) << e.what();
+    EXPECT_NE(std::string(e.what()).find("a.png"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(file_bytes(dir / "a.png"), before);
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir.path()), std::filesystem::directory_iterator()), 1);
 }
 
 }  // namespace

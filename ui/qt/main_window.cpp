@@ -197,6 +197,10 @@ void MainWindow::tick() {
 void MainWindow::handle_notices() {
   using Notice = app::Session::Notice;
   for (const Notice& n : session_.take_notices()) {
+    if (n.source == Notice::Source::Export && n.level == Notice::Level::Error) {
+      show_error("Export result", q(n.text));
+      continue;
+    }
     const bool load = n.source == Notice::Source::Load;
     if (load && !pending_open_.isEmpty()) {
       const QString path = std::exchange(pending_open_, QString());
@@ -397,8 +401,10 @@ bool MainWindow::export_result(const QString& path, int png_bits) {
   if (!confirm_overwrite({path, sidecar})) return false;
   SaveOptions options;
   if (png_bits && QFileInfo(path).suffix().compare("png", Qt::CaseInsensitive) == 0) options.png_bit_depth = png_bits;
-  session_.export_result(path_of(path), options);
-  statusBar()->showMessage("Exported " + path + " and " + QFileInfo(sidecar).fileName(), 6000);
+  // On the session's worker: a large PNG takes seconds, shown in the job box with Cancel; the outcome comes back
+  // as a notice (handle_notices).
+  session_.export_result_async(path_of(path), options);
+  statusBar()->showMessage("Exporting " + path + "...");
   return true;
 }
 
