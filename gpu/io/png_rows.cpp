@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/png_support.hpp"
 
 namespace ks {
 
@@ -39,7 +40,7 @@ struct Context {
   bool truncated = false;        // the file ended before libpng had what it needed
   std::exception_ptr read_error;  // the reader threw: rethrown once libpng is out of the way
   std::uint32_t row = 0;         // the row being decoded, for messages
-  char message[256] = {};        // libpng's error
+  png_support::PngError error;   // libpng's error
 };
 
 Context& context_of(png_structp png) { return *static_cast<Context*>(png_get_io_ptr(png)); }
@@ -64,14 +65,6 @@ void on_read(png_structp png, png_bytep out, png_size_t size) {
   }
 }
 
-void on_error(png_structp png, png_const_charp message) {
-  Context& c = *static_cast<Context*>(png_get_error_ptr(png));
-  std::snprintf(c.message, sizeof c.message, "%s", message ? message : "error");
-  png_longjmp(png, 1);
-}
-
-void on_warning(png_structp, png_const_charp) {}  // benign problems (unknown chunks, odd ancillary data)
-
 enum class Step { Done, NotMine, Failed, Cancelled };
 
 // The two functions that call setjmp hold only trivially destructible locals, and the only C++ call made between
@@ -90,13 +83,9 @@ Step read_header(png_structp png, png_infop info) {
 Step read_rows(png_structp png, Context& c, std::byte* pixels, std::size_t stride, std::uint32_t height,
                const LoadProgress& progress) {
   if (setjmp(png_jmpbuf(png))) return Step::Failed;
-  // Progress about a hundred times over the image, and never less often than every 64 rows' worth of work.
-  const std::uint32_t report_every = std::max<std::uint32_t>(1, std::min<std::uint32_t>(height / 100, 64));
   for (c.row = 0; c.row < height; ++c.row) {
     png_read_row(png, reinterpret_cast<png_bytep>(pixels + std::size_t(c.row) * stride), nullptr);
-    const std::uint32_t done = c.row + 1;
-    if (progress && (done % report_every == 0 || done == height) && !progress(double(done) / height))
-      return Step::Cancelled;
+    if (!png_support::report_rows(progress, c.row + 1, height)) return Step::Cancelled;
   }
   // A file cut after its last row still lacks its end: said as stb_image says it (a few bytes to read).
   png_read_end(png, nullptr);
@@ -136,7 +125,8 @@ std::optional<Image> decode_png_rows(const PngReader& read, const std::string& n
   const std::string what = fmt::format("PNG {}x{}", width, height);
 
   PngRead p;
-  p.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c, on_error, on_warning);
+  p.png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &c.error, png_support::on_error,
+                                 png_support::on_warning);
   if (p.png) p.info = png_create_info_struct(p.png);
   if (!p.png || !p.info) throw Error(ErrorKind::OutOfMemory, "libpng could not start reading a PNG");
   png_set_read_fn(p.png, &c, on_read);
@@ -147,7 +137,7 @@ std::optional<Image> decode_png_rows(const PngReader& read, const std::string& n
   auto failed = [&](const std::string& where) {
     if (c.read_error) std::rethrow_exception(c.read_error);
     if (c.truncated) truncated(what);
-    throw_io(fmt::format("'{}' ({}) is corrupt{} (libpng: {})", name, what, where, c.message),
+    throw_io(fmt::format("'{}' ({}) is corrupt{} (libpng: {})", name, what, where, c.error.message),
              "the file is damaged; export or download it again");
   };
 

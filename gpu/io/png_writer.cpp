@@ -2,30 +2,19 @@
 
 #include <png.h>
 
-#include <algorithm>
 #include <bit>
 #include <csetjmp>
+#include <cstdint>
 #include <cstdio>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "io/png_support.hpp"
 
 namespace ks {
 
 namespace {
-
-struct Context {
-  char message[256] = {};  // libpng's error
-};
-
-void on_error(png_structp png, png_const_charp message) {
-  Context& c = *static_cast<Context*>(png_get_error_ptr(png));
-  std::snprintf(c.message, sizeof c.message, "%s", message ? message : "error");
-  png_longjmp(png, 1);
-}
-
-void on_warning(png_structp, png_const_charp) {}
 
 int colour_type(int channels) {
   switch (channels) {
@@ -54,13 +43,9 @@ Step write_all(png_structp png, png_infop info, std::FILE* file, const std::byte
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_write_info(png, info);
   if (depth == 16 && std::endian::native == std::endian::little) png_set_swap(png);  // PNG's samples are big-endian
-  // Progress about a hundred times over the image, and never less often than every 64 rows.
-  const int report_every = std::max(1, std::min(height / 100, 64));
   for (int y = 0; y < height; ++y) {
     png_write_row(png, reinterpret_cast<png_const_bytep>(pixels + std::size_t(y) * stride));
-    const int done = y + 1;
-    if (progress && (done % report_every == 0 || done == height) && !progress(double(done) / height))
-      return Step::Cancelled;
+    if (!png_support::report_rows(progress, std::uint32_t(y + 1), std::uint32_t(height))) return Step::Cancelled;
   }
   png_write_end(png, nullptr);
   return Step::Done;
@@ -79,9 +64,9 @@ void write_png_rows(std::FILE* file, const Image& image, const std::string& name
     throw Error(ErrorKind::Internal, "write_png_rows takes U8 or U16 samples");
   if (image.channels() < 1 || image.channels() > 4)
     throw Error(ErrorKind::Internal, "write_png_rows takes 1 to 4 channels");
-  Context c;
+  png_support::PngError error;
   PngWrite p;
-  p.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &c, on_error, on_warning);
+  p.png = png_create_write_struct(PNG_LIBPNG_VER_STRING, &error, png_support::on_error, png_support::on_warning);
   if (p.png) p.info = png_create_info_struct(p.png);
   if (!p.png || !p.info) throw Error(ErrorKind::OutOfMemory, "libpng could not start writing a PNG");
   const int depth = image.type() == ElemType::U16 ? 16 : 8;
@@ -91,7 +76,7 @@ void write_png_rows(std::FILE* file, const Image& image, const std::string& name
   if (step == Step::Cancelled) throw Error(ErrorKind::Cancelled, fmt::format("saving '{}' was cancelled", name));
   // A failed write (a full disk): the error stays on the stream, where the caller's check names its cause.
   if (std::ferror(file)) return;
-  throw Error(ErrorKind::OutOfMemory, fmt::format("libpng could not encode '{}': {}", name, c.message),
+  throw Error(ErrorKind::OutOfMemory, fmt::format("libpng could not encode '{}': {}", name, error.message),
                 "this usually means memory ran out; close other programs or save a smaller image");
 }
 
