@@ -49,13 +49,7 @@ nlohmann::ordered_json launch_json(const lab::LaunchArithmetic& a) {
 }  // namespace
 
 nlohmann::ordered_json to_json(const lab::LabReport& r) {
-  nlohmann::ordered_json j;
-  j["schema"] = kLabReportSchema;
-  j["kernelscope_version"] = KS_VERSION;
-  j["kernel"] = r.kernel;
-  j["variant"] = r.variant;
-  j["backend"] = to_string(r.backend);
-  j["device"] = r.device;
+  nlohmann::ordered_json j = report_head(kLabReportSchema, r.kernel, r.variant, r.backend, r.device);
   nlohmann::ordered_json dims = nlohmann::ordered_json::array();
   for (int i = 0; i < r.size.rank(); ++i) dims.push_back(r.size.dims[std::size_t(i)]);
   j["size"] = {{"form", lab::to_string(r.size.form)},

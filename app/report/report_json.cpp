@@ -51,14 +51,20 @@ nlohmann::ordered_json to_json(const RooflineFigures& f) {
           {"peaks", to_json(f.peaks)}};
 }
 
-nlohmann::ordered_json to_json(const RunReport& r) {
+nlohmann::ordered_json report_head(const char* schema, const std::string& kernel, const std::string& variant,
+                                   Backend backend, const std::string& device) {
   nlohmann::ordered_json j;
-  j["schema"] = kRunReportSchema;
+  j["schema"] = schema;
   j["kernelscope_version"] = KS_VERSION;
-  j["kernel"] = r.kernel;
-  j["variant"] = r.variant;
-  j["backend"] = to_string(r.backend);
-  j["device"] = r.device;
+  j["kernel"] = kernel;
+  j["variant"] = variant;
+  j["backend"] = to_string(backend);
+  j["device"] = device;
+  return j;
+}
+
+nlohmann::ordered_json to_json(const RunReport& r) {
+  nlohmann::ordered_json j = report_head(kRunReportSchema, r.kernel, r.variant, r.backend, r.device);
   j["cpu_simd"] = r.cpu_simd.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.cpu_simd);
   j["image"] = to_json(r.shape);
   // An object keeps lookups simple for readers; ordered_json keeps the kernel's own parameter order.

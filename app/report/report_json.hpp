@@ -32,6 +32,10 @@ namespace ks {
 
 inline constexpr const char* kRunReportSchema = "kernelscope.run/1";
 
+// The keys every kernel report starts with, in this order: schema, kernelscope_version, kernel, variant, backend,
+// device (run, sim and lab reports; the callers add their own after them).
+nlohmann::ordered_json report_head(const char* schema, const std::string& kernel, const std::string& variant,
+                                   Backend backend, const std::string& device);
 nlohmann::ordered_json to_json(const ImageShape& shape);
 nlohmann::ordered_json to_json(const TimingStats& stats);
 nlohmann::ordered_json to_json(const OccupancyReport& occupancy);

@@ -20,13 +20,7 @@ double finite_or_zero(double v) {
 }  // namespace
 
 nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats& stats) {
-  nlohmann::ordered_json j;
-  j["schema"] = kSimReportSchema;
-  j["kernelscope_version"] = KS_VERSION;
-  j["kernel"] = r.kernel;
-  j["variant"] = r.variant;
-  j["backend"] = to_string(r.backend);
-  j["device"] = r.device;
+  nlohmann::ordered_json j = report_head(kSimReportSchema, r.kernel, r.variant, r.backend, r.device);
   j["grid"] = {{"width", r.width}, {"height", r.height}};
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
   for (const auto& [name, value] : r.params) params[name] = value;
