@@ -117,19 +117,6 @@ struct U8Divider {
 };
 
 // What the plan kinds do with their window sums.
-// Fills a shared-memory tile of tw x th pixels (C channels each) whose top-left pixel is (x0, y0) in the image,
-// reading through the border; all threads of the block take part (the caller synchronises).
-template <class T, int C>
-__device__ __forceinline__ void fill_tile(T* tile, const ImageView<T, C>& in, int x0, int y0, int tw, int th,
-                                          const BorderRead& border) {
-  const int threads = int(blockDim.x * blockDim.y);
-  for (int i = int(threadIdx.y * blockDim.x + threadIdx.x); i < tw * th; i += threads) {
-    const int ty = i / tw, tx = i - ty * tw;
-#pragma unroll
-    for (int c = 0; c < C; ++c) tile[i * C + c] = border.read(in, x0 + tx, y0 + ty, c);
-  }
-}
-
 enum Finish : int { kLinear = 0, kGradient = 1, kUnsharp = 2 };
 
 struct FinishParams {
