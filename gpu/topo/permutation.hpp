@@ -18,6 +18,12 @@ KS_HD int code_shift(int position) { return 60 - 4 * position; }
 
 KS_HD int node_at(std::uint64_t code, int position) { return int((code >> code_shift(position)) & 15u); }
 
+// A code read as a placement, as swap_delta.hpp takes them (`int operator[](int) const`).
+struct CodePlacement {
+  std::uint64_t code;
+  KS_HD int operator[](int position) const { return node_at(code, position); }
+};
+
 KS_HD std::uint64_t with_node_at(std::uint64_t code, int position, int node) {
   const int shift = code_shift(position);
   return (code & ~(std::uint64_t(15) << shift)) | (std::uint64_t(node) << shift);

@@ -18,6 +18,7 @@
 #include "core/hd.hpp"
 #include "topo/arith.hpp"
 #include "topo/permutation.hpp"
+#include "topo/search/swap_delta.hpp"
 
 namespace ks::topo {
 
@@ -71,32 +72,10 @@ struct Walker {
     }
   }
 
-  // Swaps the nodes at positions r and s and updates the cost by the change, in O(n):
-  //   sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
-  //                       + (D[r][k] - D[s][k]) (T[y_s][x_k] - T[y_r][x_k])
-  //   + (D[r][s] - D[s][r]) (T[y_s][y_r] - T[y_r][y_s]) + (D[r][r] - D[s][s]) (T[y_s][y_s] - T[y_r][y_r])
-  // where y_r, y_s are the nodes at r and s before the swap and x_k the node at k.
+  // Swaps the nodes at positions r and s and updates the cost by the change, in O(n) (swap_delta.hpp).
   KS_HD void swap(int r, int s) {
     const int nn = n();
-    const int yr = node_at(code, r), ys = node_at(code, s);
-    V delta = V(0);
-#if defined(__CUDA_ARCH__)
-#pragma unroll
-#endif
-    for (int k = 0; k < (N > 0 ? N : nn); ++k) {
-      if (k == r || k == s) continue;
-      const int xk = node_at(code, k);
-      const V to_k = A::sub(traffic[xk * nn + ys], traffic[xk * nn + yr]);
-      const V from_k = A::sub(traffic[ys * nn + xk], traffic[yr * nn + xk]);
-      const V into = A::sub(cost_of[k * nn + r], cost_of[k * nn + s]);
-      const V out = A::sub(cost_of[r * nn + k], cost_of[s * nn + k]);
-      delta = A::mad(A::mad(delta, into, to_k), out, from_k);
-    }
-    const V cross = A::sub(traffic[ys * nn + yr], traffic[yr * nn + ys]);
-    const V self = A::sub(traffic[ys * nn + ys], traffic[yr * nn + yr]);
-    const V d_cross = A::sub(cost_of[r * nn + s], cost_of[s * nn + r]);
-    const V d_self = A::sub(cost_of[r * nn + r], cost_of[s * nn + s]);
-    cost = A::add(cost, A::mad(A::mad(delta, d_cross, cross), d_self, self));
+    cost = A::add(cost, swap_delta_pitched<A, N, true>(traffic, cost_of, CodePlacement{code}, nn, nn, r, s));
     code = swap_positions(code, r, s);
   }
 

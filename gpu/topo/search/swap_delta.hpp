@@ -1,7 +1,7 @@
 #pragma once
 // The cost of a placement and the change of cost of swapping two positions, shared verbatim by the CPU
-// backend and the CUDA kernels, on explicit placements of any n (the sweep's walkers, sweep_core.hpp, work on
-// packed codes of n <= 16).
+// backends and the CUDA kernels of the search (explicit placements of any n, or traffic kept permuted) and of
+// the sweep (sweep_core.hpp: packed codes of n <= 16).
 //
 // cost(p) = sum over positions i, j of D[i][j] * T[p(i)][p(j)]: D the path costs between positions, T the
 // traffic between nodes, p(i) the node at position i (QAPLIB: A = D, B = T).
@@ -35,33 +35,66 @@ KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typena
   return c;
 }
 
-// The change of cost of swapping the nodes at positions r != s, in O(n) (the sweep's Walker::swap, in the
-// same order of operations):
+// The terms that position k adds to the change of cost of swapping positions r and s (none for k = r or s).
+template <class A, class P>
+KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename A::Value* traffic,
+                                        const typename A::Value* cost_of, const P& place, int pitch, int k, int r,
+                                        int s, int yr, int ys) {
+  using V = typename A::Value;
+  if (k == r || k == s) return delta;
+  const int xk = place[k];
+  const V to_k = A::sub(traffic[xk * pitch + ys], traffic[xk * pitch + yr]);
+  const V from_k = A::sub(traffic[ys * pitch + xk], traffic[yr * pitch + xk]);
+  const V into = A::sub(cost_of[k * pitch + r], cost_of[k * pitch + s]);
+  const V out = A::sub(cost_of[r * pitch + k], cost_of[s * pitch + k]);
+  return A::mad(A::mad(delta, into, to_k), out, from_k);
+}
+
+// The change of cost of swapping the nodes at positions r != s, in O(n):
 //   sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
 //                       + (D[r][k] - D[s][k]) (T[y_s][x_k] - T[y_r][x_k])
 //   + (D[r][s] - D[s][r]) (T[y_s][y_r] - T[y_r][y_s]) + (D[r][r] - D[s][s]) (T[y_s][y_s] - T[y_r][y_r])
-// where y_r, y_s are the nodes at r and s before the swap and x_k the node at k.
+// where y_r, y_s are the nodes at r and s before the swap and x_k the node at k. The one formula of every
+// walker of placements, so that they all round alike:
+//   - swap_delta below: an explicit placement, T and D n x n;
+//   - the tabu chains (tabu_step.hpp): T kept permuted by position, so `place` is the identity (IdentityPlacement),
+//     T and D with rows `pitch` apart;
+//   - the sweep's Walker (sweep_core.hpp): the placement in a packed code (CodePlacement), N > 0 when n is known at
+//     compile time, and the loop unrolled on the GPU (Unrolled; the search's loops keep nvcc's own choice).
+template <class A, int N = 0, bool Unrolled = false, class P>
+KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                           const P& place, int pitch, int n, int r, int s) {
+  using V = typename A::Value;
+  const int yr = place[r], ys = place[s];
+  V delta = 0;
+  if constexpr (Unrolled) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+    for (int k = 0; k < (N > 0 ? N : n); ++k)
+      delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, yr, ys);
+  } else {
+    for (int k = 0; k < (N > 0 ? N : n); ++k)
+      delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, yr, ys);
+  }
+  const V cross = A::sub(traffic[ys * pitch + yr], traffic[yr * pitch + ys]);
+  const V self = A::sub(traffic[ys * pitch + ys], traffic[yr * pitch + yr]);
+  const V d_cross = A::sub(cost_of[r * pitch + s], cost_of[s * pitch + r]);
+  const V d_self = A::sub(cost_of[r * pitch + r], cost_of[s * pitch + s]);
+  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
+}
+
+// The change of cost of swapping the nodes at positions r != s of an explicit placement p (see above).
 template <class A, class P>
 KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typename A::Value* cost_of,
                                    const P& p, int n, int r, int s) {
-  using V = typename A::Value;
-  const int yr = p[r], ys = p[s];
-  V delta = 0;
-  for (int k = 0; k < n; ++k) {
-    if (k == r || k == s) continue;
-    const int xk = p[k];
-    const V to_k = A::sub(traffic[xk * n + ys], traffic[xk * n + yr]);
-    const V from_k = A::sub(traffic[ys * n + xk], traffic[yr * n + xk]);
-    const V into = A::sub(cost_of[k * n + r], cost_of[k * n + s]);
-    const V out = A::sub(cost_of[r * n + k], cost_of[s * n + k]);
-    delta = A::mad(A::mad(delta, into, to_k), out, from_k);
-  }
-  const V cross = A::sub(traffic[ys * n + yr], traffic[yr * n + ys]);
-  const V self = A::sub(traffic[ys * n + ys], traffic[yr * n + yr]);
-  const V d_cross = A::sub(cost_of[r * n + s], cost_of[s * n + r]);
-  const V d_self = A::sub(cost_of[r * n + r], cost_of[s * n + s]);
-  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
+  return swap_delta_pitched<A>(traffic, cost_of, p, n, n, r, s);
 }
+
+// The placement of a chain that keeps its traffic permuted by position: position k holds "node" k.
+struct IdentityPlacement {
+  KS_HD int operator[](int k) const { return k; }
+};
 
 // The four vectors of a move (u, v), for the placement after the move (see the top; tabu_step.hpp fills
 // them).

@@ -23,7 +23,7 @@
 // of a step is by position, without the indirection through p: on a GPU, lanes that take consecutive
 // positions read consecutive words. Rows are `pitch` = n rounded up to odd apart (as are the path costs D),
 // so that a column's entries fall in distinct shared-memory banks. The values are the same as through p, and
-// so are the operations (in the order of swap_delta), so the results are too.
+// so are the operations (swap_delta_pitched with the identity placement), so the results are too.
 #include <cstdint>
 
 #include "core/hd.hpp"
@@ -78,28 +78,6 @@ struct TabuChain {
   MoveVectors<A> vec{};                // 4 x n scratch
 };
 
-// swap_delta on the permuted traffic: the change of swapping positions r < s, in the same order of
-// operations.
-template <class A>
-KS_HD typename A::Value permuted_swap_delta(const typename A::Value* P, const typename A::Value* D, int pitch,
-                                            int n, int r, int s) {
-  using V = typename A::Value;
-  V delta = 0;
-  for (int k = 0; k < n; ++k) {
-    if (k == r || k == s) continue;
-    const V to_k = A::sub(P[k * pitch + s], P[k * pitch + r]);
-    const V from_k = A::sub(P[s * pitch + k], P[r * pitch + k]);
-    const V into = A::sub(D[k * pitch + r], D[k * pitch + s]);
-    const V out = A::sub(D[r * pitch + k], D[s * pitch + k]);
-    delta = A::mad(A::mad(delta, into, to_k), out, from_k);
-  }
-  const V cross = A::sub(P[s * pitch + r], P[r * pitch + s]);
-  const V self = A::sub(P[s * pitch + s], P[r * pitch + r]);
-  const V d_cross = A::sub(D[r * pitch + s], D[s * pitch + r]);
-  const V d_self = A::sub(D[r * pitch + r], D[s * pitch + s]);
-  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
-}
-
 // (Re)starts the chain from the placement in `c.p`: permuted traffic, cost, delta matrix, a tabu list that
 // forbids nothing, and the chain's best. Ends with the team synchronised.
 template <class A, class Team>
@@ -125,7 +103,8 @@ KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuCh
   r.best_iteration = r.iteration;
   for (int k = team.rank(); k < s.pairs; k += team.size())
     c.delta[k] =
-        permuted_swap_delta<A>(c.P, m.cost_of, pitch, n, pair_first(m.pairs[k]), pair_second(m.pairs[k]));
+        swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, pair_first(m.pairs[k]),
+                              pair_second(m.pairs[k]));
   r.fresh = false;
   team.sync();
 }
@@ -186,7 +165,7 @@ KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, con
     if (w >= u) ++w;
     if (t >= n - 1 && w >= v) ++w;
     const int lo = a < w ? a : w, hi = a < w ? w : a;
-    c.delta[pair_index(lo, hi, n)] = permuted_swap_delta<A>(c.P, m.cost_of, pitch, n, lo, hi);
+    c.delta[pair_index(lo, hi, n)] = swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, lo, hi);
   }
   team.sync();
 }
