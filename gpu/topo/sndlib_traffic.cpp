@@ -19,6 +19,18 @@ double link_length(const NodeCoordinates& a, const NodeCoordinates& b, bool geog
   return geographical ? std::round(great_circle_km(a, b)) : std::hypot(a.x - b.x, a.y - b.y);
 }
 
+void add_demand_matrix(const SndlibNetwork& net, const TrafficSeries& traffic, ExactValues& values) {
+  const std::size_t n = traffic.nodes.size();
+  std::vector<double> m(n * n, 0.0);
+  std::vector<std::optional<Decimal>> exact(n * n, Decimal{0, 0});
+  for (const auto& d : net.demands) {
+    const std::size_t k = std::size_t(node_index(traffic, d.source)) * n + std::size_t(node_index(traffic, d.target));
+    m[k] = d.value;
+    exact[k] = d.exact;
+  }
+  for (std::size_t k = 0; k < n * n; ++k) values.add(m[k], exact[k]);
+}
+
 TrafficSeries traffic_from_sndlib(const SndlibNetwork& net, const std::string& source) {
   TrafficSeries t;
   t.source = source;
@@ -26,16 +38,8 @@ TrafficSeries traffic_from_sndlib(const SndlibNetwork& net, const std::string& s
   t.nodes = net.nodes;
   t.coordinates = net.coordinates;
   t.timestamps = {net.time.empty() ? std::filesystem::path(net.file).stem().string() : net.time};
-  const std::size_t n = net.nodes.size();
-  std::vector<double> m(n * n, 0.0);
-  std::vector<std::optional<Decimal>> exact(n * n, Decimal{0, 0});
-  for (const auto& d : net.demands) {
-    const std::size_t k = std::size_t(node_index(t, d.source)) * n + std::size_t(node_index(t, d.target));
-    m[k] = d.value;
-    exact[k] = d.exact;
-  }
   ExactValues values;
-  for (std::size_t k = 0; k < n * n; ++k) values.add(m[k], exact[k]);
+  add_demand_matrix(net, t, values);
   t.values = values.values();
   t.scaled = values.scaled();
   t.decimals = t.scaled ? values.decimals() : 0;

@@ -128,16 +128,6 @@ TrafficSeries read_sndlib_xml_folder(const std::filesystem::path& folder) {
                                                                   std::to_string(nets.size()) + " files)");
   const std::size_t n = traffic.nodes.size();
   ExactValues all;
-  auto add_matrix = [&](const SndlibNetwork& net) {
-    std::vector<double> m(n * n, 0.0);
-    std::vector<std::optional<Decimal>> e(n * n, Decimal{0, 0});
-    for (const auto& d : net.demands) {
-      const std::size_t k = std::size_t(node_index(traffic, d.source)) * n + std::size_t(node_index(traffic, d.target));
-      m[k] = d.value;
-      e[k] = d.exact;
-    }
-    for (std::size_t k = 0; k < n * n; ++k) all.add(m[k], e[k]);
-  };
   traffic.timestamps.clear();
   for (const auto& net : nets) {
     if (net.nodes.size() != n)
@@ -148,7 +138,7 @@ TrafficSeries read_sndlib_xml_folder(const std::filesystem::path& folder) {
       if (node_index(traffic, id) < 0)
         throw_io(net.file + " has node '" + id + "', which " + nets.front().file + " does not have",
                  "every file of a folder must describe the same nodes");
-    add_matrix(net);
+    add_demand_matrix(net, traffic, all);
     traffic.timestamps.push_back(net.time);
   }
   traffic.values = all.values();
