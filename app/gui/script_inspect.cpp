@@ -17,6 +17,7 @@
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
 #include "render/view_math.hpp"
+#include "report/colormap.hpp"
 #include "session/display_frame.hpp"
 #include "session/session.hpp"
 
@@ -146,9 +147,7 @@ QString about_plain_text(const ui::qt::MainWindow& window) {
 }
 
 ui::Colormap colormap_from_name(const std::string& name) {
-  for (ui::Colormap m : ui::all_colormaps())
-    if (ui::colormap_name(m) == name) return m;
-  throw_usage("unknown colormap '" + name + "'", "use gray, viridis, magma or diverging");
+  return value_named(report::kColormapNames, name, "colormap");
 }
 
 }  // namespace ks::gui

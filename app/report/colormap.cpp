@@ -58,15 +58,7 @@ const ColormapTable& colormap_table(Colormap map) {
   return tables[static_cast<int>(map)];
 }
 
-std::string_view colormap_name(Colormap map) {
-  switch (map) {
-    case Colormap::Gray: return "gray";
-    case Colormap::Viridis: return "viridis";
-    case Colormap::Magma: return "magma";
-    case Colormap::Diverging: return "diverging";
-  }
-  return "?";
-}
+std::string_view colormap_name(Colormap map) { return name_of(kColormapNames, map); }
 
 std::span<const Colormap> all_colormaps() {
   static constexpr Colormap maps[] = {Colormap::Gray, Colormap::Viridis, Colormap::Magma, Colormap::Diverging};

@@ -8,6 +8,8 @@
 #include <span>
 #include <string_view>
 
+#include "core/enum_names.hpp"
+
 namespace ks::report {
 
 enum class Colormap { Gray, Viridis, Magma, Diverging };
@@ -17,6 +19,11 @@ using ColormapTable = std::array<Rgba8, 256>;
 
 // Entry i is the colour of t = i / 255. Opaque.
 const ColormapTable& colormap_table(Colormap map);
+
+inline constexpr EnumName<Colormap> kColormapNames[] = {{Colormap::Gray, "gray"},
+                                                        {Colormap::Viridis, "viridis"},
+                                                        {Colormap::Magma, "magma"},
+                                                        {Colormap::Diverging, "diverging"}};
 
 std::string_view colormap_name(Colormap map);  // "gray", "viridis", "magma", "diverging"
 std::span<const Colormap> all_colormaps();

@@ -49,12 +49,7 @@ std::array<Rgb8, 256> colormap_palette(Colormap map) {
 }
 
 Colormap parse_colormap(const std::string& name) {
-  std::string names;
-  for (Colormap m : all_colormaps()) {
-    if (colormap_name(m) == name) return m;
-    names += (names.empty() ? "" : ", ") + std::string(colormap_name(m));
-  }
-  throw_usage(fmt::format("unknown colormap '{}'", name), "choose one of " + names);
+  return value_named(kColormapNames, name, "colormap", "choose one of " + names_listed(kColormapNames, "", ", "));
 }
 
 StateRange state_range(const std::string& kernel, const Image& initial, const ParamSet& params) {

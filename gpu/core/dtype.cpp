@@ -1,5 +1,6 @@
 #include "core/dtype.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks {
@@ -17,26 +18,13 @@ std::size_t dtype_size(DType t) noexcept {
   return 0;
 }
 
-const char* to_string(DType t) noexcept {
-  switch (t) {
-    case DType::F32:
-      return "f32";
-    case DType::F64:
-      return "f64";
-    case DType::U32:
-      return "u32";
-    case DType::I32:
-      return "i32";
-    case DType::U64:
-      return "u64";
-  }
-  return "?";
+namespace {
+constexpr EnumName<DType> kDTypeNames[] = {
+    {DType::F32, "f32"}, {DType::F64, "f64"}, {DType::U32, "u32"}, {DType::I32, "i32"}, {DType::U64, "u64"}};
 }
 
-DType dtype_from_string(const std::string& s) {
-  for (DType t : {DType::F32, DType::F64, DType::U32, DType::I32, DType::U64})
-    if (s == to_string(t)) return t;
-  throw_usage("unknown element type '" + s + "'", "use f32, f64, u32, i32 or u64");
-}
+const char* to_string(DType t) noexcept { return name_of(kDTypeNames, t); }
+
+DType dtype_from_string(const std::string& s) { return value_named(kDTypeNames, s, "element type"); }
 
 }  // namespace ks

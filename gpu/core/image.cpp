@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks {
@@ -22,21 +23,13 @@ std::size_t elem_size(ElemType t) noexcept {
   return 0;
 }
 
-const char* to_string(ElemType t) noexcept {
-  switch (t) {
-    case ElemType::U8: return "u8";
-    case ElemType::U16: return "u16";
-    case ElemType::F32: return "f32";
-  }
-  return "?";
+namespace {
+constexpr EnumName<ElemType> kElemTypeNames[] = {{ElemType::U8, "u8"}, {ElemType::U16, "u16"}, {ElemType::F32, "f32"}};
 }
 
-ElemType elem_type_from_string(const std::string& s) {
-  if (s == "u8") return ElemType::U8;
-  if (s == "u16") return ElemType::U16;
-  if (s == "f32") return ElemType::F32;
-  throw_usage(fmt::format("unknown element type '{}'", s), "use u8, u16 or f32");
-}
+const char* to_string(ElemType t) noexcept { return name_of(kElemTypeNames, t); }
+
+ElemType elem_type_from_string(const std::string& s) { return value_named(kElemTypeNames, s, "element type"); }
 
 namespace {
 

@@ -1,36 +1,21 @@
 #include "lab/host_mode.hpp"
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks::lab {
 
 namespace {
-constexpr HostMode kModes[] = {HostMode::Pageable, HostMode::Pinned, HostMode::Mapped, HostMode::Managed,
-                               HostMode::ManagedPrefetch};
+constexpr EnumName<HostMode> kModeNames[] = {{HostMode::Pageable, "pageable"},
+                                             {HostMode::Pinned, "pinned"},
+                                             {HostMode::Mapped, "mapped"},
+                                             {HostMode::Managed, "managed"},
+                                             {HostMode::ManagedPrefetch, "managed-prefetch"}};
 }
 
-const char* to_string(HostMode mode) noexcept {
-  switch (mode) {
-    case HostMode::Pageable:
-      return "pageable";
-    case HostMode::Pinned:
-      return "pinned";
-    case HostMode::Mapped:
-      return "mapped";
-    case HostMode::Managed:
-      return "managed";
-    case HostMode::ManagedPrefetch:
-      return "managed-prefetch";
-  }
-  return "?";
-}
+const char* to_string(HostMode mode) noexcept { return name_of(kModeNames, mode); }
 
-HostMode host_mode_from_string(const std::string& text) {
-  for (HostMode m : kModes)
-    if (text == to_string(m)) return m;
-  throw_usage("unknown host memory mode '" + text + "'",
-              "use pageable, pinned, mapped, managed or managed-prefetch");
-}
+HostMode host_mode_from_string(const std::string& text) { return value_named(kModeNames, text, "host memory mode"); }
 
 bool has_copies(HostMode mode) noexcept {
   return mode == HostMode::Pageable || mode == HostMode::Pinned || mode == HostMode::ManagedPrefetch;

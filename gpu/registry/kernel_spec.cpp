@@ -2,16 +2,19 @@
 
 #include <algorithm>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks {
 
-const char* to_string(Backend b) noexcept { return b == Backend::Cpu ? "cpu" : "cuda"; }
+namespace {
+constexpr EnumName<Backend> kBackendNames[] = {{Backend::Cpu, "cpu"}, {Backend::Cuda, "cuda"}};
+}
+
+const char* to_string(Backend b) noexcept { return name_of(kBackendNames, b); }
 
 Backend backend_from_string(const std::string& s) {
-  if (s == "cpu") return Backend::Cpu;
-  if (s == "cuda") return Backend::Cuda;
-  throw_usage("unknown backend '" + s + "'", "use --backend cpu or --backend cuda");
+  return value_named(kBackendNames, s, "backend", "use " + names_listed(kBackendNames, "--backend "));
 }
 
 const VariantSpec* KernelSpec::find_variant(const std::string& name) const {

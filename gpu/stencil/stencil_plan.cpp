@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks {
@@ -237,21 +238,16 @@ StencilPlan make_stencil_plan(const std::string& kernel_id, const ParamSet& p) {
 
 // ---- Border names ---------------------------------------------------------------------------------------------
 
-const char* to_string(Border b) noexcept {
-  switch (b) {
-    case Border::Replicate: return "replicate";
-    case Border::Reflect: return "reflect";
-    case Border::Reflect101: return "reflect101";
-    case Border::Wrap: return "wrap";
-    case Border::Constant: return "constant";
-  }
-  return "?";
+namespace {
+constexpr EnumName<Border> kBorderNames[] = {{Border::Replicate, "replicate"},
+                                             {Border::Reflect, "reflect"},
+                                             {Border::Reflect101, "reflect101"},
+                                             {Border::Wrap, "wrap"},
+                                             {Border::Constant, "constant"}};
 }
 
-Border border_from_string(const std::string& s) {
-  for (Border b : {Border::Replicate, Border::Reflect, Border::Reflect101, Border::Wrap, Border::Constant})
-    if (s == to_string(b)) return b;
-  throw_usage("unknown border mode '" + s + "'", "use replicate, reflect, reflect101, wrap or constant");
-}
+const char* to_string(Border b) noexcept { return name_of(kBorderNames, b); }
+
+Border border_from_string(const std::string& s) { return value_named(kBorderNames, s, "border mode"); }
 
 }  // namespace ks

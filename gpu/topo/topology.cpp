@@ -9,17 +9,20 @@
 #include <map>
 #include <set>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "topo/numbers.hpp"
 
 namespace ks::topo {
 
-const char* to_string(Metric m) noexcept { return m == Metric::Hops ? "hops" : "weighted"; }
+namespace {
+constexpr EnumName<Metric> kMetricNames[] = {{Metric::Hops, "hops"}, {Metric::Weighted, "weighted"}};
+}
+
+const char* to_string(Metric m) noexcept { return name_of(kMetricNames, m); }
 
 Metric metric_from_string(const std::string& s) {
-  if (s == "hops") return Metric::Hops;
-  if (s == "weighted") return Metric::Weighted;
-  throw_usage("unknown metric '" + s + "'", "use --metric hops or --metric weighted");
+  return value_named(kMetricNames, s, "metric", "use " + names_listed(kMetricNames, "--metric "));
 }
 
 int Configuration::positions() const { return int(std::lround(std::sqrt(double(cost.size())))); }

@@ -7,14 +7,18 @@
 #include <limits>
 #include <numbers>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks::lab {
 
 namespace {
 
-constexpr Integrand kAll[] = {Integrand::SinCos, Integrand::Gauss, Integrand::Quadratic, Integrand::Poly,
-                              Integrand::InvX};
+constexpr EnumName<Integrand> kIntegrandNames[] = {{Integrand::SinCos, "sincos"},
+                                                  {Integrand::Gauss, "gauss"},
+                                                  {Integrand::Quadratic, "quadratic"},
+                                                  {Integrand::Poly, "poly"},
+                                                  {Integrand::InvX, "invx"}};
 
 double pow_diff(double a, double b, int k) {
   return std::pow(b, k) - std::pow(a, k);
@@ -72,21 +76,7 @@ void require_interval(const char* lo_name, double lo, const char* hi_name, doubl
 
 }  // namespace
 
-const char* to_string(Integrand f) noexcept {
-  switch (f) {
-    case Integrand::SinCos:
-      return "sincos";
-    case Integrand::Gauss:
-      return "gauss";
-    case Integrand::Quadratic:
-      return "quadratic";
-    case Integrand::Poly:
-      return "poly";
-    case Integrand::InvX:
-      return "invx";
-  }
-  return "?";
-}
+const char* to_string(Integrand f) noexcept { return name_of(kIntegrandNames, f); }
 
 const char* formula_text(Integrand f) noexcept {
   switch (f) {
@@ -104,11 +94,7 @@ const char* formula_text(Integrand f) noexcept {
   return "?";
 }
 
-Integrand integrand_from_string(const std::string& s) {
-  for (Integrand f : kAll)
-    if (s == to_string(f)) return f;
-  throw_usage("unknown integrand '" + s + "'", "use sincos, gauss, quadratic, poly or invx");
-}
+Integrand integrand_from_string(const std::string& s) { return value_named(kIntegrandNames, s, "integrand"); }
 
 std::string singularity_reason(Integrand f, const Rect& r) {
   if (f == Integrand::InvX && r.x0 <= 0 && r.x1 >= 0)

@@ -5,6 +5,7 @@
 #include <numbers>
 #include <vector>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "lab/lab_fill.hpp"
 #include "lab/reduce/cpu_sum.hpp"
@@ -35,24 +36,16 @@ float element(ReduceDistribution d, std::uint64_t seed, std::uint64_t i) {
   return 0;
 }
 
+constexpr EnumName<ReduceDistribution> kDistributionNames[] = {{ReduceDistribution::Uniform, "uniform"},
+                                                               {ReduceDistribution::Integers, "integers"},
+                                                               {ReduceDistribution::Normal, "normal"}};
+
 }  // namespace
 
-const char* to_string(ReduceDistribution d) noexcept {
-  switch (d) {
-    case ReduceDistribution::Uniform:
-      return "uniform";
-    case ReduceDistribution::Integers:
-      return "integers";
-    case ReduceDistribution::Normal:
-      return "normal";
-  }
-  return "?";
-}
+const char* to_string(ReduceDistribution d) noexcept { return name_of(kDistributionNames, d); }
 
 ReduceDistribution reduce_distribution_from_string(const std::string& s) {
-  for (auto d : {ReduceDistribution::Uniform, ReduceDistribution::Integers, ReduceDistribution::Normal})
-    if (s == to_string(d)) return d;
-  throw_usage("unknown distribution '" + s + "'", "use uniform, integers or normal");
+  return value_named(kDistributionNames, s, "distribution");
 }
 
 void fill_reduce_input(std::span<float> x, ReduceDistribution d, std::uint64_t seed, ThreadPool& pool) {

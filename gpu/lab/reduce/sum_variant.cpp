@@ -3,39 +3,29 @@
 #include <cmath>
 #include <limits>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 
 namespace ks::lab {
 
-const char* to_string(Accumulate a) noexcept {
-  return a == Accumulate::F64 ? "f64" : "f32";
-}
+namespace {
+constexpr EnumName<Accumulate> kAccumulateNames[] = {{Accumulate::F32, "f32"}, {Accumulate::F64, "f64"}};
+constexpr EnumName<SumVariant> kVariantNames[] = {{SumVariant::Atomic, "atomic"},
+                                                  {SumVariant::Shared, "shared"},
+                                                  {SumVariant::Warp, "warp"},
+                                                  {SumVariant::Cub, "cub"}};
+}  // namespace
 
-const char* to_string(SumVariant v) noexcept {
-  switch (v) {
-    case SumVariant::Atomic:
-      return "atomic";
-    case SumVariant::Shared:
-      return "shared";
-    case SumVariant::Warp:
-      return "warp";
-    case SumVariant::Cub:
-      return "cub";
-  }
-  return "?";
-}
+const char* to_string(Accumulate a) noexcept { return name_of(kAccumulateNames, a); }
+
+const char* to_string(SumVariant v) noexcept { return name_of(kVariantNames, v); }
 
 Accumulate accumulate_from_string(const std::string& s) {
-  if (s == "f32") return Accumulate::F32;
-  if (s == "f64") return Accumulate::F64;
-  throw_usage("unknown accumulation type '" + s + "'", "use accumulate=f32 or accumulate=f64");
+  return value_named(kAccumulateNames, s, "accumulation type",
+                     "use " + names_listed(kAccumulateNames, "accumulate="));
 }
 
-SumVariant sum_variant_from_string(const std::string& s) {
-  for (SumVariant v : {SumVariant::Atomic, SumVariant::Shared, SumVariant::Warp, SumVariant::Cub})
-    if (s == to_string(v)) return v;
-  throw_usage("unknown sum variant '" + s + "'", "use atomic, shared, warp or cub");
-}
+SumVariant sum_variant_from_string(const std::string& s) { return value_named(kVariantNames, s, "sum variant"); }
 
 double unit_roundoff(Accumulate a) noexcept {
   return a == Accumulate::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);

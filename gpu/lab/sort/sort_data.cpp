@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_names.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "lab/lab_fill.hpp"
@@ -40,27 +41,17 @@ std::uint32_t key_at(KeyDistribution d, std::uint64_t seed, std::size_t i, std::
   return 0;
 }
 
+constexpr EnumName<KeyDistribution> kDistributionNames[] = {{KeyDistribution::Uniform, "uniform"},
+                                                            {KeyDistribution::FewDistinct, "few"},
+                                                            {KeyDistribution::Sorted, "sorted"},
+                                                            {KeyDistribution::Reversed, "reversed"}};
+
 }  // namespace
 
-const char* to_string(KeyDistribution d) noexcept {
-  switch (d) {
-    case KeyDistribution::Uniform:
-      return "uniform";
-    case KeyDistribution::FewDistinct:
-      return "few";
-    case KeyDistribution::Sorted:
-      return "sorted";
-    case KeyDistribution::Reversed:
-      return "reversed";
-  }
-  return "?";
-}
+const char* to_string(KeyDistribution d) noexcept { return name_of(kDistributionNames, d); }
 
 KeyDistribution key_distribution_from_string(const std::string& s) {
-  for (KeyDistribution d : {KeyDistribution::Uniform, KeyDistribution::FewDistinct, KeyDistribution::Sorted,
-                            KeyDistribution::Reversed})
-    if (s == to_string(d)) return d;
-  throw_usage(fmt::format("unknown key distribution '{}'", s), "use uniform, few, sorted or reversed");
+  return value_named(kDistributionNames, s, "key distribution");
 }
 
 void check_sort_size(std::size_t n) {
