@@ -7,19 +7,13 @@
 #include <thread>
 
 #include "cli/cli_runner.hpp"
+#include "support/shared_data.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::test {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string data(const std::string& rel) {
-  return (fs::path(KS_SHARED_DATA_DIR) / rel).string();
-}
-
-#define KS_REQUIRE_DATA(path) \
-  if (!fs::exists(path)) GTEST_SKIP() << "no " << (path)
 
 class CliTopo : public ::testing::Test {
  protected:

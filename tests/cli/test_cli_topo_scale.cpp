@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cli/cli_runner.hpp"
+#include "support/shared_data.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::test {
@@ -19,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string data(const std::string& rel) { return (fs::path(KS_SHARED_DATA_DIR) / rel).string(); }
 
 bool cli_has_mpi() {
   TempDir d;

@@ -14,18 +14,16 @@
 #include "engine/engine.hpp"
 #include "lab/integrate2d/integrate_cpu.hpp"
 #include "support/lab_sized_request.hpp"
+#include "support/shared_pool.hpp"
 
 namespace ks {
 namespace {
 
+using test::pool;
+
 using lab::Integrand;
 using lab::Rect;
 constexpr double kPi = std::numbers::pi;
-
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
 
 // f in double, written out here from the formulas (not the code under test).
 double f_double(Integrand f, double x, double y) {

@@ -13,16 +13,14 @@
 #include "lab/matmul/matmul_check.hpp"
 #include "lab/matmul/matmul_cpu.hpp"
 #include "support/lab_sized_request.hpp"
+#include "support/shared_pool.hpp"
 
 namespace ks {
 namespace {
 
-using lab::MatmulShape;
+using test::pool;
 
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
+using lab::MatmulShape;
 
 const MatmulShape kShapes[] = {{1, 1, 1}, {7, 13, 5}, {129, 65, 33}, {130, 600, 300}};
 

@@ -13,19 +13,17 @@
 #include "lab/reduce/reduce_input.hpp"
 #include "lab/reduce/sum_lab.hpp"
 #include "support/lab_sized_request.hpp"
+#include "support/shared_pool.hpp"
 
 namespace ks {
 namespace {
+
+using test::pool;
 
 using lab::Accumulate;
 using lab::ReduceDistribution;
 
 const long long kSizes[] = {1, 31, 1025, (1 << 20) + 3};
-
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
 
 std::vector<float> input(ReduceDistribution d, long long n, std::uint64_t seed = 7) {
   std::vector<float> x(static_cast<std::size_t>(n));

@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "support/shared_data.hpp"
+#include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/qaplib.hpp"
@@ -17,14 +19,10 @@
 namespace ks::topo {
 namespace {
 
+using test::data;
+using test::pool;
+
 namespace fs = std::filesystem;
-
-fs::path data(const std::string& rel) {
-  return fs::path(KS_SHARED_DATA_DIR) / rel;
-}
-
-#define KS_REQUIRE_DATA(path) \
-  if (!fs::exists(path)) GTEST_SKIP() << "no " << (path) << " (../shared/data is not beside this checkout)"
 
 std::string slurp(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -60,11 +58,6 @@ std::string io_error(F&& load) {
     return e.what();
   }
   return "no error";
-}
-
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
 }
 
 TEST(TopoParsers, SndlibNativeAbilene) {

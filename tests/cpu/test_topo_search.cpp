@@ -7,6 +7,8 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "support/shared_data.hpp"
+#include "support/shared_pool.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/qaplib.hpp"
 #include "topo/search/search.hpp"
@@ -14,19 +16,10 @@
 namespace ks::topo {
 namespace {
 
+using test::data;
+using test::pool;
+
 namespace fs = std::filesystem;
-
-fs::path data(const std::string& rel) {
-  return fs::path(KS_SHARED_DATA_DIR) / rel;
-}
-
-#define KS_REQUIRE_DATA(path) \
-  if (!fs::exists(path)) GTEST_SKIP() << "no " << (path) << " (../shared/data is not beside this checkout)"
-
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
 
 Problem qaplib_problem(const fs::path& file) {
   const QaplibInstance q = read_qaplib(file);

@@ -8,6 +8,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "support/shared_pool.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/permutation.hpp"
@@ -15,13 +16,10 @@
 namespace ks::topo {
 namespace {
 
+using test::pool;
+
 using test::brute_force;
 using test::BruteForce;
-
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
 
 Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, bool integer = true,
                        bool diagonal = false, std::int64_t max_traffic = 1000) {

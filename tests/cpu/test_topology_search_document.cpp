@@ -13,19 +13,18 @@
 
 #include "core/error.hpp"
 #include "session/topology_document.hpp"
+#include "support/shared_data.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::app {
 namespace {
 
+using test::data;
+
 namespace fs = std::filesystem;
 
 TopologyDocument::Options cpu_only() {
   return {2, false};
-}
-
-fs::path data(const std::string& rel) {
-  return fs::path(KS_SHARED_DATA_DIR) / rel;
 }
 
 std::string read_text(const fs::path& p) {

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
+#include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
@@ -14,10 +15,7 @@
 namespace ks::topo {
 namespace {
 
-ThreadPool& pool() {
-  static ThreadPool p(0);
-  return p;
-}
+using test::pool;
 
 CudaContext& context() {
   static std::unique_ptr<CudaContext> c = CudaContext::create(0);
@@ -35,7 +33,7 @@ Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, b
 EvalResult run(const Problem& p, EvalRequest r, Backend backend, const std::string& variant) {
   r.backend = backend;
   r.variant = backend == Backend::Cpu ? "" : variant;
-  return evaluate(p, r, {}, pool(), backend == Backend::Cuda ? &context() : nullptr);
+  return evaluate(p, r, {}, pool<0>(), backend == Backend::Cuda ? &context() : nullptr);
 }
 
 // `identical`: every field equal (exact problems, and the delta variant on real ones: same operations in the
@@ -195,7 +193,7 @@ TEST(TopoCuda, UnknownVariantIsAUsageError) {
   r.backend = Backend::Cuda;
   r.variant = "tiled";
   try {
-    evaluate(p, r, {}, pool(), &context());
+    evaluate(p, r, {}, pool<0>(), &context());
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage);

@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "session/topology_document.hpp"
+#include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/qaplib.hpp"
@@ -17,12 +18,9 @@
 namespace ks::topo {
 namespace {
 
-namespace fs = std::filesystem;
+using test::pool;
 
-ThreadPool& pool() {
-  static ThreadPool p(0);
-  return p;
-}
+namespace fs = std::filesystem;
 
 CudaContext& context() {
   static std::unique_ptr<CudaContext> c = CudaContext::create(0);
@@ -57,9 +55,9 @@ void expect_same_trace(const Case& c) {
   const Problem p = make_problem(test::random_traffic(c.n, 1, std::uint32_t(c.n), c.integer, c.max_traffic),
                                  {test::random_costs(c.n, std::uint32_t(c.n) + 7, c.integer)});
   SearchRequest r = request_for(c);
-  const auto cpu = trace_chains(p, r, c.intervals, pool(), nullptr);
+  const auto cpu = trace_chains(p, r, c.intervals, pool<0>(), nullptr);
   r.backend = Backend::Cuda;
-  const auto gpu = trace_chains(p, r, c.intervals, pool(), &context());
+  const auto gpu = trace_chains(p, r, c.intervals, pool<0>(), &context());
   ASSERT_EQ(cpu.size(), gpu.size());
   for (std::size_t i = 0; i < cpu.size(); ++i) {
     ASSERT_EQ(cpu[i].size(), std::size_t(c.chains));
@@ -126,7 +124,7 @@ TEST(SearchCuda, FillsTheGpuAndFindsSmallOptima) {
       r.backend = Backend::Cuda;
       r.time_s = 10;
       r.target = double(k.optimum);
-      const SearchResult res = search(p, r, {}, pool(), &context());
+      const SearchResult res = search(p, r, {}, pool<0>(), &context());
       EXPECT_EQ(res.best().best.scaled, k.optimum) << k.name << " " << to_string(algorithm);
       EXPECT_GE(res.chains, context().device().sm_count) << res.launch;
       EXPECT_FALSE(res.launch.empty());
@@ -145,8 +143,8 @@ TEST(SearchCuda, SeededRunsRepeat) {
     r.params.algorithm = algorithm;
     r.backend = Backend::Cuda;
     r.iterations = algorithm == SearchAlgorithm::Tabu ? 3000 : 50000;
-    const SearchResult a = search(p, r, {}, pool(), &context());
-    const SearchResult b = search(p, r, {}, pool(), &context());
+    const SearchResult a = search(p, r, {}, pool<0>(), &context());
+    const SearchResult b = search(p, r, {}, pool<0>(), &context());
     EXPECT_EQ(a.best().best.scaled, b.best().best.scaled);
     EXPECT_EQ(a.best().placement, b.best().placement);
     EXPECT_EQ(a.best().iterations_to_best, b.best().iterations_to_best);
@@ -165,7 +163,7 @@ TEST(SearchCuda, ThousandNodes) {
     r.backend = Backend::Cuda;
     r.iterations = algorithm == SearchAlgorithm::Tabu ? 20 : 2000;
     const SearchResult res =
-        search(p, r, {}, pool(), &context());  // checks the tracked cost against the definition
+        search(p, r, {}, pool<0>(), &context());  // checks the tracked cost against the definition
     EXPECT_EQ(res.best().placement.size(), 1024u);
     EXPECT_LE(res.best().best.scaled, res.best().curve.front().best.scaled);
   }
