@@ -16,7 +16,7 @@
 //   Laplacian3x3 the laplacian (4 or 8 neighbours) on one-channel u8 images, blocks of whole groups of 8, 16 or
 //                32 lanes: no shared tile; the register kernel of the separable 3x3 box (separable_3x3_packed.cu):
 //                16 pixels of a row per lane, rows walked down in registers, horizontal neighbours by lane
-//                shuffles, two pixels per 32-bit register (it ran window_multi at 0.198 ms for 8192^2 on an H200).
+//                shuffles, two pixels per 32-bit register (it ran window_multi before; docs/PERF.md).
 //   WindowMulti  linear filters that do not separate (laplacian, convolve with a matrix of rank > 1), one
 //                channel, up to 15x15 (window_multi.cu): 4 outputs of a row per thread, several rows.
 #include <cstddef>

@@ -34,8 +34,8 @@ class FrameRenderer {
   struct Options {
     int max_texture_size = 0;  // 0: the driver's GL_MAX_TEXTURE_SIZE; tests pass a small one to exercise tiles
     bool allow_interop = true;  // false: always upload from the host
-    // Surface writes measured faster on an H100 (4K u8 RGBA: 0.354 ms against 0.399 ms for the array copy,
-    // map and unmap included; docs/PERF.md), and a kernel could convert texels on the way.
+    // Surface writes were faster than the array copy (docs/PERF.md, display), and a kernel could convert texels
+    // on the way.
     InteropWrite interop_write = InteropWrite::SurfaceWrite;
   };
   explicit FrameRenderer(Options options);  // compiles the shaders; throws an Error when GL refuses

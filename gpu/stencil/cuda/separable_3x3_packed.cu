@@ -10,9 +10,7 @@
 //     byte-wise loads of the slice that crosses the row's end ("ragged");
 //   - edge blocks compute the first and last row and column (the pixels whose window leaves the image), one pixel
 //     per thread, through the border rule.
-// Before, the walk applied the border rule itself (row remap and bounds tests per load, a weighted path issued
-// predicated off for the box): 17.9 instructions per pixel and 56 registers, 0.078-0.081 ms for the 8192^2 box on
-// an H100, where the same walk written alone (tests/perf/box_u8_designs.cu) took 0.056-0.060 ms.
+// Before, the walk applied the border rule itself, and was a third slower than the same walk alone (docs/PERF.md).
 //
 // Exactness (bit-identical to round_div): the window sum s is the same integer as the 2-D sum (weights >= 0, no
 // lane overflows: 255 * sum(ax) * sum(ay) + d/2 < 2^16); round_div(s, d) = floor((s + h) / d), h = floor(d/2)
@@ -197,8 +195,7 @@ struct PackedWalk {
 };
 
 constexpr int kRowsAhead = 2;  // loads in flight ahead of the row being computed
-// 16 bytes per lane and 2 rows ahead measured fastest alone (tests/perf/box_u8_designs.cu, H100, 2026-11-23: 0.0560
-// ms against 0.0574 for 8 bytes and 6 rows ahead, 0.0595 for 8 bytes and 3 ahead).
+// 16 bytes per lane and 2 rows ahead: the fastest of tests/perf/box_u8_designs.cu (docs/PERF.md).
 constexpr int kLaneBytes = 16;
 
 // Output rows y0 .. y0+n-1 (inside 1..h-2), reading rows y0-1 .. y0+n. The trip count n is the warp's (shuffles

@@ -5,9 +5,7 @@
 namespace ks::cuda {
 
 // Rows each thread walks in the 3x3 register kernels: 6 (u8) or 4 (f32), whatever the image. Short walks and
-// many threads measured fastest on an H100, box 8192^2 (rows per thread -> ms):
-//   u8, 8 bytes per lane:  1 -> 0.130, 2 -> 0.098, 4 -> 0.080, 6 -> 0.079, 8 -> 0.082, 32 -> 0.130
-//   f32, 4 floats per lane: 4 -> 0.192, 8 -> 0.199, 17 (the former "eight waves" rule) -> 0.220
+// many threads were the fastest (docs/PERF.md has the sweep of rows per thread).
 // The kernels are bound by latency: a thread's rows are loaded one after another, so short walks put more of the
 // image's loads in flight at once; below 4 rows the two halo rows each walk re-reads cost more than that gains.
 int rows_per_thread(const StencilJob& job);

@@ -25,9 +25,8 @@ namespace {
 
 constexpr int kMaxThreads = 1024;
 
-// Output rows per thread in the column pass. 8 halves the ring reads per FMA, but measured slower on an H100
-// (gaussian radius 24, f32: 0.98 ms against 0.84 ms): twice the ring per block, fewer blocks per SM. Again on
-// 2026-11-23 with blocks of half the height (same ring): 0.596 ms at 16x8 against 0.506 ms (16x16, 4 rows).
+// Output rows per thread in the column pass. 8 halves the ring reads per FMA, but was slower (docs/PERF.md): twice
+// the ring per block, fewer blocks per SM.
 template <class T, int KIND>
 constexpr int kRowsPerThread = 4;
 
@@ -93,7 +92,7 @@ StripLayout strip_layout(const StencilPlan& plan, BlockShape block) {
   // Fills of at most 16 KB: shared memory goes to the ring first, so that more blocks fit on an SM (a gaussian of
   // radius 24 in f32 fits three 32x8 blocks per SM this way, two with a buffer of a whole step's rows).
   // Whole rounds of the row pass: 36 rows at 16x16 took a second round in which one warp of eight worked and
-  // the others waited at the barrier (20% of the stall samples were at barriers; Nsight Compute, H100).
+  // the others waited at the barrier (docs/PERF.md).
   const int threads = block.x * block.y;
   s.row_round = std::max(1, threads / (tw / (C == 1 ? s.row_item : 4)));
   const int fits = std::clamp(int((16 * 1024) / (std::size_t(s.in_stride) * sizeof(T))), 1, th);
@@ -142,8 +141,8 @@ std::vector<Acc<T>> strip_weights(const StencilPlan& plan, const StripLayout& s)
 }
 
 // How a thread takes part in the fills of its block: fixed for the whole block (the strip's columns do not
-// change), so worked out once, not per fill (divisions by runtime values cost about 20 instructions each, and
-// the fill's and row pass's took 10% of the gaussian sigma=8 kernel's instructions; Nsight Compute, H100).
+// change), so worked out once, not per fill (divisions by runtime values cost about 20 instructions each;
+// docs/PERF.md).
 struct FillThread {
   int x_first;    // first element of the strip's rows to fill (halo included)
   bool inside;    // the strip's rows lie inside the image: vector copies, no column remap
@@ -177,8 +176,7 @@ __device__ __forceinline__ void fill_input(const ImageView<T, C>& in, const Stri
   if (f.inside && f.step_r > 0 && h0 >= 0 && h0 + n <= in.height) {
     // The whole batch lies inside the image (all blocks but those at its edges): each thread copies one column
     // of vectors down the rows, with pointers stepped rather than a row remap and a (row, vector) walk per copy.
-    // That walk cost about 55 instructions per 16-byte copy, 14% of the gaussian sigma=8 kernel's instructions
-    // (Nsight Compute, H100, 2026-11-23).
+    // That walk cost about 55 instructions per 16-byte copy (docs/PERF.md).
     if (f.r0 < f.step_r) {
       int r = f.r0;
       const unsigned char* src =
@@ -212,9 +210,8 @@ __device__ __forceinline__ void fill_input(const ImageView<T, C>& in, const Stri
     } else {
       // Asynchronous copies (LDGSTS): the thread goes on issuing the next ones instead of waiting for each load
       // before its store. Loaded through registers, one load at a time per thread, the fill stalled the block
-      // on DRAM latency once per vector: gaussian radius 24 f32 8192^2 took 0.678 ms that way, 0.633 ms this way.
-      // (Two buffers, the next batch filled during the row pass, measured slower still: 0.68-1.03 ms, as smaller
-      // batches meant more barriers.)
+      // on DRAM latency once per vector. (Two buffers, the next batch filled during the row pass, were slower
+      // still, as smaller batches meant more barriers; docs/PERF.md.)
       const unsigned char* src = reinterpret_cast<const unsigned char*>(in.row(yy) + f.x_first) + v * vec_bytes;
       if (vec_bytes == 16) __pipeline_memcpy_async(dst, src, 16);
       else __pipeline_memcpy_async(dst, src, 4);
@@ -552,8 +549,7 @@ StencilLaunch make_separable_strip_launch(const StencilJob& job) {
       const unsigned blocks_x = ceil_div(job.width * C, tw);
       // Steps per block: about twelve waves of resident blocks. One long wave left the SMs idle 40% of the time
       // (blocks progress at uneven speeds and nothing rebalances them); each strip recomputes 2*ry halo rows.
-      // Measured on an H100, gaussian radius 24 f32 8192^2, block 16x16 (waves -> ms): 2 -> 0.796, 3 -> 0.728,
-      // 5 -> 0.694, 8 -> 0.686, 12 -> 0.681.
+      // docs/PERF.md has the sweep of waves.
       int active = 0;
       check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&active, l.shape.func, job.block.threads(), s.bytes),
             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
@@ -562,10 +558,8 @@ StencilLaunch make_separable_strip_launch(const StencilJob& job) {
       const long long blocks_y = std::max<long long>(1, 12 * capacity / blocks_x);
       const int steps = int(std::max<long long>(1, (row_tiles + blocks_y - 1) / blocks_y));
       // The upper half of the image in strips two steps longer: fewer halo rows there, while the blocks that
-      // start last (the GPU starts blocks in order) are the short ones, which keeps the tail short. Measured on
-      // an H100, gaussian radius 24 f32 8192^2, blocks 16x16 / 32x8 (steps 3 at 16x16), 2026-11-23: all strips
-      // of `steps` 0.503 / 0.547 ms; upper half +1, lower half -1: 0.501 / 0.553; +1, +0: 0.502 / 0.531;
-      // +2, -1: 0.496 / 0.539; +2, +0: 0.491 / 0.523 (kept); upper 30% or 70% at +1, -1: 0.510 / 0.566, 0.496 / 0.542.
+      // start last (the GPU starts blocks in order) are the short ones, which keeps the tail short (+2 and +0
+      // were the best of the splits tried; docs/PERF.md).
       s.long_steps = steps + 2;
       s.short_steps = steps;
       s.long_strips = int(row_tiles / 2 / s.long_steps);

@@ -4,8 +4,8 @@
 // issues a batch of loads before it stores any of them.
 // Why not two nested loops (rows over threadIdx.y, cells over threadIdx.x): a 32x8 block filling a 3x3 tile of
 // 10 quads a row left 22 of every 32 lanes idle, each thread took its five loads one after another, and the
-// lesson box (issue-bound) spent a third of its instructions there; with this walk it went from 0.221 to 0.166 ms
-// at 8192^2 on an H100. Here every lane has a cell and a batch of loads is in flight at once.
+// lesson box (issue-bound) spent a third of its instructions there (docs/PERF.md: this walk made it a quarter
+// faster). Here every lane has a cell and a batch of loads is in flight at once.
 namespace ks::cuda {
 
 // Fills `rows` x `cells` cells of type U (tile row t at tile + t * pitch); fetch(t, c) gives cell (t, c). Batch:

@@ -119,7 +119,7 @@ __device__ __forceinline__ void add_window_row(Acc<T> (&sa)[C], Acc<T> (&sb)[C],
 // constant-bank operand). R == 0: any radii, each output's window read from the tile in loops over rx and ry,
 // the weights from global memory (wa, wb).
 // Before (one pixel per thread, run-time radius): a 3x3 u8 box cost about 240 instructions per pixel (loop
-// counters, a global weight load per tap, the address of every tile load), 0.575 ms for 8192^2 on an H200.
+// counters, a global weight load per tap, the address of every tile load; docs/PERF.md).
 template <class T, int C, int KIND, int R, int K>
 __global__ void __launch_bounds__(1024, 2)
     tiled_window_kernel(ImageView<T, C> in, ImageView<T, C> out, LessonWeights<Acc<T>, R> wt,

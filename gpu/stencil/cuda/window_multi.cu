@@ -30,8 +30,7 @@ __device__ __forceinline__ void tile_row_elements(const unsigned char* quad_row,
     for (int o = 0; o < 4 + 2 * RX; ++o) v[o] = tile_byte(quad_row, o - RX);
   } else {
     // f32: whole float4, consecutive in a warp, so a warp's load is conflict-free. Scalar loads of the floats
-    // around the quad (lanes 16 bytes apart) hit each bank 4 times: 63 million bank conflicts and the L1 98% busy
-    // for the 8192^2 5x5 convolve on an H200 (0.43 ms).
+    // around the quad (lanes 16 bytes apart) hit each bank 4 times (docs/PERF.md).
     constexpr int k0 = -((RX + 3) / 4), k1 = (3 + RX) / 4;  // the quads holding elements -RX and 3 + RX
     float4 q[k1 - k0 + 1];
 #pragma unroll

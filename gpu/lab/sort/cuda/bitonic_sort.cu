@@ -58,8 +58,7 @@ __device__ __forceinline__ void compare_exchange(T& a, T& b, bool ascending) {
 // The network inside a block is unrolled at compile time: every step's stride, the layout the elements are in
 // and, where it depends on the element, the merge direction are template arguments, so the index arithmetic
 // folds into constants and one value per thread. (With these computed at run time, in 64 bits, the block
-// kernels were compute-bound at ~23 instructions per element and step: 0.9 ms of sort_blocks and 0.145 ms per
-// merge_blocks at 2^24 keys on an H200, 2026-11-26, where the global passes ran near the copy bandwidth.)
+// kernels were compute-bound at ~23 instructions per element and step; docs/PERF.md.)
 //
 // Merge sizes 2^LogK with LogK >= kUniformLogK give every element of a block the same direction (the block's
 // own, passed at run time): the last merge inside sort_blocks and every merge of merge_blocks.

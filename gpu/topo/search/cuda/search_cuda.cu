@@ -61,8 +61,7 @@ class CudaSearch final : public SearchBackend {
           upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
       pairs_ = upload(pair_table(n_), "the search's pair table");
       // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
-      // rounded up to whole warps: the best or within 2% of the best of 64 .. 512 on an H100 for n = 30 and
-      // 60 (docs/PERF.md).
+      // rounded up to whole warps: the best, or close to it, of the block sizes tried (docs/PERF.md).
       threads_ = s.block > 0 ? s.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
       const std::size_t area = n * std::size_t(pitch_);
       std::size_t bytes = aligned(4 * n * sizeof(V)) +
