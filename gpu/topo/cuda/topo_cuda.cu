@@ -187,9 +187,27 @@ class CudaBackend final : public SweepBackend {
     }
   }
 
+  // The rows of placement indices a pass covers, and whether its threads walk runs (delta) or take items.
+  struct PassRows {
+    bool walk = false;
+    std::uint64_t first = 0, count = 0;
+  };
+
+  // One pass over [a, b): the kernel's arguments, its buffers, the launch (timed), then the results merged into io.
   template <class A>
   double run_typed(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) {
     using V = typename A::Value;
+    PassArgs<V> args = problem_args<V>(pass, src, io);
+    const PassRows rows = assign_units(src, a, b, args);
+    bind_pass_buffers<V>(pass, io, rows, args);
+    const double ms = launch_pass<A>(pass, rows.walk, args);
+    collect<A>(pass, io, rows);
+    return ms;
+  }
+
+  // The problem and the pass, as every kernel takes them.
+  template <class V>
+  PassArgs<V> problem_args(Pass pass, const PlacementSource& src, const PassIo& io) const {
     PassArgs<V> args;
     args.traffic = traffic_.as<V>();
     args.cost = cost_.as<V>();
@@ -201,15 +219,21 @@ class CudaBackend final : public SweepBackend {
     args.pairs = int(p_.pairs());
     args.mode = src.mode;
     args.seed = src.seed;
+    return args;
+  }
 
-    // What the threads take: runs (delta), or placements, samples, list rows (items).
-    const bool walk = src.mode == PlacementMode::All && variant_ == "delta";
-    std::uint64_t first_row = a, rows = b - a;
+  // What the threads take: runs (delta), or placements, samples, list rows (items); uploads given placements.
+  template <class V>
+  PassRows assign_units(const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassArgs<V>& args) {
+    PassRows rows;
+    rows.walk = src.mode == PlacementMode::All && variant_ == "delta";
+    rows.first = a;
+    rows.count = b - a;
     if (src.mode == PlacementMode::All) {
       const SweepPlan& plan = *src.plan;
-      first_row = std::max(a * plan.run_size, plan.lo);
-      rows = std::min(b * plan.run_size, plan.hi) - first_row;
-      if (walk) {
+      rows.first = std::max(a * plan.run_size, plan.lo);
+      rows.count = std::min(b * plan.run_size, plan.hi) - rows.first;
+      if (rows.walk) {
         args.unit0 = a;
         args.units = b - a;
         args.q = plan.q;
@@ -223,8 +247,8 @@ class CudaBackend final : public SweepBackend {
         args.lo_code = code_of_index(plan.lo, p_.n);
         args.hi_code = plan.hi == plan.total ? ~std::uint64_t(0) : code_of_index(plan.hi, p_.n);
       } else {
-        args.unit0 = first_row;
-        args.units = rows;
+        args.unit0 = rows.first;
+        args.units = rows.count;
       }
     } else {
       args.unit0 = a;
@@ -237,8 +261,12 @@ class CudaBackend final : public SweepBackend {
         args.listed = listed_.as<std::uint8_t>();
       }
     }
+    return rows;
+  }
 
-    // Pass inputs and outputs.
+  // The pass's inputs and outputs on the device: histogram bins, counts, the top's bins and candidates, the cube.
+  template <class V>
+  void bind_pass_buffers(Pass pass, const PassIo& io, const PassRows& rows, PassArgs<V>& args) {
     const std::size_t pairs = std::size_t(p_.pairs());
     if (pass == Pass::Histogram || pass == Pass::Top) {
       ensure(bins_, pairs * sizeof(HistogramBins), "histogram bins");
@@ -247,7 +275,6 @@ class CudaBackend final : public SweepBackend {
                       "uploading histogram bins");
       args.bins = bins_.as<HistogramBins>();
     }
-    std::vector<int> top_bin;
     if (pass == Pass::Histogram) {
       ensure(counts_, pairs * kHistogramBins * sizeof(unsigned long long), "histogram counts");
       ks::cuda::check(
@@ -255,7 +282,7 @@ class CudaBackend final : public SweepBackend {
           "clearing histogram counts");
       args.counts = counts_.as<unsigned long long>();
     } else if (pass == Pass::Top) {
-      top_bin = top_bins(p_, io);
+      const std::vector<int> top_bin = top_bins(p_, io);
       ensure(top_bin_, top_bin.size() * sizeof(int), "top bins");
       ks::cuda::check(cudaMemcpyAsync(top_bin_.get(), top_bin.data(), top_bin.size() * sizeof(int),
                                       cudaMemcpyHostToDevice, stream_),
@@ -269,12 +296,18 @@ class CudaBackend final : public SweepBackend {
       args.top_count = top_count_.as<unsigned long long>();
       args.top_capacity = kTopCapacity;
     } else if (pass == Pass::Cube) {
-      ensure(cube_, rows * pairs * sizeof(V), "the cost cube");
+      ensure(cube_, rows.count * pairs * sizeof(V), "the cost cube");
       args.cube_i = cube_.as<std::int64_t>();
       args.cube_d = cube_.as<double>();
-      args.cube_first = first_row;
+      args.cube_first = rows.first;
     }
+  }
 
+  // The pass's kernel (and the reduction of a Stats pass), timed by CUDA events; milliseconds.
+  template <class A>
+  double launch_pass(Pass pass, bool walk, PassArgs<typename A::Value>& args) {
+    using V = typename A::Value;
+    const std::size_t pairs = std::size_t(p_.pairs());
     ks::cuda::EventTimer timer(stream_);
     const std::uint64_t blocks = (args.units + std::uint64_t(threads_) - 1) / std::uint64_t(threads_);
     const int pair_rows = args.slices * args.configs;  // one (slice, configuration) per block row
@@ -295,8 +328,13 @@ class CudaBackend final : public SweepBackend {
       ks::cuda::check_launch("reduce_stats");
     }
     timer.stop();
-    const double ms = timer.elapsed_ms();
+    return timer.elapsed_ms();
+  }
 
+  // The pass's results downloaded and merged into io.
+  template <class A>
+  void collect(Pass pass, PassIo& io, const PassRows& rows) {
+    const std::size_t pairs = std::size_t(p_.pairs());
     switch (pass) {
       case Pass::Stats: {
         std::vector<RawStats> out(pairs);
@@ -335,16 +373,15 @@ class CudaBackend final : public SweepBackend {
         break;
       }
       case Pass::Cube: {
-        const std::size_t offset = std::size_t(first_row - io.cube_first) * pairs;
+        const std::size_t offset = std::size_t(rows.first - io.cube_first) * pairs;
         if (A::exact) {  // the kernel writes exact costs as integers
-          download(io.cube_i + offset, cube_, rows * pairs);
+          download(io.cube_i + offset, cube_, rows.count * pairs);
         } else {
-          download(io.cube_d + offset, cube_, rows * pairs);
+          download(io.cube_d + offset, cube_, rows.count * pairs);
         }
         break;
       }
     }
-    return ms;
   }
 
   const Problem& p_;

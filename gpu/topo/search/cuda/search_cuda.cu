@@ -49,92 +49,14 @@ class CudaSearch final : public SearchBackend {
     // The context's device, whichever device this thread last used (a process may hold a context per GPU).
     ctx.make_current();
     stream_ = static_cast<cudaStream_t>(ctx.stream());
-    const DeviceInfo& dev = ctx.device();
     traffic_ = upload(traffic_matrix<V>(*s.problem, s.slice), "the search's traffic");
-    const std::size_t n = std::size_t(n_), nn = n * n, pairs = std::size_t(s.step.pairs);
-    const std::size_t optin = dev.shared_memory_per_block_optin;
-    int blocks_per_sm = 0;
-    std::size_t per_chain = 4 * n;  // placements and best placements
-    if (s.algorithm == SearchAlgorithm::Tabu) {
-      pitch_ = tabu_pitch(n_);
-      cost_ =
-          upload(padded(cost_matrix<V>(*s.problem, s.configuration), n_, pitch_), "the search's path costs");
-      pairs_ = upload(pair_table(n_), "the search's pair table");
-      // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
-      // rounded up to whole warps: the best, or close to it, of the block sizes tried (docs/PERF.md).
-      threads_ = s.block > 0 ? s.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
-      const std::size_t area = n * std::size_t(pitch_);
-      std::size_t bytes = aligned(4 * n * sizeof(V)) +
-                          aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
-                          aligned(n * sizeof(std::uint16_t));
-      const std::size_t budget = std::min(kTabuSharedBudget, optin);
-      auto take = [&](std::size_t more) {
-        if (bytes + aligned(more) > budget) return false;
-        bytes += aligned(more);
-        return true;
-      };
-      // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta
-      // matrix and the tabu list (n^2 each).
-      plan_.costs_shared = take(area * sizeof(V));
-      plan_.permuted_shared = take(area * sizeof(V));
-      plan_.delta_shared = take(pairs * sizeof(V));
-      plan_.tabu_shared = take(area * 4);
-      if (bytes > optin)
-        throw Error(ErrorKind::Device,
-                    "the tabu search of " + to_string(n_) + " nodes needs " + to_string(bytes / 1024) +
-                        " KB of shared memory per block; this GPU has " + to_string(optin / 1024),
-                    "use --backend cpu");
-      plan_.bytes = unsigned(bytes);
-      check(
-          cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-          "cudaFuncSetAttribute (tabu search)");
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
-                                                          bytes),
-            "occupancy of the tabu search");
-      per_chain += area * (sizeof(V) + 4) + pairs * sizeof(V);
-    } else {
-      cost_ = upload(cost_matrix<V>(*s.problem, s.configuration), "the search's path costs");
-      threads_ = cuda::kAnnealThreads;
-      std::size_t bytes = 0;
-      if ((placements_shared_ = n * threads_ * sizeof(std::uint16_t) <= kAnnealSharedBudget))
-        bytes += aligned(n * threads_ * sizeof(std::uint16_t));
-      if ((matrices_shared_ = bytes + 2 * aligned(nn * sizeof(V)) <= kAnnealSharedBudget))
-        bytes += 2 * aligned(nn * sizeof(V));
-      anneal_bytes_ = unsigned(bytes);
-      check(cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 int(bytes)),
-            "cudaFuncSetAttribute (annealing)");
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::anneal_kernel<A>, threads_,
-                                                          bytes),
-            "occupancy of the annealing");
-    }
+    const int blocks_per_sm = s.algorithm == SearchAlgorithm::Tabu ? lay_out_tabu() : lay_out_anneal();
     if (blocks_per_sm < 1)
       throw Error(ErrorKind::Device, "the search's kernel cannot run on this GPU (no block fits an SM)",
                   "use --backend cpu");
-    if (s.chains > 0) {
-      chains_ = s.chains;
-    } else {
-      const double per_block = s.algorithm == SearchAlgorithm::Tabu ? 1.0 : double(threads_);
-      const double fill = double(dev.sm_count) * blocks_per_sm * per_block;
-      chains_ = int(std::max(1.0, std::min(fill, kMaxStateBytes / double(per_chain + sizeof(ChainHeader)))));
-    }
-    const std::size_t c = std::size_t(chains_);
-    headers_h_.resize(c);
-    headers_ = DeviceBuffer(c * sizeof(ChainHeader), "the search's chain headers");
-    p_ = DeviceBuffer(c * n * 2, "the search's placements");
-    best_ = DeviceBuffer(c * n * 2, "the search's best placements");
-    if (s.algorithm == SearchAlgorithm::Tabu) {
-      const std::size_t area = n * std::size_t(pitch_);
-      permuted_ = DeviceBuffer(c * area * sizeof(V), "the permuted traffic");
-      tabu_ = DeviceBuffer(c * area * 4, "the tabu lists");
-      delta_ = DeviceBuffer(c * pairs * sizeof(V), "the delta matrices");
-    }
-    const int blocks = s.algorithm == SearchAlgorithm::Tabu ? chains_ : (chains_ + threads_ - 1) / threads_;
-    launch_ = std::string(s.algorithm == SearchAlgorithm::Tabu ? "tabu" : "anneal") + ": " +
-              to_string(blocks) + " blocks x " + to_string(threads_) + " threads, " +
-              to_string(blocks_per_sm) + " blocks per SM, " +
-              to_string((s.algorithm == SearchAlgorithm::Tabu ? plan_.bytes : anneal_bytes_) / 1024) +
-              " KB shared memory per block (" + shared_pieces() + ")";
+    chains_ = s.chains > 0 ? s.chains : automatic_chain_count(blocks_per_sm);
+    allocate_chains();
+    launch_ = launch_text(blocks_per_sm);
   }
 
   int chains() const override { return chains_; }
@@ -210,6 +132,106 @@ class CudaSearch final : public SearchBackend {
   std::string launch() const override { return launch_; }
 
  private:
+  // The tabu kernel's inputs (path costs with rows pitch_ apart, the pair table), its block size and what of a
+  // chain's state fits its shared memory; the blocks of it an SM holds.
+  int lay_out_tabu() {
+    const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs);
+    const std::size_t optin = ctx_.device().shared_memory_per_block_optin;
+    int blocks_per_sm = 0;
+    pitch_ = tabu_pitch(n_);
+    cost_ =
+        upload(padded(cost_matrix<V>(*setup_.problem, setup_.configuration), n_, pitch_), "the search's path costs");
+    pairs_ = upload(pair_table(n_), "the search's pair table");
+    // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
+    // rounded up to whole warps: the best, or close to it, of the block sizes tried (docs/PERF.md).
+    threads_ = setup_.block > 0 ? setup_.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+    const std::size_t area = n * std::size_t(pitch_);
+    std::size_t bytes = aligned(4 * n * sizeof(V)) +
+                        aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
+                        aligned(n * sizeof(std::uint16_t));
+    const std::size_t budget = std::min(kTabuSharedBudget, optin);
+    auto take = [&](std::size_t more) {
+      if (bytes + aligned(more) > budget) return false;
+      bytes += aligned(more);
+      return true;
+    };
+    // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta
+    // matrix and the tabu list (n^2 each).
+    plan_.costs_shared = take(area * sizeof(V));
+    plan_.permuted_shared = take(area * sizeof(V));
+    plan_.delta_shared = take(pairs * sizeof(V));
+    plan_.tabu_shared = take(area * 4);
+    if (bytes > optin)
+      throw Error(ErrorKind::Device,
+                  "the tabu search of " + to_string(n_) + " nodes needs " + to_string(bytes / 1024) +
+                      " KB of shared memory per block; this GPU has " + to_string(optin / 1024),
+                  "use --backend cpu");
+    plan_.bytes = unsigned(bytes);
+    check(
+        cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+        "cudaFuncSetAttribute (tabu search)");
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
+                                                        bytes),
+          "occupancy of the tabu search");
+    return blocks_per_sm;
+  }
+
+  // The annealing kernel's inputs and what of them fits its shared memory; the blocks of it an SM holds.
+  int lay_out_anneal() {
+    const std::size_t n = std::size_t(n_), nn = n * n;
+    int blocks_per_sm = 0;
+    cost_ = upload(cost_matrix<V>(*setup_.problem, setup_.configuration), "the search's path costs");
+    threads_ = cuda::kAnnealThreads;
+    std::size_t bytes = 0;
+    if ((placements_shared_ = n * threads_ * sizeof(std::uint16_t) <= kAnnealSharedBudget))
+      bytes += aligned(n * threads_ * sizeof(std::uint16_t));
+    if ((matrices_shared_ = bytes + 2 * aligned(nn * sizeof(V)) <= kAnnealSharedBudget))
+      bytes += 2 * aligned(nn * sizeof(V));
+    anneal_bytes_ = unsigned(bytes);
+    check(cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(bytes)),
+          "cudaFuncSetAttribute (annealing)");
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::anneal_kernel<A>, threads_,
+                                                        bytes),
+          "occupancy of the annealing");
+    return blocks_per_sm;
+  }
+
+  // Enough chains to fill every SM, as long as their state stays within kMaxStateBytes.
+  int automatic_chain_count(int blocks_per_sm) const {
+    const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs);
+    std::size_t per_chain = 4 * n;  // placements and best placements
+    if (setup_.algorithm == SearchAlgorithm::Tabu) per_chain += n * std::size_t(pitch_) * (sizeof(V) + 4) + pairs * sizeof(V);
+    const double per_block = setup_.algorithm == SearchAlgorithm::Tabu ? 1.0 : double(threads_);
+    const double fill = double(ctx_.device().sm_count) * blocks_per_sm * per_block;
+    return int(std::max(1.0, std::min(fill, kMaxStateBytes / double(per_chain + sizeof(ChainHeader)))));
+  }
+
+  // The chains' state in device memory (and the host's copy of their headers).
+  void allocate_chains() {
+    const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs), c = std::size_t(chains_);
+    headers_h_.resize(c);
+    headers_ = DeviceBuffer(c * sizeof(ChainHeader), "the search's chain headers");
+    p_ = DeviceBuffer(c * n * 2, "the search's placements");
+    best_ = DeviceBuffer(c * n * 2, "the search's best placements");
+    if (setup_.algorithm == SearchAlgorithm::Tabu) {
+      const std::size_t area = n * std::size_t(pitch_);
+      permuted_ = DeviceBuffer(c * area * sizeof(V), "the permuted traffic");
+      tabu_ = DeviceBuffer(c * area * 4, "the tabu lists");
+      delta_ = DeviceBuffer(c * pairs * sizeof(V), "the delta matrices");
+    }
+  }
+
+  // "tabu: 80 blocks x 64 threads, 4 blocks per SM, 31 KB shared memory per block (path costs, ...)".
+  std::string launch_text(int blocks_per_sm) const {
+    const bool tabu = setup_.algorithm == SearchAlgorithm::Tabu;
+    const int blocks = tabu ? chains_ : (chains_ + threads_ - 1) / threads_;
+    return std::string(tabu ? "tabu" : "anneal") + ": " + to_string(blocks) + " blocks x " + to_string(threads_) +
+           " threads, " + to_string(blocks_per_sm) + " blocks per SM, " +
+           to_string((tabu ? plan_.bytes : anneal_bytes_) / 1024) + " KB shared memory per block (" +
+           shared_pieces() + ")";
+  }
+
   std::string shared_pieces() const {
     std::string s;
     auto add = [&](bool on, const char* what) {
