@@ -58,7 +58,9 @@ const ColormapTable& colormap_table(Colormap map) {
   return tables[static_cast<int>(map)];
 }
 
-std::string_view colormap_name(Colormap map) { return name_of(kColormapNames, map); }
+std::string_view colormap_name(Colormap map) {
+  return name_of(kColormapNames, map);
+}
 
 std::span<const Colormap> all_colormaps() {
   static constexpr Colormap maps[] = {Colormap::Gray, Colormap::Viridis, Colormap::Magma, Colormap::Diverging};

@@ -49,7 +49,8 @@ std::array<Rgb8, 256> colormap_palette(Colormap map) {
 }
 
 Colormap parse_colormap(const std::string& name) {
-  return value_named(kColormapNames, name, "colormap", "choose one of " + names_listed(kColormapNames, "", ", "));
+  return value_named(kColormapNames, name, "colormap",
+                     "choose one of " + names_listed(kColormapNames, "", ", "));
 }
 
 StateRange state_range(const std::string& kernel, const Image& initial, const ParamSet& params) {

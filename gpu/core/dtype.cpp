@@ -23,8 +23,12 @@ constexpr EnumName<DType> kDTypeNames[] = {
     {DType::F32, "f32"}, {DType::F64, "f64"}, {DType::U32, "u32"}, {DType::I32, "i32"}, {DType::U64, "u64"}};
 }
 
-const char* to_string(DType t) noexcept { return name_of(kDTypeNames, t); }
+const char* to_string(DType t) noexcept {
+  return name_of(kDTypeNames, t);
+}
 
-DType dtype_from_string(const std::string& s) { return value_named(kDTypeNames, s, "element type"); }
+DType dtype_from_string(const std::string& s) {
+  return value_named(kDTypeNames, s, "element type");
+}
 
 }  // namespace ks

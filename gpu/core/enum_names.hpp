@@ -1,6 +1,6 @@
 #pragma once
-// An enum's names written once, as a table of {value, name}: the name of a value, and the value of a name with
-// the usage Error people see for any other text, both come from the one table, so they cannot disagree.
+// An enum's names written once, as a table of {value, name}: the name of a value, and the value of a name
+// with the usage Error people see for any other text, both come from the one table, so they cannot disagree.
 //   constexpr EnumName<Border> kBorderNames[] = {{Border::Replicate, "replicate"}, ...};
 //   name_of(kBorderNames, b);  value_named(kBorderNames, text, "border mode");
 #include <cstddef>
@@ -39,9 +39,11 @@ std::string names_listed(const EnumName<E> (&table)[N], std::string_view prefix 
   return out;
 }
 
-// The value named `name`; otherwise a usage Error "unknown WHAT 'NAME'" with `hint` (by default "use a, b or c").
+// The value named `name`; otherwise a usage Error "unknown WHAT 'NAME'" with `hint` (by default "use a, b or
+// c").
 template <class E, std::size_t N>
-E value_named(const EnumName<E> (&table)[N], std::string_view name, std::string_view what, std::string hint = {}) {
+E value_named(const EnumName<E> (&table)[N], std::string_view name, std::string_view what,
+              std::string hint = {}) {
   for (const EnumName<E>& e : table)
     if (name == e.name) return e.value;
   if (hint.empty()) hint = "use " + names_listed(table);

@@ -24,12 +24,17 @@ std::size_t elem_size(ElemType t) noexcept {
 }
 
 namespace {
-constexpr EnumName<ElemType> kElemTypeNames[] = {{ElemType::U8, "u8"}, {ElemType::U16, "u16"}, {ElemType::F32, "f32"}};
+constexpr EnumName<ElemType> kElemTypeNames[] = {
+    {ElemType::U8, "u8"}, {ElemType::U16, "u16"}, {ElemType::F32, "f32"}};
 }
 
-const char* to_string(ElemType t) noexcept { return name_of(kElemTypeNames, t); }
+const char* to_string(ElemType t) noexcept {
+  return name_of(kElemTypeNames, t);
+}
 
-ElemType elem_type_from_string(const std::string& s) { return value_named(kElemTypeNames, s, "element type"); }
+ElemType elem_type_from_string(const std::string& s) {
+  return value_named(kElemTypeNames, s, "element type");
+}
 
 namespace {
 

@@ -35,8 +35,8 @@ Step write_all(png_structp png, png_infop info, std::FILE* file, const std::byte
   png_init_io(png, file);
   // The sides an Image can have (libpng's own default stops at a million pixels).
   png_set_user_limits(png, 0x7fffffff, 0x7fffffff);
-  // zlib level 2 with libpng's adaptive filters: a sixth of the time of zlib's default level, which saves 15% of
-  // the bytes (docs/PERF.md, issue 15). An export should not keep a class waiting for the last 15%.
+  // zlib level 2 with libpng's adaptive filters: a sixth of the time of zlib's default level, which saves
+  // 15% of the bytes (docs/PERF.md, issue 15). An export should not keep a class waiting for the last 15%.
   png_set_compression_level(png, 2);
   png_set_IHDR(png, info, png_uint_32(width), png_uint_32(height), depth, colour_type(channels),
                PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);

@@ -13,9 +13,13 @@ constexpr EnumName<HostMode> kModeNames[] = {{HostMode::Pageable, "pageable"},
                                              {HostMode::ManagedPrefetch, "managed-prefetch"}};
 }
 
-const char* to_string(HostMode mode) noexcept { return name_of(kModeNames, mode); }
+const char* to_string(HostMode mode) noexcept {
+  return name_of(kModeNames, mode);
+}
 
-HostMode host_mode_from_string(const std::string& text) { return value_named(kModeNames, text, "host memory mode"); }
+HostMode host_mode_from_string(const std::string& text) {
+  return value_named(kModeNames, text, "host memory mode");
+}
 
 bool has_copies(HostMode mode) noexcept {
   return mode == HostMode::Pageable || mode == HostMode::Pinned || mode == HostMode::ManagedPrefetch;

@@ -246,8 +246,12 @@ constexpr EnumName<Border> kBorderNames[] = {{Border::Replicate, "replicate"},
                                              {Border::Constant, "constant"}};
 }
 
-const char* to_string(Border b) noexcept { return name_of(kBorderNames, b); }
+const char* to_string(Border b) noexcept {
+  return name_of(kBorderNames, b);
+}
 
-Border border_from_string(const std::string& s) { return value_named(kBorderNames, s, "border mode"); }
+Border border_from_string(const std::string& s) {
+  return value_named(kBorderNames, s, "border mode");
+}
 
 }  // namespace ks

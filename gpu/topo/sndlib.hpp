@@ -40,8 +40,8 @@ bool looks_like_sndlib_native(const std::filesystem::path& path);
 
 // One timestamp (labelled with the file's time, else its name) from the demands; the links become own_links.
 TrafficSeries traffic_from_sndlib(const SndlibNetwork& net, const std::string& source);
-// Adds the demand matrix of `net` to `values` as one timestamp: n x n, row-major, rows and columns in the order of
-// `traffic`'s nodes (every demand's nodes must be among them), 0 where no demand is given.
+// Adds the demand matrix of `net` to `values` as one timestamp: n x n, row-major, rows and columns in the
+// order of `traffic`'s nodes (every demand's nodes must be among them), 0 where no demand is given.
 void add_demand_matrix(const SndlibNetwork& net, const TrafficSeries& traffic, ExactValues& values);
 // A folder of SNDlib XML files: one timestamp each, ordered by <meta><time>. Every file must list the same nodes.
 TrafficSeries read_sndlib_xml_folder(const std::filesystem::path& folder);

@@ -24,7 +24,8 @@ void add_demand_matrix(const SndlibNetwork& net, const TrafficSeries& traffic, E
   std::vector<double> m(n * n, 0.0);
   std::vector<std::optional<Decimal>> exact(n * n, Decimal{0, 0});
   for (const auto& d : net.demands) {
-    const std::size_t k = std::size_t(node_index(traffic, d.source)) * n + std::size_t(node_index(traffic, d.target));
+    const std::size_t k =
+        std::size_t(node_index(traffic, d.source)) * n + std::size_t(node_index(traffic, d.target));
     m[k] = d.value;
     exact[k] = d.exact;
   }

@@ -11,7 +11,8 @@ namespace {
 // full evaluation at the start of each run stays a small share of the work. Runs of at most 128 blocks (15 360
 // placements for n >= 5) keep every GPU chunk (2^32 evaluations) at 280 000 runs or more, so large n fills the
 // GPU too, and leave n = 14 twenty chunks to share between GPUs and ranks: with 4096-block runs an n = 14 batch of
-// 2^33 evaluations had 17 500 threads, about one block per SM (one cause of n = 14's slow rate; docs/PERF.md).
+// 2^33 evaluations had 17 500 threads, about one block per SM (one cause of n = 14's slow rate;
+// docs/PERF.md).
 constexpr std::uint64_t kTargetParallelRuns = std::uint64_t(1) << 17;
 constexpr std::uint64_t kMaxRunBlocks = 128;
 }  // namespace

@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <filesystem>
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <map>
 #include <set>
@@ -19,7 +19,9 @@ namespace {
 constexpr EnumName<Metric> kMetricNames[] = {{Metric::Hops, "hops"}, {Metric::Weighted, "weighted"}};
 }
 
-const char* to_string(Metric m) noexcept { return name_of(kMetricNames, m); }
+const char* to_string(Metric m) noexcept {
+  return name_of(kMetricNames, m);
+}
 
 Metric metric_from_string(const std::string& s) {
   return value_named(kMetricNames, s, "metric", "use " + names_listed(kMetricNames, "--metric "));

@@ -20,7 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-
 bool cli_has_mpi() {
   TempDir d;
   return run_cli({"--version"}, d.path()).out.find("MPI built in") != std::string::npos;

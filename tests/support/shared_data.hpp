@@ -1,9 +1,9 @@
 #pragma once
 // The real data files the tests read from ../shared/data (QAPLIB, SNDlib), when it is beside the checkout.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace ks::test {
 

@@ -34,8 +34,8 @@ class FrameRenderer {
   struct Options {
     int max_texture_size = 0;  // 0: the driver's GL_MAX_TEXTURE_SIZE; tests pass a small one to exercise tiles
     bool allow_interop = true;  // false: always upload from the host
-    // Surface writes were faster than the array copy (docs/PERF.md, display), and a kernel could convert texels
-    // on the way.
+    // Surface writes were faster than the array copy (docs/PERF.md, display), and a kernel could convert
+    // texels on the way.
     InteropWrite interop_write = InteropWrite::SurfaceWrite;
   };
   explicit FrameRenderer(Options options);  // compiles the shaders; throws an Error when GL refuses

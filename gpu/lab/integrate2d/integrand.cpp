@@ -15,10 +15,10 @@ namespace ks::lab {
 namespace {
 
 constexpr EnumName<Integrand> kIntegrandNames[] = {{Integrand::SinCos, "sincos"},
-                                                  {Integrand::Gauss, "gauss"},
-                                                  {Integrand::Quadratic, "quadratic"},
-                                                  {Integrand::Poly, "poly"},
-                                                  {Integrand::InvX, "invx"}};
+                                                   {Integrand::Gauss, "gauss"},
+                                                   {Integrand::Quadratic, "quadratic"},
+                                                   {Integrand::Poly, "poly"},
+                                                   {Integrand::InvX, "invx"}};
 
 double pow_diff(double a, double b, int k) {
   return std::pow(b, k) - std::pow(a, k);
@@ -76,7 +76,9 @@ void require_interval(const char* lo_name, double lo, const char* hi_name, doubl
 
 }  // namespace
 
-const char* to_string(Integrand f) noexcept { return name_of(kIntegrandNames, f); }
+const char* to_string(Integrand f) noexcept {
+  return name_of(kIntegrandNames, f);
+}
 
 const char* formula_text(Integrand f) noexcept {
   switch (f) {
@@ -94,7 +96,9 @@ const char* formula_text(Integrand f) noexcept {
   return "?";
 }
 
-Integrand integrand_from_string(const std::string& s) { return value_named(kIntegrandNames, s, "integrand"); }
+Integrand integrand_from_string(const std::string& s) {
+  return value_named(kIntegrandNames, s, "integrand");
+}
 
 std::string singularity_reason(Integrand f, const Rect& r) {
   if (f == Integrand::InvX && r.x0 <= 0 && r.x1 >= 0)

@@ -12,7 +12,9 @@ constexpr EnumName<MatmulVariant> kVariantNames[] = {{MatmulVariant::Naive, "nai
                                                      {MatmulVariant::CublasTf32, "cublas_tf32"}};
 }
 
-const char* to_string(MatmulVariant v) noexcept { return name_of(kVariantNames, v); }
+const char* to_string(MatmulVariant v) noexcept {
+  return name_of(kVariantNames, v);
+}
 
 MatmulVariant matmul_variant_from_string(const std::string& s) {
   return value_named(kVariantNames, s, "matmul variant");

@@ -42,7 +42,9 @@ constexpr EnumName<ReduceDistribution> kDistributionNames[] = {{ReduceDistributi
 
 }  // namespace
 
-const char* to_string(ReduceDistribution d) noexcept { return name_of(kDistributionNames, d); }
+const char* to_string(ReduceDistribution d) noexcept {
+  return name_of(kDistributionNames, d);
+}
 
 ReduceDistribution reduce_distribution_from_string(const std::string& s) {
   return value_named(kDistributionNames, s, "distribution");

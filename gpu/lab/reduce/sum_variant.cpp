@@ -16,16 +16,22 @@ constexpr EnumName<SumVariant> kVariantNames[] = {{SumVariant::Atomic, "atomic"}
                                                   {SumVariant::Cub, "cub"}};
 }  // namespace
 
-const char* to_string(Accumulate a) noexcept { return name_of(kAccumulateNames, a); }
+const char* to_string(Accumulate a) noexcept {
+  return name_of(kAccumulateNames, a);
+}
 
-const char* to_string(SumVariant v) noexcept { return name_of(kVariantNames, v); }
+const char* to_string(SumVariant v) noexcept {
+  return name_of(kVariantNames, v);
+}
 
 Accumulate accumulate_from_string(const std::string& s) {
   return value_named(kAccumulateNames, s, "accumulation type",
                      "use " + names_listed(kAccumulateNames, "accumulate="));
 }
 
-SumVariant sum_variant_from_string(const std::string& s) { return value_named(kVariantNames, s, "sum variant"); }
+SumVariant sum_variant_from_string(const std::string& s) {
+  return value_named(kVariantNames, s, "sum variant");
+}
 
 double unit_roundoff(Accumulate a) noexcept {
   return a == Accumulate::F64 ? std::ldexp(1.0, -53) : std::ldexp(1.0, -24);

@@ -48,7 +48,9 @@ constexpr EnumName<KeyDistribution> kDistributionNames[] = {{KeyDistribution::Un
 
 }  // namespace
 
-const char* to_string(KeyDistribution d) noexcept { return name_of(kDistributionNames, d); }
+const char* to_string(KeyDistribution d) noexcept {
+  return name_of(kDistributionNames, d);
+}
 
 KeyDistribution key_distribution_from_string(const std::string& s) {
   return value_named(kDistributionNames, s, "key distribution");

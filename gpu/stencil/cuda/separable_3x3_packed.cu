@@ -10,7 +10,8 @@
 //     byte-wise loads of the slice that crosses the row's end ("ragged");
 //   - edge blocks compute the first and last row and column (the pixels whose window leaves the image), one pixel
 //     per thread, through the border rule.
-// Before, the walk applied the border rule itself, and was a third slower than the same walk alone (docs/PERF.md).
+// Before, the walk applied the border rule itself and was a third slower than the same walk alone
+// (docs/PERF.md).
 //
 // Exactness (bit-identical to round_div): the window sum s is the same integer as the 2-D sum (weights >= 0, no
 // lane overflows: 255 * sum(ax) * sum(ay) + d/2 < 2^16); round_div(s, d) = floor((s + h) / d), h = floor(d/2)

@@ -25,8 +25,8 @@ namespace {
 
 constexpr int kMaxThreads = 1024;
 
-// Output rows per thread in the column pass. 8 halves the ring reads per FMA, but was slower (docs/PERF.md): twice
-// the ring per block, fewer blocks per SM.
+// Output rows per thread in the column pass. 8 halves the ring reads per FMA, but was slower (docs/PERF.md):
+// twice the ring per block, fewer blocks per SM.
 template <class T, int KIND>
 constexpr int kRowsPerThread = 4;
 

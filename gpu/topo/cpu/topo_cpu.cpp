@@ -85,8 +85,8 @@ struct TopList {
 // Exact problems whose costs span at most this many values (over every pair, from the a-priori bound): the Stats
 // pass also counts how often each value occurs, and the Histogram pass is then read from those counts instead
 // of walking every placement again (the bins are the same function of the cost, so the counts are identical).
-// Halves an exhaustive sweep with histograms (docs/PERF.md): QAPLIB n = 12 instances span up to ~750 000 values,
-// nug12 a few thousand. Memory: 8 bytes a value in each pool thread that counts.
+// Halves an exhaustive sweep with histograms (docs/PERF.md): QAPLIB n = 12 instances span up to ~750 000
+// values, nug12 a few thousand. Memory: 8 bytes a value in each pool thread that counts.
 constexpr std::uint64_t kMaxCountedValues = 1 << 20;  // values x pairs
 
 // The counts of one round of Stats passes (every batch of a sweep), read by the Histogram passes that follow:

@@ -193,7 +193,8 @@ class CudaBackend final : public SweepBackend {
     std::uint64_t first = 0, count = 0;
   };
 
-  // One pass over [a, b): the kernel's arguments, its buffers, the launch (timed), then the results merged into io.
+  // One pass over [a, b): the kernel's arguments, its buffers, the launch (timed), then the results merged
+  // into io.
   template <class A>
   double run_typed(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) {
     using V = typename A::Value;
@@ -264,7 +265,8 @@ class CudaBackend final : public SweepBackend {
     return rows;
   }
 
-  // The pass's inputs and outputs on the device: histogram bins, counts, the top's bins and candidates, the cube.
+  // The pass's inputs and outputs on the device: histogram bins, counts, the top's bins and candidates, the
+  // cube.
   template <class V>
   void bind_pass_buffers(Pass pass, const PassIo& io, const PassRows& rows, PassArgs<V>& args) {
     const std::size_t pairs = std::size_t(p_.pairs());

@@ -38,8 +38,8 @@ KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typena
 // The terms that position k adds to the change of cost of swapping positions r and s (none for k = r or s).
 template <class A, class P>
 KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename A::Value* traffic,
-                                        const typename A::Value* cost_of, const P& place, int pitch, int k, int r,
-                                        int s, int yr, int ys) {
+                                        const typename A::Value* cost_of, const P& place, int pitch, int k,
+                                        int r, int s, int yr, int ys) {
   using V = typename A::Value;
   if (k == r || k == s) return delta;
   const int xk = place[k];
@@ -57,10 +57,11 @@ KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename 
 // where y_r, y_s are the nodes at r and s before the swap and x_k the node at k. The one formula of every
 // walker of placements, so that they all round alike:
 //   - swap_delta below: an explicit placement, T and D n x n;
-//   - the tabu chains (tabu_step.hpp): T kept permuted by position, so `place` is the identity (IdentityPlacement),
-//     T and D with rows `pitch` apart;
-//   - the sweep's Walker (sweep_core.hpp): the placement in a packed code (CodePlacement), N > 0 when n is known at
-//     compile time, and the loop unrolled on the GPU (Unrolled; the search's loops keep nvcc's own choice).
+//   - the tabu chains (tabu_step.hpp): T kept permuted by position, so `place` is the identity
+//     (IdentityPlacement), T and D with rows `pitch` apart;
+//   - the sweep's Walker (sweep_core.hpp): the placement in a packed code (CodePlacement), N > 0 when n is
+//     known at compile time, and the loop unrolled on the GPU (Unrolled; the search's loops keep nvcc's own
+//     choice).
 template <class A, int N = 0, bool Unrolled = false, class P>
 KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, const typename A::Value* cost_of,
                                            const P& place, int pitch, int n, int r, int s) {

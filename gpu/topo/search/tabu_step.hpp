@@ -102,9 +102,8 @@ KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuCh
   r.best = r.cost;
   r.best_iteration = r.iteration;
   for (int k = team.rank(); k < s.pairs; k += team.size())
-    c.delta[k] =
-        swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, pair_first(m.pairs[k]),
-                              pair_second(m.pairs[k]));
+    c.delta[k] = swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, pair_first(m.pairs[k]),
+                                       pair_second(m.pairs[k]));
   r.fresh = false;
   team.sync();
 }
@@ -165,7 +164,8 @@ KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, con
     if (w >= u) ++w;
     if (t >= n - 1 && w >= v) ++w;
     const int lo = a < w ? a : w, hi = a < w ? w : a;
-    c.delta[pair_index(lo, hi, n)] = swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, lo, hi);
+    c.delta[pair_index(lo, hi, n)] =
+        swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, lo, hi);
   }
   team.sync();
 }

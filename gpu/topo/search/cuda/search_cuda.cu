@@ -132,19 +132,20 @@ class CudaSearch final : public SearchBackend {
   std::string launch() const override { return launch_; }
 
  private:
-  // The tabu kernel's inputs (path costs with rows pitch_ apart, the pair table), its block size and what of a
-  // chain's state fits its shared memory; the blocks of it an SM holds.
+  // The tabu kernel's inputs (path costs with rows pitch_ apart, the pair table), its block size and what of
+  // a chain's state fits its shared memory; the blocks of it an SM holds.
   int lay_out_tabu() {
     const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs);
     const std::size_t optin = ctx_.device().shared_memory_per_block_optin;
     int blocks_per_sm = 0;
     pitch_ = tabu_pitch(n_);
-    cost_ =
-        upload(padded(cost_matrix<V>(*setup_.problem, setup_.configuration), n_, pitch_), "the search's path costs");
+    cost_ = upload(padded(cost_matrix<V>(*setup_.problem, setup_.configuration), n_, pitch_),
+                   "the search's path costs");
     pairs_ = upload(pair_table(n_), "the search's pair table");
     // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
     // rounded up to whole warps: the best, or close to it, of the block sizes tried (docs/PERF.md).
-    threads_ = setup_.block > 0 ? setup_.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+    threads_ =
+        setup_.block > 0 ? setup_.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
     const std::size_t area = n * std::size_t(pitch_);
     std::size_t bytes = aligned(4 * n * sizeof(V)) +
                         aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
@@ -167,12 +168,11 @@ class CudaSearch final : public SearchBackend {
                       " KB of shared memory per block; this GPU has " + to_string(optin / 1024),
                   "use --backend cpu");
     plan_.bytes = unsigned(bytes);
+    check(cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+          "cudaFuncSetAttribute (tabu search)");
     check(
-        cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
-        "cudaFuncSetAttribute (tabu search)");
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
-                                                        bytes),
-          "occupancy of the tabu search");
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_, bytes),
+        "occupancy of the tabu search");
     return blocks_per_sm;
   }
 
@@ -188,9 +188,9 @@ class CudaSearch final : public SearchBackend {
     if ((matrices_shared_ = bytes + 2 * aligned(nn * sizeof(V)) <= kAnnealSharedBudget))
       bytes += 2 * aligned(nn * sizeof(V));
     anneal_bytes_ = unsigned(bytes);
-    check(cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(bytes)),
-          "cudaFuncSetAttribute (annealing)");
+    check(
+        cudaFuncSetAttribute(cuda::anneal_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+        "cudaFuncSetAttribute (annealing)");
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::anneal_kernel<A>, threads_,
                                                         bytes),
           "occupancy of the annealing");
@@ -201,7 +201,8 @@ class CudaSearch final : public SearchBackend {
   int automatic_chain_count(int blocks_per_sm) const {
     const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs);
     std::size_t per_chain = 4 * n;  // placements and best placements
-    if (setup_.algorithm == SearchAlgorithm::Tabu) per_chain += n * std::size_t(pitch_) * (sizeof(V) + 4) + pairs * sizeof(V);
+    if (setup_.algorithm == SearchAlgorithm::Tabu)
+      per_chain += n * std::size_t(pitch_) * (sizeof(V) + 4) + pairs * sizeof(V);
     const double per_block = setup_.algorithm == SearchAlgorithm::Tabu ? 1.0 : double(threads_);
     const double fill = double(ctx_.device().sm_count) * blocks_per_sm * per_block;
     return int(std::max(1.0, std::min(fill, kMaxStateBytes / double(per_chain + sizeof(ChainHeader)))));
@@ -226,8 +227,8 @@ class CudaSearch final : public SearchBackend {
   std::string launch_text(int blocks_per_sm) const {
     const bool tabu = setup_.algorithm == SearchAlgorithm::Tabu;
     const int blocks = tabu ? chains_ : (chains_ + threads_ - 1) / threads_;
-    return std::string(tabu ? "tabu" : "anneal") + ": " + to_string(blocks) + " blocks x " + to_string(threads_) +
-           " threads, " + to_string(blocks_per_sm) + " blocks per SM, " +
+    return std::string(tabu ? "tabu" : "anneal") + ": " + to_string(blocks) + " blocks x " +
+           to_string(threads_) + " threads, " + to_string(blocks_per_sm) + " blocks per SM, " +
            to_string((tabu ? plan_.bytes : anneal_bytes_) / 1024) + " KB shared memory per block (" +
            shared_pieces() + ")";
   }
