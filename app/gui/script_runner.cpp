@@ -3,15 +3,16 @@
 #include <QApplication>
 #include <QTextStream>
 #include <cstdio>
+#include <span>
 
 #include "core/error.hpp"
 #include "core/launch_shape.hpp"
-#include "qt/main_window.hpp"
-#include "qt/viewport_widget.hpp"
-#include "gui/script_inspect.hpp"
 #include "gui/playlist_script.hpp"
+#include "gui/script_inspect.hpp"
 #include "gui/sim_script.hpp"
 #include "gui/topology_script.hpp"
+#include "qt/main_window.hpp"
+#include "qt/viewport_widget.hpp"
 #include "session/display_frame.hpp"
 #include "session/lab_commands.hpp"
 #include "session/session.hpp"
@@ -36,6 +37,8 @@ bool on_off(const QString& word) {
 }
 
 bool throw_usage_bool(const QString& word) { throw_usage("expected yes or no, not '" + word.toStdString() + "'"); }
+
+constexpr bool kArgument = true, kNoArgument = false;  // whether a command needs an argument
 
 }  // namespace
 
@@ -138,180 +141,253 @@ void ScriptRunner::fail(const QString& message) {
   QApplication::exit(1);
 }
 
+// One script line, split into words: the command, its first argument (empty when none) and the text after the
+// command (for arguments with spaces: menu entries, paths, button labels).
+struct ScriptRunner::Line {
+  QStringList words;
+  QString cmd, arg, rest;
+};
+
 void ScriptRunner::run_line(const QString& line) {
   if (line.startsWith("nowait ")) {  // the command's work goes on while the script does
     run_line(line.mid(7).trimmed());
     wait_for_work_ = false;
     return;
   }
-  const QStringList w = line.split(' ', Qt::SkipEmptyParts);
-  const QString cmd = w[0];
-  const QString arg = w.size() > 1 ? w[1] : QString();
-  auto need_arg = [&] {
-    if (arg.isEmpty()) throw_usage("'" + cmd.toStdString() + "' needs an argument");
-  };
+  Line l;
+  l.words = line.split(' ', Qt::SkipEmptyParts);
+  l.cmd = l.words[0];
+  l.arg = l.words.size() > 1 ? l.words[1] : QString();
+  l.rest = line.mid(line.indexOf(' ') + 1).trimmed();
   wait_for_work_ = true;
-  if (cmd == "open") {
-    need_arg();
-    if (arg == "sample")
-      session_.open_sample();
-    else
-      window_.open_file(arg);
-  } else if (cmd == "kernel") {
-    need_arg();
-    session_.select_kernel(arg.toStdString());
-  } else if (cmd == "param") {
-    need_arg();
-    const qsizetype eq = arg.indexOf('=');
-    if (eq <= 0) throw_usage("param needs NAME=VALUE");
-    session_.set_param(arg.left(eq).toStdString(), arg.mid(eq + 1).toStdString());
-  } else if (cmd == "backend") {
-    need_arg();
-    session_.set_backend(backend_from_string(arg.toStdString()));
-  } else if (cmd == "variant") {
-    need_arg();
-    session_.set_variant(arg.toStdString());
-  } else if (cmd == "block") {
-    need_arg();
-    session_.set_block(arg == "default" ? std::nullopt : std::optional(parse_block_shape(arg.toStdString())));
-  } else if (cmd == "type") {
-    need_arg();
-    session_.set_element_type(elem_type_from_string(arg.toStdString()));
-  } else if (cmd == "run") {
-    if (session_.in_lab())
-      app::lab_run(session_);  // the Lab section's Run
-    else
-      session_.request_run();
-  } else if (cmd == "wait") {
-    // waiting is what every command does
-  } else if (cmd == "sweep") {
-    if (session_.in_lab())
-      app::lab_sweep(session_);  // the Lab section's Sweep sizes
-    else
-      session_.start_sweep();
-  } else if (cmd == "lab-size") {
-    need_arg();
-    app::lab_set_size(session_, arg.toStdString());
-  } else if (cmd == "print-lab") {
-    print(QString::fromStdString(app::lab_status_line(session_)));
-  } else if (cmd == "fit") {
-    window_.viewport().fit();
-  } else if (cmd == "zoom") {
-    need_arg();
-    bool ok = false;
-    const double factor = arg.toDouble(&ok);
-    if (!ok || factor <= 0) throw_usage("zoom needs a positive factor, not '" + arg.toStdString() + "'");
-    window_.viewport().zoom_by(factor);
-  } else if (cmd == "colormap") {
-    need_arg();
-    window_.viewport().view().colormap = colormap_from_name(arg.toStdString());
-  } else if (cmd == "click") {
-    if (w.size() != 3) throw_usage("click needs X Y (the viewport's logical pixels)");
-    click_viewport(window_, QPointF(w[1].toDouble(), w[2].toDouble()));
-  } else if (cmd == "mouse") {
-    if (w.size() != 4) throw_usage("mouse needs down|move|up X Y (the viewport's logical pixels)");
-    const QPointF at(w[2].toDouble(), w[3].toDouble());
-    if (arg != "down" && arg != "move" && arg != "up")
-      throw_usage("mouse needs down, move or up, not '" + arg.toStdString() + "'");
-    const QEvent::Type type =
-        arg == "down" ? QEvent::MouseButtonPress : arg == "up" ? QEvent::MouseButtonRelease : QEvent::MouseMove;
-    mouse_down_ = arg == "move" ? mouse_down_ : arg == "down";
-    mouse_on_viewport(window_, type, at, mouse_down_);
-  } else if (cmd == "drop") {
-    need_arg();
-    drop_file(window_, arg);
-  } else if (cmd == "menu") {
-    need_arg();
-    trigger_menu_entry(window_, line.mid(line.indexOf(' ') + 1).trimmed());
-  } else if (cmd == "save-as") {
-    need_arg();
-    window_.set_dialog_answer(line.mid(line.indexOf(' ') + 1).trimmed());
-  } else if (cmd == "click-button") {
-    need_arg();
-    button_to_click_ = line.mid(line.indexOf(' ') + 1).trimmed();
-    window_.panels().buttons.scroll_to = window_.panels().topology.buttons.scroll_to = button_to_click_.toStdString();
-    window_.viewport().update();
-  } else if (cmd == "overwrite") {
-    need_arg();
-    window_.set_overwrite_answer(arg == "yes" ? true : arg == "no" ? false : throw_usage_bool(arg));
-  } else if (cmd == "split") {
-    window_.viewport().set_split(on_off(arg));
-  } else if (cmd == "text-size") {
-    need_arg();
-    bool ok = false;
-    const float points = arg.toFloat(&ok);
-    if (!ok) throw_usage("text-size needs a number of points, not '" + arg.toStdString() + "'");
-    window_.set_text_size(points);
-  } else if (cmd == "high-contrast") {
-    window_.set_high_contrast(on_off(arg));
-  } else if (cmd == "presenter") {
-    window_.set_presenter_view(on_off(arg));
-  } else if (cmd == "panels") {
-    window_.set_panels_visible(on_off(arg));
-  } else if (cmd == "window-shot") {
-    need_arg();
-    const bool written = window_.save_window(arg);
-    print_questions();
-    const qreal r = window_.devicePixelRatioF();
-    if (written)
-      print(QString("window-shot %1 %2x%3").arg(arg).arg(qRound(window_.width() * r)).arg(qRound(window_.height() * r)));
-  } else if (cmd == "viewport-shot") {
-    need_arg();
-    const bool panels = !(w.size() > 2 && w[2] == "no-panels");
-    const bool written = window_.save_viewport(arg, panels);
-    print_questions();
-    const auto& v = window_.viewport();
-    const qreal r = v.devicePixelRatioF();
-    if (written)
-      print(QString("viewport-shot %1 %2x%3").arg(arg).arg(qRound(v.width() * r)).arg(qRound(v.height() * r)));
-  } else if (cmd == "export") {
-    need_arg();
-    window_.export_result(arg, w.size() > 2 ? w[2].toInt() : 0);
-    print_questions();
-  } else if (cmd == "export-timings") {
-    need_arg();
-    window_.export_timings(arg);
-    print_questions();
-  } else if (cmd == "playlist") {
-    need_arg();
-    window_.open_playlist(arg);
-    print_playlist(window_);
-  } else if (cmd == "next" || cmd == "previous") {
-    if (!window_.playlist()) throw_usage("no playlist is open", "playlist FILE first");
-    const bool moved = cmd == "next" ? window_.playlist_next() : window_.playlist_previous();
-    if (!moved) print("playlist: no " + cmd + " step");
-    print_playlist(window_);
-  } else if (cmd == "key") {
-    need_arg();
-    press_key(window_, arg);
-  } else if (cmd == "close-playlist") {
-    window_.close_playlist();
-  } else if (cmd == "print-playlist") {
-    print_playlist(window_);
-  } else if (cmd == "print-status") {
-    print(status_line(window_, session_));
-  } else if (cmd == "print-menus") {
-    for (const QString& entry : menu_entries(window_)) print("menu " + entry);
-  } else if (cmd == "print-about") {
-    print("about " + about_plain_text(window_));
-  } else if (cmd == "sleep") {
-    need_arg();
-    bool ok = false;
-    const int ms = arg.toInt(&ok);
-    if (!ok || ms < 0) throw_usage("sleep needs milliseconds, not '" + arg.toStdString() + "'");
-    sleep_until_ = QDeadlineTimer(ms);
-  } else if (cmd == "quit") {
-    since_quit_.start();
-    timer_.stop();
-    window_.close();
-    QApplication::exit(0);
-  } else if (run_topology_command(w, session_, wait_for_topology_)) {
-    // the Topology window: gui/topology_script.hpp
-  } else if (run_sim_command(w, session_, sim_wait_generation_)) {
-    // life, heat and grayscott in the window: gui/sim_script.hpp
-  } else {
-    throw_usage("unknown script command '" + cmd.toStdString() + "'");
+  if (const Command* c = find_command(l.cmd)) {
+    if (c->needs_argument && l.arg.isEmpty()) throw_usage("'" + l.cmd.toStdString() + "' needs an argument");
+    return c->run(*this, l);
   }
+  // The Topology window (gui/topology_script.hpp), then life, heat and grayscott (gui/sim_script.hpp).
+  if (run_topology_command(l.words, session_, wait_for_topology_)) return;
+  if (run_sim_command(l.words, session_, sim_wait_generation_)) return;
+  throw_usage("unknown script command '" + l.cmd.toStdString() + "'");
+}
+
+const ScriptRunner::Command* ScriptRunner::find_command(const QString& name) {
+  for (const auto group : {session_commands(), view_commands(), input_commands(), output_commands()})
+    for (const Command& c : group)
+      if (name == QLatin1String(c.name)) return &c;
+  return nullptr;
+}
+
+// The image, the kernel and its settings, runs, the lab, waiting.
+std::span<const ScriptRunner::Command> ScriptRunner::session_commands() {
+  static constexpr Command kCommands[] = {
+      {"open", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         if (l.arg == "sample")
+           r.session_.open_sample();
+         else
+           r.window_.open_file(l.arg);
+       }},
+      {"kernel", kArgument,
+       [](ScriptRunner& r, const Line& l) { r.session_.select_kernel(l.arg.toStdString()); }},
+      {"param", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         const qsizetype eq = l.arg.indexOf('=');
+         if (eq <= 0) throw_usage("param needs NAME=VALUE");
+         r.session_.set_param(l.arg.left(eq).toStdString(), l.arg.mid(eq + 1).toStdString());
+       }},
+      {"backend", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.session_.set_backend(backend_from_string(l.arg.toStdString()));
+       }},
+      {"variant", kArgument,
+       [](ScriptRunner& r, const Line& l) { r.session_.set_variant(l.arg.toStdString()); }},
+      {"block", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.session_.set_block(l.arg == "default" ? std::nullopt
+                                                 : std::optional(parse_block_shape(l.arg.toStdString())));
+       }},
+      {"type", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.session_.set_element_type(elem_type_from_string(l.arg.toStdString()));
+       }},
+      {"run", kNoArgument,
+       [](ScriptRunner& r, const Line&) {
+         if (r.session_.in_lab())
+           app::lab_run(r.session_);  // the Lab section's Run
+         else
+           r.session_.request_run();
+       }},
+      {"wait", kNoArgument, [](ScriptRunner&, const Line&) {}},  // waiting is what every command does
+      {"sweep", kNoArgument,
+       [](ScriptRunner& r, const Line&) {
+         if (r.session_.in_lab())
+           app::lab_sweep(r.session_);  // the Lab section's Sweep sizes
+         else
+           r.session_.start_sweep();
+       }},
+      {"lab-size", kArgument,
+       [](ScriptRunner& r, const Line& l) { app::lab_set_size(r.session_, l.arg.toStdString()); }},
+      {"print-lab", kNoArgument,
+       [](ScriptRunner& r, const Line&) { print(QString::fromStdString(app::lab_status_line(r.session_))); }},
+      {"sleep", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         bool ok = false;
+         const int ms = l.arg.toInt(&ok);
+         if (!ok || ms < 0) throw_usage("sleep needs milliseconds, not '" + l.arg.toStdString() + "'");
+         r.sleep_until_ = QDeadlineTimer(ms);
+       }},
+      {"quit", kNoArgument,
+       [](ScriptRunner& r, const Line&) {
+         r.since_quit_.start();
+         r.timer_.stop();
+         r.window_.close();
+         QApplication::exit(0);
+       }},
+  };
+  return kCommands;
+}
+
+// How the image is shown: the viewport and the window's view settings.
+std::span<const ScriptRunner::Command> ScriptRunner::view_commands() {
+  static constexpr Command kCommands[] = {
+      {"fit", kNoArgument, [](ScriptRunner& r, const Line&) { r.window_.viewport().fit(); }},
+      {"zoom", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         bool ok = false;
+         const double factor = l.arg.toDouble(&ok);
+         if (!ok || factor <= 0)
+           throw_usage("zoom needs a positive factor, not '" + l.arg.toStdString() + "'");
+         r.window_.viewport().zoom_by(factor);
+       }},
+      {"colormap", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.window_.viewport().view().colormap = colormap_from_name(l.arg.toStdString());
+       }},
+      {"split", kNoArgument,
+       [](ScriptRunner& r, const Line& l) { r.window_.viewport().set_split(on_off(l.arg)); }},
+      {"text-size", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         bool ok = false;
+         const float points = l.arg.toFloat(&ok);
+         if (!ok) throw_usage("text-size needs a number of points, not '" + l.arg.toStdString() + "'");
+         r.window_.set_text_size(points);
+       }},
+      {"high-contrast", kNoArgument,
+       [](ScriptRunner& r, const Line& l) { r.window_.set_high_contrast(on_off(l.arg)); }},
+      {"presenter", kNoArgument,
+       [](ScriptRunner& r, const Line& l) { r.window_.set_presenter_view(on_off(l.arg)); }},
+      {"panels", kNoArgument,
+       [](ScriptRunner& r, const Line& l) { r.window_.set_panels_visible(on_off(l.arg)); }},
+  };
+  return kCommands;
+}
+
+// What a person's hands do: clicks, the mouse, keys, drops, menus, and the answers to dialogs.
+std::span<const ScriptRunner::Command> ScriptRunner::input_commands() {
+  static constexpr Command kCommands[] = {
+      {"click", kNoArgument,
+       [](ScriptRunner& r, const Line& l) {
+         if (l.words.size() != 3) throw_usage("click needs X Y (the viewport's logical pixels)");
+         click_viewport(r.window_, QPointF(l.words[1].toDouble(), l.words[2].toDouble()));
+       }},
+      {"mouse", kNoArgument,
+       [](ScriptRunner& r, const Line& l) {
+         if (l.words.size() != 4) throw_usage("mouse needs down|move|up X Y (the viewport's logical pixels)");
+         const QPointF at(l.words[2].toDouble(), l.words[3].toDouble());
+         const QString& how = l.arg;
+         if (how != "down" && how != "move" && how != "up")
+           throw_usage("mouse needs down, move or up, not '" + how.toStdString() + "'");
+         const QEvent::Type type = how == "down" ? QEvent::MouseButtonPress
+                                   : how == "up" ? QEvent::MouseButtonRelease
+                                                 : QEvent::MouseMove;
+         r.mouse_down_ = how == "move" ? r.mouse_down_ : how == "down";
+         mouse_on_viewport(r.window_, type, at, r.mouse_down_);
+       }},
+      {"key", kArgument, [](ScriptRunner& r, const Line& l) { press_key(r.window_, l.arg); }},
+      {"drop", kArgument, [](ScriptRunner& r, const Line& l) { drop_file(r.window_, l.arg); }},
+      {"menu", kArgument, [](ScriptRunner& r, const Line& l) { trigger_menu_entry(r.window_, l.rest); }},
+      {"click-button", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.button_to_click_ = l.rest;
+         r.window_.panels().buttons.scroll_to = r.window_.panels().topology.buttons.scroll_to =
+             r.button_to_click_.toStdString();
+         r.window_.viewport().update();
+       }},
+      {"save-as", kArgument, [](ScriptRunner& r, const Line& l) { r.window_.set_dialog_answer(l.rest); }},
+      {"overwrite", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.window_.set_overwrite_answer(l.arg == "yes"  ? true
+                                        : l.arg == "no" ? false
+                                                        : throw_usage_bool(l.arg));
+       }},
+  };
+  return kCommands;
+}
+
+// What the script writes or prints: shots, exports, playlists, the window's state.
+std::span<const ScriptRunner::Command> ScriptRunner::output_commands() {
+  static constexpr Command kCommands[] = {
+      {"window-shot", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         const bool written = r.window_.save_window(l.arg);
+         r.print_questions();
+         const qreal ratio = r.window_.devicePixelRatioF();
+         if (written)
+           print(QString("window-shot %1 %2x%3")
+                     .arg(l.arg)
+                     .arg(qRound(r.window_.width() * ratio))
+                     .arg(qRound(r.window_.height() * ratio)));
+       }},
+      {"viewport-shot", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         const bool panels = !(l.words.size() > 2 && l.words[2] == "no-panels");
+         const bool written = r.window_.save_viewport(l.arg, panels);
+         r.print_questions();
+         const auto& v = r.window_.viewport();
+         const qreal ratio = v.devicePixelRatioF();
+         if (written)
+           print(QString("viewport-shot %1 %2x%3")
+                     .arg(l.arg)
+                     .arg(qRound(v.width() * ratio))
+                     .arg(qRound(v.height() * ratio)));
+       }},
+      {"export", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.window_.export_result(l.arg, l.words.size() > 2 ? l.words[2].toInt() : 0);
+         r.print_questions();
+       }},
+      {"export-timings", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.window_.export_timings(l.arg);
+         r.print_questions();
+       }},
+      {"playlist", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.window_.open_playlist(l.arg);
+         print_playlist(r.window_);
+       }},
+      {"next", kNoArgument, [](ScriptRunner& r, const Line&) { r.step_playlist(true); }},
+      {"previous", kNoArgument, [](ScriptRunner& r, const Line&) { r.step_playlist(false); }},
+      {"close-playlist", kNoArgument, [](ScriptRunner& r, const Line&) { r.window_.close_playlist(); }},
+      {"print-playlist", kNoArgument, [](ScriptRunner& r, const Line&) { print_playlist(r.window_); }},
+      {"print-status", kNoArgument,
+       [](ScriptRunner& r, const Line&) { print(status_line(r.window_, r.session_)); }},
+      {"print-menus", kNoArgument,
+       [](ScriptRunner& r, const Line&) {
+         for (const QString& entry : menu_entries(r.window_)) print("menu " + entry);
+       }},
+      {"print-about", kNoArgument,
+       [](ScriptRunner& r, const Line&) { print("about " + about_plain_text(r.window_)); }},
+  };
+  return kCommands;
+}
+
+// `next` and `previous`: the open playlist's next or previous step.
+void ScriptRunner::step_playlist(bool forward) {
+  if (!window_.playlist()) throw_usage("no playlist is open", "playlist FILE first");
+  const bool moved = forward ? window_.playlist_next() : window_.playlist_previous();
+  if (!moved) print(QString("playlist: no ") + (forward ? "next" : "previous") + " step");
+  print_playlist(window_);
 }
 
 }  // namespace ks::gui

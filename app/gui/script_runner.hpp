@@ -42,13 +42,14 @@
 //
 // A failing command ends the app with exit code 1 and "script line N: ..." on stderr; a script that does not
 // finish within its time limit ends it with exit code 3.
+#include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QDeadlineTimer>
-#include <QElapsedTimer>
 #include <QTimer>
 #include <cstdint>
+#include <span>
 
 namespace ks::app {
 class Session;
@@ -76,6 +77,20 @@ class ScriptRunner : public QObject {
   void fail(const QString& message);
   void print_questions();  // the dialogs and overwrite questions since the last call, if any
   bool click_pending_button();  // click-button's second half, once the button was scrolled into view
+  void step_playlist(bool forward);
+
+  // The commands, in tables by what they act on (script_runner.cpp): adding a command is adding an entry.
+  struct Line;
+  struct Command {
+    const char* name;
+    bool needs_argument;
+    void (*run)(ScriptRunner& runner, const Line& line);
+  };
+  static const Command* find_command(const QString& name);
+  static std::span<const Command> session_commands();
+  static std::span<const Command> view_commands();
+  static std::span<const Command> input_commands();
+  static std::span<const Command> output_commands();
 
   ui::qt::MainWindow& window_;
   app::Session& session_;
