@@ -28,12 +28,12 @@
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
-#include "topo/checkpoint.hpp"
-#include "topo/rank_link.hpp"
-#include "topo/sweep_cost.hpp"
-#include "topo/sweep_worker.hpp"
-#include "topo/topology.hpp"
-#include "topo/traffic_generators.hpp"
+#include "topo/sweep/checkpoint.hpp"
+#include "topo/sweep/rank_link.hpp"
+#include "topo/sweep/sweep_cost.hpp"
+#include "topo/sweep/sweep_worker.hpp"
+#include "topo/inputs/topology.hpp"
+#include "topo/inputs/traffic_generators.hpp"
 
 namespace ks::cli {
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "cli/launch.hpp"
-#include "topo/rank_link.hpp"
+#include "topo/sweep/rank_link.hpp"
 
 namespace ks::cli {
 

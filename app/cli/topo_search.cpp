@@ -20,7 +20,7 @@
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
 #include "registry/registry.hpp"
-#include "topo/numbers.hpp"
+#include "topo/inputs/numbers.hpp"
 #include "topo/search/search.hpp"
 
 namespace ks::cli {

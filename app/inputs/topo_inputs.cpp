@@ -5,11 +5,11 @@
 #include <filesystem>
 
 #include "core/error.hpp"
-#include "topo/numbers.hpp"
-#include "topo/qaplib.hpp"
-#include "topo/text_lines.hpp"
-#include "topo/traffic_files.hpp"
-#include "topo/traffic_generators.hpp"
+#include "topo/inputs/numbers.hpp"
+#include "topo/inputs/qaplib.hpp"
+#include "topo/inputs/text_lines.hpp"
+#include "topo/inputs/traffic_files.hpp"
+#include "topo/inputs/traffic_generators.hpp"
 
 namespace ks::inputs {
 

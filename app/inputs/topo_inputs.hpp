@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "topo/evaluation.hpp"
-#include "topo/topology.hpp"
+#include "topo/inputs/topology.hpp"
 
 namespace ks::inputs {
 

@@ -8,7 +8,7 @@
 #include "report/report_json.hpp"
 #include "report/table.hpp"
 #include "report/text_format.hpp"
-#include "topo/numbers.hpp"
+#include "topo/inputs/numbers.hpp"
 
 namespace ks::report {
 

@@ -19,8 +19,8 @@ struct TopoContext {
   std::string metric;           // "hops", "weighted", "given"
   std::string placements;       // as asked: "all", "sample:1000", "identity", a file
   std::string qaplib_instance;  // with --qaplib: the instance's name
-  // The sweep pass on the roofline (topo/sweep_cost.hpp), when the caller knows the backend's peaks; written
-  // as "timing": {"roofline"} in the JSON (null without).
+  // The sweep pass on the roofline (topo/sweep/sweep_cost.hpp), when the caller knows the backend's peaks;
+  // written as "timing": {"roofline"} in the JSON (null without).
   std::optional<RooflineFigures> roofline;
 };
 

@@ -8,8 +8,8 @@
 
 #include "report/table.hpp"
 #include "core/error.hpp"
-#include "topo/numbers.hpp"
-#include "topo/qaplib.hpp"
+#include "topo/inputs/numbers.hpp"
+#include "topo/inputs/qaplib.hpp"
 
 namespace ks::report {
 

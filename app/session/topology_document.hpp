@@ -24,8 +24,8 @@
 #include "topo/evaluation.hpp"
 #include "topo/problem.hpp"
 #include "topo/search/search.hpp"
-#include "topo/topology.hpp"
-#include "topo/traffic.hpp"
+#include "topo/inputs/topology.hpp"
+#include "topo/inputs/traffic.hpp"
 
 namespace ks {
 class CudaContext;

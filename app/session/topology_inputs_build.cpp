@@ -11,9 +11,9 @@
 
 #include "core/error.hpp"
 #include "session/topology_document.hpp"
-#include "topo/qaplib.hpp"
-#include "topo/traffic_files.hpp"
-#include "topo/traffic_generators.hpp"
+#include "topo/inputs/qaplib.hpp"
+#include "topo/inputs/traffic_files.hpp"
+#include "topo/inputs/traffic_generators.hpp"
 
 namespace ks::app {
 

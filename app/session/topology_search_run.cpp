@@ -14,7 +14,7 @@
 #include "core/thread_pool.hpp"
 #include "core/timing.hpp"
 #include "session/topology_document.hpp"
-#include "topo/numbers.hpp"
+#include "topo/inputs/numbers.hpp"
 
 namespace ks::app {
 

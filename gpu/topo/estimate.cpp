@@ -4,8 +4,8 @@
 #include <cmath>
 
 #include "core/timing.hpp"
-#include "topo/sweep_backend.hpp"
-#include "topo/sweep_work.hpp"
+#include "topo/sweep/sweep_backend.hpp"
+#include "topo/sweep/sweep_work.hpp"
 
 namespace ks::topo {
 

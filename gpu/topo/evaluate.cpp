@@ -3,7 +3,7 @@
 #include <optional>
 
 #include "core/error.hpp"
-#include "topo/sweep_coordinator.hpp"
+#include "topo/sweep/sweep_coordinator.hpp"
 
 namespace ks::topo {
 

@@ -10,7 +10,7 @@
 //
 // Several GPUs, several MPI ranks, checkpoints: evaluate(p, req, ctl, SweepSetup{...}). The work is cut into
 // chunks that workers take from a shared counter as they finish (a slower device takes fewer); the coordinator
-// merges them exactly, so the results are the same bits whatever runs them (see topo/sweep_ledger.hpp).
+// merges them exactly, so the results are the same bits whatever runs them (see topo/sweep/sweep_ledger.hpp).
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -172,7 +172,8 @@ struct SweepSetup {
   // per GPU; a GPU listed twice gets two workers with their own streams).
   std::vector<ThreadPool*> cpu_workers;
   std::vector<CudaContext*> gpu_workers;
-  // MPI: this process is rank 0 of roster->size() ranks; the others run serve_sweep (topo/sweep_worker.hpp).
+  // MPI: this process is rank 0 of roster->size() ranks; the others run serve_sweep
+  // (topo/sweep/sweep_worker.hpp).
   RankRoster* ranks = nullptr;
   // The sweep's state is written here (atomically) every `checkpoint_every_s` and when it stops.
   std::string checkpoint;

@@ -5,8 +5,8 @@
 
 #include "core/error.hpp"
 #include "topo/evaluation.hpp"
-#include "topo/search/swap_delta.hpp"
-#include "topo/sweep_backend.hpp"
+#include "topo/swap_delta.hpp"
+#include "topo/sweep/sweep_backend.hpp"
 
 namespace ks::topo {
 

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/error.hpp"
-#include "topo/numbers.hpp"
+#include "topo/inputs/numbers.hpp"
 
 namespace ks::topo {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "topo/topology.hpp"
-#include "topo/traffic.hpp"
+#include "topo/inputs/topology.hpp"
+#include "topo/inputs/traffic.hpp"
 
 namespace ks::topo {
 

@@ -87,7 +87,7 @@ TEST(CliRoofline, TopoJsonCarriesTheSweepsRooflineUnderTiming) {
                         dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(read_file(dir / "t.json"));
-  // topo/sweep_cost.hpp: 2 n^2 operations per evaluation, the inputs (one traffic slice, two path-cost
+  // topo/sweep/sweep_cost.hpp: 2 n^2 operations per evaluation, the inputs (one traffic slice, two path-cost
   // matrices of n^2 values of 8 bytes) read once; the time is evaluations / (evaluations per second).
   const double n2 = 49, evaluations = j.at("evaluations").get<double>();
   EXPECT_EQ(evaluations, 5040.0 * 2);  // 7! placements x 2 configurations

@@ -8,8 +8,8 @@
 #include "core/error.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
-#include "topo/topology.hpp"
-#include "topo/traffic_files.hpp"
+#include "topo/inputs/topology.hpp"
+#include "topo/inputs/traffic_files.hpp"
 
 namespace ks::topo {
 namespace {

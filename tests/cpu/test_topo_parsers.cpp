@@ -11,10 +11,10 @@
 #include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "topo/evaluation.hpp"
-#include "topo/qaplib.hpp"
-#include "topo/sndlib.hpp"
-#include "topo/topology.hpp"
-#include "topo/traffic_files.hpp"
+#include "topo/inputs/qaplib.hpp"
+#include "topo/inputs/sndlib.hpp"
+#include "topo/inputs/topology.hpp"
+#include "topo/inputs/traffic_files.hpp"
 
 namespace ks::topo {
 namespace {

@@ -10,7 +10,7 @@
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/permutation.hpp"
-#include "topo/sweep_plan.hpp"
+#include "topo/sweep/sweep_plan.hpp"
 
 namespace ks::topo {
 namespace {

@@ -16,12 +16,12 @@
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/permutation.hpp"
-#include "topo/checkpoint.hpp"
-#include "topo/rank_link.hpp"
-#include "topo/sweep_backend.hpp"
-#include "topo/sweep_messages.hpp"
-#include "topo/sweep_plan.hpp"
-#include "topo/sweep_worker.hpp"
+#include "topo/sweep/checkpoint.hpp"
+#include "topo/sweep/rank_link.hpp"
+#include "topo/sweep/sweep_backend.hpp"
+#include "topo/sweep/sweep_messages.hpp"
+#include "topo/sweep/sweep_plan.hpp"
+#include "topo/sweep/sweep_worker.hpp"
 
 namespace ks::topo {
 namespace {

@@ -10,7 +10,7 @@
 #include "support/shared_data.hpp"
 #include "support/shared_pool.hpp"
 #include "support/topo_instances.hpp"
-#include "topo/qaplib.hpp"
+#include "topo/inputs/qaplib.hpp"
 #include "topo/search/search.hpp"
 
 namespace ks::topo {

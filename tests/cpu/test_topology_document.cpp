@@ -16,7 +16,7 @@
 #include "session/link_loads.hpp"
 #include "session/topology_document.hpp"
 #include "support/test_support.hpp"
-#include "topo/traffic_generators.hpp"
+#include "topo/inputs/traffic_generators.hpp"
 
 namespace ks::app {
 namespace {

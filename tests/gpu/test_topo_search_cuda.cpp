@@ -12,7 +12,7 @@
 #include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
-#include "topo/qaplib.hpp"
+#include "topo/inputs/qaplib.hpp"
 #include "topo/search/search.hpp"
 
 namespace ks::topo {

@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "topo/rank_link.hpp"
+#include "topo/sweep/rank_link.hpp"
 
 namespace ks::test {
 

@@ -1,5 +1,5 @@
 // The Topology panel's controls: what to sweep and how. Specs are built from the widgets in the syntax the
-// CLI takes (gpu/topo/spec.hpp), shown, and handed to the document, which checks them.
+// CLI takes (gpu/topo/inputs/spec.hpp), shown, and handed to the document, which checks them.
 #include <fmt/format.h>
 #include <imgui.h>
 #include <imgui_stdlib.h>

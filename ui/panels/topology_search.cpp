@@ -19,7 +19,7 @@
 #include "panels/topology_sections.hpp"
 #include "registry/registry.hpp"
 #include "session/topology_document.hpp"
-#include "topo/numbers.hpp"
+#include "topo/inputs/numbers.hpp"
 
 namespace ks::ui::panels {
 

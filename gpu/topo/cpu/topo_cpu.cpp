@@ -12,8 +12,8 @@
 #include "core/error.hpp"
 #include "core/timing.hpp"
 #include "topo/random.hpp"
-#include "topo/sweep_backend.hpp"
-#include "topo/sweep_core.hpp"
+#include "topo/sweep/sweep_backend.hpp"
+#include "topo/sweep/sweep_core.hpp"
 
 namespace ks::topo {
 

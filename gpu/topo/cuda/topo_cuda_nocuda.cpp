@@ -1,6 +1,6 @@
 // Built only without the CUDA backend: asking for the CUDA sweep says so and suggests the CPU.
 #include "core/error.hpp"
-#include "topo/sweep_backend.hpp"
+#include "topo/sweep/sweep_backend.hpp"
 
 namespace ks::topo {
 

@@ -14,8 +14,8 @@
 #include <cstdint>
 
 #include "topo/random.hpp"
-#include "topo/sweep_backend.hpp"
-#include "topo/sweep_core.hpp"
+#include "topo/sweep/sweep_backend.hpp"
+#include "topo/sweep/sweep_core.hpp"
 
 namespace ks::topo::cuda {
 

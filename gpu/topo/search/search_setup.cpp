@@ -9,7 +9,7 @@
 #include "topo/search/search_arith.hpp"
 #include "topo/search/search_backend.hpp"
 #include "topo/search/search_plan.hpp"
-#include "topo/search/swap_delta.hpp"
+#include "topo/swap_delta.hpp"
 
 namespace ks::topo {
 

@@ -29,7 +29,7 @@
 #include "core/hd.hpp"
 #include "topo/search/chain_state.hpp"
 #include "topo/search/search_arith.hpp"
-#include "topo/search/swap_delta.hpp"
+#include "topo/swap_delta.hpp"
 
 namespace ks::topo {
 

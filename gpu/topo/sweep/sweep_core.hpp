@@ -1,0 +1,294 @@
+#pragma once
+// The enumeration at the heart of the topology sweep, shared verbatim by the CPU backend and the CUDA kernels.
+//
+// cost(t, p, c) = sum over positions i, j of D_c[i][j] * T_t[p(i)][p(j)]: D_c is the path cost between positions
+// in configuration c, T_t the traffic between nodes at timestamp t, p the placement (node p(i) at position i).
+// Diagonal terms count too, as in QAPLIB; route costs have a zero diagonal, so for topologies they vanish.
+//
+// A run is a block of consecutive placement indices. Its first placement is decoded from its index (factorial
+// number system), evaluated in full (O(n^2)), and every following placement differs from the previous one by a
+// swap of two positions, whose effect on the cost is computed in O(n) (the delta below). Within a run,
+// placements come in blocks that share the nodes of positions 0 .. q-1; Heap's algorithm walks the m! orders of
+// the last m positions, then a few swaps move the prefix to the next one in lexicographic order.
+//
+// For n >= 5 (SuffixWalker) a swap inside the last 5 positions costs O(1): see there.
+#include <cstdint>
+#include <limits>
+
+#include "core/hd.hpp"
+#include "topo/arith.hpp"
+#include "topo/permutation.hpp"
+#include "topo/swap_delta.hpp"
+
+namespace ks::topo {
+
+// The shape of the enumeration, the same for every run of a sweep.
+struct RunGeometry {
+  int n = 0;                        // nodes (and positions)
+  int q = 0;                        // prefix positions; the last n - q positions are permuted inside a block
+  int heap_steps = 0;               // (n - q)! - 1 swaps per block
+  const std::uint8_t* heap = nullptr;  // HeapSwaps::step, (a << 4) | b relative to position q
+};
+
+// One run: where it starts, how many blocks, and (for runs cut by the ends of a requested index range) which
+// codes count. Placements outside [lo, hi) are still enumerated, since the walk passes through them, but not
+// visited.
+struct RunBounds {
+  std::uint64_t first_index = 0;
+  std::uint64_t blocks = 0;
+  bool masked = false;
+  std::uint64_t lo_code = 0;
+  std::uint64_t hi_code = 0;
+  bool hi_open = true;  // no upper limit: the range ends at n!
+
+  KS_HD bool counts(std::uint64_t code) const {
+    return !masked || (code >= lo_code && (hi_open || code < hi_code));
+  }
+};
+
+// The cost of the current placement for one (slice, configuration), kept up to date across swaps.
+template <class A, int N>
+struct Walker {
+  using V = typename A::Value;
+
+  const V* traffic = nullptr;  // n x n, row-major: traffic[src][dst]
+  const V* cost_of = nullptr;  // n x n path costs between positions
+  int runtime_n = 0;           // used when N == 0
+  std::uint64_t code = 0;
+  V cost = V(0);
+
+  KS_HD int n() const { return N > 0 ? N : runtime_n; }
+
+  // From the definition, in a fixed order (i, then j) that every backend follows.
+  KS_HD void evaluate_in_full() {
+    const int nn = n();
+    cost = V(0);
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int i = 0; i < nn; ++i) {
+      const int xi = node_at(code, i);
+      for (int j = 0; j < nn; ++j) cost = A::mad(cost, cost_of[i * nn + j], traffic[xi * nn + node_at(code, j)]);
+    }
+  }
+
+  // Swaps the nodes at positions r and s and updates the cost by the change, in O(n) (swap_delta.hpp).
+  KS_HD void swap(int r, int s) {
+    const int nn = n();
+    cost = A::add(cost, swap_delta_pitched<A, N, true>(traffic, cost_of, CodePlacement{code}, nn, nn, r, s));
+    code = swap_positions(code, r, s);
+  }
+
+  // Heap's algorithm over the last n - q positions (the geometry's table of swaps), visiting each placement.
+  template <class Visit>
+  KS_HD void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+    walk_block_by_table(*this, g, b, visit);
+  }
+};
+
+// Visits a block of placements through the geometry's table of Heap's swaps, one O(n) swap each. Any walker with
+// `code` and `swap(r, s)` (the tests walk codes alone).
+template <class W, class Visit>
+KS_HD void walk_block_by_table(W& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
+  for (int step = 0;; ++step) {
+    if (b.counts(w.code)) visit(w);
+    if (step == g.heap_steps) break;
+    const int pair = g.heap[step];
+    w.swap(g.q + (pair >> 4), g.q + (pair & 15));
+  }
+}
+
+// Heap's algorithm on 5 slots, as the walk below unrolls it: the 23 swaps of Heap's algorithm on slots 0..3,
+// then slots 0 and 4 swapped, five times over (the last time without the swap); make_heap_swaps(5) is exactly
+// this sequence (a test checks it). Heap's algorithm on 4 slots is in turn 5 swaps on slots 0..2 ((0,1) and
+// (0,2) alternately) then (t, 3) for t = 0, 1, 2, three times over, then the 5 swaps again.
+inline constexpr int kSuffixSlots = 5;
+inline constexpr int kInnerSteps = 23;       // swaps of Heap's algorithm on 4 slots
+inline constexpr int kSuffixSteps = 24;      // the 23, and the swap of slots 0 and 4
+inline constexpr int kStepCoefficients = 8;  // path-cost differences a suffix swap needs
+KS_HD constexpr int suffix_step_a(int step) {
+  return step == kInnerSteps ? 0 : (step % 6 == 5 ? step / 6 : 0);
+}
+KS_HD constexpr int suffix_step_b(int step) {
+  return step == kInnerSteps ? kSuffixSlots - 1 : (step % 6 == 5 ? 3 : (step % 2 == 0 ? 1 : 2));
+}
+
+// The path-cost differences of suffix step `step` (slots r < s of positions q + r, q + s), in the order
+// SuffixWalker::swap_suffix takes them: for each other slot k ascending, D[k][r] - D[k][s] and D[r][k] - D[s][k];
+// then D[r][s] - D[s][r] and D[r][r] - D[s][s]. They depend only on positions, so a sweep computes them once.
+template <class A>
+KS_HD void suffix_coefficients(const typename A::Value* cost_of, int n, int q, int step, typename A::Value* out) {
+  const int r = q + suffix_step_a(step), s = q + suffix_step_b(step);
+  int at = 0;
+  for (int k = q; k < q + kSuffixSlots; ++k) {
+    if (k == r || k == s) continue;
+    out[at++] = A::sub(cost_of[k * n + r], cost_of[k * n + s]);
+    out[at++] = A::sub(cost_of[r * n + k], cost_of[s * n + k]);
+  }
+  out[at++] = A::sub(cost_of[r * n + s], cost_of[s * n + r]);
+  out[at] = A::sub(cost_of[r * n + r], cost_of[s * n + s]);
+}
+
+// The walker of sweeps of n >= 5 nodes: a swap inside the last 5 positions costs O(1) instead of O(n). Within a
+// block the first q = n - 5 positions hold fixed nodes, so the delta of a swap splits into the prefix's share,
+//   L(r, y_s) - L(r, y_r) - L(s, y_s) + L(s, y_r),  L(i, y) = sum over k < q of D[k][i] T[x_k][y] + D[i][k] T[y][x_k],
+// read from a 5 x 5 table made once per block (lp), and the suffix's share, the O(n) formula's terms for the
+// other three suffix positions, from a 5 x 5 table of the traffic between the suffix's nodes (pt). Both tables
+// are indexed by position, and a swap exchanges their columns (and pt's rows): unrolled, with the step's slots
+// known at compile time, that is a renaming of registers. Per placement: about 20 additions and multiply-adds,
+// whatever n, and no reads of the n x n matrices (on a GPU, no bank conflicts). Costs are exact in the exact
+// policies; in RealDouble the CPU and CUDA follow this same sequence of roundings.
+template <class A, int N>
+struct SuffixWalker : Walker<A, N> {
+  using V = typename A::Value;
+  using Walker<A, N>::traffic;
+  using Walker<A, N>::cost_of;
+  using Walker<A, N>::code;
+  using Walker<A, N>::cost;
+  static constexpr int M = kSuffixSlots;
+
+  const V* coefficients = nullptr;  // [kSuffixSteps][kStepCoefficients], from suffix_coefficients
+  int q = 0;
+  V lp[M][M];  // lp[i][j] = L(q + i, node at q + j)
+  V pt[M][M];  // pt[i][j] = T[node at q + i][node at q + j]
+
+  // The tables of the block whose prefix is in `code` now.
+  KS_HD void begin_block(int prefix) {
+    q = prefix;
+    const int nn = this->n();
+    int y[M];
+    for (int j = 0; j < M; ++j) y[j] = node_at(code, q + j);
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < M; ++j) {
+        pt[i][j] = traffic[y[i] * nn + y[j]];
+        lp[i][j] = V(0);
+      }
+    // k outermost: each prefix node's 10 traffic entries are read once. Every lp[i][j] still adds its terms in
+    // the order k = 0, 1, ..., the order the CPU follows too.
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int k = 0; k < q; ++k) {
+      const int xk = node_at(code, k);
+      V to[M], from[M];
+      for (int j = 0; j < M; ++j) {
+        to[j] = traffic[xk * nn + y[j]];
+        from[j] = traffic[y[j] * nn + xk];
+      }
+      for (int i = 0; i < M; ++i) {
+        const V d_in = cost_of[k * nn + q + i], d_out = cost_of[(q + i) * nn + k];
+        for (int j = 0; j < M; ++j) lp[i][j] = A::mad(A::mad(lp[i][j], d_in, to[j]), d_out, from[j]);
+      }
+    }
+  }
+
+  // Swaps the nodes at positions q + r and q + s (r < s), with c = suffix_coefficients of that step.
+  KS_HD void swap_suffix(int r, int s, const V* c) {
+    V d = V(0);
+    int at = 0;
+    for (int k = 0; k < M; ++k) {
+      if (k == r || k == s) continue;
+      d = A::mad(A::mad(d, c[at], A::sub(pt[k][s], pt[k][r])), c[at + 1], A::sub(pt[s][k], pt[r][k]));
+      at += 2;
+    }
+    d = A::mad(A::mad(d, c[at], A::sub(pt[s][r], pt[r][s])), c[at + 1], A::sub(pt[s][s], pt[r][r]));
+    const V prefix_share = A::add(A::sub(lp[r][s], lp[r][r]), A::sub(lp[s][r], lp[s][s]));
+    cost = A::add(cost, A::add(d, prefix_share));
+    for (int i = 0; i < M; ++i) {
+      exchange(lp[i][r], lp[i][s]);
+      exchange(pt[i][r], pt[i][s]);
+    }
+    for (int j = 0; j < M; ++j) exchange(pt[r][j], pt[s][j]);
+    code = swap_positions(code, q + r, q + s);
+  }
+
+  template <class Visit>
+  KS_HD void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+    begin_block(g.q);
+#if defined(__CUDA_ARCH__)
+#pragma unroll 1
+#endif
+    for (int round = 0; round < M; ++round) {
+#if defined(__CUDA_ARCH__)
+#pragma unroll
+#endif
+      for (int step = 0; step <= kInnerSteps; ++step) {
+        if (b.counts(code)) visit(*this);
+        if (step < kInnerSteps)
+          swap_suffix(suffix_step_a(step), suffix_step_b(step), coefficients + step * kStepCoefficients);
+      }
+      if (round + 1 < M) swap_suffix(0, M - 1, coefficients + kInnerSteps * kStepCoefficients);
+    }
+  }
+
+ private:
+  KS_HD static void exchange(V& a, V& b) {
+    const V t = a;
+    a = b;
+    b = t;
+  }
+};
+
+// Moves positions 0 .. q-1 of a walker (anything with `code`, `n()` and `swap(r, s)`) to the next prefix in
+// lexicographic order, by swaps (usually one).
+template <class Walker>
+KS_HD void advance_prefix(Walker& w, int q) {
+  std::uint64_t target = w.code;
+  next_prefix(target, w.n(), q);
+  for (int i = 0; i < q; ++i) {
+    const int want = node_at(target, i);
+    if (node_at(w.code, i) == want) continue;
+    int j = i + 1;
+    while (node_at(w.code, j) != want) ++j;
+    w.swap(i, j);
+  }
+}
+
+// Walks one run, calling visit(walker) for every placement of the run that the bounds count.
+template <class W, class Visit>
+KS_HD void walk_run(W& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
+  w.code = code_of_index(b.first_index, g.n);
+  w.evaluate_in_full();
+  for (std::uint64_t block = 0;; ++block) {
+    w.walk_block(g, b, visit);
+    if (block + 1 >= b.blocks) break;
+    advance_prefix(w, g.q);
+  }
+}
+
+// Summary of the costs one worker has seen for one (slice, configuration): minimum with the smallest key among
+// equal minima (the placement's code or index, or a sample number), maximum, sum and count.
+template <class A>
+struct RunningStats {
+  using V = typename A::Value;
+  V min = std::numeric_limits<V>::max();
+  std::uint64_t key = ~std::uint64_t(0);
+  V max = std::numeric_limits<V>::lowest();
+  typename A::Sum sum{};
+  std::uint64_t count = 0;
+
+  KS_HD void add(V cost, std::uint64_t k) {
+    if (cost < min || (cost == min && k < key)) {
+      min = cost;
+      key = k;
+    }
+    if (cost > max) max = cost;
+    A::accumulate(sum, cost);
+    ++count;
+  }
+  KS_HD void merge(const RunningStats& o) {
+    if (o.min < min || (o.min == min && o.key < key)) {
+      min = o.min;
+      key = o.key;
+    }
+    if (o.max > max) max = o.max;
+    merge_sum(o.sum);
+    count += o.count;
+  }
+
+ private:
+  KS_HD void merge_sum(const Sum128& s) { sum.add(s); }
+  KS_HD void merge_sum(double s) { A::accumulate(sum, s); }
+};
+
+}  // namespace ks::topo
