@@ -1,6 +1,6 @@
-// Enum names (gpu/core/enum_names.hpp) and the thirteen enums that take their names from it: every value's name,
-// the way back, and the usage errors people see for other text, word for word as the hand-written pairs gave them
-// before the tables replaced those.
+// Enum names (gpu/core/enum_names.hpp) and the thirteen enums that take their names from it: every value's
+// name, the way back, and the usage errors people see for other text, word for word as the hand-written pairs
+// gave them before the tables replaced those.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -25,7 +25,8 @@ namespace ks {
 namespace {
 
 enum class Fruit { Apple, Pear, Quince, Unnamed };
-constexpr EnumName<Fruit> kFruitNames[] = {{Fruit::Apple, "apple"}, {Fruit::Pear, "pear"}, {Fruit::Quince, "quince"}};
+constexpr EnumName<Fruit> kFruitNames[] = {
+    {Fruit::Apple, "apple"}, {Fruit::Pear, "pear"}, {Fruit::Quince, "quince"}};
 constexpr EnumName<Fruit> kOneFruit[] = {{Fruit::Pear, "pear"}};
 
 // The full message of the usage Error that `parse` throws.
@@ -59,7 +60,8 @@ TEST(EnumNames, ValueNamedOrAUsageErrorWithTheDefaultOrTheGivenHint) {
   EXPECT_EQ(value_named(kFruitNames, "pear", "fruit"), Fruit::Pear);
   EXPECT_EQ(usage_message([] { value_named(kFruitNames, "Pear", "fruit"); }),
             "unknown fruit 'Pear'. use apple, pear or quince");
-  EXPECT_EQ(usage_message([] { value_named(kFruitNames, "", "fruit", "pick one"); }), "unknown fruit ''. pick one");
+  EXPECT_EQ(usage_message([] { value_named(kFruitNames, "", "fruit", "pick one"); }),
+            "unknown fruit ''. pick one");
 }
 
 TEST(EnumNames, ProjectEnumsRoundTrip) {
@@ -67,8 +69,10 @@ TEST(EnumNames, ProjectEnumsRoundTrip) {
     EXPECT_EQ(border_from_string(to_string(b)), b);
   EXPECT_STREQ(to_string(Border::Reflect101), "reflect101");
   for (Backend b : {Backend::Cpu, Backend::Cuda}) EXPECT_EQ(backend_from_string(to_string(b)), b);
-  for (DType t : {DType::F32, DType::F64, DType::U32, DType::I32, DType::U64}) EXPECT_EQ(dtype_from_string(to_string(t)), t);
-  for (ElemType t : {ElemType::U8, ElemType::U16, ElemType::F32}) EXPECT_EQ(elem_type_from_string(to_string(t)), t);
+  for (DType t : {DType::F32, DType::F64, DType::U32, DType::I32, DType::U64})
+    EXPECT_EQ(dtype_from_string(to_string(t)), t);
+  for (ElemType t : {ElemType::U8, ElemType::U16, ElemType::F32})
+    EXPECT_EQ(elem_type_from_string(to_string(t)), t);
   EXPECT_STREQ(to_string(ElemType::U16), "u16");
   EXPECT_EQ(topo::metric_from_string("weighted"), topo::Metric::Weighted);
   EXPECT_STREQ(to_string(topo::Metric::Hops), "hops");
@@ -97,7 +101,8 @@ TEST(EnumNames, ProjectEnumsRefuseOtherTextWithTheirMessages) {
             "unknown backend 'gpu'. use --backend cpu or --backend cuda");
   EXPECT_EQ(usage_message([] { dtype_from_string("f16"); }),
             "unknown element type 'f16'. use f32, f64, u32, i32 or u64");
-  EXPECT_EQ(usage_message([] { elem_type_from_string("u32"); }), "unknown element type 'u32'. use u8, u16 or f32");
+  EXPECT_EQ(usage_message([] { elem_type_from_string("u32"); }),
+            "unknown element type 'u32'. use u8, u16 or f32");
   EXPECT_EQ(usage_message([] { topo::metric_from_string("miles"); }),
             "unknown metric 'miles'. use --metric hops or --metric weighted");
   EXPECT_EQ(usage_message([] { lab::host_mode_from_string("locked"); }),
