@@ -77,15 +77,15 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
   r.cost = spec.cost(input.shape(), req.params);
 
   if (req.backend == Backend::Cpu) {
-    r.device = fmt::format("CPU ({} thread{})", pool_->size(), pool_->size() == 1 ? "" : "s");
+    r.device = fmt::format("CPU ({} thread{})", pool().size(), pool().size() == 1 ? "" : "s");
     r.cpu_simd = cpu::simd::simd_description();
     // One output for every run: the warm-up also pays its page faults, so the samples time the filter.
     result.output = Image(input.shape());
-    for (int i = 0; i < req.warmup; ++i) cpu::run_stencil_into(plan, input, result.output, *pool_);
+    for (int i = 0; i < req.warmup; ++i) cpu::run_stencil_into(plan, input, result.output, pool());
     std::vector<double> samples;
     for (int i = 0; i < req.repeat; ++i) {
       Stopwatch watch;
-      cpu::run_stencil_into(plan, input, result.output, *pool_);
+      cpu::run_stencil_into(plan, input, result.output, pool());
       samples.push_back(watch.elapsed_ms());
     }
     r.kernel_time = TimingStats::of(std::move(samples));
