@@ -2,13 +2,14 @@
 #include "core/cuda_context.hpp"
 #include "core/device_info.hpp"
 #include "core/error.hpp"
+#include "core/no_cuda.hpp"
 
 namespace ks {
 
 std::vector<DeviceInfo> list_devices() { return {}; }
 
 std::string no_device_reason() {
-  return "this build of kernelscope has no CUDA backend (it was configured without a CUDA compiler)";
+  return std::string(kNoCudaBackend) + " (it was configured without a CUDA compiler)";
 }
 
 std::string cuda_version_text(int version) {
@@ -16,8 +17,7 @@ std::string cuda_version_text(int version) {
 }
 
 std::unique_ptr<CudaContext> CudaContext::create(int) {
-  throw Error(ErrorKind::Device, "CUDA is not available: " + no_device_reason(),
-              "use --backend cpu, or rebuild on a machine with the CUDA toolkit");
+  throw Error(ErrorKind::Device, "CUDA is not available: " + no_device_reason(), kNoCudaHint);
 }
 
 CudaContext::~CudaContext() = default;

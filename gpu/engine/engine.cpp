@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "core/cpu_peaks.hpp"
 #include "core/error.hpp"
 #include "registry/registry.hpp"
 #include "stencil/cpu/simd/simd_target.hpp"
@@ -11,46 +10,6 @@
 #include "stencil/stencil_plan.hpp"
 
 namespace ks {
-
-Engine::Engine(Options options) : pool_(std::make_unique<ThreadPool>(options.cpu_threads)) {}
-Engine::~Engine() = default;
-
-CudaContext& Engine::cuda() {
-  if (!cuda_ && !cuda_tried_) {
-    cuda_tried_ = true;
-    try {
-      cuda_ = CudaContext::create(0);
-    } catch (const Error& e) {
-      cuda_error_ = e.what();  // what is missing; the hint ("--backend cpu") is each front end's own
-      throw;
-    }
-  }
-  if (!cuda_) throw Error(ErrorKind::Device, cuda_error_.empty() ? "CUDA is not available" : cuda_error_);
-  return *cuda_;
-}
-
-bool Engine::cuda_available() {
-  try {
-    cuda();
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
-std::string Engine::cuda_unavailable_reason() { return cuda_available() ? std::string() : cuda_error_; }
-
-const ComputePeaks& Engine::peaks(Backend backend) {
-  if (backend == Backend::Cpu) {
-    if (!cpu_peaks_) cpu_peaks_ = measure_cpu_peaks(*pool_);
-    return *cpu_peaks_;
-  }
-  if (!cuda_peaks_) {
-    CudaContext& ctx = cuda();
-    cuda_peaks_ = ComputePeaks{ctx.copy_bandwidth_gbps(), ctx.fma_peak_gflops(), ctx.device().name};
-  }
-  return *cuda_peaks_;
-}
 
 std::string Engine::default_cuda_variant(const KernelSpec& spec, const ParamSet& params) {
   if (spec.find_variant("separable") && !spec.unavailable_reason("separable", params)) return "separable";
@@ -118,15 +77,15 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
   r.cost = spec.cost(input.shape(), req.params);
 
   if (req.backend == Backend::Cpu) {
-    r.device = fmt::format("CPU ({} thread{})", pool_->size(), pool_->size() == 1 ? "" : "s");
+    r.device = fmt::format("CPU ({} thread{})", pool().size(), pool().size() == 1 ? "" : "s");
     r.cpu_simd = cpu::simd::simd_description();
     // One output for every run: the warm-up also pays its page faults, so the samples time the filter.
     result.output = Image(input.shape());
-    for (int i = 0; i < req.warmup; ++i) cpu::run_stencil_into(plan, input, result.output, *pool_);
+    for (int i = 0; i < req.warmup; ++i) cpu::run_stencil_into(plan, input, result.output, pool());
     std::vector<double> samples;
     for (int i = 0; i < req.repeat; ++i) {
       Stopwatch watch;
-      cpu::run_stencil_into(plan, input, result.output, *pool_);
+      cpu::run_stencil_into(plan, input, result.output, pool());
       samples.push_back(watch.elapsed_ms());
     }
     r.kernel_time = TimingStats::of(std::move(samples));

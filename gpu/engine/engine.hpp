@@ -6,13 +6,12 @@
 #include <string>
 #include <vector>
 
-#include "core/cuda_context.hpp"
 #include "core/device_image_ref.hpp"
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
 #include "core/peaks.hpp"
-#include "core/thread_pool.hpp"
+#include "core/runtime.hpp"
 #include "core/timing.hpp"
 #include "registry/kernel_spec.hpp"
 #include "registry/params.hpp"
@@ -66,24 +65,11 @@ struct StencilResult {
   DeviceImageRef output_device;  // the same result on the GPU (alpha restored too), when keep_on_device asked
 };
 
-class Engine {
+// The stencil runner over the process's Runtime (thread pool, CUDA context, peaks): simulations and lab runs
+// take the same object as their Runtime, so one Engine serves every family.
+class Engine : public Runtime {
  public:
-  struct Options {
-    unsigned cpu_threads = 0;  // 0: every core
-  };
-  explicit Engine(Options options);
-  Engine() : Engine(Options{}) {}
-  ~Engine();
-
-  ThreadPool& pool() noexcept { return *pool_; }
-  // The CUDA context, created on first use; throws a Device error (hint: --backend cpu) when there is none.
-  CudaContext& cuda();
-  bool cuda_available();
-  std::string cuda_unavailable_reason();
-  // The roof of `backend`, measured once per engine: CUDA from the context (copy bandwidth, FMA peak), the
-  // CPU with short threaded loops on pool() (core/cpu_peaks.hpp, about half a second). Throws like cuda()
-  // when CUDA is asked for and missing.
-  const ComputePeaks& peaks(Backend backend);
+  using Runtime::Runtime;
 
   // Runs a stencil kernel of the registry on `input`. The input must be of a type and channel count the kernel
   // takes (see prepare_stencil_input); everything is validated before any work starts.
@@ -91,13 +77,6 @@ class Engine {
 
   // The default CUDA variant for a kernel and its parameters: separable when it applies, else tiled.
   static std::string default_cuda_variant(const KernelSpec& spec, const ParamSet& params);
-
- private:
-  std::unique_ptr<ThreadPool> pool_;
-  std::unique_ptr<CudaContext> cuda_;
-  std::optional<ComputePeaks> cpu_peaks_, cuda_peaks_;
-  std::string cuda_error_;
-  bool cuda_tried_ = false;
 };
 
 // Brings a loaded image to what stencil kernels take: U16 becomes F32, 2 and 3 channels become 4.

@@ -7,8 +7,8 @@
 
 #include "core/cuda_context.hpp"
 #include "core/host_memory.hpp"
+#include "core/runtime.hpp"
 #include "core/thread_pool.hpp"
-#include "engine/engine.hpp"
 #include "lab/lab_cuda.hpp"
 #include "lab/lab_memory.hpp"
 #include "registry/registry.hpp"
@@ -295,11 +295,11 @@ std::string default_lab_variant(const LabKernel& kernel, Backend backend) {
   throw_usage(fmt::format("{} has no CUDA variant", kernel.info().id), "use --backend cpu");
 }
 
-void check_lab_request(Engine& engine, const LabRequest& req, bool with_device) {
+void check_lab_request(Runtime& runtime, const LabRequest& req, bool with_device) {
   const Plan p = plan_request(req);
   if (req.backend == Backend::Cuda && !with_device) return;
   if (req.backend == Backend::Cuda) {
-    CudaContext& cuda = engine.cuda();
+    CudaContext& cuda = runtime.cuda();
     const auto run = p.kernel->make_cuda_run(setup_for(p, req, cuda.device()));
     check_memory(p, req, run.get(), &cuda);
   } else {
@@ -307,16 +307,16 @@ void check_lab_request(Engine& engine, const LabRequest& req, bool with_device) 
   }
 }
 
-LabResult run_lab(Engine& engine, const LabRequest& req, const LabRunControl& control) {
+LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& control) {
   const Plan p = plan_request(req);
   const LabKernel& k = *p.kernel;
-  CudaContext* cuda = req.backend == Backend::Cuda ? &engine.cuda() : nullptr;
+  CudaContext* cuda = req.backend == Backend::Cuda ? &runtime.cuda() : nullptr;
   std::unique_ptr<LabCudaRun> cuda_run;
   if (cuda) cuda_run = k.make_cuda_run(setup_for(p, req, cuda->device()));
   check_memory(p, req, cuda_run.get(), cuda);
-  // The backend's roof, measured once per engine: before the run's arrays take memory.
-  const ComputePeaks& peaks = engine.peaks(req.backend);
-  ThreadPool& pool = engine.pool();
+  // The backend's roof, measured once per runtime: before the run's arrays take memory.
+  const ComputePeaks& peaks = runtime.peaks(req.backend);
+  ThreadPool& pool = runtime.pool();
 
   LabResult result;
   LabReport& r = result.report;

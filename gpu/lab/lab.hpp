@@ -1,7 +1,7 @@
 #pragma once
 // The basics lab, as the CLI (`kernelscope-cli lab`, `bench`) and the GUI drive it. No Qt, no GL.
 //
-//   Engine engine;
+//   Runtime runtime;  // or the process's Engine, which is one
 //   lab::LabRequest req;
 //   req.kernel = "vecadd";
 //   req.size = lab::LabSize::elements(1 << 28);
@@ -10,8 +10,8 @@
 //   req.variant = "vector4";
 //   req.host = lab::HostMode::Pinned;
 //   req.streams = 4;
-//   lab::LabResult r = lab::run_lab(engine, req);  // r.report: launch arithmetic, upload/kernel/download,
-//                                                  // GB/s, % of the copy bandwidth, the check, the timeline
+//   lab::LabResult r = lab::run_lab(runtime, req);  // r.report: launch arithmetic, upload/kernel/download,
+//                                                   // GB/s, % of the copy bandwidth, the check, the timeline
 //
 // Everything about the request (kernel, size and its limits, parameters, variant, block against the device and
 // the kernel, host mode, streams, the user's arrays, host and device memory) is checked before any memory is
@@ -32,7 +32,7 @@
 #include "registry/params.hpp"
 
 namespace ks {
-class Engine;
+class Runtime;
 }
 
 namespace ks::lab {
@@ -70,8 +70,8 @@ std::string default_lab_variant(const LabKernel& kernel, Backend backend);
 // Every check of run_lab that needs no memory. `with_device` (CUDA requests): also the block against the device
 // and the kernel, and the free device memory; without it nothing touches the device, so a front end can refuse
 // a bad request (exit 2) before it asks for a GPU (exit 1 where there is none). Throws.
-void check_lab_request(Engine& engine, const LabRequest& request, bool with_device = true);
+void check_lab_request(Runtime& runtime, const LabRequest& request, bool with_device = true);
 
-LabResult run_lab(Engine& engine, const LabRequest& request, const LabRunControl& control = {});
+LabResult run_lab(Runtime& runtime, const LabRequest& request, const LabRunControl& control = {});
 
 }  // namespace ks::lab

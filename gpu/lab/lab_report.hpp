@@ -83,7 +83,7 @@ struct LabReport {
   double copy_bandwidth_gbps = 0;  // the device's measured copy bandwidth; 0 on the CPU backend
   double percent_of_copy = 0;      // gbps / copy_bandwidth_gbps * 100
   double arithmetic_intensity = 0; // operations / bytes
-  std::optional<double> peak_gflops;  // the backend's measured FMA peak (Engine::peaks), when known
+  std::optional<double> peak_gflops;  // the backend's measured FMA peak (Runtime::peaks), when known
   std::optional<double> percent_of_peak_flops;
   RooflineFigures roofline;  // intensity, rates, the backend's peaks, % of the roof
 
@@ -100,7 +100,7 @@ struct LabReport {
 };
 
 // "pinned, 4 streams x 4 chunks" etc. are the CLI's business; these derive the rates of a report in place.
-// `peaks`: the backend's roof (Engine::peaks); without it peak_gflops stays as it is and the roofline figures
+// `peaks`: the backend's roof (Runtime::peaks); without it peak_gflops stays as it is and the roofline figures
 // have no peaks.
 void fill_rates(LabReport& report, const ComputePeaks* peaks = nullptr);
 

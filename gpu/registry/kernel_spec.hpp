@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/backend.hpp"
 #include "core/image.hpp"
 #include "registry/params.hpp"
 
@@ -16,10 +17,6 @@ namespace ks {
 namespace lab {
 class LabKernel;  // gpu/lab/lab_kernel.hpp
 }
-
-enum class Backend { Cpu, Cuda };
-const char* to_string(Backend b) noexcept;
-Backend backend_from_string(const std::string& s);  // "cpu" | "cuda"; usage Error otherwise
 
 struct VariantSpec {
   std::string name;  // "cpu", "naive", "tiled", "separable", ...

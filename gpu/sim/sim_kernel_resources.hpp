@@ -5,7 +5,7 @@
 #include <string>
 
 #include "core/launch_geometry.hpp"
-#include "stencil/stencil_kernel_resources.hpp"  // KernelResources
+#include "core/kernel_resources.hpp"
 
 namespace ks {
 

@@ -4,9 +4,9 @@
 // contract a*b+c into FMAs, and the CPU and every CUDA variant give bit-identical states after any number of steps.
 #include <cstdint>
 
+#include "core/floor_mod.hpp"
 #include "core/hd.hpp"
-#include "stencil/border.hpp"  // floor_mod
-#include "stencil/stencil_math.hpp"
+#include "core/rounded_math.hpp"  // add_rn, mul_rn
 
 namespace ks::sim {
 

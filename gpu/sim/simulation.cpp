@@ -5,7 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "engine/engine.hpp"
+#include "core/runtime.hpp"
 #include "registry/registry.hpp"
 #include "sim/cuda/sim_cuda.hpp"
 #include "sim/initial_state.hpp"
@@ -81,8 +81,8 @@ std::string Simulation::default_variant(const KernelSpec& spec, Backend backend)
   return spec.id == "life" ? "bitpacked" : "strip";
 }
 
-Simulation::Simulation(Engine& engine, SimulationRequest request, SimulationStart start)
-    : engine_(engine), request_(std::move(request)) {
+Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationStart start)
+    : runtime_(runtime), request_(std::move(request)) {
   // Everything about the request first; no memory is taken and no device is touched before it all holds.
   const KernelSpec& spec = simulation_spec(request_.kernel);
   request_.kernel = spec.id;
@@ -112,9 +112,9 @@ Simulation::Simulation(Engine& engine, SimulationRequest request, SimulationStar
   initial_ = sim::initial_fields(*model_, start.image, start.pattern);
 
   if (request_.backend == Backend::Cpu) {
-    backend_ = sim::make_cpu_backend(*model_, variant_, engine_.pool());
+    backend_ = sim::make_cpu_backend(*model_, variant_, runtime_.pool());
   } else {
-    backend_ = sim::cuda::make_cuda_backend(engine_.cuda(), *model_, variant_,
+    backend_ = sim::cuda::make_cuda_backend(runtime_.cuda(), *model_, variant_,
                                             request_.block.value_or(BlockShape{32, 8}));
   }
   backend_->load(initial_);
@@ -234,7 +234,7 @@ SimulationReport Simulation::report() {
   cells.width = model_->width;
   cells.height = model_->height;
   r.roofline = roofline_figures(spec.cost(cells, request_.params).operations, cost.bytes,
-                                r.step_time.median_ms, engine_.peaks(request_.backend));
+                                r.step_time.median_ms, runtime_.peaks(request_.backend));
   return r;
 }
 

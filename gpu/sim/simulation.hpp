@@ -1,9 +1,9 @@
 #pragma once
 // A running simulation (heat, life, grayscott), as the CLI and the GUI drive it. No Qt, no GL.
 //
-//   Engine engine;
+//   Runtime runtime;                     // or the process's Engine, which is one
 //   SimulationRequest req{"life", spec.default_params(), Backend::Cuda};
-//   Simulation sim(engine, req, SimulationStart{.pattern = builtin_pattern("glider")});
+//   Simulation sim(runtime, req, SimulationStart{.pattern = builtin_pattern("glider")});
 //   sim.step(100);                       // 100 steps; the state stays on the GPU, each launch timed by events
 //   Image frame = sim.image();           // u8 0/255 for Life, f32 for heat and Gray-Scott (v)
 //   DeviceImageRef gpu = sim.device_image();  // the same on the device, for CUDA-GL interop
@@ -29,7 +29,7 @@
 
 namespace ks {
 
-class Engine;
+class Runtime;
 namespace sim {
 class SimBackend;
 struct SimModel;
@@ -85,7 +85,7 @@ struct SimulationReport {
   double percent_of_copy = 0;        // 0 on the CPU backend
   std::optional<OccupancyReport> occupancy;
   // Per step, from the registry's cost model (operations per cell as sim_kernels.cpp counts them, bytes as
-  // above) and the median step time, against the backend's peaks (Engine::peaks).
+  // above) and the median step time, against the backend's peaks (Runtime::peaks).
   RooflineFigures roofline;
 };
 
@@ -93,7 +93,7 @@ class Simulation {
  public:
   static constexpr std::size_t kMaxTimingSamples = 1 << 20;
 
-  Simulation(Engine& engine, SimulationRequest request, SimulationStart start = {});
+  Simulation(Runtime& runtime, SimulationRequest request, SimulationStart start = {});
   ~Simulation();
   Simulation(const Simulation&) = delete;
   Simulation& operator=(const Simulation&) = delete;
@@ -151,7 +151,7 @@ class Simulation {
   static std::string default_variant(const KernelSpec& spec, Backend backend);
 
  private:
-  Engine& engine_;
+  Runtime& runtime_;
   SimulationRequest request_;
   std::string variant_;
   std::unique_ptr<sim::SimModel> model_;

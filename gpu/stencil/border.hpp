@@ -8,6 +8,7 @@
 //   constant    vvvv|abcd|vvvv    (remap returns -1: read the border value instead)
 #include <string>
 
+#include "core/floor_mod.hpp"
 #include "core/hd.hpp"
 
 namespace ks {
@@ -16,11 +17,6 @@ enum class Border : int { Replicate, Reflect, Reflect101, Wrap, Constant };
 
 const char* to_string(Border b) noexcept;
 Border border_from_string(const std::string& s);  // usage Error listing the modes otherwise
-
-KS_HD int floor_mod(int a, int n) {
-  int m = a % n;
-  return m < 0 ? m + n : m;
-}
 
 // Index in [0, n) to read for position p, or -1 for the constant border.
 KS_HD int remap(int p, int n, Border b) {

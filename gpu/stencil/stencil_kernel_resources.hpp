@@ -7,16 +7,11 @@
 #include <string>
 
 #include "core/image.hpp"
+#include "core/kernel_resources.hpp"
 #include "core/launch_geometry.hpp"
 #include "stencil/stencil_plan.hpp"
 
 namespace ks {
-
-struct KernelResources {
-  std::string kernel_name;       // "tiled_window<u8,1,linear>", as the CUDA occupancy report names it
-  int registers_per_thread = 0;  // ptxas, sm_90
-  std::size_t shared_bytes = 0;  // per block (the tiled variants' dynamic tile)
-};
 
 // None for variants the geometry does not model (separable) or a kernel the table lacks.
 std::optional<KernelResources> stencil_kernel_resources(const StencilPlan& plan, const std::string& variant,

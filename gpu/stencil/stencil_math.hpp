@@ -3,10 +3,7 @@
 #include <cstdint>
 
 #include "core/hd.hpp"
-
-#if !defined(__CUDACC__)
-#include <cmath>
-#endif
+#include "core/rounded_math.hpp"  // mul_rn, add_rn, div_rn, sqrt_rn
 
 namespace ks {
 
@@ -27,37 +24,6 @@ KS_HD std::uint8_t saturate_u8(float v) {
   if (!(v > 0.f)) return 0;
   if (v >= 255.f) return 255;
   return static_cast<std::uint8_t>(static_cast<int>(v + 0.5f));
-}
-
-// Separately rounded float operations: nvcc contracts a*b+c into an FMA unless told not to, g++ does not on
-// x86-64 with -ffp-contract=off. Using these where U8 results depend on float math keeps CPU == GPU.
-KS_HD float mul_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-KS_HD float add_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-KS_HD float div_rn(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fdiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
-KS_HD float sqrt_rn(float a) {
-#if defined(__CUDA_ARCH__)
-  return __fsqrt_rn(a);
-#else
-  return std::sqrt(a);
-#endif
 }
 
 // U8 unsharp mask, as stencil_plan.hpp specifies.

@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "core/hd.hpp"
-#include "stencil/stencil_math.hpp"  // add_rn, mul_rn
+#include "core/rounded_math.hpp"  // add_rn, mul_rn
 
 namespace ks::lab {
 

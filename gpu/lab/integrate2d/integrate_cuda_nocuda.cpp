@@ -1,6 +1,6 @@
 // A build without CUDA: integrate2d's device variants say so (the cpu variant still runs).
 #include "lab/integrate2d/integrate_cuda.hpp"
-#include "lab/no_cuda_error.hpp"
+#include "core/no_cuda.hpp"
 
 namespace ks::lab {
 

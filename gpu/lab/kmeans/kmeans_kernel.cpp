@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "core/no_cuda.hpp"
 #include "core/thread_pool.hpp"
 #include "lab/kmeans/kmeans_cpu.hpp"
 #include "lab/kmeans/kmeans_image.hpp"
@@ -184,7 +185,7 @@ class KmeansKernel final : public LabKernel {
         setup, setup.variant == "naive" ? cuda::KmeansVariant::Naive : cuda::KmeansVariant::Blocked);
 #else
     (void)setup;
-    throw Error(ErrorKind::Device, "this build of kernelscope has no CUDA backend", "use --backend cpu");
+    throw_no_cuda();
 #endif
   }
 

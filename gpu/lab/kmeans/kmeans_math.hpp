@@ -8,7 +8,7 @@
 #include <cstdint>
 
 #include "core/hd.hpp"
-#include "stencil/stencil_math.hpp"  // mul_rn, add_rn
+#include "core/rounded_math.hpp"  // mul_rn, add_rn
 
 namespace ks::lab {
 

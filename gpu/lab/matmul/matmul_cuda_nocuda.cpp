@@ -1,6 +1,6 @@
 // A build without CUDA: matmul's device variants say so (the cpu and openblas variants still run).
 #include "lab/matmul/matmul_cuda.hpp"
-#include "lab/no_cuda_error.hpp"
+#include "core/no_cuda.hpp"
 
 namespace ks::lab {
 

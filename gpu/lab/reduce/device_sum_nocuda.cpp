@@ -1,5 +1,5 @@
 // A build without CUDA: the lab's device sums say so (the cpu variant still runs).
-#include "lab/no_cuda_error.hpp"
+#include "core/no_cuda.hpp"
 #include "lab/reduce/device_sum.hpp"
 
 namespace ks::lab {

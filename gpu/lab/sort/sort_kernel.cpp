@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <bit>
 
+#include "core/no_cuda.hpp"
 #include "core/thread_pool.hpp"
 #include "lab/lab_check.hpp"
 #include "lab/sort/sort_cpu.hpp"
@@ -138,7 +139,7 @@ class SortKernel final : public LabKernel {
     return make_sort_cuda_run(setup, v, pairs_of(*setup.params));
 #else
     (void)setup;
-    throw Error(ErrorKind::Device, "this build of kernelscope has no CUDA backend", "use --backend cpu");
+    throw_no_cuda();
 #endif
   }
 

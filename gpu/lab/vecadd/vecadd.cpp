@@ -6,6 +6,7 @@
 
 #include <cmath>
 
+#include "core/no_cuda.hpp"
 #include "core/thread_pool.hpp"
 #include "lab/lab_check.hpp"
 #include "lab/lab_fill.hpp"
@@ -92,7 +93,7 @@ class VecKernel final : public LabKernel {
     return make_vecadd_cuda_run(setup, op_);
 #else
     (void)setup;
-    throw Error(ErrorKind::Device, "this build of kernelscope has no CUDA backend", "use --backend cpu");
+    throw_no_cuda();
 #endif
   }
 

@@ -5,6 +5,7 @@
 // below into a 4-bit total, and applies the rule by a multiplexer tree over the rule's masks (sim_math.hpp,
 // shared with cpu_bitpacked). The three rows' sums roll down in registers, so every word is loaded about once
 // per step: 1 bit of traffic per cell each way, and any outer-totalistic rule costs the same.
+#include "core/cuda/check.cuh"
 #include "sim/cuda/sim_launch.cuh"
 
 namespace ks::cuda {

@@ -11,9 +11,9 @@
 #include <string>
 
 #include "core/cuda/launch_check.cuh"
+#include "core/cuda/launch_grid.cuh"  // block_dim, ceil_div, check_grid
 #include "core/launch_shape.hpp"
 #include "sim/sim_backend.hpp"
-#include "stencil/cuda/stencil_launch.cuh"  // block_dim, ceil_div, check_grid
 
 namespace ks::cuda {
 

@@ -1,6 +1,7 @@
 // What the CUDA simulation backends do to a state besides stepping it: count live cells, sum a field, paint a
 // brush. All on the device, so a GUI can show the population of an 8192 x 8192 grid every frame without
 // copying the grid to the host.
+#include "core/cuda/check.cuh"
 #include "sim/cuda/sim_launch.cuh"
 
 namespace ks::cuda {

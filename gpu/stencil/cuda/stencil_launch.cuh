@@ -11,6 +11,7 @@
 
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/launch_check.cuh"
+#include "core/cuda/launch_grid.cuh"  // block_dim, ceil_div, check_grid
 #include "core/device_info.hpp"
 #include "core/image.hpp"
 #include "core/launch_shape.hpp"
@@ -109,8 +110,6 @@ inline std::size_t window_taps(const StencilPlan& plan) {
   return std::size_t(2 * plan.radius_x() + 1) * std::size_t(2 * plan.radius_y() + 1);
 }
 
-inline dim3 block_dim(const BlockShape& b) { return dim3(unsigned(b.x), unsigned(b.y)); }
-
 template <class T>
 const char* type_name() {
   return sizeof(T) == 1 ? "u8" : "f32";
@@ -123,16 +122,6 @@ template <class T, int C>
 std::string kernel_name(const char* what, const char* detail = nullptr) {
   return std::string(what) + "<" + type_name<T>() + "," + std::to_string(C) +
          (detail ? std::string(",") + detail : std::string()) + ">";
-}
-
-inline unsigned ceil_div(long long a, long long b) { return unsigned((a + b - 1) / b); }
-
-// The grid's y and z extents are limited to 65535 blocks: a very tall image with a flat block exceeds it.
-inline void check_grid(const dim3& grid) {
-  if (grid.y > 65535 || grid.z > 65535)
-    throw_usage("the image is too tall for this block shape (" + std::to_string(grid.y) +
-                    " rows of blocks; CUDA allows 65535)",
-                "use a taller block, e.g. 32x8 or 16x16");
 }
 
 }  // namespace ks::cuda

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "core/hd.hpp"
+#include "core/rounded_math.hpp"  // mul_rn, add_rn, div_rn (double)
 #include "topo/arith.hpp"
 
 namespace ks::topo {
@@ -20,29 +21,6 @@ struct ExactInt32 {
   KS_HD static Value sub(Value a, Value b) { return a - b; }
   KS_HD static Value add(Value a, Value b) { return a + b; }
 };
-
-// Separately rounded double operations (the host is built with -ffp-contract=off; nvcc would contract a*b+c).
-KS_HD double mul_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
-KS_HD double add_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dadd_rn(a, b);
-#else
-  return a + b;
-#endif
-}
-KS_HD double div_rn(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __ddiv_rn(a, b);
-#else
-  return a / b;
-#endif
-}
 
 // e^x for x <= 0, relative error below 1e-10 (plenty for an acceptance probability; what matters is that both
 // sides compute the same bits); 0 below -40 (e^-40 = 4e-18 is below the resolution of the uniform numbers it
