@@ -6,7 +6,9 @@
 
 #include "core/error.hpp"
 #include "core/launch_shape.hpp"
+#include "io/image_io.hpp"
 #include "qt/main_window.hpp"
+#include "qt/qimage_convert.hpp"
 #include "qt/viewport_widget.hpp"
 #include "gui/script_inspect.hpp"
 #include "gui/playlist_script.hpp"
@@ -23,6 +25,9 @@ namespace {
 
 constexpr int kStepMs = 20;
 constexpr int kSettleFrames = 3;  // ImGui lays new windows out over its first frames
+// idle-shot: longer than the viewport's own frames after a change (half a second), so that only a frame it
+// decided to draw is seen.
+constexpr int kIdleShotQuietMs = 800;
 
 void print(const QString& text) {
   std::fputs((text + "\n").toUtf8().constData(), stdout);
@@ -60,18 +65,19 @@ void ScriptRunner::start() {
 bool ScriptRunner::waiting() const {
   const bool behind = sim_wait_generation_ >= 0 && session_.simulating() && session_.simulation().playing() &&
                       session_.simulation().generation() < sim_wait_generation_;
-  if (!sleep_until_.hasExpired()) return true;
   const bool topology = wait_for_topology_ && session_.topology().busy();
   const bool requests = !window_.panels().save_requests.empty();  // asked for by a panel, not served yet
   return session_.busy() || window_.opening() || behind || topology || requests;
 }
 
 void ScriptRunner::step() {
+  if (!idle_shot_.isEmpty()) return idle_shot_step();
+  if (!sleep_until_.hasExpired()) return;  // `nowait sleep MS` too: time passes while work goes on
+  if (window_.viewport().frames_drawn() < click_seen_frame_) {  // `nowait click-button` too
+    window_.viewport().update();
+    return;
+  }
   if (wait_for_work_) {
-    if (window_.viewport().frames_drawn() < click_seen_frame_) {
-      window_.viewport().update();
-      return;
-    }
     if (waiting()) return;
     wait_for_work_ = wait_for_topology_ = false;
     settle_until_frame_ = window_.viewport().frames_drawn() + kSettleFrames;
@@ -108,6 +114,24 @@ void ScriptRunner::step() {
   }
 }
 
+void ScriptRunner::idle_shot_step() {
+  // No frame is asked for here: the viewport draws on its own or not at all, as it does for a person's hands off
+  // the mouse.
+  if (waiting()) {
+    idle_shot_quiet_ = QDeadlineTimer(kIdleShotQuietMs);
+    return;
+  }
+  if (!idle_shot_quiet_.hasExpired()) return;
+  const QString path = std::exchange(idle_shot_, QString());
+  const QImage frame = window_.viewport().last_frame();
+  try {
+    save_image(ui::qt::rgb_image_from(frame), path.toStdString());
+    print(QString("idle-shot %1 %2x%3").arg(path).arg(frame.width()).arg(frame.height()));
+  } catch (const Error& e) {
+    failure_ = QString::fromStdString(e.full_message());
+  }
+}
+
 void ScriptRunner::print_questions() {
   for (const QString& question : window_.take_questions()) print("question: " + question);
 }
@@ -128,7 +152,7 @@ bool ScriptRunner::click_pending_button() {
   const auto& [x0, y0, x1, y1] = *rect;
   click_viewport(window_, QPointF((x0 + x1) / 2, (y0 + y1) / 2));
   click_seen_frame_ = window_.viewport().frames_drawn() + 2;
-  wait_for_work_ = true;
+  wait_for_work_ = !std::exchange(click_nowait_, false);
   return true;
 }
 
@@ -139,9 +163,25 @@ void ScriptRunner::fail(const QString& message) {
 }
 
 void ScriptRunner::run_line(const QString& line) {
+  if (line.startsWith("nowait menu ")) {
+    // Triggered from the event loop, as a click on the menu would be: an entry that opens a dialog runs the
+    // dialog's loop there, and this runner's timer (which Qt does not fire again while step() is still on the
+    // stack) goes on to the next command, `close-dialog` say.
+    const QString entry = line.mid(12).trimmed();
+    QTimer::singleShot(0, this, [this, entry] {
+      try {
+        trigger_menu_entry(window_, entry);
+      } catch (const Error& e) {
+        failure_ = QString::fromStdString(e.full_message());
+      }
+    });
+    wait_for_work_ = false;
+    return;
+  }
   if (line.startsWith("nowait ")) {  // the command's work goes on while the script does
     run_line(line.mid(7).trimmed());
     wait_for_work_ = false;
+    click_nowait_ = !button_to_click_.isEmpty();  // the click comes at the next step: not waited on either
     return;
   }
   const QStringList w = line.split(' ', Qt::SkipEmptyParts);
@@ -230,6 +270,7 @@ void ScriptRunner::run_line(const QString& line) {
     need_arg();
     button_to_click_ = line.mid(line.indexOf(' ') + 1).trimmed();
     window_.panels().buttons.scroll_to = window_.panels().topology.buttons.scroll_to = button_to_click_.toStdString();
+    click_seen_frame_ = window_.viewport().frames_drawn() + 2;  // the click goes where a frame scrolled it to
     window_.viewport().update();
   } else if (cmd == "overwrite") {
     need_arg();
@@ -264,6 +305,14 @@ void ScriptRunner::run_line(const QString& line) {
     const qreal r = v.devicePixelRatioF();
     if (written)
       print(QString("viewport-shot %1 %2x%3").arg(arg).arg(qRound(v.width() * r)).arg(qRound(v.height() * r)));
+  } else if (cmd == "close-dialog") {
+    QWidget* dialog = QApplication::activeModalWidget();
+    if (!dialog) throw_usage("no dialog is open", "open one with a menu entry first: nowait menu File/Open image...");
+    dialog->close();
+  } else if (cmd == "idle-shot") {
+    need_arg();
+    idle_shot_ = arg;
+    idle_shot_quiet_ = QDeadlineTimer(kIdleShotQuietMs);
   } else if (cmd == "export") {
     need_arg();
     window_.export_result(arg, w.size() > 2 ? w[2].toInt() : 0);
