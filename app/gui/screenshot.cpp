@@ -151,8 +151,9 @@ ui::ViewState initial_view(Session& session, ui::PanelState& panels, const Scree
   panels.view = nullptr;
   if (r.split) {
     view.split = true;
-    view.split_position = *r.split;
+    view.split_position = *r.split;  // of the free area, as in the window
   }
+  view.free_width = float(r.width) - ui::panels_width(panels, float(r.width));
   view.show_launch_grid = r.launch_overlay;
   if (r.zoom > 0) {
     view.zoom = std::clamp(r.zoom, float(ui::kMinZoom), float(ui::kMaxZoom));
@@ -296,7 +297,7 @@ int screenshot_main(int argc, char** argv) {
   cli.add_flag("--topology", request.topology, "show the Topology panel with its sample swept");
   cli.add_option("--topology-traffic", request.topology_traffic, "the Topology panel on this traffic file or folder");
   cli.add_option("--topology-placements", request.topology_placements, "all, sample:N or identity");
-  cli.add_option("--split", split, "show input left and output right of this fraction of the width (0..1)");
+  cli.add_option("--split", split, "show input left and output right of this fraction of the width beside the sidebar (0..1)");
   cli.add_option("--backend", request.backend, "cpu or cuda (default: cuda when there is a GPU)");
   cli.add_option("--type", request.type, "u8 or f32: what kernels run on (f32 keeps signed results)");
   cli.add_option("--steps", request.steps, "simulations: steps to run before the frame (default 0)");

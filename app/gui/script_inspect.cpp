@@ -14,6 +14,7 @@
 #include <functional>
 
 #include "core/error.hpp"
+#include "qt/eliding_status_bar.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
 #include "render/view_math.hpp"
@@ -110,6 +111,24 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
   line += QString(" launch_grid=") + (v.show_launch_grid ? "on" : "off");
   line += QString(" topology=") + (window.panels().topology.open ? "on" : "off");
+  const auto& probe = window.panels().probe;  // the pixel the inspector shows
+  line += probe && probe->inside ? QString(" probe=%1,%2").arg(probe->x).arg(probe->y) : QString(" probe=none");
+  auto rect = [](const std::array<float, 4>& r) {
+    return QString("%1,%2,%3,%4").arg(double(r[0]), 0, 'f', 0).arg(double(r[1]), 0, 'f', 0)
+        .arg(double(r[2]), 0, 'f', 0).arg(double(r[3]), 0, 'f', 0);
+  };
+  line += " inspector=" + rect(window.panels().inspector_rect) + " caption=" + rect(window.panels().caption_rect);
+  // The free area's right edge (where the sidebar starts, or the viewport's edge), and the Topology window's
+  // place and how far it scrolls sideways (0: its contents fit), in logical pixels.
+  const float viewport_width = float(window.viewport().width());
+  line += QString(" sidebar_x=%1").arg(double(viewport_width - ui::panels_width(window.panels(), viewport_width)), 0, 'f', 0);
+  if (const ui::TopologyPanelState& t = window.panels().topology; t.open)
+    line += QString(" topology_window=%1,%2,%3,%4 topology_scroll_x=%5")
+                .arg(double(t.x), 0, 'f', 0)
+                .arg(double(t.y), 0, 'f', 0)
+                .arg(double(t.x + t.width), 0, 'f', 0)
+                .arg(double(t.y + t.height), 0, 'f', 0)
+                .arg(double(t.scroll_max_x), 0, 'f', 0);
   // Where the legend stands and where the image is, in the viewport's logical pixels.
   const ui::LegendPlacement& legend = window.viewport().legend();
   line += legend.drawn ? QString(" legend=%1,%2").arg(double(legend.shown.x)).arg(double(legend.shown.y))
@@ -135,7 +154,14 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
               .arg(a.high_contrast ? "on" : "off")
               .arg(window.isFullScreen() ? "on" : "off")
               .arg(QString::fromStdString(window.viewport().panel_font_name()).replace(' ', '_'));
-  // Last: the status bar's message, which may hold anything (spaces as '_').
+  // Who has the keyboard: the viewport, where the window's shortcuts work, another widget, or none at all (the
+  // window is not active).
+  const QWidget* focus = QApplication::focusWidget();
+  line += QString(" focus=") + (focus == &window.viewport() ? "viewport" : focus ? "other" : "none");
+  // Last: the status bar's message as drawn (elided where it meets the fields at the right) and whole, which
+  // may hold anything (spaces as '_').
+  if (const auto* bar = dynamic_cast<const ui::qt::ElidingStatusBar*>(window.statusBar()))
+    line += " message_shown=" + bar->shown_message().replace(' ', '_');
   line += " message=" + window.statusBar()->currentMessage().replace(' ', '_');
   return line;
 }

@@ -24,6 +24,9 @@ namespace {
 
 constexpr int kStepMs = 20;
 constexpr int kSettleFrames = 3;  // ImGui lays new windows out over its first frames
+// idle-shot: longer than the viewport's own frames after a change (half a second), so that only a frame it
+// decided to draw is seen.
+constexpr int kIdleShotQuietMs = 800;
 
 void print(const QString& text) {
   std::fputs((text + "\n").toUtf8().constData(), stdout);
@@ -63,18 +66,19 @@ void ScriptRunner::start() {
 bool ScriptRunner::waiting() const {
   const bool behind = sim_wait_generation_ >= 0 && session_.simulating() && session_.simulation().playing() &&
                       session_.simulation().generation() < sim_wait_generation_;
-  if (!sleep_until_.hasExpired()) return true;
   const bool topology = wait_for_topology_ && session_.topology().busy();
   const bool requests = !window_.panels().save_requests.empty();  // asked for by a panel, not served yet
   return session_.busy() || window_.opening() || behind || topology || requests;
 }
 
 void ScriptRunner::step() {
+  if (!idle_shot_.isEmpty()) return idle_shot_step();
+  if (!sleep_until_.hasExpired()) return;  // `nowait sleep MS` too: time passes while work goes on
+  if (window_.viewport().frames_drawn() < click_seen_frame_) {  // `nowait click-button` too
+    window_.viewport().update();
+    return;
+  }
   if (wait_for_work_) {
-    if (window_.viewport().frames_drawn() < click_seen_frame_) {
-      window_.viewport().update();
-      return;
-    }
     if (waiting()) return;
     wait_for_work_ = wait_for_topology_ = false;
     settle_until_frame_ = window_.viewport().frames_drawn() + kSettleFrames;
@@ -111,6 +115,24 @@ void ScriptRunner::step() {
   }
 }
 
+void ScriptRunner::idle_shot_step() {
+  // No frame is asked for here: the viewport draws on its own or not at all, as it does for a person's hands off
+  // the mouse.
+  if (waiting()) {
+    idle_shot_quiet_ = QDeadlineTimer(kIdleShotQuietMs);
+    return;
+  }
+  if (!idle_shot_quiet_.hasExpired()) return;
+  const QString path = std::exchange(idle_shot_, QString());
+  const QImage frame = window_.viewport().last_frame();
+  try {
+    save_image(ui::qt::rgb_image_from(frame), path.toStdString());
+    print(QString("idle-shot %1 %2x%3").arg(path).arg(frame.width()).arg(frame.height()));
+  } catch (const Error& e) {
+    failure_ = QString::fromStdString(e.full_message());
+  }
+}
+
 void ScriptRunner::print_questions() {
   for (const QString& question : window_.take_questions()) print("question: " + question);
 }
@@ -131,7 +153,7 @@ bool ScriptRunner::click_pending_button() {
   const auto& [x0, y0, x1, y1] = *rect;
   click_viewport(window_, QPointF((x0 + x1) / 2, (y0 + y1) / 2));
   click_seen_frame_ = window_.viewport().frames_drawn() + 2;
-  wait_for_work_ = true;
+  wait_for_work_ = !std::exchange(click_nowait_, false);
   return true;
 }
 
@@ -149,9 +171,25 @@ struct ScriptRunner::Line {
 };
 
 void ScriptRunner::run_line(const QString& line) {
+  if (line.startsWith("nowait menu ")) {
+    // Triggered from the event loop, as a click on the menu would be: an entry that opens a dialog runs the
+    // dialog's loop there, and this runner's timer (which Qt does not fire again while step() is still on the
+    // stack) goes on to the next command, `close-dialog` say.
+    const QString entry = line.mid(12).trimmed();
+    QTimer::singleShot(0, this, [this, entry] {
+      try {
+        trigger_menu_entry(window_, entry);
+      } catch (const Error& e) {
+        failure_ = QString::fromStdString(e.full_message());
+      }
+    });
+    wait_for_work_ = false;
+    return;
+  }
   if (line.startsWith("nowait ")) {  // the command's work goes on while the script does
     run_line(line.mid(7).trimmed());
     wait_for_work_ = false;
+    click_nowait_ = !button_to_click_.isEmpty();  // the click comes at the next step: not waited on either
     return;
   }
   Line l;
@@ -311,7 +349,16 @@ std::span<const ScriptRunner::Command> ScriptRunner::input_commands() {
          r.button_to_click_ = l.rest;
          r.window_.panels().buttons.scroll_to = r.window_.panels().topology.buttons.scroll_to =
              r.button_to_click_.toStdString();
+         // the click goes where a frame scrolled it to
+         r.click_seen_frame_ = r.window_.viewport().frames_drawn() + 2;
          r.window_.viewport().update();
+       }},
+      {"close-dialog", kNoArgument,
+       [](ScriptRunner&, const Line&) {
+         QWidget* dialog = QApplication::activeModalWidget();
+         if (!dialog)
+           throw_usage("no dialog is open", "open one with a menu entry first: nowait menu File/Open image...");
+         dialog->close();
        }},
       {"save-as", kArgument, [](ScriptRunner& r, const Line& l) { r.window_.set_dialog_answer(l.rest); }},
       {"overwrite", kArgument,
@@ -327,6 +374,11 @@ std::span<const ScriptRunner::Command> ScriptRunner::input_commands() {
 // What the script writes or prints: shots, exports, playlists, the window's state.
 std::span<const ScriptRunner::Command> ScriptRunner::output_commands() {
   static constexpr Command kCommands[] = {
+      {"idle-shot", kArgument,
+       [](ScriptRunner& r, const Line& l) {
+         r.idle_shot_ = l.arg;
+         r.idle_shot_quiet_ = QDeadlineTimer(kIdleShotQuietMs);
+       }},
       {"window-shot", kArgument,
        [](ScriptRunner& r, const Line& l) {
          const bool written = r.window_.save_window(l.arg);

@@ -12,10 +12,14 @@
 //   mouse down|move|up X Y       (one mouse event there: the left button pressed or released, or the pointer
 //                                moved, dragging while the button is down; each waits for frames as a person's
 //                                hand would)
-//   menu MENU/ENTRY              (triggers a menu entry by its text, e.g. "menu View/1:1"; not those that open a
-//                                dialog)
+//   menu MENU/ENTRY              (triggers a menu entry by its text, e.g. "menu View/1:1"; one that opens a real
+//                                dialog only as `nowait menu ...` followed by close-dialog)
+//   close-dialog                 (closes the modal dialog that is open, as Escape would)
 //   window-shot PATH             (the whole window; prints "window-shot PATH WxH")
 //   viewport-shot PATH [no-panels]  (prints "viewport-shot PATH WxH")
+//   idle-shot PATH               (once the work is done and the window has had 0.8 s to itself, the viewport's
+//                                last frame as it stands, no new one drawn: what a person who does not touch the
+//                                mouse sees; prints "idle-shot PATH WxH")
 //   export PATH [8|16]           export-timings PATH
 //   overwrite yes|no             (the answer the commands that write give to "replace these files?"; each
 //                                question asked is printed: "question: Replace files? a.png, a.png.json -> no")
@@ -26,8 +30,11 @@
 //   print-status                 (prints "status input=... kernel=... backend=... runs=N panels=on split=off ...")
 //   print-menus                  (prints "menu File/Open image... [Ctrl+O]" for every entry)
 //   print-about                  (prints the About box's text)
-//   nowait COMMAND               (COMMAND without waiting for the work it starts: e.g. quitting during it)
-//   sleep MS                     (lets MS milliseconds pass, the window drawing: work started before goes on)
+//   nowait COMMAND               (COMMAND without waiting for the work it starts: e.g. quitting during it;
+//                                `nowait click-button` clicks without waiting for work that runs, as a hand
+//                                would, and does not wait for what the click starts)
+//   sleep MS                     (lets MS milliseconds pass, the window drawing: work started before goes on;
+//                                `nowait sleep MS` only lets the time pass, without waiting for that work after)
 //   quit                         (when the window and the session are gone: "quit: closed in N ms")
 //   lab-size TEXT                (the Lab section's size; `run` and `sweep` act on the lab while a lab kernel is
 //                                chosen)
@@ -77,6 +84,7 @@ class ScriptRunner : public QObject {
   void fail(const QString& message);
   void print_questions();  // the dialogs and overwrite questions since the last call, if any
   bool click_pending_button();  // click-button's second half, once the button was scrolled into view
+  void idle_shot_step();        // idle-shot's wait, then its shot
   void step_playlist(bool forward);
 
   // The commands, in tables by what they act on (script_runner.cpp): adding a command is adding an entry.
@@ -104,8 +112,11 @@ class ScriptRunner : public QObject {
   bool wait_for_topology_ = false;  // `topo wait`: until the Topology document's worker is idle
   bool mouse_down_ = false;  // `mouse down` until `mouse up`: moves between them drag
   QDeadlineTimer sleep_until_;  // `sleep MS` (default: expired)
+  QString idle_shot_;             // idle-shot's file, until written
+  QDeadlineTimer idle_shot_quiet_;  // idle-shot: when the window has been left alone long enough
   QElapsedTimer since_quit_;
   QString button_to_click_;  // click-button's label, until clicked (after a frame that scrolled to it)
+  bool click_nowait_ = false;  // `nowait click-button`: the work the click starts is not waited for
   // The viewport frame to wait for after work ended: ImGui settles over a few frames, and a shot or a click
   // must see the result.
   std::uint64_t settle_until_frame_ = 0;

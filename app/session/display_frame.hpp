@@ -59,7 +59,11 @@ struct ViewState {
   float center_x = 0.0f;             // image coordinates shown at the viewport's centre
   float center_y = 0.0f;
   bool split = false;                // before/after: input left of the split line, output right of it
-  float split_position = 0.5f;       // 0..1 across the viewport
+  float split_position = 0.5f;       // 0..1 across the free area (free_width), so the line never hides under the
+                                     // sidebar
+  // Screen pixels from the viewport's left edge to the sidebar (0: no sidebar, the whole width). The viewport and
+  // --screenshot set it from the panels' width as they draw.
+  float free_width = 0.0f;
   Colormap colormap = Colormap::Gray;  // applied to single-channel images; colour images are shown as they are
   // Values mapped to the colormap's ends, in the image's units (u8: 0..255, f32: as stored, often 0..1). They
   // apply to the output (and to colour outputs as a linear window); the input is always shown over its type's

@@ -178,6 +178,9 @@ class Session {
   Image output_on_host() const;
   const std::optional<RunReport>& last_report() const noexcept { return last_report_; }
   std::uint64_t runs_applied() const noexcept { return runs_applied_; }
+  // What the workers posted and poll() applied so far (results, progress, the end of a job): the window draws
+  // again when it changes, since a finished lab run or export changes no image.
+  std::uint64_t updates_applied() const noexcept { return updates_applied_; }
   // The error of the latest run, if it failed (cleared by the next success).
   const std::optional<Error>& last_error() const noexcept { return last_error_; }
   // Of the shown result: the CPU's time on the same request and how the pixels compare. For a CUDA result it
@@ -297,6 +300,7 @@ class Session {
   std::optional<Clock::time_point> last_submit_;
   std::uint64_t next_ticket_ = 0;
   std::uint64_t runs_applied_ = 0;
+  std::uint64_t updates_applied_ = 0;
   std::shared_ptr<const Image> output_;  // host result (CPU backend)
   DeviceImageRef output_device_;         // device result (CUDA backend)
   std::uint64_t output_generation_ = 0;

@@ -74,7 +74,10 @@ void Session::request_run() {
 }
 
 void Session::poll() {
-  for (auto& apply : worker_->take_posted()) apply();
+  for (auto& apply : worker_->take_posted()) {
+    apply();
+    ++updates_applied_;
+  }
   if (simulating()) {
     simulation_->tick();
     if (backend_ == Backend::Cuda) sync_simulation_launch_info();

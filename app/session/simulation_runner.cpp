@@ -371,6 +371,7 @@ void SimulationRunner::submit_export(const Action& a) {
   exporting_ = true;
   frames_written_ = 0;
   const bool animation = a.kind == Action::Kind::Animation;
+  exporting_animation_ = animation;
   const std::string label = animation ? fmt::format("Writing a {}-frame GIF to {}", a.count, a.dir.string())
                                       : fmt::format("Writing {} frames to {}", a.count, a.dir.string());
   worker_.submit(

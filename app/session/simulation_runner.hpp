@@ -165,6 +165,8 @@ class SimulationRunner {
   // Usage Error for n < 1, every < 1, a delay outside 1..65535, a build without giflib, or while exporting.
   void export_animation(const std::filesystem::path& gif, long long n, long long every, int delay_cs);
   bool exporting() const noexcept { return exporting_; }
+  // Which export runs: the panel shows its progress beside the button that started it.
+  bool exporting_animation() const noexcept { return exporting_ && exporting_animation_; }
 
   struct Capture;  // what a job hands back to the GUI thread (internal)
   // Frames of the last sequence or animation written so far (for tests and the status line).
@@ -219,6 +221,7 @@ class SimulationRunner {
   bool play_slice_in_flight_ = false;  // the job running is a playing slice, not something asked for
   std::uint64_t ticket_ = 0;
   bool exporting_ = false;
+  bool exporting_animation_ = false;  // of the export running: a GIF rather than a folder of frames
   long long frames_written_ = 0;
 
   SimulationFrame frame_;

@@ -53,5 +53,22 @@ TEST_F(GuiApp, ExportsAskBeforeReplacingAndKeepImageAndSidecarTogether) {
     EXPECT_NE(entry.path().filename().string().rfind(".a.png", 0), 0u) << "a staging file stayed: " << entry.path();
 }
 
+// A message longer than the room left of the status bar's fields ends in "..." there, instead of being cut
+// against them mid-word (issue 23: "PNG (8CPU (2 threads)..."); the whole of it stays the tooltip.
+TEST_F(GuiApp, ALongStatusMessageIsElidedBeforeTheFields) {
+  const std::string name = std::string(180, 'n') + ".png";
+  const AppRun run = run_script("kernel box\nrun\nexport " + path(name).string() + "\nprint-status\nquit\n");
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::string status = line_starting(run.out, "status ");
+  const std::size_t shown_at = status.find(" message_shown="), whole_at = status.find(" message=");
+  ASSERT_NE(shown_at, std::string::npos) << status;
+  ASSERT_NE(whole_at, std::string::npos) << status;
+  const std::string shown = status.substr(shown_at + 15, whole_at - shown_at - 15);
+  const std::string whole = status.substr(whole_at + 9);
+  EXPECT_NE(whole.find(name), std::string::npos) << "the message names the file: " << whole;
+  EXPECT_LT(shown.size(), whole.size()) << status;
+  EXPECT_EQ(shown.substr(shown.size() - 3), "\u2026") << "ends in an ellipsis: " << shown;
+}
+
 }  // namespace
 }  // namespace ks::test

@@ -81,5 +81,35 @@ TEST_F(GuiApp, TheLabButtonsRunAndSweepWithTheMouse) {
   EXPECT_NE(labs[2].find("sweep=3/3 complete"), std::string::npos) << "Sweep sizes swept: " << labs[2];
 }
 
+// A finished lab run shows its results without the mouse moving (issue 23: sort and matmul kept "Running...", a
+// bar at "done" and a live Cancel until the pointer moved). The run changes no image, so nothing but its end can
+// make the window draw: the frame the viewport last drew on its own, once the run has ended and the window was
+// left alone, must be the frame it draws when asked to.
+TEST_F(GuiApp, AFinishedLabRunShowsItsResultsWithoutInputEvents) {
+  const AppRun run = run_script(
+      "kernel sort\n"
+      "lab-size 2^21\n"  // a few hundred ms on the CPU: frames are drawn while it runs
+      "nowait run\n"
+      "idle-shot " + path("idle.png").string() + "\n"
+      "viewport-shot " + path("drawn.png").string() + "\n"
+      "print-lab\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  EXPECT_NE(line_starting(run.out, "lab ").find("runs=1 last=cpu"), std::string::npos) << run.out;
+  const Image idle = load_image(path("idle.png"));
+  const Image drawn = load_image(path("drawn.png"));
+  ASSERT_EQ(idle.width(), drawn.width());
+  ASSERT_EQ(idle.height(), drawn.height());
+  long long differing = 0;
+  for (int y = 0; y < idle.height(); ++y) {
+    const auto* a = idle.row<std::uint8_t>(y);
+    const auto* b = drawn.row<std::uint8_t>(y);
+    for (int i = 0; i < idle.width() * 3; ++i) differing += a[i] != b[i];
+  }
+  EXPECT_EQ(differing, 0) << "the frame left on screen after the run is not the run's result (idle.png vs "
+                             "drawn.png in " << path("").string() << ")";
+}
+
 }  // namespace
 }  // namespace ks::test

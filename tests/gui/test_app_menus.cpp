@@ -56,5 +56,24 @@ TEST_F(GuiApp, AboutNamesVersionGlRendererAndDisplayPath) {
       << about;
 }
 
+// After a file dialog closes, the keyboard is the viewport's again (issue 23: without a window manager, as here,
+// Ctrl+O and T did nothing until the window was clicked).
+TEST_F(GuiApp, FocusReturnsToTheViewportAfterADialog) {
+  const AppRun run = run_script(
+      "nowait menu File/Open image...\n"  // the real dialog, closed by the next line as Escape would
+      "close-dialog\n"
+      "sleep 200\n"  // the X server's answer to the window's activation
+      "print-status\n"
+      "nowait menu File/Open traffic dataset...\n"
+      "close-dialog\n"
+      "sleep 200\n"
+      "print-status\n"
+      "quit\n");
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), 2u) << run.out;
+  for (const std::string& line : status) EXPECT_NE(line.find(" focus=viewport "), std::string::npos) << line;
+}
+
 }  // namespace
 }  // namespace ks::test

@@ -2,6 +2,7 @@
 // a script, steps forward and back, a bad step says which and why while the next one still applies, the menu
 // entries carry the presenter's keys, and closing gives the panels back as they were.
 #include <fstream>
+#include <regex>
 
 #include "gui_app_fixture.hpp"
 
@@ -152,6 +153,38 @@ TEST_F(GuiApp, AnUnreadablePlaylistIsShownAndTheWindowGoesOn) {
   ASSERT_EQ(run.exit_code, 0) << run.describe();
   EXPECT_NE(run.out.find("not valid JSON at line 3"), std::string::npos) << run.out;
   EXPECT_NE(line_starting(run.out, "playlist none"), "") << run.out;
+}
+
+// On a 1024x700 screen a long caption spans the free area's bottom: the pixel inspector stands above it, not
+// under it (issue 23).
+class PlaylistOnASmallScreen : public GuiApp {
+ protected:
+  std::pair<int, int> screen_size() const override { return {1024, 700}; }
+};
+
+TEST_F(PlaylistOnASmallScreen, ThePixelInspectorStandsAboveTheCaption) {
+  std::ofstream(path("show.json")) << R"({
+      "schema": "kernelscope.playlist/1", "title": "Test show",
+      "steps": [{"open": "sample", "kernel": "box", "caption": ["A box filter averages the pixels around each one:",
+        "a caption long enough to wrap over two lines, or three, on a projector's small screen"]}]})";
+  const AppRun run = run_script("playlist " + path("show.json").string() +
+                                    "\n"
+                                    "next\n"
+                                    "mouse move 30 300\n"  // on the image, at the left
+                                    "mouse move 31 300\n"
+                                    "print-status\n"
+                                    "quit\n",
+                                {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::string status = line_starting(run.out, "status ");
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(status, m,
+                                std::regex(" inspector=(\\d+),(\\d+),(\\d+),(\\d+) caption=(\\d+),(\\d+),(\\d+),(\\d+)")))
+      << status;
+  const int inspector_bottom = std::stoi(m[4]), caption_top = std::stoi(m[6]);
+  ASSERT_GT(std::stoi(m[3]), 0) << "the inspector is shown: " << status;
+  ASSERT_GT(std::stoi(m[7]), 0) << "the caption is shown: " << status;
+  EXPECT_LE(inspector_bottom, caption_top) << status;
 }
 
 }  // namespace

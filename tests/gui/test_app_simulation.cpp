@@ -221,5 +221,37 @@ TEST_F(GuiApp, SimulationExportButtonsAskForAFileAndBeforeReplacingOne) {
   EXPECT_FALSE(std::filesystem::exists(path("anim")));
 }
 
+// A GIF being written shows its progress and its Cancel beside "Export GIF...", not beside "Export frames..."
+// (issue 23), and that Cancel stops it: no file.
+TEST_F(GuiApp, TheGifExportShowsItsProgressInItsOwnRow) {
+  try {
+    require_gif_support();
+  } catch (const Error& e) {
+    GTEST_SKIP() << e.full_message();
+  }
+  const std::string gif = path("anim.gif").string();
+  const AppRun run = run_script(
+      "kernel life\n"
+      "sim pause\n"
+      "sim grid 2048x2048\n"  // 100 frames of four million cells: seconds, time to look at the panel
+      "save-as " + gif + "\n"
+      "nowait click-button Export GIF...\n"
+      "nowait sleep 300\n"
+      "nowait sim print\n"  // while it writes
+      "nowait click-button Cancel##frames\n"  // the frames' row has no Cancel: it is not their export
+      "expect-error\n"
+      "nowait click-button Cancel##gif\n"
+      "wait\n"
+      "sim print\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  EXPECT_NE(run.out.find("expected error: no button 'Cancel##frames' is shown"), std::string::npos) << run.out;
+  const auto sims = lines_starting(run.out, "sim kernel=");
+  ASSERT_EQ(sims.size(), 2u) << run.out;
+  EXPECT_EQ(sims[1].find("generation=100 "), std::string::npos) << "cancelled before its 100 frames: " << sims[1];
+  EXPECT_FALSE(std::filesystem::exists(gif)) << "a cancelled GIF leaves no file";
+}
+
 }  // namespace
 }  // namespace ks::test

@@ -2,6 +2,7 @@
 // the file has the asked size, is not blank, shows the sample's known regions as the kernel leaves them, splits
 // input from output; bad requests fail with exit code 2 (runtime failures with 1) and leave no file behind.
 #ifdef KS_HAVE_SCREENSHOT
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -60,6 +61,47 @@ TEST(Screenshot, SplitShowsTheInputLeftAndTheOutputRight) {
                  "0.5"}),
             0);
   EXPECT_TRUE(test::rgb_near(convert_channels(load_image(out), 4), 640, 150, {0, 0, 0}));
+}
+
+// The column where the split line (two pixels of (217, 217, 217), full height) stands, or -1 when none does.
+int split_line_x(const Image& frame) {
+  int best = -1, best_rows = 0;
+  for (int x = 0; x < frame.width(); ++x) {
+    int rows = 0;
+    for (int y = 0; y < frame.height(); ++y) {
+      const test::Rgb c = test::rgb_at(frame, x, y);
+      rows += std::abs(c[0] - 217) <= 1 && std::abs(c[1] - 217) <= 1 && std::abs(c[2] - 217) <= 1;
+    }
+    if (rows > best_rows) best = x, best_rows = rows;
+  }
+  return best_rows > frame.height() * 8 / 10 ? best : -1;
+}
+
+// With the panels shown, the split's fraction is one of the free area beside the sidebar (issue 23: at 0.8 of
+// the whole width the line stood behind the sidebar, and the Gaussian's blur showed nowhere).
+TEST(Screenshot, TheSplitStaysBesideTheSidebar) {
+  test::TempDir dir;
+  auto shot = [&](const std::string& split) {
+    const auto out = dir / ("split-" + split + ".png");
+    EXPECT_EQ(run({"--screenshot", out.string(), "--kernel", "gaussian", "--param", "sigma=3", "--size", "1024x768",
+                   "--split", split}),
+              0);
+    return convert_channels(load_image(out), 4);
+  };
+  const Image at_08 = shot("0.8"), at_04 = shot("0.4"), input = shot("1"), output = shot("0");
+  const int x = split_line_x(at_08);
+  ASSERT_GT(x, 0) << "the line at 0.8 is not in sight";
+  const int half_way = split_line_x(at_04);
+  ASSERT_GT(half_way, 0);
+  EXPECT_NEAR(x, 2 * half_way, 2) << "0.8 and 0.4 of the same free area";
+  // Right of the line, the blur: the output's pixels, not the input's.
+  int blurred = 0;
+  for (int y = 200; y < 600; ++y)
+    for (int dx = 4; dx < 40; ++dx) {
+      ASSERT_EQ(test::rgb_at(at_08, x + dx, y), test::rgb_at(output, x + dx, y)) << x + dx << "," << y;
+      blurred += test::rgb_at(output, x + dx, y) != test::rgb_at(input, x + dx, y);
+    }
+  EXPECT_GT(blurred, 100) << "right of the line the Gaussian changed pixels";
 }
 
 TEST(Screenshot, PanelsAreDrawnBesideTheImage) {

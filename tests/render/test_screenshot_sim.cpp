@@ -2,6 +2,7 @@
 // cell diagonally after 4 steps; heat shows through its colormap; bad simulation requests exit with 2 and write
 // nothing.
 #ifdef KS_HAVE_SCREENSHOT
+#include <algorithm>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,6 +67,26 @@ TEST(ScreenshotSim, HeatWithThePanelsIsColouredAndShowsItsControls) {
   EXPECT_EQ(frame.width(), 1000);
   // Magma: hot spots glow orange-yellow over the black background after diffusing a little.
   EXPECT_GT(test::distinct_colours(frame), 100u);
+}
+
+// A simulation has no separate input: the split shows its grid alone, with no "input" and "output" labels over
+// it (issue 23: they were drawn over Life and Gray-Scott).
+TEST(ScreenshotSim, TheSplitLabelsNothingWhereThereIsNoInput) {
+  test::TempDir dir;
+  for (const char* kernel : {"life", "grayscott"}) {
+    auto shot = [&](const std::vector<std::string>& more) {
+      const auto out = dir / (std::string(kernel) + std::to_string(more.size()) + ".png");
+      std::vector<std::string> args{"--screenshot", out.string(), "--kernel", kernel, "--steps", "0", "--size",
+                                    "480x320", "--no-panels", "--backend", "cpu"};
+      args.insert(args.end(), more.begin(), more.end());
+      EXPECT_EQ(run(args), 0);
+      return load_image(out);
+    };
+    const Image plain = shot({}), split = shot({"--split", "0.5"});
+    ASSERT_EQ(plain.shape(), split.shape());
+    EXPECT_TRUE(std::equal(plain.data(), plain.data() + plain.byte_size(), split.data()))
+        << kernel << ": the split changed the picture";
+  }
 }
 
 TEST(ScreenshotSim, BadSimulationRequestsExitWithTwoAndWriteNothing) {

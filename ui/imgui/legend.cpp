@@ -9,6 +9,7 @@
 
 #include "session/display_frame.hpp"
 #include "render/frame_renderer.hpp"
+#include "render/overlay_rows.hpp"
 #include "render/value_range.hpp"
 #include "render/view_math.hpp"
 
@@ -115,7 +116,8 @@ void draw_legend(const FrameRenderer& renderer, const ViewState& view, LegendPla
 }
 
 void draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
-  if (!view.split || !renderer.has_output()) return;
+  // Only where the split is drawn: a simulation's grid has no separate input to compare with.
+  if (!view.split || !renderer.has_output() || !renderer.has_input()) return;
   const ImGuiIO& io = ImGui::GetIO();
   const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
   const Size2 framebuffer{int(io.DisplaySize.x * scale + 0.5f),
@@ -123,7 +125,7 @@ void draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
   const float x = float(split_screen_x(view, framebuffer)) / scale;  // logical pixels, as ImGui draws
   // Near the top, below the legend's own place (top left, one line high), clear of the inspector and job box
   // (bottom left).
-  const float pad = 4, top = 24 + 3 * ImGui::GetTextLineHeight() + 24;
+  const float pad = kSplitLabelPad, top = split_labels_top(ImGui::GetTextLineHeight());
   ImDrawList* draw = ImGui::GetBackgroundDrawList();
   auto label = [&](const char* text, bool left_of_line) {
     const ImVec2 size = ImGui::CalcTextSize(text);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "panels/panels.hpp"
+#include "render/overlay_rows.hpp"
 #include "render/view_math.hpp"
 #include "session/launch_words.hpp"
 #include "session/session.hpp"
@@ -148,8 +149,10 @@ void draw_launch_overlay(const app::Session& session, const PanelState& state) {
                free_area);
     }
   }
-  // Top left, below where the legend stands.
-  text_box(draw, ImVec2(12, 24 + 3 * ImGui::GetTextLineHeight() + 24), header, free_area);
+  // Top left, below where the legend stands, and below the split's labels when they are drawn.
+  const DisplayFrame frame = session.display_frame();
+  const bool split_labels = view.split && frame.input && (frame.output || frame.output_device);
+  text_box(draw, ImVec2(12, launch_header_top(ImGui::GetTextLineHeight(), split_labels)), header, free_area);
 }
 
 }  // namespace ks::ui

@@ -20,6 +20,7 @@ namespace {
 // Work shorter than this finishes before anyone could read an indicator; longer work shows one.
 constexpr double kIndicatorAfterS = 0.05;
 constexpr float kMargin = 10.0f;
+constexpr float kJobBoxHeight = 90.0f;  // the job indicator at the bottom left, which the inspector stands above
 
 constexpr ImGuiWindowFlags kOverlay = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_AlwaysAutoResize |
                                       ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoFocusOnAppearing |
@@ -66,15 +67,17 @@ void draw_job_indicator(app::Session& s) {
   ImGui::End();
 }
 
-// Bottom left, above the job indicator: the pixel under the cursor. It takes no input, so it never blocks panning.
-void draw_inspector(const PanelState& st, bool job_shown) {
+// Bottom left, above the job indicator and a playlist's caption (`bottom`: logical pixels): the pixel under the
+// cursor. It takes no input, so it never blocks panning.
+void draw_inspector(PanelState& st, float bottom) {
+  st.inspector_rect = {};
   if (!st.probe || !st.probe->inside) return;
-  const ImGuiIO& io = ImGui::GetIO();
-  const float y = io.DisplaySize.y - kMargin - (job_shown ? 90.0f : 0.0f);
-  ImGui::SetNextWindowPos(ImVec2(kMargin, y), ImGuiCond_Always, ImVec2(0, 1));
+  ImGui::SetNextWindowPos(ImVec2(kMargin, bottom), ImGuiCond_Always, ImVec2(0, 1));
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("##inspector", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
   ImGui::TextUnformatted(format_probe(*st.probe).c_str());
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  st.inspector_rect = {at.x, at.y, at.x + size.x, at.y + size.y};
   ImGui::End();
 }
 
@@ -99,14 +102,23 @@ void draw_panels(app::Session& s, PanelState& st) {
   st.buttons.rects.clear();  // those drawn in this frame come back
   st.topology.buttons.rects.clear();
   follow_output(s, st);
+  // The pointer over a panel or the Topology window shows no pixel: the probe was taken by the mouse event,
+  // before this frame found a window under the pointer (the one that had just moved there).
+  if (ImGui::GetIO().WantCaptureMouse) st.probe.reset();
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);
-  draw_inspector(st, job.busy && job.elapsed_s >= kIndicatorAfterS);
   if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology_panel.cpp)
     draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
-  if (st.playlist)
-    if (auto clicked = draw_playlist_overlay(*st.playlist, panels_width(st, ImGui::GetIO().DisplaySize.x)))
-      st.playlist_clicked = clicked;
+  float inspector_bottom = ImGui::GetIO().DisplaySize.y - kMargin;
+  if (job.busy && job.elapsed_s >= kIndicatorAfterS) inspector_bottom -= kJobBoxHeight;
+  st.caption_rect = {};
+  if (st.playlist) {
+    const PlaylistOverlayDrawn drawn = draw_playlist_overlay(*st.playlist, panels_width(st, ImGui::GetIO().DisplaySize.x));
+    if (drawn.clicked) st.playlist_clicked = drawn.clicked;
+    inspector_bottom = std::min(inspector_bottom, drawn.caption[1] - kMargin);  // above the caption
+    st.caption_rect = drawn.caption;
+  }
+  draw_inspector(st, inspector_bottom);
   if (!st.visible) return;
 
   const ImGuiIO& io = ImGui::GetIO();

@@ -25,7 +25,8 @@ constexpr ImGuiWindowFlags kCaptionFlags = ImGuiWindowFlags_NoDecoration | ImGui
                                            ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav |
                                            ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoInputs;
 
-void draw_caption(const app::PlaylistPlayer& player, float sidebar_width) {
+// Returns the caption's rectangle.
+std::array<float, 4> draw_caption(const app::PlaylistPlayer& player, float sidebar_width) {
   const app::PlaylistStep* step = player.current_step();
   const ImGuiIO& io = ImGui::GetIO();
   const float area = std::max(200.0f, io.DisplaySize.x - sidebar_width);
@@ -48,7 +49,9 @@ void draw_caption(const app::PlaylistPlayer& player, float sidebar_width) {
     ImGui::TextColored(step && !step->ok() ? kBad : kNote, "%s", note.c_str());
   ImGui::SetWindowFontScale(1.0f);
   ImGui::PopTextWrapPos();
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   ImGui::End();
+  return {at.x, at.y, at.x + size.x, at.y + size.y};
 }
 
 std::optional<int> draw_step_list(const app::PlaylistPlayer& player) {
@@ -73,10 +76,11 @@ std::optional<int> draw_step_list(const app::PlaylistPlayer& player) {
 
 }  // namespace
 
-std::optional<int> draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width) {
-  const std::optional<int> clicked = draw_step_list(player);
-  draw_caption(player, sidebar_width);
-  return clicked;
+PlaylistOverlayDrawn draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width) {
+  PlaylistOverlayDrawn drawn;
+  drawn.clicked = draw_step_list(player);
+  drawn.caption = draw_caption(player, sidebar_width);
+  return drawn;
 }
 
 }  // namespace ks::ui

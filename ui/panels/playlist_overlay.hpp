@@ -3,6 +3,7 @@
 // read on a projector, with "step k of n" and the playlist's title; what could not apply under it in orange;
 // and a small list of the steps at the top left, the current one marked and bad ones in red; a click on a
 // step goes there.
+#include <array>
 #include <optional>
 
 namespace ks::app {
@@ -11,8 +12,14 @@ class PlaylistPlayer;
 
 namespace ks::ui {
 
-// `sidebar_width`: the logical pixels the sidebar covers at the right (the caption stays left of it). Returns
-// the step (0-based) clicked in the list, for the window to go to.
-std::optional<int> draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width);
+struct PlaylistOverlayDrawn {
+  std::optional<int> clicked;  // the step (0-based) clicked in the list, for the window to go to
+  // The caption's rectangle (logical pixels: min x, min y, max x, max y): what else stands at the bottom of the
+  // image area goes above it.
+  std::array<float, 4> caption{};
+};
+
+// `sidebar_width`: the logical pixels the sidebar covers at the right (the caption stays left of it).
+PlaylistOverlayDrawn draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width);
 
 }  // namespace ks::ui

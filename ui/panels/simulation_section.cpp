@@ -146,6 +146,15 @@ void brush(app::SimulationRunner& sim, PanelState& st) {
   if (changed) try_change(st, [&] { sim.set_brush(b); });
 }
 
+// Beside the export button that started the export running (each has its own Cancel, so a script can tell
+// them apart).
+void export_progress(app::Session& s, const app::SimulationRunner& sim, PanelState& st, const char* cancel_id) {
+  ImGui::SameLine();
+  if (named_button(st.buttons, cancel_id)) s.cancel();
+  ImGui::SameLine();
+  ImGui::TextDisabled("%lld frames written", sim.frames_written());
+}
+
 void sequence_export(app::Session& s, app::SimulationRunner& sim, PanelState& st) {
   int* n = ImGui::GetStateStorage()->GetIntRef(ImGui::GetID("frames_n"), 100);
   ImGui::InputInt("frames", n);
@@ -155,11 +164,7 @@ void sequence_export(app::Session& s, app::SimulationRunner& sim, PanelState& st
   help_marker("Writes the next N steps as frame_00000.png ... into a folder you choose, through the view's "
               "colormap (each file complete or absent; frames of the same numbers there are replaced after you "
               "agree); Cancel in the progress box stops it. File > Export result image saves the current frame.");
-  if (sim.exporting()) {
-    ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) s.cancel();
-    ImGui::TextDisabled("%lld frames written", sim.frames_written());
-  }
+  if (sim.exporting() && !sim.exporting_animation()) export_progress(s, sim, st, "Cancel##frames");
 }
 
 void animation_export(app::Session& s, app::SimulationRunner& sim, PanelState& st) {
@@ -175,6 +180,7 @@ void animation_export(app::Session& s, app::SimulationRunner& sim, PanelState& s
               "and range, 25 frames per second, looping, to a file you choose (an existing one is replaced after "
               "you agree). The file appears when all frames are written; Cancel in the progress box stops it and "
               "writes nothing.");
+  if (sim.exporting_animation()) export_progress(s, sim, st, "Cancel##gif");
 }
 
 }  // namespace

@@ -158,7 +158,7 @@ void gpu_choice(app::TopologySettings& s, TopologyPanelState& st) {
 }
 
 // Before Run: what the sweep will cost, counted as its progress line counts (every pass), and for "all" how
-// long it will take, measured on this backend; a long one suggests sampling instead.
+// long it will take, measured on this backend; a long one suggests the search, or sampling, instead.
 void forecast_lines(app::TopologyDocument& doc, const app::SweepForecast& f, TopologyPanelState& st) {
   if (f.evaluations == 0) return note_text(f.error);  // a request that cannot run: why
   note_text(fmt::format("{:.4g} placements x {} slice{} x {} configuration{} = {:.4g} evaluations a pass",
@@ -174,9 +174,13 @@ void forecast_lines(app::TopologyDocument& doc, const app::SweepForecast& f, Top
   std::string warning = fmt::format("That is a long sweep (about {}).", duration_words(*f.seconds));
   if (limit > 0 && *f.seconds > limit)
     warning += fmt::format(" It exceeds the time limit of {}: it would stop after its first seconds.", duration_words(limit));
-  warning += fmt::format(" Sampling {} random placements gives the cost distribution and good placements in a "
-                         "fraction of the time.", kSuggestedSamples);
+  // The search first: past n = 14 random samples are far from good, and the search is the better answer there
+  // (README, Placement search).
+  warning += fmt::format(" A search (tabu) finds a near-optimal placement in seconds; sampling {} random "
+                         "placements gives the cost distribution.", kSuggestedSamples);
   warning_text(warning);
+  if (named_button(st.buttons, "Search instead")) doc.settings().placements = "search";
+  ImGui::SameLine();
   if (named_button(st.buttons, "Sample instead")) {
     doc.settings().placements = fmt::format("sample:{}", kSuggestedSamples);
     st.samples = kSuggestedSamples;

@@ -37,6 +37,12 @@ struct TopologyPanelState {
   std::string message;       // the document's last notice
   bool message_is_error = false;
   NamedButtons buttons;  // the window's buttons a --script clicks by label
+  // Where the window stands (logical pixels, as last drawn), kept while it is closed: it reopens there. Until
+  // the user moves or resizes it, it fills the free area beside the sidebar (and follows it: P, the window's
+  // size); afterwards it keeps the user's place, moved and shrunk into the free area when that is smaller.
+  bool placed_by_hand = false;
+  float x = 0, y = 0, width = 0, height = 0;
+  float scroll_max_x = 0;  // > 0: the window is narrower than its contents and scrolls sideways
 };
 
 // Draws the window when state.open; `right_margin`: logical pixels the sidebar covers at the right edge.

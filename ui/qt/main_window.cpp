@@ -26,6 +26,8 @@
 #include "core/error.hpp"
 #include "io/image_io.hpp"
 #include "panels/window_words.hpp"
+#include "qt/eliding_status_bar.hpp"
+#include "qt/focus_after_dialogs.hpp"
 #include "qt/qimage_convert.hpp"
 #include "qt/simulation_menu.hpp"
 #include "qt/viewport_widget.hpp"
@@ -78,6 +80,8 @@ MainWindow::MainWindow(app::Session& session, QSettings& settings, QWidget* pare
   viewport_ = new ViewportWidget(session_, panels_, this);
   viewport_->set_appearance(settings_.appearance());
   setCentralWidget(viewport_);
+  new FocusAfterDialogs(*this, *viewport_);  // owned by the window
+  setStatusBar(new ElidingStatusBar(this));
   setAcceptDrops(true);
   build_menus();
 

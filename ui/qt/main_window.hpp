@@ -159,6 +159,7 @@ class MainWindow : public QMainWindow {
   QLabel* zoom_label_ = nullptr;
   QTimer timer_;
   QString pending_open_;  // the file being loaded in the background, for its dialog and the recent list
+  QString traffic_loading_message_;  // the status bar's "Loading traffic ...", until that load ends
   bool interactive_ = true;
   bool overwrite_answer_ = true;
   QString dialog_answer_;

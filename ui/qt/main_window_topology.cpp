@@ -76,8 +76,8 @@ void MainWindow::open_traffic(const QString& path) {
   panels_.topology.sample_opened = true;  // the file replaces the sample
   session_.topology().open_traffic_async(std::filesystem::path(path.toStdString()));
   settings_.set_last_folder(QFileInfo(path).absolutePath());
-  statusBar()->showMessage("Loading traffic " + path + "... (the Topology panel shows when it is done)",
-                           4000);
+  traffic_loading_message_ = "Loading traffic " + path + "... (the Topology panel shows when it is done)";
+  statusBar()->showMessage(traffic_loading_message_);  // until the load ends (refresh_topology)
   viewport_->update();
 }
 
@@ -103,8 +103,12 @@ bool MainWindow::export_topology(const QString& path) {
 }
 
 bool MainWindow::refresh_topology() {
-  if (!panels_.topology.open) return false;
   app::TopologyDocument& doc = session_.topology();
+  if (!traffic_loading_message_.isEmpty() && !doc.busy()) {  // the load ended: the panel says how
+    if (statusBar()->currentMessage() == traffic_loading_message_) statusBar()->clearMessage();
+    traffic_loading_message_.clear();
+  }
+  if (!panels_.topology.open) return false;
   // Progress while it sweeps, and one more frame to show what arrived.
   const bool needed = doc.busy() || doc.poll();
   if (needed) viewport_->update();

@@ -161,12 +161,14 @@ void ViewportWidget::set_launch_grid(bool on) {
 
 void ViewportWidget::set_split(bool on) {
   // Turned on, the line starts in the middle of the part of the viewport the sidebar leaves free.
-  if (on && !view_.split && width() > 0) {
-    const float free = std::max(0.0f, float(width()) - panels_width(panels_, float(width())));
-    view_.split_position = std::clamp(0.5f * free / float(width()), 0.0f, 1.0f);
-  }
+  if (on && !view_.split) view_.split_position = 0.5f;
   view_.split = on;
   update();
+}
+
+float ViewportWidget::free_width() const {
+  const float logical = std::max(0.0f, float(width()) - panels_width(panels_, float(width())));
+  return logical * float(devicePixelRatioF());
 }
 
 void ViewportWidget::fit_if_new_input() {
@@ -206,13 +208,15 @@ void ViewportWidget::paintGL() {
     return;
   }
   fit_if_new_input();
+  view_.free_width = free_width();  // the sidebar's width follows the text size and the window
   const Size2 fb = framebuffer_size();
   try {
     DisplayFrame frame = session_.display_frame();
     frame.input_shown = view_shows_input(frame, view_);
     const DisplayUpdate u = renderer_->update(frame);
     if (u.output_changed) session_.note_display(frame.output_generation, u.output_ms, renderer_->display_path());
-    if (frame.input_generation != drawn_input_generation_ || frame.output_generation != drawn_output_generation_)
+    if (frame.input_generation != drawn_input_generation_ || frame.output_generation != drawn_output_generation_ ||
+        session_.updates_applied() != drawn_updates_)
       keep_drawing();  // ImGui lays out what changed with the result (new rows, new widths) over a few frames
     drawn_input_generation_ = frame.input_generation;
     drawn_output_generation_ = frame.output_generation;
@@ -241,16 +245,33 @@ void ViewportWidget::paintGL() {
     emit render_error(QString::fromStdString("a panel failed: " + (error ? error->full_message() : e.what())));
   }
   imgui_->end_frame_and_render();
+  drawn_updates_ = session_.updates_applied();
+  drawn_while_busy_ = session_.job_status().busy;
 }
 
 bool ViewportWidget::refresh_if_needed() {
   const DisplayFrame f = session_.display_frame();
   const double now = double(clock_.nsecsElapsed()) * 1e-9;
+  // A job's end changes no image when it is a lab run, an export or a failure: what the workers posted counts,
+  // and so does a frame drawn while one was busy (its job box and "Running..." must go).
   const bool needed = f.output_generation != drawn_output_generation_ ||
                       f.input_generation != drawn_input_generation_ || session_.job_status().busy ||
+                      drawn_while_busy_ || session_.updates_applied() != drawn_updates_ ||
                       (last_change_s_ >= 0 && now - last_change_s_ < kFramesAfterChangeS);
   if (needed) update();
   return needed;
+}
+
+QImage ViewportWidget::last_frame() {
+  if (!renderer_) return {};
+  makeCurrent();
+  const Size2 fb = framebuffer_size();
+  QImage image(fb.width, fb.height, QImage::Format_RGBX8888);  // the alpha means nothing on screen
+  glBindFramebuffer(GL_READ_FRAMEBUFFER, defaultFramebufferObject());
+  glPixelStorei(GL_PACK_ALIGNMENT, 4);
+  glReadPixels(0, 0, fb.width, fb.height, GL_RGBA, GL_UNSIGNED_BYTE, image.bits());
+  doneCurrent();
+  return image.mirrored();  // GL's rows start at the bottom
 }
 
 QImage ViewportWidget::grab_viewport(bool with_panels) {
@@ -284,6 +305,7 @@ void ViewportWidget::mousePressEvent(QMouseEvent* e) {
   if (imgui_) feed_mouse_button(imgui_->io(), *e, true, pending_);
   note_input();
   if (panels_want_mouse()) return;
+  view_.free_width = free_width();
   const bool near_split =
       view_.split && std::abs(to_screen(e->position()).x - split_screen_x(view_, framebuffer_size())) <=
                          kSplitGrabPoints * devicePixelRatioF();
@@ -319,7 +341,9 @@ void ViewportWidget::mouseMoveEvent(QMouseEvent* e) {
       view_ = pan(view_, {b.x - a.x, b.y - a.y});
       break;
     }
-    case Drag::Split: view_.split_position = float(std::clamp(e->position().x() / std::max(1, width()), 0.0, 1.0)); break;
+    case Drag::Split:
+      view_.split_position = float(std::clamp(to_screen(e->position()).x / std::max(1.0f, free_width()), 0.0, 1.0));
+      break;
     case Drag::Paint:
       paint_stroke(session_, view_, framebuffer_size(), to_screen(drag_last_), to_screen(e->position()));
       break;

@@ -54,6 +54,9 @@ class ViewportWidget : public QOpenGLWidget {
   // Draws a frame now and returns it at framebuffer size (logical size x device pixel ratio), with or without
   // the panels (the legend stays: it belongs to the image).
   QImage grab_viewport(bool with_panels);
+  // The frame drawn last, as it stands on screen, without drawing a new one (what a person sees who does not
+  // move the mouse).
+  QImage last_frame();
   // Schedules a frame when something may have changed; true when one was scheduled.
   bool refresh_if_needed();
 
@@ -90,6 +93,7 @@ class ViewportWidget : public QOpenGLWidget {
   enum class Drag { None, Pan, Split, Paint };  // Paint: the simulation's brush (qt/simulation_brush.hpp)
 
   Size2 framebuffer_size() const;
+  float free_width() const;  // framebuffer pixels left of the sidebar: the split's fraction is of this width
   Vec2 to_screen(const QPointF& logical) const;  // framebuffer pixels
   bool panels_want_mouse() const;
   void update_probe(const QPointF& logical);
@@ -123,6 +127,8 @@ class ViewportWidget : public QOpenGLWidget {
   std::uint64_t frames_drawn_ = 0;
   std::uint64_t drawn_output_generation_ = 0;
   std::uint64_t drawn_input_generation_ = 0;
+  std::uint64_t drawn_updates_ = 0;   // Session::updates_applied() when the last frame was drawn
+  bool drawn_while_busy_ = false;     // the last frame showed a running job
 };
 
 }  // namespace ks::ui::qt

@@ -53,7 +53,8 @@ PixelHit pixel_at(const ViewState& view, Size2 viewport, Size2 image, Vec2 scree
 }
 
 double split_screen_x(const ViewState& view, Size2 viewport) {
-  return double(std::clamp(view.split_position, 0.0f, 1.0f)) * viewport.width;
+  const double free = view.free_width > 0 ? std::min(double(view.free_width), double(viewport.width)) : viewport.width;
+  return double(std::clamp(view.split_position, 0.0f, 1.0f)) * free;
 }
 
 bool shows_input_at(const ViewState& view, Size2 viewport, double screen_x) {

@@ -40,7 +40,8 @@ struct PixelHit {
 };
 PixelHit pixel_at(const ViewState& view, Size2 viewport, Size2 image, Vec2 screen);
 
-// The split line's screen x, and whether a screen x shows the input (left of the line) when the split is on.
+// The split line's screen x (split_position of the free area left of the sidebar), and whether a screen x shows
+// the input (left of the line) when the split is on.
 double split_screen_x(const ViewState& view, Size2 viewport);
 bool shows_input_at(const ViewState& view, Size2 viewport, double screen_x);
 
