@@ -13,9 +13,9 @@
 #include "gui/sim_script.hpp"
 #include "gui/topology_script.hpp"
 #include "session/display_frame.hpp"
-#include "session/lab_commands.hpp"
+#include "session/lab/lab_commands.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::gui {
 

@@ -11,8 +11,8 @@
 #include "registry/registry.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
 #include "stencil/stencil_plan.hpp"
-#include "session/lab_document.hpp"
-#include "session/topology_document.hpp"
+#include "session/lab/lab_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::app {
 

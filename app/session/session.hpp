@@ -28,18 +28,18 @@
 #include "registry/params.hpp"
 #include "session/display_frame.hpp"
 #include "session/exports.hpp"
-#include "session/block_sweep.hpp"
+#include "session/stencil/block_sweep.hpp"
 #include "session/exports.hpp"
-#include "session/launch_picture.hpp"
-#include "session/simulation_runner.hpp"
-#include "session/timing_history.hpp"
+#include "session/launch/launch_picture.hpp"
+#include "session/simulation/simulation_runner.hpp"
+#include "session/stencil/timing_history.hpp"
 #include "session/worker.hpp"
 
 namespace ks::app {
 
-class TopologyDocument;  // session/topology_document.hpp: the Topology panel's document
-// session/lab_document.hpp: the Lab section's document. Not included here: Qt's `slots` macro breaks the lab's
-// headers (LaunchArithmetic::slots), so Qt code reaches the lab through session/lab_commands.hpp.
+class TopologyDocument;  // session/topology/topology_document.hpp: the Topology panel's document
+// session/lab/lab_document.hpp: the Lab section's document. Not included here: Qt's `slots` macro breaks the lab's
+// headers (LaunchArithmetic::slots), so Qt code reaches the lab through session/lab/lab_commands.hpp.
 class LabDocument;
 
 // What the Device panel shows.

@@ -2,7 +2,7 @@
 // variant and block go to the LabDocument's request (session.cpp forwards them), its runs and sweeps use the
 // session's engine and worker, and the viewport shows the image a run made (kmeans' quantised image beside
 // the loaded one; nothing for the kernels that make none). The document does the work; these are the seams.
-#include "session/lab_document.hpp"
+#include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 
 namespace ks::app {

@@ -8,10 +8,10 @@
 #include <thread>
 
 #include "inputs/image_files.hpp"
-#include "session/lab_document.hpp"
-#include "session/lab_exports.hpp"
+#include "session/lab/lab_document.hpp"
+#include "session/lab/lab_exports.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::app {
 

@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "panels/lab_sections.hpp"
+#include "panels/lab/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
-#include "panels/playlist_overlay.hpp"
-#include "panels/simulation_section.hpp"
+#include "panels/playlist/playlist_overlay.hpp"
+#include "panels/simulation/simulation_section.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::ui {
 
@@ -102,7 +102,7 @@ void draw_panels(app::Session& s, PanelState& st) {
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);
   draw_inspector(st, job.busy && job.elapsed_s >= kIndicatorAfterS);
-  if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology_panel.cpp)
+  if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology/topology_panel.cpp)
     draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
   if (st.playlist)
     if (auto clicked = draw_playlist_overlay(*st.playlist, panels_width(st, ImGui::GetIO().DisplaySize.x)))
