@@ -11,6 +11,12 @@
 
 namespace ks::app {
 
+// What the Launch section says of the current block: its occupancy on the GPU in use, or why there is none.
+struct LaunchInfo {
+  std::optional<OccupancyReport> occupancy;  // of the current block, variant and kernel on this GPU
+  std::string problem;                       // why there is none (CPU backend, block the kernel cannot run)
+};
+
 struct LaunchPicture {
   std::optional<LaunchGeometry>
       geometry;  // none: not a launch the overlay can draw exactly (why_not says why)
