@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
-#include "session/playlist_player.hpp"
+#include "session/playlist/playlist_player.hpp"
 
 namespace ks::gui {
 

@@ -18,12 +18,12 @@
 #include "session/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
-#include "session/lab_document.hpp"
-#include "session/life_pattern_files.hpp"
-#include "session/playlist.hpp"
-#include "session/playlist_player.hpp"
+#include "session/lab/lab_document.hpp"
+#include "session/simulation/life_pattern_files.hpp"
+#include "session/playlist/playlist.hpp"
+#include "session/playlist/playlist_player.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::app {
 

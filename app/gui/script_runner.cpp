@@ -16,9 +16,9 @@
 #include "qt/qimage_convert.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/display_frame.hpp"
-#include "session/lab_commands.hpp"
+#include "session/lab/lab_commands.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::gui {
 

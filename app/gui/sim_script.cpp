@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "session/life_pattern_files.hpp"
+#include "session/simulation/life_pattern_files.hpp"
 #include "session/session.hpp"
 
 namespace ks::gui {

@@ -7,7 +7,7 @@
 
 #include "core/error.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::gui {
 

@@ -72,7 +72,7 @@ struct ViewState {
   float range_min = 0.0f;
   float range_max = 1.0f;
   bool show_legend = true;           // drawn by ui/imgui/legend.hpp (draw_legend) for single-channel outputs
-  // The launch's block grid over the image (ui/panels/launch_overlay.hpp): outlines, idle threads, the block
+  // The launch's block grid over the image (ui/panels/launch/launch_overlay.hpp): outlines, idle threads, the block
   // under the cursor with its shared tile and the window its pixel reads.
   bool show_launch_grid = false;
 };

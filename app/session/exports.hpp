@@ -12,7 +12,7 @@
 #include "core/image.hpp"
 #include "engine/engine.hpp"
 #include "io/image_io.hpp"
-#include "session/timing_history.hpp"
+#include "session/stencil/timing_history.hpp"
 
 namespace ks::app {
 

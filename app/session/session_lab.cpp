@@ -2,7 +2,7 @@
 // variant and block go to the LabDocument's request (session.cpp forwards them), its runs and sweeps use the
 // session's engine and worker, and the viewport shows the image a run made (kmeans' quantised image beside
 // the loaded one; nothing for the kernels that make none). The document does the work; these are the seams.
-#include "session/lab_document.hpp"
+#include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 
 namespace ks::app {
@@ -24,7 +24,7 @@ void Session::make_lab_document() {
   LabDocument::Hooks hooks;
   // Lab images, stencil results and simulation frames share the output generation, so the renderer never
   // mistakes one for another.
-  hooks.next_frame_generation = [this] { return ++output_generation_; };
+  hooks.next_frame_generation = [this] { return ++generations_.output; };
   hooks.notify = [this](bool error, std::string text) {
     notify(error ? Notice::Level::Error : Notice::Level::Info, Notice::Source::Run, std::move(text));
   };
@@ -32,15 +32,15 @@ void Session::make_lab_document() {
 }
 
 void Session::enter_lab() {
-  drop_stencil_result();
-  block_.reset();
-  lab_->set_image(file_image_);
-  lab_->select(*kernel_, backend_);
-  if (!variant_.empty()) {  // kept from the previous kernel only where this one has it (select_kernel)
+  stencil_->drop_result();
+  choice_.block.reset();
+  lab_->set_image(stencil_->file_image());
+  lab_->select(*choice_.kernel, choice_.backend);
+  if (!choice_.variant.empty()) {  // kept from the previous kernel only where this one has it (select_kernel)
     try {
-      lab_->set_variant(variant_);
+      lab_->set_variant(choice_.variant);
     } catch (const Error&) {
-      variant_.clear();
+      choice_.variant.clear();
     }
   }
 }
@@ -49,9 +49,9 @@ ui::DisplayFrame Session::lab_frame() const {
   ui::DisplayFrame f;
   // Kernels of arrays have no picture: the viewport stays empty. Image kernels show the loaded image and,
   // once run, their result (split and inspector as for stencils).
-  if (lab_->takes_image()) f.input = input_.get();
+  if (lab_->takes_image()) f.input = stencil_->input();
   f.output = lab_->result_image();
-  f.input_generation = input_generation_;
+  f.input_generation = generations_.input;
   f.output_generation = lab_->result_generation();
   return f;
 }

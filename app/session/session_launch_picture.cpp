@@ -45,15 +45,15 @@ void Session::set_device_model(const std::string& id) {
 }
 
 std::string Session::modelled_variant() const {
-  if (!modelled_variant_.empty() && kernel_->find_variant(modelled_variant_)) return modelled_variant_;
-  if (kernel_->find_variant("tiled")) return "tiled";
+  if (!modelled_variant_.empty() && choice_.kernel->find_variant(modelled_variant_)) return modelled_variant_;
+  if (choice_.kernel->find_variant("tiled")) return "tiled";
   return "naive";
 }
 
 void Session::set_modelled_variant(const std::string& name) {
-  const VariantSpec* v = kernel_->find_variant(name);
+  const VariantSpec* v = choice_.kernel->find_variant(name);
   if (!v || v->backend != Backend::Cuda)
-    throw_usage(fmt::format("'{}' is not a CUDA variant of {}", name, kernel_->id), "e.g. naive or tiled");
+    throw_usage(fmt::format("'{}' is not a CUDA variant of {}", name, choice_.kernel->id), "e.g. naive or tiled");
   modelled_variant_ = name;
 }
 
@@ -63,7 +63,7 @@ LaunchPicture Session::launch_picture() const {
     p.why_not = "lab kernels: the Lab section shows each run's launch arithmetic";
     return p;
   }
-  const bool on_gpu = backend_ == Backend::Cuda;
+  const bool on_gpu = choice_.backend == Backend::Cuda;
   const DeviceModel* model = device_model_.empty() ? nullptr : &ks::device_model(device_model_);
   if (!on_gpu && !model) {
     p.why_not = device_.cuda ? "the CPU backend has no blocks: choose the CUDA backend, or a device model"
@@ -79,16 +79,17 @@ LaunchPicture Session::launch_picture() const {
     return p;
   }
   const BlockShape block = effective_block();
+  const int channels = input() ? input()->channels() : 1;
   std::optional<StencilPlan> plan;
   try {
     if (simulating()) {
-      SimGeometry g = sim_geometry(kernel_->id, p.variant, shape.width, shape.height, block);
+      SimGeometry g = sim_geometry(choice_.kernel->id, p.variant, shape.width, shape.height, block);
       p.geometry = std::move(g.geometry);
       p.why_not = std::move(g.why_not);
     } else {
-      plan = make_stencil_plan(kernel_->id, params_);
+      plan = make_stencil_plan(choice_.kernel->id, choice_.params);
       StencilGeometry g = stencil_geometry(*plan, p.variant, shape.width, shape.height, block, element_type(),
-                                            input_ ? input_->channels() : 1);
+                                            channels);
       p.geometry = std::move(g.geometry);
       p.why_not = std::move(g.why_not);
     }
@@ -104,10 +105,9 @@ LaunchPicture Session::launch_picture() const {
   }
   std::optional<KernelResources> k;
   if (plan && p.geometry)
-    k = stencil_kernel_resources(*plan, p.variant, element_type(), input_ ? input_->channels() : 1,
-                                 *p.geometry);
+    k = stencil_kernel_resources(*plan, p.variant, element_type(), channels, *p.geometry);
   else if (p.geometry)
-    k = sim_kernel_resources(kernel_->id, p.variant, *p.geometry);
+    k = sim_kernel_resources(choice_.kernel->id, p.variant, *p.geometry);
   if (!k) {
     p.occupancy_note =
         "no register counts are recorded for this kernel and variant: its occupancy needs a GPU";

@@ -10,36 +10,24 @@ namespace ks::app {
 void Session::make_simulation_runner() {
   SimulationRunner::Hooks hooks;
   // Frames and stencil results share the output generation, so the renderer never mistakes one for the other.
-  hooks.next_frame_generation = [this] { return ++output_generation_; };
+  hooks.next_frame_generation = [this] { return ++generations_.output; };
   // A grid of another shape counts as a new input: the viewport fits it (and a stencil run afterwards re-uploads
   // the image, which is what it needs then).
-  hooks.grid_changed = [this] { ++input_generation_; };
+  hooks.grid_changed = [this] { ++generations_.input; };
   hooks.notify = [this](bool error, std::string text) {
     notify(error ? Notice::Level::Error : Notice::Level::Info, Notice::Source::Run, std::move(text));
   };
   simulation_ = std::make_unique<SimulationRunner>(*engine_, *worker_, std::move(hooks));
 }
 
-void Session::drop_stencil_result() {
-  // The stencil's result, its report and reference belong to another kernel.
-  run_requested_ = false;
-  worker_->drop_waiting("run");
-  worker_->drop_waiting("cpu-reference");
-  output_.reset();
-  output_device_ = {};
-  last_report_.reset();
-  last_error_.reset();
-  cpu_reference_.reset();
-}
-
-void Session::enter_simulation() { drop_stencil_result(); }  // the simulation shows its own frames
+void Session::enter_simulation() { stencil_->drop_result(); }  // the simulation shows its own frames
 
 ui::DisplayFrame Session::simulation_frame() const {
   ui::DisplayFrame f;
   const SimulationFrame& frame = simulation_->frame();
   f.output = frame.host.get();
   f.output_device = frame.device;
-  f.input_generation = input_generation_;
+  f.input_generation = generations_.input;
   f.output_generation = frame.generation;
   // No input: the grid is what is shown and fitted (a random or pattern grid has nothing to compare with).
   return f;

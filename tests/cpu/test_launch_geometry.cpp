@@ -5,7 +5,7 @@
 
 #include "core/launch_geometry.hpp"
 #include "registry/registry.hpp"
-#include "session/launch_words.hpp"
+#include "session/launch/launch_words.hpp"
 #include "sim/sim_geometry.hpp"
 #include "stencil/stencil_geometry.hpp"
 

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
-#include "session/playlist.hpp"
+#include "session/playlist/playlist.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::app {

@@ -10,7 +10,7 @@
 
 #include "core/error.hpp"
 #include "cpu/session_support.hpp"
-#include "session/lab_document.hpp"
+#include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "core/error.hpp"
 #include "cpu/session_support.hpp"
-#include "session/launch_words.hpp"
+#include "session/launch/launch_words.hpp"
 #include "session/session.hpp"
 
 namespace ks::app {

@@ -4,8 +4,8 @@
 #include <gtest/gtest.h>
 
 #include "cpu/session_support.hpp"
-#include "session/playlist.hpp"
-#include "session/playlist_player.hpp"
+#include "session/playlist/playlist.hpp"
+#include "session/playlist/playlist_player.hpp"
 #include "session/session.hpp"
 
 namespace ks::app {

@@ -13,8 +13,8 @@
 #include <thread>
 
 #include "core/error.hpp"
-#include "session/link_loads.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/link_loads.hpp"
+#include "session/topology/topology_document.hpp"
 #include "support/test_support.hpp"
 #include "topo/inputs/traffic_generators.hpp"
 

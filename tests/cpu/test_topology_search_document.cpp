@@ -12,7 +12,7 @@
 #include <thread>
 
 #include "core/error.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 #include "support/shared_data.hpp"
 #include "support/test_support.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <set>
 
-#include "session/lab_document.hpp"
+#include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
 

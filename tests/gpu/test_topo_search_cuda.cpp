@@ -8,7 +8,7 @@
 
 #include <filesystem>
 
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 #include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"

@@ -2,7 +2,7 @@
 // placements and the same link loads as on the CPU. Skips without a device.
 #include <gtest/gtest.h>
 
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 #include "support/test_support.hpp"
 
 namespace ks::app {

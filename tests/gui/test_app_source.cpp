@@ -10,7 +10,7 @@
 #include "core/image.hpp"
 #include "gui_app_fixture.hpp"
 #include "io/image_io.hpp"
-#include "panels/source_section.hpp"
+#include "panels/source/source_section.hpp"
 
 namespace ks::test {
 namespace {

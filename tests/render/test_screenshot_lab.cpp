@@ -12,9 +12,9 @@
 
 #include "gui/screenshot.hpp"
 #include "io/image_io.hpp"
-#include "panels/lab_sections.hpp"
+#include "panels/lab/lab_sections.hpp"
 #include "panels/log_log_plot.hpp"
-#include "panels/roofline_panel.hpp"
+#include "panels/lab/roofline_panel.hpp"
 #include "render_test_support.hpp"
 #include "screenshot_run.hpp"
 #include "support/test_support.hpp"

@@ -12,7 +12,7 @@
 
 #include "gui/screenshot.hpp"
 #include "io/image_io.hpp"
-#include "panels/source_section.hpp"
+#include "panels/source/source_section.hpp"
 #include "render_test_support.hpp"
 #include "screenshot_run.hpp"
 #include "support/test_support.hpp"

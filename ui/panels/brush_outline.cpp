@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "panels/image_overlays.hpp"
-#include "panels/launch_overlay.hpp"
+#include "panels/launch/launch_overlay.hpp"
 #include "panels/panels.hpp"
 #include "session/session.hpp"
 

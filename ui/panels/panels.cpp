@@ -6,12 +6,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "panels/lab_sections.hpp"
+#include "panels/lab/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
-#include "panels/playlist_overlay.hpp"
-#include "panels/simulation_section.hpp"
+#include "panels/playlist/playlist_overlay.hpp"
+#include "panels/simulation/simulation_section.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::ui {
 
@@ -107,7 +107,7 @@ void draw_panels(app::Session& s, PanelState& st) {
   if (ImGui::GetIO().WantCaptureMouse) st.probe.reset();
   const app::Worker::Status job = s.job_status();
   draw_job_indicator(s);
-  if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology_panel.cpp)
+  if (st.topology.open)  // its own window, left of the sidebar (ui/panels/topology/topology_panel.cpp)
     draw_topology_panel(s.topology(), st.topology, panels_width(st, ImGui::GetIO().DisplaySize.x));
   float inspector_bottom = ImGui::GetIO().DisplaySize.y - kMargin;
   if (job.busy && job.elapsed_s >= kIndicatorAfterS) inspector_bottom -= kJobBoxHeight;

@@ -15,12 +15,12 @@
 #include "render/view_math.hpp"
 #include "panels/named_buttons.hpp"
 #include "panels/save_request.hpp"
-#include "panels/source_panel_state.hpp"
-#include "panels/topology_panel.hpp"
+#include "panels/source/source_panel_state.hpp"
+#include "panels/topology/topology_panel.hpp"
 
 namespace ks::app {
 class Session;         // app/session/session.hpp
-class PlaylistPlayer;  // app/session/playlist_player.hpp
+class PlaylistPlayer;  // app/session/playlist/playlist_player.hpp
 }
 
 namespace ks::ui {

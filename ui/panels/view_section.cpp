@@ -6,7 +6,7 @@
 #include <string>
 
 #include "panels/panel_sections.hpp"
-#include "panels/simulation_section.hpp"
+#include "panels/simulation/simulation_section.hpp"
 #include "session/display_frame.hpp"
 #include "render/value_range.hpp"
 #include "session/session.hpp"

@@ -32,9 +32,9 @@
 #include "qt/simulation_menu.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/exports.hpp"
-#include "session/lab_commands.hpp"
-#include "session/playlist_player.hpp"
-#include "session/life_pattern_files.hpp"
+#include "session/lab/lab_commands.hpp"
+#include "session/playlist/playlist_player.hpp"
+#include "session/simulation/life_pattern_files.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::qt {

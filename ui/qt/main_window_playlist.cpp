@@ -1,7 +1,7 @@
 // Demo playlists in the window: File > Open playlist..., File > Demo playlists, the keys of a presenter
 // (Space, Page Down and Right for the next step; Page Up and Left for the previous one; Escape ends it), and
 // the view's part of each step (panels, split, colormap). The playlist itself is Qt-free
-// (session/playlist_player.hpp).
+// (session/playlist/playlist_player.hpp).
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -13,8 +13,8 @@
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/display_frame.hpp"
-#include "session/playlist.hpp"
-#include "session/playlist_player.hpp"
+#include "session/playlist/playlist.hpp"
+#include "session/playlist/playlist_player.hpp"
 
 namespace ks::ui::qt {
 

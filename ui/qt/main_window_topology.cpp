@@ -1,6 +1,6 @@
 // The main window's Topology entries: File > Open traffic dataset / folder, File > Export topology results
 // (CSV, JSON, or a PNG of the viewport with the Topology panel), View > Topology, and traffic files dropped
-// on the window. The work is the session's TopologyDocument's; the panel (ui/panels/topology_panel.cpp) shows
+// on the window. The work is the session's TopologyDocument's; the panel (ui/panels/topology/topology_panel.cpp) shows
 // it.
 #include <QAction>
 #include <QFileDialog>
@@ -14,7 +14,7 @@
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/session.hpp"
-#include "session/topology_document.hpp"
+#include "session/topology/topology_document.hpp"
 
 namespace ks::ui::qt {
 

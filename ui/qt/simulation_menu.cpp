@@ -5,8 +5,8 @@
 #include <QMenu>
 
 #include "core/error.hpp"
-#include "panels/simulation_save_requests.hpp"
-#include "session/life_pattern_files.hpp"
+#include "panels/simulation/simulation_save_requests.hpp"
+#include "session/simulation/life_pattern_files.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::qt {

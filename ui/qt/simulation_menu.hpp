@@ -2,7 +2,7 @@
 // The File menu's entries for live simulations: "Open Life pattern (RLE)...", "Export simulation frames..." and
 // "... animation (GIF)...", and opening a dropped .rle file. Every action goes through the session; failures go to
 // show_error. The exports ask for their counts here, then go the way of the Simulation section's buttons
-// (panels/simulation_save_requests.hpp): one save dialog and one replace question for both.
+// (panels/simulation/simulation_save_requests.hpp): one save dialog and one replace question for both.
 #include <QString>
 #include <functional>
 

@@ -49,7 +49,7 @@ class ViewportWidget : public QOpenGLWidget {
   void panels_toggled(bool was_visible);
   void zoom_by(double factor);  // around the centre of the image area
   void set_split(bool on);
-  void set_launch_grid(bool on);  // the launch overlay (ui/panels/launch_overlay.hpp)
+  void set_launch_grid(bool on);  // the launch overlay (ui/panels/launch/launch_overlay.hpp)
 
   // Draws a frame now and returns it at framebuffer size (logical size x device pixel ratio), with or without
   // the panels (the legend stays: it belongs to the image).

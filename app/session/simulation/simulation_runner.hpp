@@ -1,0 +1,242 @@
+#pragma once
+// A live simulation in the app (heat, Game of Life, Gray-Scott): play / pause, single steps, steps per frame,
+// reset, a brush, exports, and the per-step timing the Timing panel shows. Qt-free and GL-free; the Session owns
+// one and routes to it while a kernel of category `simulation` is selected.
+//
+// Threads: the ks::Simulation is driven only by jobs on the session's worker thread, one job at a time, each
+// a short slice (at most about kSliceMs of steps, at least one step), so the GUI thread never waits and a paint
+// stroke or a pause takes effect within a slice. Results come back through the worker's posted closures, run by
+// Session::poll() on the GUI thread, like every other result; the runner's own state needs no lock.
+//
+// Display: on the CPU backend each frame is a host copy of the state; on the CUDA backend it is the state on the
+// device (Simulation::device_image), which the viewport shows through CUDA-GL interop. That buffer is valid only
+// until the next step, so the next step starts only once the viewport has put the frame on screen
+// (note_displayed), or after kUnwatchedFrameS when nothing draws (a minimised window).
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/device_image_ref.hpp"
+#include "core/error.hpp"
+#include "core/image.hpp"
+#include "core/timing.hpp"
+#include "io/gif_writer.hpp"
+#include "session/simulation/simulation_picture.hpp"
+#include "session/simulation/simulation_setup.hpp"
+#include "sim/sim_backend.hpp"
+#include "sim/simulation.hpp"
+#include "session/worker.hpp"
+
+namespace ks {
+class Engine;
+}
+
+namespace ks::app {
+
+// What the viewport shows of the simulation.
+struct SimulationFrame {
+  std::shared_ptr<const Image> host;  // CPU backend, and frames written by an export
+  DeviceImageRef device;              // CUDA backend: the state on the GPU, for interop
+  std::uint64_t generation = 0;       // the session's output generation of this frame
+  ImageShape shape() const { return device ? device.shape : host ? host->shape() : ImageShape{}; }
+  explicit operator bool() const noexcept { return host || device; }
+};
+
+// The Timing panel's figures for the steps run lately.
+struct SimulationTiming {
+  std::deque<double> recent_ms;       // per step, the last kRecentSteps, oldest first
+  TimingStats stats;                  // over recent_ms
+  double steps_per_second = 0;        // 1000 / median step time: what the kernel alone could do
+  double gbps = 0;                    // bytes per step (report) / median step time
+  double percent_of_copy = 0;         // of the measured device copy bandwidth; 0 on the CPU backend
+  double live_steps_per_second = 0;   // generations shown per second of wall time lately (steps + display)
+  double display_ms = -1;             // putting the last frame on screen; negative until drawn
+};
+
+class SimulationRunner {
+ public:
+  using Clock = std::chrono::steady_clock;
+  static constexpr std::size_t kRecentSteps = 200;
+  static constexpr double kSliceMs = 30;          // a playing job's time budget
+  static constexpr double kUnwatchedFrameS = 0.25;  // CUDA frames nobody draws stop holding the next step this long
+  static constexpr int kMaxStepsPerFrame = 100000;
+
+  struct Hooks {
+    std::function<std::uint64_t()> next_frame_generation;  // a fresh output generation for each frame
+    std::function<void()> grid_changed;                    // a grid of another shape: the viewport refits
+    std::function<void(bool error, std::string text)> notify;
+  };
+
+  struct Brush {
+    bool enabled = false;  // left drag on the viewport paints (instead of panning)
+    int radius = 3;        // cells
+    double value = 1;      // life 1 alive / 0 dead; heat the temperature; grayscott v in 0..0.5
+  };
+
+  SimulationRunner(Engine& engine, Worker& worker, Hooks hooks);
+  ~SimulationRunner();
+  SimulationRunner(const SimulationRunner&) = delete;
+  SimulationRunner& operator=(const SimulationRunner&) = delete;
+
+  // ---- the session's side ----
+  // What the session's request became (kernel, parameters, backend, variant, block, loaded image); the runner
+  // keeps its own start, pattern and grid size. Takes effect at the next tick (classify_change): new parameters
+  // go to the running simulation (Simulation::set_params: state and generation stay), another backend, variant
+  // or block makes a new simulation from the current state, and the rest a fresh start.
+  void configure(const std::string& kernel, const ParamSet& params, Backend backend, const std::string& variant,
+                 const std::optional<BlockShape>& block, std::shared_ptr<const Image> image);
+  void deactivate();  // a stencil kernel was selected: the simulation and its frame go
+  bool active() const noexcept { return active_; }
+  // GUI thread, once per frame (Session::poll): starts the next job when none runs.
+  void tick();
+  // While held, playing starts no steps (queued steps, paints and restarts still run): Session::wait_idle.
+  void hold_playback(bool hold) noexcept { hold_ = hold; }
+  // Nothing queued and no job of the runner's running (playing aside).
+  bool settled() const noexcept;
+  void note_displayed(std::uint64_t frame_generation, double ms);
+
+  // ---- controls ----
+  void set_playing(bool on);
+  bool playing() const noexcept { return playing_; }
+  void step(long long n = 1);  // queued; runs in slices, showing frames on the way. Usage Error for n < 1
+  void reset();                // back to the start (a new simulation from it), generation 0
+  // Steps per frame of the simulation chosen; each simulation keeps its own (default_steps_per_frame at first).
+  void set_steps_per_frame(int n);  // 1 .. kMaxStepsPerFrame, usage Error otherwise
+  int steps_per_frame() const noexcept { return steps_per_frame_; }
+
+  const SimulationSetup& setup() const noexcept { return desired_; }
+  // Usage Errors: an image start without an image, a pattern for a kernel other than life, a grid out of range.
+  void set_start(SimStart start);
+  void set_pattern(std::shared_ptr<const sim::LifePattern> pattern);  // and SimStart::Pattern
+  void set_grid_size(int width, int height);
+  std::string start_description() const { return describe_start(desired_); }
+
+  const Brush& brush() const noexcept { return brush_; }
+  // Checks the value against the kernel (life 0 or 1, grayscott 0..0.5, finite) and the radius (0..1024).
+  void set_brush(const Brush& brush);
+  // A stroke from one cell position to another (image coordinates, cells): discs along the segment, applied by
+  // the next job. Positions outside the grid paint the part of the disc inside it.
+  void paint_line(double x0, double y0, double x1, double y1);
+
+  // ---- what the panels show ----
+  const SimulationFrame& frame() const noexcept { return frame_; }
+  bool has_frame() const noexcept { return bool(frame_); }
+  long long generation() const noexcept { return generation_; }
+  const SimulationStats& stats() const noexcept { return stats_; }
+  const std::optional<SimulationReport>& report() const noexcept { return report_; }  // variant, device, bytes
+  const SimulationTiming& timing() const noexcept { return timing_; }
+  const std::optional<Error>& error() const noexcept { return error_; }  // the last refused (re)start
+  bool busy() const noexcept { return in_flight_; }
+  // Steps, strokes or an export asked for and not started yet, or an export under way (it may run as several
+  // jobs): Session::busy() counts them, so that a script waits for an export a button queued.
+  bool work_queued() const noexcept { return !actions_.empty() || exporting_; }
+  // All that was asked is done and only playing keeps the worker going (scripts wait for this, not for idle).
+  bool only_playing() const noexcept;
+  // True when the state shown came from carrying another simulation's state over (a backend, variant or block
+  // change); Gray-Scott then restarted u as 1 - 2 v (the API carries one field). A parameter change keeps the
+  // simulation itself and leaves this as it was.
+  bool carried_over() const noexcept { return carried_; }
+
+  // The colormap and range the viewport should start a fresh simulation with; picture_generation() changes with
+  // each fresh start. The panels report what the view uses (set_picture), and exports use that.
+  const SimPicture& suggested_picture() const noexcept { return suggested_; }
+  std::uint64_t picture_generation() const noexcept { return picture_generation_; }
+  void set_picture(const SimPicture& picture) { picture_ = picture; }
+  const SimPicture& picture() const noexcept { return picture_; }
+
+  // ---- exports ----
+  // The current state as the view shows it (RGB PNG through the picture's colormap) with a JSON sidecar
+  // (kernelscope.sim/1 report, generation, picture), atomically. Waits for a running slice; usage Error while a
+  // frame sequence is being written or before there is a simulation.
+  void export_frame(const std::filesystem::path& path);
+  // The next n steps as dir/frame_00000.png ... frame_{n-1} (each after one more step), on the worker with
+  // progress; cancel with Session::cancel (files written so far stay complete). Usage Error for n < 1.
+  void export_sequence(const std::filesystem::path& dir, long long n);
+  // An animated GIF of n frames: the state shown, then one every `every` steps, through the picture's colormap
+  // and range, delay_cs hundredths of a second each, looping. On the worker with progress; the file appears
+  // only when all n frames are written (a cancel or an error leaves none, and an existing file as it was).
+  // Usage Error for n < 1, every < 1, a delay outside 1..65535, a build without giflib, or while exporting.
+  void export_animation(const std::filesystem::path& gif, long long n, long long every, int delay_cs);
+  bool exporting() const noexcept { return exporting_; }
+  // Which export runs: the panel shows its progress beside the button that started it.
+  bool exporting_animation() const noexcept { return exporting_ && exporting_animation_; }
+
+  struct Capture;  // what a job hands back to the GUI thread (internal)
+  // Frames of the last sequence or animation written so far (for tests and the status line).
+  long long frames_written() const noexcept { return frames_written_; }
+
+ private:
+  struct Action {
+    enum class Kind { Step, Sequence, Animation } kind = Kind::Step;
+    long long count = 0;
+    std::filesystem::path dir;  // the folder of a sequence, the file of an animation
+    SimPicture picture;
+    long long every = 1;  // an animation's steps between frames
+    int delay_cs = kDefaultGifDelayCs;  // an animation's hundredths of a second per frame
+  };
+  bool frame_pending_display() const;
+  void submit_create(bool fresh);
+  void submit_params();
+  void submit_slice(long long steps, bool bounded);
+  void submit_paint();
+  void submit_export(const Action& action);  // a sequence or an animation
+  void queue_export(Action action);
+  void apply_capture(std::uint64_t ticket, Capture capture);
+  // `body` with its ks::Error (or any exception) posted to fail(): every job ends in exactly one final post.
+  Worker::Body guarded(std::uint64_t ticket, std::string what, Worker::Body body);
+  void fail(std::uint64_t ticket, const Error& e);
+  void add_step_times(const std::vector<double>& ms);
+  void update_live_rate();
+  void wait_for_worker();
+
+  Engine& engine_;
+  Worker& worker_;
+  Hooks hooks_;
+
+  bool active_ = false;
+  SimulationSetup desired_;
+  std::optional<SimulationSetup> applied_;  // what was last asked of sim_ (it may have failed); empty: nothing yet
+  std::optional<SimulationSetup> running_;  // what sim_ runs: what the last (re)start or parameter change made
+  bool reset_requested_ = false;
+  std::shared_ptr<Simulation> sim_;  // touched only by worker jobs while one runs
+  bool carried_ = false;
+  long long generation_offset_ = 0;  // generations of the simulations this one carried on from
+
+  bool playing_ = false;
+  bool hold_ = false;
+  int steps_per_frame_ = 1;
+  std::map<std::string, int> steps_per_frame_by_kernel_;  // of the simulations chosen before, by kernel id
+  std::deque<Action> actions_;
+  std::vector<sim::Brush> strokes_;
+  Brush brush_;
+
+  bool in_flight_ = false;
+  bool play_slice_in_flight_ = false;  // the job running is a playing slice, not something asked for
+  std::uint64_t ticket_ = 0;
+  bool exporting_ = false;
+  bool exporting_animation_ = false;  // of the export running: a GIF rather than a folder of frames
+  long long frames_written_ = 0;
+
+  SimulationFrame frame_;
+  ImageShape grid_shape_;
+  Clock::time_point frame_published_{};
+  std::uint64_t displayed_generation_ = 0;
+  long long generation_ = 0;
+  SimulationStats stats_;
+  std::optional<SimulationReport> report_;
+  SimulationTiming timing_;
+  std::deque<std::pair<Clock::time_point, long long>> shown_;  // (when, generation) of recent frames
+  std::optional<Error> error_;
+
+  SimPicture suggested_, picture_;
+  std::uint64_t picture_generation_ = 0;
+};
+
+}  // namespace ks::app

@@ -1,0 +1,208 @@
+// Source: the code of the kernel's variant as this binary was built from it (ui/source: embedded at build
+// time), with line numbers and syntax colours, scrolled to the function the variant runs; "compare with"
+// shows the lines another variant's file has and this one has not (red) and the other way round (green).
+#include "panels/source/source_section.hpp"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <string>
+#include <utility>
+
+#include "imgui/imgui_layer.hpp"
+#include "panels/panel_sections.hpp"
+#include "session/session.hpp"
+#include "source/embedded_sources.hpp"
+#include "source/kernel_source_map.hpp"
+
+namespace ks::ui::panels {
+
+namespace {
+
+using source::DiffLine;
+using source::Token;
+
+// The first line of `lines` holding `anchor`, or -1.
+int line_of(const std::vector<std::string_view>& lines, std::string_view anchor) {
+  for (std::size_t i = 0; i < lines.size(); ++i)
+    if (lines[i].find(anchor) != std::string_view::npos) return int(i);
+  return -1;
+}
+
+// Fills the derived part of `st` for the chosen kernel, variant, file and comparison, when that choice
+// changed.
+void prepare(SourcePanelState& st, const std::string& kernel, const std::string& variant) {
+  const std::vector<source::SourceRef> refs = source::sources_of(kernel, variant);
+  if (st.file >= int(refs.size())) st.file = 0;
+  const std::string key = kernel + "/" + variant + "/" + std::to_string(st.file) + "/" + st.compare;
+  if (key == st.shown_key) return;
+  SourcePanelState fresh;  // the choice stays, everything derived from the last one goes
+  fresh.variant = st.variant;
+  fresh.compare = st.compare;
+  fresh.file = st.file;
+  fresh.shown_key = key;
+  st = std::move(fresh);
+  if (refs.empty()) return;
+  const source::SourceRef& ref = refs[std::size_t(st.file)];
+  const embedded::EmbeddedFile* file = source::find_embedded(ref.file);
+  if (!file) return;
+  st.path = ref.file;
+  st.lines = source::split_lines(source::text_of(*file));
+  st.tokens = source::tokenize_lines(st.lines);
+  const int anchor_line = line_of(st.lines, ref.anchor);
+  st.anchor_row = anchor_line;
+
+  const std::vector<source::SourceRef> others =
+      st.compare.empty() ? std::vector<source::SourceRef>{} : source::sources_of(kernel, st.compare);
+  const embedded::EmbeddedFile* other = others.empty() ? nullptr : source::find_embedded(others[0].file);
+  if (other) {
+    st.compare_path = others[0].file;
+    if (st.compare_path != st.path) {
+      st.compare_lines = source::split_lines(source::text_of(*other));
+      st.compare_tokens = source::tokenize_lines(st.compare_lines);
+      st.diff = source::diff_lines(st.compare_lines, st.lines);
+      const auto at = std::find_if(st.diff.begin(), st.diff.end(),
+                                   [&](const DiffLine& d) { return d.after == anchor_line; });
+      st.anchor_row = at == st.diff.end() ? -1 : int(at - st.diff.begin());
+    }
+  }
+  st.scroll_frames = 3;
+}
+
+// One line of code: a marker (' ', '-', '+'), its 1-based number, then its tokens in their colours, on a
+// tinted background for removed and added lines.
+void draw_code_line(char marker, int number, int digits, std::string_view line,
+                    const std::vector<Token>& tokens, ImU32 background) {
+  if (background != 0) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float right = p.x + ImGui::GetScrollX() + ImGui::GetWindowWidth() + ImGui::GetScrollMaxX() + 4000;
+    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(right, p.y + ImGui::GetTextLineHeight()), background);
+  }
+  ImGui::TextDisabled("%c%*d ", marker, digits, number);
+  for (const Token& t : tokens) {
+    ImGui::SameLine(0, 0);
+    ImGui::PushStyleColor(ImGuiCol_Text, source_token_colour(t.kind));
+    const std::string_view text = line.substr(t.begin, t.length);
+    ImGui::TextUnformatted(text.data(), text.data() + text.size());
+    ImGui::PopStyleColor();
+  }
+}
+
+void draw_code(SourcePanelState& st) {
+  // The rest of the sidebar (less the section's spacing below, so the sidebar itself need not scroll), or 24
+  // lines when other open sections leave less.
+  const float rest = ImGui::GetContentRegionAvail().y - 2 * ImGui::GetStyle().ItemSpacing.y;
+  const float height = std::max(rest, ImGui::GetTextLineHeight() * 24);
+  ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+  ImGui::PushFont(code_font());  // monospaced: columns of code line up
+  ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(0, 0));
+  const float line_height = ImGui::GetTextLineHeight();
+  if (st.scroll_frames > 0 && st.anchor_row >= 0) {
+    --st.scroll_frames;
+    ImGui::SetScrollY(std::max(0.0f, (float(st.anchor_row) - 2) * line_height));
+  }
+  const bool comparing = !st.diff.empty();
+  const int rows = int(comparing ? st.diff.size() : st.lines.size());
+  const int digits = int(std::to_string(std::max(st.lines.size(), st.compare_lines.size())).size());
+  ImGuiListClipper clipper;
+  clipper.Begin(rows, line_height);
+  while (clipper.Step()) {
+    for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+      if (!comparing) {
+        draw_code_line(' ', r + 1, digits, st.lines[std::size_t(r)], st.tokens[std::size_t(r)], 0);
+        continue;
+      }
+      const DiffLine& d = st.diff[std::size_t(r)];
+      if (d.kind == DiffLine::Kind::Removed) {
+        const auto i = std::size_t(d.before);
+        draw_code_line('-', d.before + 1, digits, st.compare_lines[i], st.compare_tokens[i],
+                       kSourceRemovedBackground);
+      } else {
+        const auto i = std::size_t(d.after);
+        draw_code_line(d.kind == DiffLine::Kind::Added ? '+' : ' ', d.after + 1, digits, st.lines[i],
+                       st.tokens[i], d.kind == DiffLine::Kind::Added ? kSourceAddedBackground : 0);
+      }
+    }
+  }
+  ImGui::PopStyleVar();
+  ImGui::PopFont();
+  ImGui::EndChild();
+}
+
+// A combo of the kernel's variants; `none` (when given) is the empty choice. Returns whether `choice`
+// changed.
+bool variant_combo(const char* label, const KernelSpec& kernel, std::string& choice, const char* none,
+                   const std::string& skip) {
+  const std::string shown = choice.empty() ? std::string(none) : choice;
+  bool changed = false;
+  if (ImGui::BeginCombo(label, shown.c_str())) {
+    if (ImGui::Selectable(none, choice.empty())) changed = !choice.empty(), choice.clear();
+    for (const VariantSpec& v : kernel.variants) {
+      if (v.name == skip) continue;
+      if (ImGui::Selectable(v.name.c_str(), choice == v.name)) changed = choice != v.name, choice = v.name;
+      if (ImGui::IsItemHovered() && !v.help.empty()) ImGui::SetTooltip("%s", v.help.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  return changed;
+}
+
+}  // namespace
+
+// Colours that stay apart on a projector against the dark panel: CUDA's own words stand out the most.
+ImVec4 source_token_colour(source::TokenKind kind) {
+  switch (kind) {
+    case source::TokenKind::Keyword:
+      return {0.40f, 0.65f, 1.00f, 1.0f};  // blue
+    case source::TokenKind::Cuda:
+      return {1.00f, 0.60f, 0.15f, 1.0f};  // orange
+    case source::TokenKind::Comment:
+      return {0.45f, 0.68f, 0.40f, 1.0f};  // green
+    case source::TokenKind::String:
+      return {0.90f, 0.62f, 0.50f, 1.0f};  // salmon
+    case source::TokenKind::Number:
+      return {0.70f, 0.90f, 0.65f, 1.0f};  // pale green
+    case source::TokenKind::Preprocessor:
+      return {0.80f, 0.55f, 0.85f, 1.0f};  // violet
+    case source::TokenKind::Plain:
+      break;
+  }
+  return ImGui::GetStyleColorVec4(ImGuiCol_Text);
+}
+
+void draw_source_section(app::Session& s, PanelState& state) {
+  SourcePanelState& st = state.source;
+  const KernelSpec& kernel = s.kernel();
+  // A variant kept from another kernel means nothing here: follow the running one again.
+  if (!st.variant.empty() && !kernel.find_variant(st.variant)) st.variant.clear();
+  if (!st.compare.empty() && !kernel.find_variant(st.compare)) st.compare.clear();
+  const std::string running = s.effective_variant();
+  const std::string variant = st.variant.empty() ? running : st.variant;
+  if (st.compare == variant) st.compare.clear();  // the running variant became the one compared with
+
+  const std::string follow = "running (" + running + ")";
+  variant_combo("variant##source", kernel, st.variant, follow.c_str(), "");
+  help_marker("Whose code to show. Any variant can be read, also one this machine cannot run.");
+  variant_combo("compare with", kernel, st.compare, "(none)", variant);
+  help_marker("Lines only in the other variant's file in red (-), lines only in this one in green (+).");
+
+  const std::vector<source::SourceRef> refs = source::sources_of(kernel.id, variant);
+  if (refs.size() > 1) {
+    std::vector<const char*> names;
+    for (const source::SourceRef& r : refs) names.push_back(r.file.data());  // literals: NUL-terminated
+    ImGui::Combo("file", &st.file, names.data(), int(names.size()));
+  }
+  prepare(st, kernel.id, variant);
+  if (st.lines.empty()) {
+    note_text("No source is embedded for " + kernel.id + " " + variant + ".");
+    return;
+  }
+  ImGui::TextDisabled("%s", st.path.c_str());
+  if (!st.compare.empty() && st.diff.empty() && st.compare_path == st.path)
+    note_text(st.compare + " is in the same file: its function is further up or down.");
+  else if (!st.diff.empty())
+    ImGui::TextDisabled("compared with %s", st.compare_path.c_str());
+  draw_code(st);
+}
+
+}  // namespace ks::ui::panels

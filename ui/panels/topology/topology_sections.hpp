@@ -1,0 +1,20 @@
+#pragma once
+// The two halves of the Topology panel; private to ui/panels.
+#include <functional>
+
+#include "panels/topology/topology_panel.hpp"
+
+namespace ks::ui::panels {
+
+// Runs `change`; a refused one (ks::Error) shows in the panel instead of escaping (topology_controls.cpp).
+bool attempt(TopologyPanelState& state, const std::function<void()>& change);
+// Traffic, topologies, metric, placements, backend, Run/Cancel (topology_controls.cpp).
+void draw_topology_controls(app::TopologyDocument& doc, TopologyPanelState& state);
+// Timeline, heatmap, network, histogram, top placements (topology_results.cpp).
+void draw_topology_results(app::TopologyDocument& doc, TopologyPanelState& state);
+// The placement search (topology_search.cpp): its settings, and its view of the results while it runs and after
+// it (false, drawing nothing, when there is no search to show).
+void draw_search_settings(app::TopologyDocument& doc, TopologyPanelState& state);
+bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& state);
+
+}  // namespace ks::ui::panels
