@@ -4,27 +4,40 @@
 #include <chrono>
 #include <regex>
 #include <span>
+#include <vector>
 
 #include "core/error.hpp"
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 
-namespace ks::embedded {
-std::span<const unsigned char> usercode_prelude_cuh();  // prelude/ks_prelude.cuh (gpu/usercode/CMakeLists.txt)
+namespace ks::embedded {  // embedded at build time (gpu/usercode/CMakeLists.txt)
+std::span<const unsigned char> usercode_prelude_cuh();  // prelude/ks_prelude.cuh
 }
 
 namespace ks::usercode {
 
 namespace {
 
-constexpr const char* kPreludeName = "ks_prelude.cuh";
+// The headers NVRTC is given, by the names the program includes them with.
+struct Headers {
+  std::vector<std::string> names = {"ks_prelude.cuh"};
+  std::vector<std::string> texts;
+  Headers() {
+    for (auto bytes : {ks::embedded::usercode_prelude_cuh()}) texts.emplace_back(bytes.begin(), bytes.end());
+  }
+};
 
 class Program {
  public:
-  Program(const std::string& text, const std::string& name, const std::string& prelude) {
-    const char* header = prelude.c_str();
-    const char* header_name = kPreludeName;
-    check(nvrtcCreateProgram(&program_, text.c_str(), name.c_str(), 1, &header, &header_name), "create a program");
+  Program(const std::string& text, const std::string& name, const Headers& headers) {
+    std::vector<const char*> texts, names;
+    for (std::size_t i = 0; i < headers.names.size(); ++i) {
+      texts.push_back(headers.texts[i].c_str());
+      names.push_back(headers.names[i].c_str());
+    }
+    check(nvrtcCreateProgram(&program_, text.c_str(), name.c_str(), static_cast<int>(texts.size()), texts.data(),
+                             names.data()),
+          "create a program");
   }
   ~Program() { nvrtcDestroyProgram(&program_); }
   Program(const Program&) = delete;
@@ -58,8 +71,9 @@ std::vector<std::string> nvrtc_options(const CompileOptions& o) {
     throw_usage(fmt::format("`{}` is not a GPU architecture", o.arch),
                 "give one as sm_XX, e.g. sm_90 for an H100 (`nvrtc` builds for sm_75 and later)");
   std::vector<std::string> opts = {"-arch=" + o.arch, "-std=c++17", "-lineinfo", "-Xptxas=-v"};
-  // NVRTC's automatic PCH covers what precedes #line (the prelude) and warns (#20283) that it stops there.
-  if (o.use_pch) opts.insert(opts.end(), {"-pch", "-diag-suppress=20283"});
+  // NVRTC's automatic PCH covers what precedes #line (the prelude) and warns (#20283) that it stops there; its
+  // messages ("creating precompiled header file ...") are not the user's business.
+  if (o.use_pch) opts.insert(opts.end(), {"-pch", "-pch-messages=false", "-diag-suppress=20283"});
   opts.insert(opts.end(), o.extra.begin(), o.extra.end());
   return opts;
 }
@@ -79,9 +93,8 @@ CompiledModule compile_with_nvrtc(std::string_view source, const std::string& fi
   CompiledModule m;
   m.file_name = file_name;
   m.options = nvrtc_options(options);
-  const auto prelude_bytes = ks::embedded::usercode_prelude_cuh();
-  const std::string prelude(prelude_bytes.begin(), prelude_bytes.end());
-  Program program(program_text(source, file_name), file_name, prelude);
+  const Headers headers;
+  Program program(program_text(source, file_name), file_name, headers);
   if (cancel)
     Program::check(nvrtcSetFlowCallback(program.get(), cancel_requested, const_cast<std::atomic<bool>*>(cancel)),
                    "take a cancel callback");

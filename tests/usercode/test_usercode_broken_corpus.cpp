@@ -10,6 +10,7 @@
 #include <future>
 #include <regex>
 
+#include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 #include "usercode/user_kernel.hpp"
 
@@ -62,9 +63,7 @@ std::shared_ptr<const CompiledModule> compile(const Case& c) {
 }
 
 TEST(UsercodeBrokenCorpus, EveryBrokenKernelIsReportedAtItsOwnLine) {
-#ifndef KS_HAVE_NVRTC
-  GTEST_SKIP() << "this build has no NVRTC";
-#endif
+  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
   const std::vector<Case> cases = load_corpus();
   ASSERT_GE(cases.size(), 40u);
   std::vector<std::shared_ptr<const CompiledModule>> modules(cases.size());

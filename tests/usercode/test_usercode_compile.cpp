@@ -6,17 +6,15 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 #include "usercode/user_kernel.hpp"
 
 namespace ks::usercode {
 namespace {
 
-#ifndef KS_HAVE_NVRTC
-#define KS_REQUIRE_NVRTC() GTEST_SKIP() << "this build has no NVRTC"
-#else
-#define KS_REQUIRE_NVRTC() (void)0
-#endif
+#define KS_REQUIRE_NVRTC() \
+  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"
 
 CompileRequest request_for(const std::string& name, const std::string& source) {
   CompileRequest r;

@@ -2,6 +2,11 @@
 // PTX launch bounds, mangled names, the families' contracts, the register limit and the source checks.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
 #include "core/error.hpp"
 #include "usercode/declarations.hpp"
 #include "usercode/diagnostics.hpp"
@@ -231,6 +236,36 @@ TEST(UsercodeSourceText, RefusesEmptyBinaryAndHugeSources) {
 TEST(UsercodeProgramText, KeepsTheUsersLines) {
   const std::string text = program_text("line one\nline two\n", "my \"odd\".cu");
   EXPECT_EQ(text, "#include \"ks_prelude.cuh\"\n#line 1 \"my \\\"odd\\\".cu\"\nline one\nline two\n");
+}
+
+// The prelude's border remap is a copy of the built-in stencils' (gpu/stencil/border.hpp declares host functions
+// that NVRTC refuses): the enum and the remap's switch must stay word for word the same.
+std::string text_of(const std::string& relative_path) {
+  std::ifstream in(std::filesystem::path(KS_SOURCE_DIR) / relative_path);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// From the line holding `first` to the line holding `last`, both included, with runs of spaces made one.
+std::string excerpt(const std::string& text, const std::string& first, const std::string& last) {
+  const std::size_t begin = text.find(first);
+  if (begin == std::string::npos) return "missing: " + first;
+  const std::size_t end = text.find(last, begin);
+  if (end == std::string::npos) return "missing: " + last;
+  std::string out;
+  for (char c : text.substr(begin, end + last.size() - begin))
+    if (!(c == ' ' && !out.empty() && out.back() == ' ')) out += c;
+  return out;
+}
+
+TEST(UsercodePrelude, BorderRemapEqualsTheBuiltInStencils) {
+  const std::string prelude = text_of("gpu/usercode/prelude/ks_prelude.cuh");
+  const std::string builtin = text_of("gpu/stencil/border.hpp");
+  EXPECT_EQ(excerpt(prelude, "enum class Border", ";"), excerpt(builtin, "enum class Border", ";"));
+  EXPECT_EQ(excerpt(prelude, "int m = a % n;", "return m < 0 ? m + n : m;"),
+            excerpt(builtin, "int m = a % n;", "return m < 0 ? m + n : m;"));
+  EXPECT_EQ(excerpt(prelude, "switch (b) {", "return -1;"), excerpt(builtin, "switch (b) {", "return -1;"));
 }
 
 }  // namespace

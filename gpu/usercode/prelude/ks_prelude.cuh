@@ -6,17 +6,20 @@
 
 namespace ks {
 
-// The border modes of the built-in stencils, in the same order and with OpenCV's meaning.
-enum class Border : int { Replicate = 0, Reflect = 1, Reflect101 = 2, Wrap = 3, Constant = 4 };
+// The border modes of the built-in stencils, in the same order and with the same remap (OpenCV's meaning), so that
+// a user's stencil reads the same pixels. A copy of gpu/stencil/border.hpp's: that header also declares host
+// functions over std::string, which NVRTC refuses (no host code, no <string>); tests/usercode checks the two agree.
+enum class Border : int { Replicate, Reflect, Reflect101, Wrap, Constant };
 
 __device__ inline int floor_mod(int a, int n) {
   int m = a % n;
   return m < 0 ? m + n : m;
 }
 
-// The index in [0, n) to read for position p, or -1 for the constant border.
-__device__ inline int remap(int p, int n, Border b) {
-  if (p >= 0 && p < n) return p;
+// The index in [0, n) to read for a position p off the image, or -1 for the constant border. A call, not inlined,
+// so that a stencil reading nine neighbours through at() does not inline nine border switches, which multiplied
+// ptxas's time (docs/PERF.md "Your own kernel").
+__device__ __noinline__ int remap_outside(int p, int n, Border b) {
   switch (b) {
     case Border::Replicate:
       return p < 0 ? 0 : n - 1;
@@ -31,6 +34,7 @@ __device__ inline int remap(int p, int n, Border b) {
     }
     case Border::Wrap:
       return floor_mod(p, n);
+    case Border::Constant:
     default:
       return -1;
   }
@@ -50,8 +54,8 @@ struct InImage {
   T constant_value;
 
   __device__ T at(int x, int y, int c = 0) const {
-    const int rx = remap(x, width, border);
-    const int ry = remap(y, height, border);
+    const int rx = x >= 0 && x < width ? x : remap_outside(x, width, border);
+    const int ry = y >= 0 && y < height ? y : remap_outside(y, height, border);
     if (rx < 0 || ry < 0) return constant_value;
     return data[static_cast<long long>(ry) * pitch + rx * channels + c];
   }
