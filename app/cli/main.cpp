@@ -32,7 +32,8 @@ int run_cli(int argc, char** argv) {
   const std::vector<Command> commands = {add_list_command(app, global), add_info_command(app, global),
                                          add_run_command(app, global), add_bench_command(app, global),
                                          add_demo_command(app, global), add_sim_command(app, global),
-                                         add_topo_command(app, global), add_lab_command(app, global)};
+                                         add_topo_command(app, global), add_lab_command(app, global),
+                                         add_compile_command(app, global)};
   for (const auto& c : commands) c.app->set_version_flag("--version", version_text());
 
   try {

@@ -1,0 +1,106 @@
+// `compile FILE.cu`: a user's own kernel through the compiler service (gpu/usercode), without a GPU: its errors
+// at the file's own lines (exit 2 when it does not compile), or, per kernel, what the compiler made of it.
+#include <fmt/format.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "core/error.hpp"
+#include "io/atomic_file.hpp"
+#include "report/table.hpp"
+#include "usercode/nvrtc_compile.hpp"
+#include "usercode/source_text.hpp"
+#include "usercode/user_kernel.hpp"
+
+namespace ks::cli {
+
+namespace {
+
+struct CompileCliOptions {
+  std::string file;
+  std::string family;
+  std::string entry;
+  std::string arch = "sm_90";
+  std::string json;
+};
+
+// The exit code of a kernel that does not compile: the input is wrong, as for every bad request.
+constexpr int kDoesNotCompile = 2;
+
+std::string facts_text(const usercode::CompiledKernel& k) {
+  using report::Table;
+  Table t({{"kernel"},
+           {"registers", Table::Align::Right},
+           {"stack B", Table::Align::Right},
+           {"spill stores B", Table::Align::Right},
+           {"spill loads B", Table::Align::Right},
+           {"shared B", Table::Align::Right},
+           {"max threads/block", Table::Align::Right}});
+  const auto& kernels = k.module->kernels;
+  for (std::size_t i = 0; i < kernels.size(); ++i) {
+    const auto& f = kernels[i];
+    const bool entry = static_cast<int>(i) == k.entry && kernels.size() > 1;
+    t.add_row({f.signature + (entry ? "  (entry)" : ""), std::to_string(f.registers), std::to_string(f.stack_bytes),
+               std::to_string(f.spill_stores), std::to_string(f.spill_loads), std::to_string(f.shared_bytes),
+               std::to_string(f.max_threads_per_block)});
+  }
+  return t.render(2);
+}
+
+nlohmann::ordered_json facts_json(const usercode::CompiledModule& m) {
+  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
+  for (const auto& f : m.kernels)
+    kernels.push_back({{"name", f.name},
+                       {"registers", f.registers},
+                       {"stack_bytes", f.stack_bytes},
+                       {"spill_stores", f.spill_stores},
+                       {"spill_loads", f.spill_loads},
+                       {"shared_bytes", f.shared_bytes},
+                       {"max_threads_per_block", f.max_threads_per_block}});
+  return {{"kernels", std::move(kernels)}, {"log", m.log}, {"compile_ms", m.compile_ms}};
+}
+
+int run_compile(const CompileCliOptions& opt) {
+  usercode::CompileRequest request;
+  request.file_name = opt.file;
+  request.source = usercode::read_kernel_source(opt.file);
+  request.family = opt.family;
+  request.entry = opt.entry;
+  request.options.arch = opt.arch;
+  const usercode::CompiledKernel k = usercode::compile_user_kernel(request);
+  const usercode::CompiledModule& m = *k.module;
+  std::fflush(stdout);
+  for (const auto& d : m.diagnostics) fmt::print(stderr, "{}\n", usercode::format_diagnostic(d));
+  if (!m.ok) {
+    const int errors = usercode::count_errors(m.diagnostics);
+    fmt::print(stderr, "error: {} does not compile ({} error{}). Fix the lines above and compile again\n", opt.file,
+               errors, errors == 1 ? "" : "s");
+    return kDoesNotCompile;
+  }
+  if (!opt.json.empty()) write_text_atomically(opt.json, facts_json(m).dump(2) + "\n");
+  fmt::print("{}: compiled for {} in {:.0f} ms (NVRTC {}){}\n", opt.file, opt.arch, m.compile_ms,
+             usercode::nvrtc_version(), k.family ? fmt::format(", {} family", to_string(*k.family)) : "");
+  fmt::print("{}", facts_text(k));
+  return 0;
+}
+
+}  // namespace
+
+Command add_compile_command(CLI::App& app, const GlobalOptions&) {
+  auto opt = std::make_shared<CompileCliOptions>();
+  CLI::App* sub = app.add_subcommand(
+      "compile",
+      "Compile your own CUDA kernel (no GPU needed): its errors at your lines, or per kernel its registers, stack, "
+      "spills, shared memory and max threads per block");
+  sub->add_option("file", opt->file, "The kernel's CUDA source (.cu)")->required();
+  sub->add_option("--family", opt->family,
+                  "Check the entry against a family's contract: " + usercode::family_names() +
+                      " (default: the file's `// @family`, else no check)");
+  sub->add_option("--entry", opt->entry, "The __global__ function to use when the file has several");
+  sub->add_option("--arch", opt->arch, "The GPU architecture to compile for (sm_XX)")->default_str("sm_90");
+  sub->add_option("--json", opt->json, "Also write the facts as JSON to this file");
+  return {sub, [opt] { return run_compile(*opt); }};
+}
+
+}  // namespace ks::cli

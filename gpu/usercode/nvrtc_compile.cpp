@@ -1,0 +1,135 @@
+#include <fmt/format.h>
+#include <nvrtc.h>
+
+#include <chrono>
+#include <regex>
+#include <span>
+#include <vector>
+
+#include "core/error.hpp"
+#include "usercode/nvrtc_compile.hpp"
+#include "usercode/source_text.hpp"
+
+namespace ks::embedded {  // embedded at build time (gpu/usercode/CMakeLists.txt)
+std::span<const unsigned char> usercode_prelude_cuh();  // prelude/ks_prelude.cuh
+}
+
+namespace ks::usercode {
+
+namespace {
+
+// The headers NVRTC is given, by the names the program includes them with.
+struct Headers {
+  std::vector<std::string> names = {"ks_prelude.cuh"};
+  std::vector<std::string> texts;
+  Headers() {
+    for (auto bytes : {ks::embedded::usercode_prelude_cuh()}) texts.emplace_back(bytes.begin(), bytes.end());
+  }
+};
+
+class Program {
+ public:
+  Program(const std::string& text, const std::string& name, const Headers& headers) {
+    std::vector<const char*> texts, names;
+    for (std::size_t i = 0; i < headers.names.size(); ++i) {
+      texts.push_back(headers.texts[i].c_str());
+      names.push_back(headers.names[i].c_str());
+    }
+    check(nvrtcCreateProgram(&program_, text.c_str(), name.c_str(), static_cast<int>(texts.size()), texts.data(),
+                             names.data()),
+          "create a program");
+  }
+  ~Program() { nvrtcDestroyProgram(&program_); }
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  nvrtcProgram get() const { return program_; }
+
+  static void check(nvrtcResult r, const char* what) {
+    if (r != NVRTC_SUCCESS)
+      throw Error(r == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorKind::OutOfMemory : ErrorKind::Internal,
+                  fmt::format("NVRTC could not {}: {}", what, nvrtcGetErrorString(r)));
+  }
+
+ private:
+  nvrtcProgram program_ = nullptr;
+};
+
+int cancel_requested(void* payload, void*) { return static_cast<const std::atomic<bool>*>(payload)->load() ? 1 : 0; }
+
+std::string program_log(nvrtcProgram p) {
+  std::size_t size = 0;
+  Program::check(nvrtcGetProgramLogSize(p, &size), "size its log");
+  std::string log(size, '\0');
+  Program::check(nvrtcGetProgramLog(p, log.data()), "read its log");
+  while (!log.empty() && log.back() == '\0') log.pop_back();
+  return log;
+}
+
+std::vector<std::string> nvrtc_options(const CompileOptions& o) {
+  static const std::regex arch(R"(sm_\d+[af]?)");
+  if (!std::regex_match(o.arch, arch))
+    throw_usage(fmt::format("`{}` is not a GPU architecture", o.arch),
+                "give one as sm_XX, e.g. sm_90 for an H100 (`nvrtc` builds for sm_75 and later)");
+  std::vector<std::string> opts = {"-arch=" + o.arch, "-std=c++17", "-lineinfo", "-Xptxas=-v"};
+  // NVRTC's automatic PCH covers what precedes #line (the prelude) and warns (#20283) that it stops there; its
+  // messages ("creating precompiled header file ...") are not the user's business.
+  if (o.use_pch) opts.insert(opts.end(), {"-pch", "-pch-messages=false", "-diag-suppress=20283"});
+  opts.insert(opts.end(), o.extra.begin(), o.extra.end());
+  return opts;
+}
+
+}  // namespace
+
+bool nvrtc_available() noexcept { return true; }
+
+std::string nvrtc_version() {
+  int major = 0, minor = 0;
+  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return {};
+  return fmt::format("{}.{}", major, minor);
+}
+
+CompiledModule compile_with_nvrtc(std::string_view source, const std::string& file_name, const CompileOptions& options,
+                                  const std::atomic<bool>* cancel) {
+  CompiledModule m;
+  m.file_name = file_name;
+  m.options = nvrtc_options(options);
+  const Headers headers;
+  Program program(program_text(source, file_name), file_name, headers);
+  if (cancel)
+    Program::check(nvrtcSetFlowCallback(program.get(), cancel_requested, const_cast<std::atomic<bool>*>(cancel)),
+                   "take a cancel callback");
+  std::vector<const char*> argv;
+  for (const auto& o : m.options) argv.push_back(o.c_str());
+  const auto start = std::chrono::steady_clock::now();
+  const nvrtcResult result = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  m.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  if (result == NVRTC_ERROR_CANCELLED)
+    throw Error(ErrorKind::Cancelled, fmt::format("the compile of {} was cancelled", file_name));
+  m.log = program_log(program.get());
+  if (result == NVRTC_ERROR_INVALID_OPTION)
+    throw_usage(fmt::format("NVRTC refused the options {}: {}", fmt::join(m.options, " "), m.log),
+                "check --arch and the extra options");
+  m.diagnostics = parse_nvrtc_log(m.log, file_name, count_lines(source));
+  if (result == NVRTC_ERROR_COMPILATION) return m;
+  Program::check(result, "compile");
+  // A log with only "Command-line error" lines also ends in NVRTC_ERROR_COMPILATION, above.
+  std::size_t size = 0;
+  Program::check(nvrtcGetPTXSize(program.get(), &size), "size the PTX");
+  m.ptx.assign(size, '\0');
+  Program::check(nvrtcGetPTX(program.get(), m.ptx.data()), "read the PTX");
+  while (!m.ptx.empty() && m.ptx.back() == '\0') m.ptx.pop_back();
+  Program::check(nvrtcGetCUBINSize(program.get(), &size), "size the CUBIN");
+  m.cubin.resize(size);
+  Program::check(nvrtcGetCUBIN(program.get(), m.cubin.data()), "read the CUBIN");
+  m.kernels = parse_ptxas_report(m.log);
+  order_as_in_ptx(m.kernels, m.ptx);
+  for (auto& k : m.kernels) {
+    describe_entry(k);
+    k.launch_bound = ptx_launch_bound(m.ptx, k.mangled_name);
+    k.max_threads_per_block = max_threads_per_block(k.registers, k.launch_bound);
+  }
+  m.ok = true;
+  return m;
+}
+
+}  // namespace ks::usercode
