@@ -4,9 +4,9 @@
 //
 // To add a stencil: its plan in make_stencil_plan (stencil_plan.cpp), then one registry.add(stencil_spec(...))
 // below whose StencilCode says the kind of its plan and which CUDA kernels may serve its tiled and separable
-// variants; those choose the files each variant lists for the Source panel (the *_sources functions below). A
-// new kernel file is listed there too: tests/cpu/test_source_embedded.cpp fails when a variant lists no file, a
-// file the build does not embed, or an entry its file does not hold.
+// variants; those choose the files each variant lists for the Source panel (cpu_sources, naive_sources,
+// files_of below, where a new kernel file is listed too). tests/cpu/test_source_embedded.cpp fails when a variant
+// lists no file, a file the build does not embed, or an entry its file does not hold.
 #include <cmath>
 
 #include "registry/registry.hpp"
@@ -66,46 +66,43 @@ std::vector<SourceFile> naive_sources(StencilPlan::Kind kind) {
   return {{"gpu/stencil/cuda/naive_window.cu", "naive_window_kernel("}};
 }
 
-// Each kernel tiled_design may choose, in the order given, then how the kernels with a shared tile fill it (the
-// lesson's first step).
-std::vector<SourceFile> tiled_sources(const std::vector<TiledKernel>& kernels) {
-  std::vector<SourceFile> files;
-  for (const TiledKernel k : kernels) {
-    switch (k) {
-      case TiledKernel::Window:
-        files.push_back({"gpu/stencil/cuda/tiled_window.cu", "tiled_window_kernel("});
-        break;
-      case TiledKernel::WindowMulti:
-        files.push_back({"gpu/stencil/cuda/window_multi.cu", "window_multi_kernel("});
-        break;
-      case TiledKernel::Laplacian3x3:
-        files.push_back({"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("});
-        break;
-      case TiledKernel::Median:
-        files.push_back({"gpu/stencil/cuda/median_network.cu", "median_network_kernel("});
-        files.push_back({"gpu/stencil/cuda/median_select.cuh", "forgetful_median_pair("});
-        break;
-    }
+// The file of each CUDA kernel that may serve the tiled or the separable variant (the median's: also its
+// selection networks).
+std::vector<SourceFile> files_of(TiledKernel k) {
+  switch (k) {
+    case TiledKernel::Window: return {{"gpu/stencil/cuda/tiled_window.cu", "tiled_window_kernel("}};
+    case TiledKernel::WindowMulti: return {{"gpu/stencil/cuda/window_multi.cu", "window_multi_kernel("}};
+    case TiledKernel::Laplacian3x3:
+      return {{"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("}};
+    case TiledKernel::Median:
+      return {{"gpu/stencil/cuda/median_network.cu", "median_network_kernel("},
+              {"gpu/stencil/cuda/median_select.cuh", "forgetful_median_pair("}};
   }
-  files.push_back({"gpu/stencil/cuda/tile_fill.cuh", "void fill_tile("});
+  return {};
+}
+std::vector<SourceFile> files_of(SeparableKernel k) {
+  switch (k) {
+    case SeparableKernel::Strip: return {{"gpu/stencil/cuda/separable_strip.cu", "separable_strip_kernel("}};
+    case SeparableKernel::Small3x3: return {{"gpu/stencil/cuda/separable_3x3.cu", "separable3_kernel("}};
+    case SeparableKernel::Packed3x3:
+      return {{"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("}};
+  }
+  return {};
+}
+
+// The files of `kernels`, in the order given.
+template <class Kernel>
+std::vector<SourceFile> files_of(const std::vector<Kernel>& kernels) {
+  std::vector<SourceFile> files;
+  for (const Kernel k : kernels)
+    for (SourceFile& f : files_of(k)) files.push_back(std::move(f));
   return files;
 }
 
-std::vector<SourceFile> separable_sources(const std::vector<SeparableKernel>& kernels) {
-  std::vector<SourceFile> files;
-  for (const SeparableKernel k : kernels) {
-    switch (k) {
-      case SeparableKernel::Strip:
-        files.push_back({"gpu/stencil/cuda/separable_strip.cu", "separable_strip_kernel("});
-        break;
-      case SeparableKernel::Small3x3:
-        files.push_back({"gpu/stencil/cuda/separable_3x3.cu", "separable3_kernel("});
-        break;
-      case SeparableKernel::Packed3x3:
-        files.push_back({"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("});
-        break;
-    }
-  }
+// Each kernel tiled_design may choose, then how the kernels with a shared tile fill it (the lesson's first step).
+std::vector<SourceFile> tiled_sources(const std::vector<TiledKernel>& kernels) {
+  std::vector<SourceFile> files = files_of(kernels);
+  files.push_back({"gpu/stencil/cuda/tile_fill.cuh", "void fill_tile("});
   return files;
 }
 
@@ -121,7 +118,7 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
   if (!code.separable.empty())
     variants.push_back({"separable", Backend::Cuda,
                         "A row pass then a column pass: (2r+1)*2 taps per pixel instead of (2r+1)^2",
-                        separable_sources(code.separable)});
+                        files_of(code.separable)});
   return variants;
 }
 
