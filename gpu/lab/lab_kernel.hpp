@@ -16,10 +16,14 @@
 // 3. What the kernel supplies (LabKernel below):
 //    - info(): id, title, description, parameters (ParamSpec: ranges, help), variants (the CPU reference named
 //      "cpu" first; more CPU variants may follow, e.g. sort's "cpu_parallel"; then the CUDA ones, library ones
-//      too: "cub", "cublas"), the size form (n, NxM, MxNxK or the loaded image) and its limits (SizeLimits:
-//      vecadd n 1..2^30), the default size, whether the work splits into independent chunks (`splits`: needed
-//      for --streams K > 1; vecadd/saxpy/reduce yes, matmul/sort/kmeans no — the framework refuses them), the
-//      block rank (1: "--block 256" means 256x1; 2: WxH, e.g. matmul 16x16) and the default block.
+//      too: "cub", "cublas"; each with the files of its code for the app's Source panel, VariantSpec::sources:
+//      the file and the text of the function it runs, e.g. {"gpu/lab/vecadd/vecadd_cuda.cu", "vec_naive("} or
+//      for a library variant the call, {"gpu/lab/matmul/cuda/matmul_cuda.cu", "cublasSgemm("}; a .cpp, .cu or
+//      .cuh file, which the build embeds, not a .hpp), the size form (n, NxM, MxNxK or the loaded image) and
+//      its limits (SizeLimits: vecadd n 1..2^30), the default size, whether the work splits into independent
+//      chunks (`splits`: needed for --streams K > 1; vecadd/saxpy/reduce yes, matmul/sort/kmeans no — the
+//      framework refuses them), the block rank (1: "--block 256" means 256x1; 2: WxH, e.g. matmul 16x16) and
+//      the default block.
 //    - check(): further usage checks of size + parameters + variant that the limits cannot say (kmeans: K
 //      larger than the pixel count; integrate2d: a rectangle of zero width). Called before any memory is taken.
 //    - arrays(): the host arrays of one run, in a fixed order (the index is how every other call finds them):

@@ -10,6 +10,11 @@ const VariantSpec* KernelSpec::find_variant(const std::string& name) const {
   return nullptr;
 }
 
+std::span<const SourceFile> KernelSpec::sources_of(const std::string& name) const {
+  const VariantSpec* v = find_variant(name);
+  return v ? std::span<const SourceFile>(v->sources) : std::span<const SourceFile>();
+}
+
 bool KernelSpec::takes(ElemType t) const { return std::find(types.begin(), types.end(), t) != types.end(); }
 
 bool KernelSpec::takes_channels(int c) const {

@@ -5,6 +5,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -18,10 +19,26 @@ namespace lab {
 class LabKernel;  // gpu/lab/lab_kernel.hpp
 }
 
+// One file of a variant's code and the place in it where the variant starts: what the app's Source panel shows
+// and scrolls to, and what "edit a copy" of a built-in variant will start from. `path` must be one of the files
+// the build embeds (gpu/CMakeLists.txt's KS_KERNEL_SOURCE_FILES: the .cpp, .cu and .cuh files of the kernel
+// families, not their .hpp headers), and `entry` must occur in it: tests/cpu/test_source_embedded.cpp checks
+// both for every registered variant.
+struct SourceFile {
+  std::string path;   // repository-relative: "gpu/stencil/cuda/naive_window.cu"
+  std::string entry;  // text whose first occurrence starts the variant: the __global__ kernel it launches
+                      // ("naive_window_kernel("), a CPU variant's function ("void linear("), a library call
+                      // ("cublasSgemm(")
+};
+
 struct VariantSpec {
   std::string name;  // "cpu", "naive", "tiled", "separable", ...
   Backend backend = Backend::Cpu;
   std::string help;
+  // Where its code is, most telling first: the file of the function it runs, then the files of what that
+  // calls (a SIMD loop, a shared device routine). A variant that runs different kernels for different
+  // parameters (the stencils' tiled and separable) lists every file that may serve it.
+  std::vector<SourceFile> sources;
 };
 
 // What a launch must move and compute, for bandwidth and throughput figures.
@@ -51,6 +68,8 @@ struct KernelSpec {
   std::shared_ptr<const lab::LabKernel> lab;
 
   const VariantSpec* find_variant(const std::string& name) const;
+  // The source files of variant `name` (VariantSpec::sources); empty when the kernel has no such variant.
+  std::span<const SourceFile> sources_of(const std::string& name) const;
   bool takes(ElemType t) const;
   bool takes_channels(int c) const;
   ParamSet default_params() const { return ParamSet(params); }

@@ -1,6 +1,10 @@
 // The simulation kernels as the registry describes them: heat diffusion, Life-like cellular automata and
 // Gray-Scott reaction-diffusion. Each advances a state that stays where it is (host or GPU) from step to step;
 // they run through ks::Simulation (sim/simulation.hpp), not the stencil engine.
+//
+// To add a simulation: its spec below (parameters, variants with the files of their code for the Source panel:
+// VariantSpec::sources, checked by tests/cpu/test_source_embedded.cpp), one line in register_simulation_kernels,
+// and its steps in the CPU and CUDA backends (sim/cpu, sim/cuda) that ks::Simulation dispatches to.
 #include <string>
 
 #include "registry/registry.hpp"
@@ -33,16 +37,24 @@ void add_spot_params(std::vector<ParamSpec>& params, const std::string& what, st
   params.push_back(int_param("seed", 0, 4294967295.0, "1", "Seed of the random initial state (same seed, same state)"));
 }
 
-VariantSpec cpu_variant() {
-  return {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the tests"};
+// `entry`: the step function in the CPU file that the reference runs.
+VariantSpec cpu_variant(std::string file, std::string entry) {
+  return {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the tests",
+          {{std::move(file), std::move(entry)}}};
 }
-VariantSpec naive_variant(const std::string& what) {
-  return {"naive", Backend::Cuda, "One thread per cell reading its neighbours from global memory" + what};
+VariantSpec naive_variant(const std::string& what, SourceFile code) {
+  return {"naive", Backend::Cuda, "One thread per cell reading its neighbours from global memory" + what,
+          {std::move(code)}};
 }
-VariantSpec strip_variant() {
+// Heat and Gray-Scott: the field kernels, one per variant, templated on the equation.
+VariantSpec field_naive_variant(const std::string& what) {
+  return naive_variant(what, {"gpu/sim/cuda/field_naive.cu", "field_naive_kernel("});
+}
+VariantSpec field_strip_variant() {
   return {"strip", Backend::Cuda,
           "Each warp walks down a strip of rows with three rows in registers: 16-byte loads of 4 cells per thread, "
-          "west/east neighbours by warp shuffles, so every cell is read from memory once per step"};
+          "west/east neighbours by warp shuffles, so every cell is read from memory once per step",
+          {{"gpu/sim/cuda/field_strip.cu", "field_strip_kernel("}}};
 }
 
 // One read and one write of the state per step; `shape` is the state as the variant stores it (a bit-packed
@@ -79,16 +91,20 @@ KernelSpec life_spec() {
                            "torus: the grid wraps around at its edges; dead: cells outside the grid are dead"),
               float_param("density", 0, 1, "0.3", "Random initial state: probability that a cell is alive"),
               int_param("seed", 0, 4294967295.0, "1", "Seed of the random initial state (same seed, same state)")};
-  k.variants = {cpu_variant(),
+  k.variants = {cpu_variant("gpu/sim/cpu/life_cpu.cpp", "void life_step("),
                 {"cpu_bitpacked", Backend::Cpu,
                  "CPU, 64 cells per 64-bit word: neighbour counts by a bit-sliced adder, the rule by a multiplexer "
-                 "tree (the same word arithmetic as the CUDA bitpacked variant)"},
-                naive_variant(" (9 byte loads per cell, cached)"),
+                 "tree (the same word arithmetic as the CUDA bitpacked variant)",
+                 {{"gpu/sim/cpu/life_cpu.cpp", "void life_step_bits("}}},
+                naive_variant(" (9 byte loads per cell, cached)",
+                              {"gpu/sim/cuda/life_naive.cu", "life_naive_kernel("}),
                 {"tiled", Backend::Cuda,
-                 "Each block loads its tile of cells plus a one-cell halo into shared memory once, then counts"},
+                 "Each block loads its tile of cells plus a one-cell halo into shared memory once, then counts",
+                 {{"gpu/sim/cuda/life_tiled.cu", "life_tiled_kernel("}}},
                 {"bitpacked", Backend::Cuda,
                  "64 cells per 64-bit word: each thread walks down a column of words, adds the rows bit-sliced "
-                 "(full adders on 64 lanes) and applies the rule by a multiplexer tree; 1 bit of traffic per cell"}};
+                 "(full adders on 64 lanes) and applies the rule by a multiplexer tree; 1 bit of traffic per cell",
+                 {{"gpu/sim/cuda/life_bitpacked.cu", "life_bitpacked_kernel("}}}};
   k.types = {ElemType::U8};
   k.channels = {1};
   k.cost = state_cost(20);  // 8 additions, the rule, the write
@@ -109,7 +125,8 @@ KernelSpec heat_spec() {
               float_param("boundary_value", -1e6, 1e6, "0", "Temperature outside the grid with boundary=fixed"),
               float_param("spot_value", -1e6, 1e6, "1", "Temperature of the hot spots (the rest starts at 0)")};
   add_spot_params(k.params, "hot spots", "12", "12");
-  k.variants = {cpu_variant(), naive_variant(" (5 loads per cell, cached)"), strip_variant()};
+  k.variants = {cpu_variant("gpu/sim/cpu/field_cpu.cpp", "void heat_step("),
+                field_naive_variant(" (5 loads per cell, cached)"), field_strip_variant()};
   k.types = {ElemType::F32};
   k.channels = {1};
   k.cost = state_cost(6);  // 4 additions, a multiply and an add
@@ -136,7 +153,8 @@ KernelSpec grayscott_spec() {
               choice_param("boundary", {"periodic", "insulated"}, "periodic",
                            "periodic: the grid wraps around; insulated: nothing crosses the edge")};
   add_spot_params(k.params, "seed squares", "24", "6");
-  k.variants = {cpu_variant(), naive_variant(" (10 loads per cell, cached)"), strip_variant()};
+  k.variants = {cpu_variant("gpu/sim/cpu/field_cpu.cpp", "void grayscott_step("),
+                field_naive_variant(" (10 loads per cell, cached)"), field_strip_variant()};
   k.types = {ElemType::F32};
   k.channels = {2};
   k.cost = state_cost(26);

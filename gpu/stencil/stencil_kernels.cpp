@@ -1,9 +1,17 @@
-// The stencil kernels as the registry describes them. Each entry: parameters (with ranges and help), variants,
-// and a cost model. Execution goes through make_stencil_plan and the CPU / CUDA backends.
+// The stencil kernels as the registry describes them. Each entry: parameters (with ranges and help), variants
+// with the files of their code, and a cost model. Execution goes through make_stencil_plan and the CPU / CUDA
+// backends.
+//
+// To add a stencil: its plan in make_stencil_plan (stencil_plan.cpp), then one registry.add(stencil_spec(...))
+// below whose StencilCode says the kind of its plan and which CUDA kernels may serve its tiled and separable
+// variants; those choose the files each variant lists for the Source panel (cpu_sources, naive_sources,
+// files_of below, where a new kernel file is listed too). tests/cpu/test_source_embedded.cpp fails when a variant
+// lists no file, a file the build does not embed, or an entry its file does not hold.
 #include <cmath>
 
 #include "registry/registry.hpp"
 #include "stencil/stencil_plan.hpp"
+#include "stencil/tiled_design.hpp"
 
 namespace ks {
 
@@ -20,19 +28,98 @@ void add_border_params(std::vector<ParamSpec>& params) {
                                "(0..255 for u8, usually 0..1 for f32)"));
 }
 
-VariantSpec cpu_variant() {
-  return {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the tests"};
+// The kernels that may run a separable variant (stencil_cuda.cu's make_launch picks one per run).
+enum class SeparableKernel {
+  Strip,      // separable_strip.cu: any radius
+  Small3x3,   // separable_3x3.cu: up to 3x3, blocks that suit warp shuffles
+  Packed3x3,  // separable_3x3_packed.cu: u8 Linear plans up to 3x3 with weights >= 0 and small sums (the box)
+};
+
+// The code that runs a stencil's variants; it decides the files each variant lists (VariantSpec::sources).
+struct StencilCode {
+  StencilPlan::Kind kind;  // its plan's kind with the default parameters: the CPU driver and naive's kernel
+  std::vector<TiledKernel> tiled;  // what tiled_design (stencil/tiled_design.hpp) may choose for its tiled variant
+  std::vector<SeparableKernel> separable;  // empty: no separable variant
+};
+
+// The CPU reference: its driver, then the SIMD loop (Highway) that driver calls.
+std::vector<SourceFile> cpu_sources(StencilPlan::Kind kind) {
+  switch (kind) {
+    case StencilPlan::Kind::Median:
+      return {{"gpu/stencil/cpu/median_cpu.cpp", "void median("},
+              {"gpu/stencil/cpu/simd/median_rows.cpp", "hn::Vec<D> median_3x3("}};
+    case StencilPlan::Kind::GradientMagnitude:
+      return {{"gpu/stencil/cpu/linear_cpu.cpp", "void gradient_magnitude("},
+              {"gpu/stencil/cpu/simd/weighted_rows.cpp", "void four_vectors("}};
+    case StencilPlan::Kind::UnsharpMask:
+      return {{"gpu/stencil/cpu/linear_cpu.cpp", "void unsharp_mask("},
+              {"gpu/stencil/cpu/simd/weighted_rows.cpp", "void four_vectors("}};
+    case StencilPlan::Kind::Linear:
+      break;
+  }
+  return {{"gpu/stencil/cpu/linear_cpu.cpp", "void linear("},
+          {"gpu/stencil/cpu/simd/weighted_rows.cpp", "void four_vectors("}};
 }
-VariantSpec naive_variant() {
-  return {"naive", Backend::Cuda,
-          "One thread per output pixel reading every tap from global memory: the teaching baseline"};
+
+std::vector<SourceFile> naive_sources(StencilPlan::Kind kind) {
+  if (kind == StencilPlan::Kind::Median) return {{"gpu/stencil/cuda/median.cu", "naive_median_kernel("}};
+  return {{"gpu/stencil/cuda/naive_window.cu", "naive_window_kernel("}};
 }
-VariantSpec tiled_variant() {
-  return {"tiled", Backend::Cuda, "Each block loads its tile plus halo into shared memory once, then computes"};
+
+// The file of each CUDA kernel that may serve the tiled or the separable variant (the median's: also its
+// selection networks).
+std::vector<SourceFile> files_of(TiledKernel k) {
+  switch (k) {
+    case TiledKernel::Window: return {{"gpu/stencil/cuda/tiled_window.cu", "tiled_window_kernel("}};
+    case TiledKernel::WindowMulti: return {{"gpu/stencil/cuda/window_multi.cu", "window_multi_kernel("}};
+    case TiledKernel::Laplacian3x3:
+      return {{"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("}};
+    case TiledKernel::Median:
+      return {{"gpu/stencil/cuda/median_network.cu", "median_network_kernel("},
+              {"gpu/stencil/cuda/median_select.cuh", "forgetful_median_pair("}};
+  }
+  return {};
 }
-VariantSpec separable_variant() {
-  return {"separable", Backend::Cuda,
-          "A row pass then a column pass: (2r+1)*2 taps per pixel instead of (2r+1)^2"};
+std::vector<SourceFile> files_of(SeparableKernel k) {
+  switch (k) {
+    case SeparableKernel::Strip: return {{"gpu/stencil/cuda/separable_strip.cu", "separable_strip_kernel("}};
+    case SeparableKernel::Small3x3: return {{"gpu/stencil/cuda/separable_3x3.cu", "separable3_kernel("}};
+    case SeparableKernel::Packed3x3:
+      return {{"gpu/stencil/cuda/separable_3x3_packed.cu", "separable3_packed_kernel("}};
+  }
+  return {};
+}
+
+// The files of `kernels`, in the order given.
+template <class Kernel>
+std::vector<SourceFile> files_of(const std::vector<Kernel>& kernels) {
+  std::vector<SourceFile> files;
+  for (const Kernel k : kernels)
+    for (SourceFile& f : files_of(k)) files.push_back(std::move(f));
+  return files;
+}
+
+// Each kernel tiled_design may choose, then how the kernels with a shared tile fill it (the lesson's first step).
+std::vector<SourceFile> tiled_sources(const std::vector<TiledKernel>& kernels) {
+  std::vector<SourceFile> files = files_of(kernels);
+  files.push_back({"gpu/stencil/cuda/tile_fill.cuh", "void fill_tile("});
+  return files;
+}
+
+std::vector<VariantSpec> variants_of(const StencilCode& code) {
+  std::vector<VariantSpec> variants = {
+      {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the tests",
+       cpu_sources(code.kind)},
+      {"naive", Backend::Cuda,
+       "One thread per output pixel reading every tap from global memory: the teaching baseline",
+       naive_sources(code.kind)},
+      {"tiled", Backend::Cuda, "Each block loads its tile plus halo into shared memory once, then computes",
+       tiled_sources(code.tiled)}};
+  if (!code.separable.empty())
+    variants.push_back({"separable", Backend::Cuda,
+                        "A row pass then a column pass: (2r+1)*2 taps per pixel instead of (2r+1)^2",
+                        files_of(code.separable)});
+  return variants;
 }
 
 // The fewest bytes a stencil must move: read the image once, write it once. Operations: a multiply and an add
@@ -61,7 +148,7 @@ CostModel stencil_cost(const std::string& id, const ImageShape& shape, const Par
 }
 
 KernelSpec stencil_spec(std::string id, std::string title, std::string description, std::vector<ParamSpec> params,
-                        bool has_separable) {
+                        const StencilCode& code) {
   KernelSpec k;
   k.id = id;
   k.title = std::move(title);
@@ -69,8 +156,7 @@ KernelSpec stencil_spec(std::string id, std::string title, std::string descripti
   k.description = std::move(description);
   k.params = std::move(params);
   add_border_params(k.params);
-  k.variants = {cpu_variant(), naive_variant(), tiled_variant()};
-  if (has_separable) k.variants.push_back(separable_variant());
+  k.variants = variants_of(code);
   k.types = {ElemType::U8, ElemType::F32};
   k.channels = {1, 4};
   k.cost = [id](const ImageShape& shape, const ParamSet& p) { return stencil_cost(id, shape, p); };
@@ -85,38 +171,47 @@ KernelSpec stencil_spec(std::string id, std::string title, std::string descripti
 }  // namespace
 
 void register_stencil_kernels(KernelRegistry& registry) {
+  using enum SeparableKernel;
   registry.add(stencil_spec(
       "box", "Box blur", "Mean of the (2r+1)x(2r+1) window; on u8 rounded to nearest as OpenCV's blur does",
-      {int_param("radius", 1, 50, "1", "Window radius r: the window is (2r+1)x(2r+1) pixels")}, true));
+      {int_param("radius", 1, 50, "1", "Window radius r: the window is (2r+1)x(2r+1) pixels")},
+      {StencilPlan::Kind::Linear, {TiledKernel::Window}, {Strip, Small3x3, Packed3x3}}));
 
   registry.add(stencil_spec(
       "gaussian", "Gaussian blur", "Weighted mean with Gaussian weights exp(-d^2 / 2 sigma^2), separable",
       {float_param("sigma", 0.1, 16, "2", "Standard deviation in pixels"),
        int_param("radius", 0, 64, "0", "Window radius; 0 means ceil(3 * sigma)")},
-      true));
+      // Not the packed kernel: the u8 weights' 11-bit fixed point makes sums too large for its 16-bit lanes.
+      {StencilPlan::Kind::Linear, {TiledKernel::Window}, {Strip, Small3x3}}));
 
   registry.add(stencil_spec(
       "sobel", "Sobel gradient",
       "3x3 Sobel derivatives: dx = [-1 0 1] x [1 2 1], dy its transpose, or the magnitude sqrt(dx^2 + dy^2). On u8 "
       "negative values saturate to 0 (use f32 to see signed derivatives)",
-      {choice_param("output", {"magnitude", "dx", "dy"}, "magnitude", "Which result to produce")}, true));
+      {choice_param("output", {"magnitude", "dx", "dy"}, "magnitude", "Which result to produce")},
+      // dx and dy are Linear plans, but with negative weights, which the packed separable kernel refuses.
+      {StencilPlan::Kind::GradientMagnitude, {TiledKernel::Window}, {Strip, Small3x3}}));
 
   registry.add(stencil_spec(
       "laplacian", "Laplacian",
       "Discrete Laplacian, 4-neighbour [0 1 0; 1 -4 1; 0 1 0] or 8-neighbour [1 1 1; 1 -8 1; 1 1 1]. On u8 "
       "negative values saturate to 0 (use f32 for the signed result)",
-      {choice_param("neighbours", {"4", "8"}, "4", "Which neighbours the operator uses")}, false));
+      {choice_param("neighbours", {"4", "8"}, "4", "Which neighbours the operator uses")},
+      {StencilPlan::Kind::Linear,
+       {TiledKernel::Window, TiledKernel::WindowMulti, TiledKernel::Laplacian3x3},
+       {}}));
 
   registry.add(stencil_spec(
       "sharpen", "Sharpen (unsharp mask)", "src + amount * (src - gaussian(src, sigma))",
       {float_param("amount", 0, 10, "1", "How much of the detail (src - blur) to add back"),
        float_param("sigma", 0.1, 16, "1", "Blur standard deviation in pixels"),
        int_param("radius", 0, 64, "0", "Blur window radius; 0 means ceil(3 * sigma)")},
-      true));
+      {StencilPlan::Kind::UnsharpMask, {TiledKernel::Window}, {Strip, Small3x3}}));
 
   KernelSpec median = stencil_spec(
       "median", "Median", "Median of the (2r+1)x(2r+1) window: removes salt-and-pepper noise, keeps edges",
-      {int_param("radius", 1, 3, "1", "Window radius r: 1 is 3x3, 2 is 5x5, 3 is 7x7")}, false);
+      {int_param("radius", 1, 3, "1", "Window radius r: 1 is 3x3, 2 is 5x5, 3 is 7x7")},
+      {StencilPlan::Kind::Median, {TiledKernel::Median}, {}});
   registry.add(std::move(median));
 
   ParamSpec matrix;
@@ -133,7 +228,10 @@ void register_stencil_kernels(KernelRegistry& registry) {
                             "Weighted sum of the window with your own weights (correlation: no kernel flip, as "
                             "OpenCV's filter2D); a matrix of rank 1 (an outer product, e.g. 1,2,1;2,4,2;1,2,1) "
                             "also runs separably",
-                            {matrix, normalize}, true));
+                            {matrix, normalize},
+                            {StencilPlan::Kind::Linear,
+                             {TiledKernel::Window, TiledKernel::WindowMulti},
+                             {Strip, Small3x3, Packed3x3}}));
 }
 
 }  // namespace ks

@@ -76,7 +76,10 @@ class Integrate2dKernel final : public LabKernel {
         accumulate_param()};
     info_.variants = sum_variants(
         "CPU: fixed pieces of 65536 samples (row-major), each summed in order in the accumulation type, "
-        "threaded; the compensated (Neumaier) sum of the same samples in double is the error reference");
+        "threaded; the compensated (Neumaier) sum of the same samples in double is the error reference",
+        {.cpu = {"gpu/lab/integrate2d/integrate_cpu.cpp", "double integrate_sum_cpu("},
+         .warp = {"gpu/lab/reduce/cuda/sum_kernels.cuh", "warp_sum_kernel("},
+         .values = {{"gpu/lab/integrate2d/cuda/integrate_cuda.cu", "IntegrandSource"}}});
     info_.form = SizeForm::Grid;
     info_.limits.max = {kMaxGridSide, kMaxGridSide, 1};
     info_.default_size = LabSize::grid(4096, 4096);

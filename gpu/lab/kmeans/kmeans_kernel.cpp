@@ -92,14 +92,17 @@ class KmeansKernel final : public LabKernel {
             "Converged when no centroid moved farther than this (0..255 colour units; 0: until nothing "
             "moves)")};
     info_.variants = {{"cpu", Backend::Cpu,
-                       "Threaded over chunks of pixels; integer sums, so any thread count gives the same"},
+                       "Threaded over chunks of pixels; integer sums, so any thread count gives the same",
+                       {{"gpu/lab/kmeans/kmeans_cpu.cpp", "class CpuKmeans"}}},
                       {"naive", Backend::Cuda,
                        "One thread per pixel; five 64-bit atomics per pixel into k x 5 global sums (the L2 "
-                       "serialises them)"},
+                       "serialises them)",
+                       {{"gpu/lab/kmeans/cuda/kmeans_kernels.cu", "assign_naive("}}},
                       {"blocked", Backend::Cuda,
                        "Per-block sums in shared memory (warp lanes of one cluster combined by warp "
                        "reductions first), then "
-                       "a reduction kernel over the blocks' partial sums"}};
+                       "a reduction kernel over the blocks' partial sums",
+                       {{"gpu/lab/kmeans/cuda/kmeans_kernels.cu", "assign_blocked("}}}};
     info_.form = SizeForm::Image;
     info_.limits.max = {65536, 65536, 1};
     info_.limits.max_elements = std::int64_t(1) << 28;

@@ -84,21 +84,28 @@ class MatmulKernel final : public LabKernel {
     info_.variants = {
         {"cpu", Backend::Cpu,
          "CPU reference: blocks of 16 rows of C against 128 x 512 panels of B (cache-sized), threaded over "
-         "row blocks; each element summed in ascending k"},
+         "row blocks; each element summed in ascending k",
+         {{"gpu/lab/matmul/matmul_cpu.cpp", "void rows_of_c("}}},
         {"openblas", Backend::Cpu,
          "OpenBLAS cblas_sgemm (Debian's libopenblas-dev), the CPU peer, on as many threads as the CPU "
-         "backend"},
-        {"naive", Backend::Cuda, "One thread per element of C; every term reads A and B from global memory"},
+         "backend",
+         {{"gpu/lab/matmul/matmul_openblas.cpp", "cblas_sgemm("}}},
+        {"naive", Backend::Cuda, "One thread per element of C; every term reads A and B from global memory",
+         {{"gpu/lab/matmul/cuda/matmul_simple.cuh", "matmul_naive_kernel("}}},
         {"tiled", Backend::Cuda,
          "Shared-memory tiles: a T x T block (8x8, 16x16 or 32x32) loads T x T tiles of A and B once and "
-         "uses each value T times"},
+         "uses each value T times",
+         {{"gpu/lab/matmul/cuda/matmul_simple.cuh", "matmul_tiled_kernel("}}},
         {"regtiled", Backend::Cuda,
          "Register tiling: 16x16 threads compute a 128x128 tile of C, each thread an 8x8 block in registers "
-         "from 16-byte shared-memory loads; tiles of A and B double-buffered (block 16x16 only)"},
+         "from 16-byte shared-memory loads; tiles of A and B double-buffered (block 16x16 only)",
+         {{"gpu/lab/matmul/cuda/matmul_regtiled.cuh", "matmul_regtiled_kernel("}}},
         {"cublas_tf32", Backend::Cuda,
          "cuBLAS on the TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32): operands rounded to 10 mantissa "
-         "bits, ~1e-3 relative"},
-        {"cublas", Backend::Cuda, "cuBLAS SGEMM with CUBLAS_DEFAULT_MATH: FP32 on the CUDA cores"}};
+         "bits, ~1e-3 relative",
+         {{"gpu/lab/matmul/cuda/matmul_cuda.cu", "CUBLAS_TF32_TENSOR_OP_MATH"}}},
+        {"cublas", Backend::Cuda, "cuBLAS SGEMM with CUBLAS_DEFAULT_MATH: FP32 on the CUDA cores",
+         {{"gpu/lab/matmul/cuda/matmul_cuda.cu", "cublasSgemm("}}}};
     info_.form = SizeForm::Matmul;
     info_.limits.max = {kMaxMatmulSide, kMaxMatmulSide, kMaxMatmulSide};
     info_.default_size = LabSize::matmul(1024, 1024, 1024);

@@ -36,7 +36,10 @@ class ReduceKernel final : public LabKernel {
                      "mixed signs")};
     info_.variants = sum_variants(
         "CPU: fixed pieces of 65536 values, each summed in order in the accumulation type, threaded; the "
-        "compensated (Neumaier) sum in double is the error reference");
+        "compensated (Neumaier) sum in double is the error reference",
+        {.cpu = {"gpu/lab/reduce/reduce_cpu.cpp", "double reduce_cpu("},
+         .warp = {"gpu/lab/reduce/cuda/reduce_cuda.cu", "warp_sum_vec4_kernel("},
+         .values = {}});
     info_.form = SizeForm::Elements;
     info_.limits.max = {std::int64_t(1) << 30, 1, 1};
     info_.default_size = LabSize::elements(std::int64_t(1) << 24);

@@ -19,21 +19,32 @@ Accumulate accumulate_of(const ParamSet& params) {
   return accumulate_from_string(params.get_choice("accumulate"));
 }
 
-std::vector<VariantSpec> sum_variants(const std::string& cpu_help) {
+std::vector<VariantSpec> sum_variants(const std::string& cpu_help, const SumCode& code) {
+  // A CUDA variant's files: its sum kernel, then where the values come from.
+  auto cuda_sources = [&](SourceFile sum) {
+    std::vector<SourceFile> files{std::move(sum)};
+    files.insert(files.end(), code.values.begin(), code.values.end());
+    return files;
+  };
+  const std::string kernels = "gpu/lab/reduce/cuda/sum_kernels.cuh";
   return {
-      {"cpu", Backend::Cpu, cpu_help},
+      {"cpu", Backend::Cpu, cpu_help, {code.cpu}},
       {"atomic", Backend::Cuda,
        "Every thread atomicAdds its value to one global result: all threads queue on one address (the lesson "
-       "in contention); grid = ceil(n / block)"},
+       "in contention); grid = ceil(n / block)",
+       cuda_sources({kernels, "atomic_sum_kernel("})},
       {"shared", Backend::Cuda,
        "Each thread sums values a grid apart, then a shared-memory tree per block halves the block to one "
-       "partial (block: a power of two); a second kernel of one block sums the partials"},
+       "partial (block: a power of two); a second kernel of one block sums the partials",
+       cuda_sources({kernels, "tree_sum_kernel("})},
       {"warp", Backend::Cuda,
        "A grid sized to the device; each thread sums many values (reduce: four 16-byte loads in flight), "
-       "warp shuffles reduce each warp in registers, one atomicAdd per block (block: a multiple of 32)"},
+       "warp shuffles reduce each warp in registers, one atomicAdd per block (block: a multiple of 32)",
+       cuda_sources(code.warp)},
       {"cub", Backend::Cuda,
        "cub::DeviceReduce from the CUDA toolkit (CUB chooses block, grid and passes): what a professional "
-       "would call"}};
+       "would call",
+       cuda_sources({"gpu/lab/reduce/cuda/sum_driver.cuh", "cub::DeviceReduce::Reduce("})}};
 }
 
 SumVariant sum_variant_of(const std::string& variant) {

@@ -15,8 +15,16 @@ namespace ks::lab {
 ParamSpec accumulate_param();
 Accumulate accumulate_of(const ParamSet& params);
 
+// The code of one sum kernel's variants besides the sum kernels both share (reduce/cuda/sum_kernels.cuh,
+// sum_driver.cuh), for their VariantSpec::sources.
+struct SumCode {
+  SourceFile cpu;                  // the CPU reference's sum
+  SourceFile warp;                 // the warp variant's kernel (reduce has its own, of 16-byte loads)
+  std::vector<SourceFile> values;  // where the CUDA variants' values come from, listed after their sum kernel
+};
+
 // cpu (with `cpu_help`), atomic, shared, warp, cub.
-std::vector<VariantSpec> sum_variants(const std::string& cpu_help);
+std::vector<VariantSpec> sum_variants(const std::string& cpu_help, const SumCode& code);
 SumVariant sum_variant_of(const std::string& variant);  // an Internal error for "cpu" or an unknown name
 
 // The output: one value named "sum", f32 or f64 as accumulated.

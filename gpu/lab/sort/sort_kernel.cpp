@@ -74,16 +74,20 @@ class SortKernel final : public LabKernel {
             "keys: u32 keys alone; pairs: each key carries a u32 value (its input position, unless given "
             "with --in values=FILE.npy)")};
     info_.variants = {
-        {"cpu", Backend::Cpu, "std::sort on one core: the reference. Pairs sort by key, equal keys by value"},
+        {"cpu", Backend::Cpu, "std::sort on one core: the reference. Pairs sort by key, equal keys by value",
+         {{"gpu/lab/sort/sort_cpu.cpp", "std::sort("}}},
         {"cpu_parallel", Backend::Cpu,
-         "tbb::parallel_sort (Debian's libtbb-dev) on every core, same order as cpu"},
+         "tbb::parallel_sort (Debian's libtbb-dev) on every core, same order as cpu",
+         {{"gpu/lab/sort/sort_cpu.cpp", "tbb::parallel_sort("}}},
         {"bitonic", Backend::Cuda,
          "Bitonic sorting network: blocks of 4096 keys sorted 8 per thread in registers (warp shuffles for "
          "strides below 32, shared memory to reach the others), then merge passes: up to 6 strides across "
          "blocks per pass in registers (5 for pairs), the rest in a block; n padded to a power of two. Not "
-         "stable: pairs sort as 64-bit words, equal keys by value"},
+         "stable: pairs sort as 64-bit words, equal keys by value",
+         {{"gpu/lab/sort/cuda/bitonic_sort.cu", "sort_blocks_kernel("}}},
         {"radix", Backend::Cuda,
-         "CUB DeviceRadixSort (SortKeys / SortPairs): stable, equal keys keep input order"}};
+         "CUB DeviceRadixSort (SortKeys / SortPairs): stable, equal keys keep input order",
+         {{"gpu/lab/sort/cuda/sort_cuda.cu", "cub::DeviceRadixSort"}}}};
     info_.form = SizeForm::Elements;
     info_.limits.max = {std::int64_t(kMaxSortElements), 1, 1};
     info_.default_size = LabSize::elements(std::int64_t(1) << 24);

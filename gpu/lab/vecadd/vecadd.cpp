@@ -32,14 +32,20 @@ class VecKernel final : public LabKernel {
               "multiply-add per 12 bytes moved; y is updated in place";
     if (!add)
       info_.params = {float_param("alpha", -1e6, 1e6, "2", "The scalar a of y = a * x + y")};
+    const std::string kernels = "gpu/lab/vecadd/vecadd_cuda.cu";  // one file: both kernels, every variant
     info_.variants = {
-        {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the check"},
-        {"naive", Backend::Cuda, "One element per thread, grid = ceil(n / block): the last block's extra threads idle"},
+        {"cpu", Backend::Cpu, "CPU reference, threaded across all cores; the ground truth of the check",
+         {{"gpu/lab/vecadd/vecadd.cpp", "void run_cpu("}}},
+        {"naive", Backend::Cuda,
+         "One element per thread, grid = ceil(n / block): the last block's extra threads idle",
+         {{kernels, "vec_naive("}}},
         {"gridstride", Backend::Cuda,
-         "A grid sized to the device (SMs x resident blocks per SM); each thread loops over elements a grid apart"},
+         "A grid sized to the device (SMs x resident blocks per SM); each thread loops over elements a grid apart",
+         {{kernels, "vec_gridstride("}}},
         {"vector4", Backend::Cuda,
          "16-byte loads and stores (float4), one per thread; scalar head and tail for n not a multiple of 4 and for "
-         "chunk starts that are not 16-byte aligned"}};
+         "chunk starts that are not 16-byte aligned",
+         {{kernels, "vec_vector4("}}}};
     info_.form = SizeForm::Elements;
     info_.limits.max = {std::int64_t(1) << 30, 1, 1};
     info_.default_size = LabSize::elements(std::int64_t(1) << 24);

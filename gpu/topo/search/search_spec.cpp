@@ -58,10 +58,12 @@ KernelSpec search_spec() {
           "(2n - 3, in whole warps, 64 .. 512)"),
   };
   k.variants = {
-      {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)"},
+      {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)",
+       {{"gpu/topo/search/cpu/search_cpu.cpp", "class CpuSearch"}}},
       {"cuda", Backend::Cuda,
        "Chains on the GPU: tabu one per block (delta matrix and tabu list in shared memory where they "
-       "fit), annealing one per thread"}};
+       "fit), annealing one per thread",
+       {{"gpu/topo/search/cuda/search_kernels.cuh", "tabu_kernel("}}}};
   // No image: the cost model describes images, and a search moves no pixels.
   k.cost = [](const ImageShape&, const ParamSet&) { return CostModel{}; };
   return k;

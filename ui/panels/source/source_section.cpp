@@ -6,14 +6,15 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "imgui/imgui_layer.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
 #include "source/embedded_sources.hpp"
-#include "source/kernel_source_map.hpp"
 
 namespace ks::ui::panels {
 
@@ -30,11 +31,11 @@ int line_of(const std::vector<std::string_view>& lines, std::string_view anchor)
 }
 
 // Fills the derived part of `st` for the chosen kernel, variant, file and comparison, when that choice
-// changed.
-void prepare(SourcePanelState& st, const std::string& kernel, const std::string& variant) {
-  const std::vector<source::SourceRef> refs = source::sources_of(kernel, variant);
+// changed. The files are the variant's own, from its registration (VariantSpec::sources).
+void prepare(SourcePanelState& st, const KernelSpec& kernel, const std::string& variant) {
+  const std::span<const SourceFile> refs = kernel.sources_of(variant);
   if (st.file >= int(refs.size())) st.file = 0;
-  const std::string key = kernel + "/" + variant + "/" + std::to_string(st.file) + "/" + st.compare;
+  const std::string key = kernel.id + "/" + variant + "/" + std::to_string(st.file) + "/" + st.compare;
   if (key == st.shown_key) return;
   SourcePanelState fresh;  // the choice stays, everything derived from the last one goes
   fresh.variant = st.variant;
@@ -43,20 +44,20 @@ void prepare(SourcePanelState& st, const std::string& kernel, const std::string&
   fresh.shown_key = key;
   st = std::move(fresh);
   if (refs.empty()) return;
-  const source::SourceRef& ref = refs[std::size_t(st.file)];
-  const embedded::EmbeddedFile* file = source::find_embedded(ref.file);
+  const SourceFile& ref = refs[std::size_t(st.file)];
+  const embedded::EmbeddedFile* file = source::find_embedded(ref.path);
   if (!file) return;
-  st.path = ref.file;
+  st.path = ref.path;
   st.lines = source::split_lines(source::text_of(*file));
   st.tokens = source::tokenize_lines(st.lines);
-  const int anchor_line = line_of(st.lines, ref.anchor);
+  const int anchor_line = line_of(st.lines, ref.entry);
   st.anchor_row = anchor_line;
 
-  const std::vector<source::SourceRef> others =
-      st.compare.empty() ? std::vector<source::SourceRef>{} : source::sources_of(kernel, st.compare);
-  const embedded::EmbeddedFile* other = others.empty() ? nullptr : source::find_embedded(others[0].file);
+  const std::span<const SourceFile> others =
+      st.compare.empty() ? std::span<const SourceFile>() : kernel.sources_of(st.compare);
+  const embedded::EmbeddedFile* other = others.empty() ? nullptr : source::find_embedded(others[0].path);
   if (other) {
-    st.compare_path = others[0].file;
+    st.compare_path = others[0].path;
     if (st.compare_path != st.path) {
       st.compare_lines = source::split_lines(source::text_of(*other));
       st.compare_tokens = source::tokenize_lines(st.compare_lines);
@@ -186,13 +187,13 @@ void draw_source_section(app::Session& s, PanelState& state) {
   variant_combo("compare with", kernel, st.compare, "(none)", variant);
   help_marker("Lines only in the other variant's file in red (-), lines only in this one in green (+).");
 
-  const std::vector<source::SourceRef> refs = source::sources_of(kernel.id, variant);
+  const std::span<const SourceFile> refs = kernel.sources_of(variant);
   if (refs.size() > 1) {
     std::vector<const char*> names;
-    for (const source::SourceRef& r : refs) names.push_back(r.file.data());  // literals: NUL-terminated
+    for (const SourceFile& r : refs) names.push_back(r.path.c_str());
     ImGui::Combo("file", &st.file, names.data(), int(names.size()));
   }
-  prepare(st, kernel.id, variant);
+  prepare(st, kernel, variant);
   if (st.lines.empty()) {
     note_text("No source is embedded for " + kernel.id + " " + variant + ".");
     return;
