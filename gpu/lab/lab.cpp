@@ -339,6 +339,7 @@ LabResult run_lab(Engine& engine, const LabRequest& req, const LabRunControl& co
   r.seed = req.seed;
   r.warmup = req.warmup;
   r.cost = k.cost(p.size, req.params);
+  r.operation_kind = k.info().operations;
 
   control.report(0, "filling the inputs");
   OwnedArrays sources(p.arrays, true, false);
