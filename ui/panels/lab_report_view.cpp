@@ -93,7 +93,7 @@ void timing_rows(const lab::LabReport& r) {
   row("% of copy BW", r.copy_bandwidth_gbps > 0 ? report::format_percent(r.percent_of_copy) : "- (CPU)",
       "against the GPU's device-to-device copy, measured once");
   if (comparisons)
-    row("comparisons per byte", fmt::format("{:.3g}", r.comparisons_per_byte));
+    row("comparisons/byte", fmt::format("{:.3g}", r.comparisons_per_byte));
   else
     row("FLOP per byte", fmt::format("{:.3g}", r.arithmetic_intensity));
 }
