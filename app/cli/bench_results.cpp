@@ -194,6 +194,8 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
   for (const auto& r : rows) {
     const BenchCase& c = r.bench_case;
     const bool ok = r.status == BenchRow::Status::Ok;
+    // sort counts comparisons: no FLOP figures
+    const bool flops = ok && !(r.lab && r.lab->operation_kind != lab::OperationKind::Flop);
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
     for (const auto& [name, value] : c.params.as_text()) params[name] = value;
     results.push_back(
@@ -212,8 +214,8 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
          {"median_ms", ok ? json_number(median_of(r)) : nlohmann::ordered_json()},
          {"gbps", ok ? json_number(r.report.gbps) : nlohmann::ordered_json()},
          {"percent_of_copy", ok ? json_number(r.report.percent_of_copy) : nlohmann::ordered_json()},
-         {"arithmetic_intensity", ok ? json_number(r.report.roofline.intensity) : nlohmann::ordered_json()},
-         {"gflops", ok ? json_number(r.report.roofline.gflops) : nlohmann::ordered_json()},
+         {"arithmetic_intensity", flops ? json_number(r.report.roofline.intensity) : nlohmann::ordered_json()},
+         {"gflops", flops ? json_number(r.report.roofline.gflops) : nlohmann::ordered_json()},
          {"percent_of_roof", ok ? json_number(r.report.roofline.percent_of_roof) : nlohmann::ordered_json()},
          {"speedup_vs_naive", json_number(r.speedup_vs_naive)},
          {"speedup_vs_cpu", json_number(r.speedup_vs_cpu)},

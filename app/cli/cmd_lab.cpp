@@ -38,7 +38,7 @@ struct LabOptions {
   std::string block;
   std::string host;
   int streams = 1;
-  int chunks = 0;
+  std::optional<int> chunks;  // unset: the default (4 per stream)
   int repeat = 5;
   int warmup = 1;
   std::uint64_t seed = 1;
@@ -81,7 +81,10 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   if (!opt.block.empty()) req.block = parse_block_or_threads(opt.block);
   if (!opt.host.empty()) req.host = lab::host_mode_from_string(opt.host);
   req.streams = opt.streams;
-  req.chunks = opt.chunks;
+  if (opt.chunks) {
+    lab::check_chunk_count(*opt.chunks);  // an explicit 0 too, which the request would take for the default
+    req.chunks = *opt.chunks;
+  }
   req.repeat = opt.repeat;
   req.warmup = opt.warmup;
   req.seed = opt.seed;

@@ -105,6 +105,7 @@ std::string lab_report_text(const lab::LabReport& r) {
     kernel_rate += fmt::format(", {} of the copy bandwidth ({} GB/s)", format_percent(r.percent_of_copy),
                                format_gbps(r.copy_bandwidth_gbps));
   if (r.gflops > 0) kernel_rate += fmt::format(", {:.4g} GFLOP/s", r.gflops);
+  if (r.giga_comparisons_per_s > 0) kernel_rate += fmt::format(", {:.4g} G comparisons/s", r.giga_comparisons_per_s);
   if (r.percent_of_peak_flops) kernel_rate += fmt::format(" ({} of peak)", format_percent(*r.percent_of_peak_flops));
   t.add_row({"kernel", format_ms(r.kernel_time.median_ms), format_ms(r.kernel_time.min_ms), kernel_rate});
   if (r.backend == Backend::Cuda) {
@@ -123,8 +124,13 @@ std::string lab_report_text(const lab::LabReport& r) {
                                         : "; the result DIFFERS from the serial run's";
     out += "\n";
   }
-  out += fmt::format("cost: {} moved, {} operations ({:.3g} operations per byte)\n", format_bytes(r.cost.bytes),
-                     r.cost.operations, r.arithmetic_intensity);
+  if (r.operation_kind == lab::OperationKind::Comparison)
+    out += fmt::format("cost: {} moved, {} comparisons ({:.3g} comparisons per byte; comparisons are no "
+                       "floating-point operations: no FLOP roof applies)\n",
+                       format_bytes(r.cost.bytes), r.cost.operations, r.comparisons_per_byte);
+  else
+    out += fmt::format("cost: {} moved, {} operations ({:.3g} operations per byte)\n", format_bytes(r.cost.bytes),
+                       r.cost.operations, r.arithmetic_intensity);
   if (r.cpu_reference_ms > 0 && r.backend == Backend::Cuda)
     out += fmt::format("CPU reference: {} ms ({:.1f}x the kernel)\n", format_ms(r.cpu_reference_ms),
                        r.kernel_time.median_ms > 0 ? r.cpu_reference_ms / r.kernel_time.median_ms : 0.0);

@@ -24,6 +24,7 @@
 //   overwrite yes|no             (the answer the commands that write give to "replace these files?"; each
 //                                question asked is printed: "question: Replace files? a.png, a.png.json -> no")
 //   save-as PATH                 (the answer of the next save or folder dialog; without one it is cancelled;
+//                                a relative PATH is taken in the folder the dialog opens in, as a typed name;
 //                                printed as "question: Dialog TITLE -> PATH")
 //   click-button LABEL           (a left click on a panel's button by its label, e.g. "click-button Export GIF...",
 //                                scrolled into view first; buttons drawn through panels::named_button)

@@ -73,14 +73,21 @@ nlohmann::ordered_json to_json(const lab::LabReport& r) {
                      {"overlap_ratio", finite(r.overlap_ratio)}};
   j["streamed_matches_serial"] =
       r.streamed_matches_serial ? nlohmann::ordered_json(*r.streamed_matches_serial) : nlohmann::ordered_json(nullptr);
-  j["cost"] = {{"bytes", r.cost.bytes}, {"operations", r.cost.operations}};
+  const bool flops = r.operation_kind == lab::OperationKind::Flop;
+  auto if_flops = [&](double v) { return flops ? nlohmann::ordered_json(finite(v)) : nlohmann::ordered_json(nullptr); };
+  auto if_comparisons = [&](double v) {
+    return flops ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(finite(v));
+  };
+  j["cost"] = {{"bytes", r.cost.bytes}, {"operations", r.cost.operations}, {"operation_kind", lab::to_string(r.operation_kind)}};
   j["gbps"] = finite(r.gbps);
-  j["gflops"] = finite(r.gflops);
+  j["gflops"] = if_flops(r.gflops);
+  j["giga_comparisons_per_s"] = if_comparisons(r.giga_comparisons_per_s);
   j["upload_gbps"] = finite(r.upload_gbps);
   j["download_gbps"] = finite(r.download_gbps);
   j["copy_bandwidth_gbps"] = finite(r.copy_bandwidth_gbps);
   j["percent_of_copy"] = finite(r.percent_of_copy);
-  j["arithmetic_intensity"] = finite(r.arithmetic_intensity);
+  j["arithmetic_intensity"] = if_flops(r.arithmetic_intensity);
+  j["comparisons_per_byte"] = if_comparisons(r.comparisons_per_byte);
   j["peak_gflops"] = optional_number(r.peak_gflops);
   j["percent_of_peak_flops"] = optional_number(r.percent_of_peak_flops);
   j["roofline"] = to_json(r.roofline);

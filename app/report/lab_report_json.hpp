@@ -11,9 +11,12 @@
 //                  "serial_sum": .., "overlap_ratio": ..},         with streams: the serial run's
 //                  upload/kernel/
 //   "streamed_matches_serial": true | false | null,                download, the streamed end_to_end
-//   "cost": {"bytes", "operations"}, "gbps", "gflops", "upload_gbps", "download_gbps", "copy_bandwidth_gbps",
-//   "percent_of_copy", "arithmetic_intensity", "peak_gflops", "percent_of_peak_flops" (the backend's
-//   measured FMA peak; null when unknown), "roofline": {...} (report_json.hpp),
+//   "cost": {"bytes", "operations", "operation_kind": "flop" | "comparison"}, "gbps",
+//   "gflops" (null for comparisons), "giga_comparisons_per_s" (null for FLOPs), "upload_gbps", "download_gbps",
+//   "copy_bandwidth_gbps", "percent_of_copy", "arithmetic_intensity" (FLOP per byte; null for comparisons),
+//   "comparisons_per_byte" (null for FLOPs), "peak_gflops", "percent_of_peak_flops" (the backend's measured
+//   FMA peak; null when unknown or for comparisons), "roofline": {...} (report_json.hpp; comparisons count no
+//   FLOPs there: intensity 0, % of the memory roof),
 //   "cpu_reference_ms", "check": {"checked", "agrees", "max_abs_error", "max_rel_error", "bound", "detail"},
 //   "facts": [{"name", "value", "number"}], "series": [{"name", "x_label", "values": [..]}], "notes": [..],
 //   "launch": {"kernel_name", "grid": [x, y], "block": [x, y], "blocks", "threads_per_block",

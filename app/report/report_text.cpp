@@ -64,6 +64,11 @@ Table run_timing_table(const RunReport& r) {
 
 std::string roofline_line(const RooflineFigures& f) {
   if (f.peaks.fma_gflops <= 0 && f.peaks.memory_gbps <= 0) return {};
+  if (f.intensity <= 0 && f.peaks.memory_gbps > 0)  // no FLOPs (sort counts comparisons): only the memory roof
+    return fmt::format("roofline: no floating-point operations counted, {} GB/s = {} of the memory roof ({}: {} GB/s "
+                       "copy)",
+                       format_gbps(f.gbps), format_percent(f.percent_of_roof), f.peaks.where,
+                       format_gbps(f.peaks.memory_gbps));
   return fmt::format(
       "roofline: {} op/B, {} GFLOP/s, {} GB/s = {} of the roof ({}: {} GFLOP/s FMA, {} GB/s copy)",
       format_intensity(f.intensity), format_gflops(f.gflops), format_gbps(f.gbps),

@@ -191,6 +191,15 @@ std::size_t data_bytes(const Header& h, const std::string& what) {
   return count * dtype_size(h.type);
 }
 
+// The data after the header is shorter than the shape declares.
+[[noreturn]] void refuse_short_data(const Header& h, const std::string& what, std::size_t have, std::size_t want) {
+  const std::size_t element = dtype_size(h.type);
+  corrupt(what, fmt::format("the header declares {} {} values (shape ({}), {} bytes), the file holds {} ({} bytes "
+                            "of data; truncated, or a corrupt header)",
+                            want / element, to_string(h.type), fmt::join(h.shape, ", "), want, have / element,
+                            have));
+}
+
 NdArray to_array(Header h) {
   NdArray a;
   a.type = h.type;
@@ -232,12 +241,16 @@ NdArray read_npy(const std::filesystem::path& path) {
     h = parse_header(head, what, &needed);
   }
   const std::size_t want = data_bytes(h, what);
+  // A header may claim far more than its file holds (a shape of 2^40 in a 128-byte file): compare the two
+  // before the array is allocated, so that a corrupt header costs nothing.
+  std::error_code size_error;
+  const std::uintmax_t file_size = std::filesystem::file_size(path, size_error);
+  if (!size_error && file_size >= h.data_offset && file_size - h.data_offset < want)
+    refuse_short_data(h, what, std::size_t(file_size - h.data_offset), want);
   NdArray a = to_array(h);
   a.data.resize(want);
   const std::size_t got = want ? std::fread(a.data.data(), 1, want, f.get()) : 0;
-  if (got < want)
-    corrupt(what, fmt::format("{} bytes of data where the shape {} of {} needs {} (truncated)", got,
-                              fmt::format("({})", fmt::join(a.shape, ", ")), to_string(a.type), want));
+  if (got < want) refuse_short_data(h, what, got, want);  // a file that shrank while read, or not a regular one
   char extra;
   if (std::fread(&extra, 1, 1, f.get()) == 1) corrupt(what, "more data than the shape says (trailing bytes)");
   return a;

@@ -15,6 +15,13 @@
 
 namespace ks::lab {
 
+void check_chunk_count(int chunks) {
+  if (chunks < 1)
+    throw_usage(fmt::format("--chunks {} is not possible: the work is cut into at least one chunk", chunks),
+                "--chunks only applies with --streams K > 1 (default 4 chunks per stream): drop it, or give e.g. "
+                "--streams 4 --chunks 16");
+}
+
 namespace {
 
 // Everything run_lab needs, resolved and checked.
@@ -65,6 +72,7 @@ void check_streams(const LabKernel& kernel, const LabRequest& req, const LabSize
   if (req.streams < 1)
     throw_usage(fmt::format("--streams {} is not possible: at least one stream runs the work", req.streams),
                 "use --streams 1 (serial) or more, e.g. --streams 4");
+  if (req.chunks != 0) check_chunk_count(req.chunks);
   if (req.streams == 1) {
     if (req.chunks > 1)
       throw_usage(fmt::format("--chunks {} needs --streams K > 1", req.chunks),
@@ -331,6 +339,7 @@ LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& 
   r.seed = req.seed;
   r.warmup = req.warmup;
   r.cost = k.cost(p.size, req.params);
+  r.operation_kind = k.info().operations;
 
   control.report(0, "filling the inputs");
   OwnedArrays sources(p.arrays, true, false);

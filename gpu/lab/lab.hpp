@@ -46,7 +46,7 @@ struct LabRequest {
   std::optional<BlockShape> block; // CUDA only; empty: the kernel's default
   HostMode host = HostMode::Pageable;  // CUDA only (the CPU backend takes pageable only)
   int streams = 1;                 // >= 1; > 1 needs a kernel that splits, the CUDA backend and a mode with copies
-  int chunks = 0;                  // with streams > 1: chunks (>= streams); 0: 4 per stream
+  int chunks = 0;                  // with streams > 1: chunks (>= streams); 0: 4 per stream; < 0 is refused
   int warmup = 1;
   int repeat = 5;
   std::uint64_t seed = 1;
@@ -71,6 +71,8 @@ std::string default_lab_variant(const LabKernel& kernel, Backend backend);
 // and the kernel, and the free device memory; without it nothing touches the device, so a front end can refuse
 // a bad request (exit 2) before it asks for a GPU (exit 1 where there is none). Throws.
 void check_lab_request(Runtime& runtime, const LabRequest& request, bool with_device = true);
+// An explicit chunk count (--chunks C): below 1 is refused, saying that chunks only apply with --streams K > 1.
+void check_chunk_count(int chunks);
 
 LabResult run_lab(Runtime& runtime, const LabRequest& request, const LabRunControl& control = {});
 

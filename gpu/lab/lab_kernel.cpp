@@ -4,6 +4,8 @@
 
 namespace ks::lab {
 
+const char* to_string(OperationKind k) noexcept { return k == OperationKind::Flop ? "flop" : "comparison"; }
+
 std::int64_t ArraySpec::count() const noexcept {
   std::int64_t c = 1;
   for (auto d : shape) c *= d;

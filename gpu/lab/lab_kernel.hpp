@@ -34,7 +34,8 @@
 //      The framework allocates them in the requested host memory mode (pageable, pinned, mapped, managed,
 //      managed-prefetch), and device copies where the mode needs them; sizes and free memory are checked first.
 //    - cost(): the bytes that must move (inputs read once, outputs written once) and the arithmetic operations
-//      (an FMA counts 2), for GB/s, GFLOP/s, % of the copy bandwidth and the roofline.
+//      (an FMA counts 2), for GB/s, GFLOP/s, % of the copy bandwidth and the roofline; or, where
+//      LabInfo::operations says so (sort), comparisons, reported as such and kept off the FLOP roof.
 //    - fill(): the inputs from the seed (deterministic: the same seed gives the same bytes whatever the thread
 //      count; lab_fill.hpp has threaded helpers), the parameters or the loaded image. Arrays the user gave as
 //      .npy files (--in NAME=FILE.npy, checked against type and shape) replace the filled ones afterwards.
@@ -174,6 +175,11 @@ struct LabFacts {
 
 // ---- The kernel's description --------------------------------------------------------------------------------
 
+// What a kernel's cost().operations count: floating-point operations, whose roof is the f32 FMA peak (GFLOP/s,
+// FLOP per byte), or key comparisons (sort), which are no FLOPs: reported as comparisons, off the FLOP roof.
+enum class OperationKind { Flop, Comparison };
+const char* to_string(OperationKind k) noexcept;  // "flop" | "comparison"
+
 struct LabInfo {
   std::string id;     // "vecadd"
   std::string title;  // "Vector add"
@@ -187,6 +193,7 @@ struct LabInfo {
   bool makes_image = false;  // result_image() gives an image (kmeans): `lab -o OUT.png` writes it
   int block_rank = 1;     // 1: --block B (= Bx1); 2: --block WxH
   BlockShape default_block{256, 1};
+  OperationKind operations = OperationKind::Flop;  // what cost().operations counts
   // `bench` sizes when --sizes is not given: with CUDA, and on the CPU alone (smaller).
   std::vector<LabSize> bench_sizes_cuda, bench_sizes_cpu;
   std::vector<BlockShape> bench_blocks;  // `bench` blocks for the CUDA variants when --blocks is not given

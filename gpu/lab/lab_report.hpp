@@ -77,15 +77,21 @@ struct LabReport {
   std::optional<bool> streamed_matches_serial;  // the outputs of both runs byte for byte
 
   CostModel cost;
+  OperationKind operation_kind = OperationKind::Flop;  // what cost.operations counts (LabInfo::operations)
   double gbps = 0;    // cost.bytes / median kernel time
-  double gflops = 0;  // cost.operations / median kernel time
+  double gflops = 0;  // cost.operations / median kernel time where they are FLOPs (else 0)
   double upload_gbps = 0, download_gbps = 0;  // bytes copied / median copy time (0 without copies)
   double copy_bandwidth_gbps = 0;  // the device's measured copy bandwidth; 0 on the CPU backend
   double percent_of_copy = 0;      // gbps / copy_bandwidth_gbps * 100
-  double arithmetic_intensity = 0; // operations / bytes
-  std::optional<double> peak_gflops;  // the backend's measured FMA peak (Runtime::peaks), when known
+  double arithmetic_intensity = 0; // FLOPs / bytes (0 where the cost counts comparisons)
+  // Where the cost counts comparisons (sort): 1e9 comparisons per second and comparisons per byte (else 0).
+  double giga_comparisons_per_s = 0;
+  double comparisons_per_byte = 0;
+  std::optional<double> peak_gflops;  // the backend's measured FMA peak (Runtime::peaks), when known; FLOPs only
   std::optional<double> percent_of_peak_flops;
-  RooflineFigures roofline;  // intensity, rates, the backend's peaks, % of the roof
+  // Intensity, rates, the backend's peaks, % of the roof. A run of comparisons has no FLOPs: intensity 0, and
+  // its % of the roof is that of the memory roof.
+  RooflineFigures roofline;
 
   double cpu_reference_ms = 0;  // the CPU reference's one run for the check (0 when not run)
   LabCheck check;

@@ -102,6 +102,39 @@ TEST(CliLab, BadRequestsSayWhatIsWrong) {
   EXPECT_FALSE(std::filesystem::exists(dir / "d.npy"));
 }
 
+// Issue 23: `--chunks -1` without --streams ran with exit 0. A count below 1 (an explicit 0 too) is refused and
+// the message says where --chunks applies, with or without --streams.
+TEST(CliLab, ChunkCountsBelowOneAreRefused) {
+  TempDir dir;
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"lab", "vecadd", "--chunks", "-1", "--backend", "cpu", "--size", "1000"},
+        std::vector<std::string>{"lab", "vecadd", "--chunks", "0", "--backend", "cpu", "--size", "1000"},
+        std::vector<std::string>{"lab", "reduce", "--chunks", "-3", "--streams", "2", "--host", "pinned",
+                                 "--backend", "cuda", "--size", "1000"}}) {
+    SCOPED_TRACE(args[3]);
+    CliResult r = run_cli(args, dir.path());
+    EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--chunks " + args[3] + " is not possible"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--chunks only applies with --streams K > 1"), std::string::npos) << r.err;
+  }
+}
+
+// Issue 23: a .npy header claiming 2^40 values in a 128-byte file made the loader allocate 4 TiB and answer
+// "out of host memory. Try a smaller image": the refusal names the file, what it declares and what it holds.
+TEST(CliLab, AnNpyHeaderClaimingMoreThanItsFileHoldsIsRefused) {
+  TempDir dir;
+  std::string dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }";
+  dict.append(117 - dict.size(), ' ');
+  dict += '\n';
+  write_file(dir / "big.npy", std::string("\x93NUMPY\x01\x00", 8) + char(118) + char(0) + dict);
+  CliResult r = run_cli({"lab", "vecadd", "--backend", "cpu", "--in", "a=big.npy"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("big.npy"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("declares 1099511627776 f32 values"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("the file holds 0"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("memory"), std::string::npos) << r.err;
+}
+
 TEST(CliLab, CudaWithoutAGpuIsARuntimeFailure) {
   if (gpu_available()) GTEST_SKIP() << "this machine has a GPU";
   TempDir dir;

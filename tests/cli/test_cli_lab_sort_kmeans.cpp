@@ -56,6 +56,38 @@ void sorts_pairs(const std::string& backend, const std::string& variant) {
   }
 }
 
+// Issue 23: sort reported "GFLOP/s 0.12, FLOP per byte 3" for its n log2 n comparisons. Comparisons are no
+// floating-point operations: the text, the JSON and the roofline say comparisons, and give no FLOP figures.
+TEST(CliLabSort, ComparisonsAreReportedAsComparisonsNotFlops) {
+  TempDir dir;
+  CliResult r = run_cli({"lab", "sort", "--size", "1000", "--backend", "cpu", "--json", "r.json"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 1000 keys: 1000 * ceil(log2 1000) = 10000 comparisons over 8000 bytes (each u32 key read and written once).
+  EXPECT_NE(r.out.find("10000 comparisons (1.25 comparisons per byte"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find(" G comparisons/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("GFLOP/s"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("operations per byte"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir / "r.json"));
+  EXPECT_EQ(j.at("cost").at("operations"), 10000);
+  EXPECT_EQ(j.at("cost").at("operation_kind"), "comparison");
+  EXPECT_TRUE(j.at("gflops").is_null()) << j.at("gflops");
+  EXPECT_TRUE(j.at("arithmetic_intensity").is_null()) << j.at("arithmetic_intensity");
+  EXPECT_TRUE(j.at("peak_gflops").is_null()) << j.at("peak_gflops");
+  EXPECT_DOUBLE_EQ(j.at("comparisons_per_byte").get<double>(), 1.25);
+  const double median_ms = j.at("timings_ms").at("kernel").at("median").get<double>();
+  ASSERT_GT(median_ms, 0);
+  EXPECT_NEAR(j.at("giga_comparisons_per_s").get<double>(), 10000 / (median_ms * 1e6), 1e-9);
+  EXPECT_EQ(j.at("roofline").at("arithmetic_intensity"), 0) << "no FLOPs to place under the FLOP roof";
+  EXPECT_EQ(j.at("roofline").at("gflops"), 0);
+  // A kernel of floating-point work keeps its FLOP figures.
+  CliResult v = run_cli({"lab", "vecadd", "--size", "1000", "--backend", "cpu", "--json", "v.json"}, dir.path());
+  ASSERT_EQ(v.exit_code, 0) << v.err;
+  const auto jv = nlohmann::json::parse(read_file(dir / "v.json"));
+  EXPECT_EQ(jv.at("cost").at("operation_kind"), "flop");
+  EXPECT_TRUE(jv.at("giga_comparisons_per_s").is_null());
+  EXPECT_DOUBLE_EQ(jv.at("arithmetic_intensity").get<double>(), 1000.0 / 12000.0);
+}
+
 TEST(CliLabSort, CpuSortsSeededPairs) {
   sorts_pairs("cpu", lab::cpu_parallel_sort_unavailable_reason().empty() ? "cpu_parallel" : "cpu");
 }

@@ -1,6 +1,7 @@
 // reduce on the CPU: the seeded inputs and their exact sums (derived here in integers), the compensated
 // reference, the threaded f32/f64 sums within the rounding bound the test derives, independence from the
 // thread count, and the kernel end to end through run_lab.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -181,6 +182,36 @@ TEST(LabReduce, RunsEndToEndOnTheCpu) {
     EXPECT_EQ(r.report.cost.bytes, 4u * std::uint64_t(n));
     EXPECT_EQ(r.report.cost.operations, std::uint64_t(n));
   }
+}
+
+// Issue 23: the app showed "rounding bound 1.41e+14" for a sum of 8.4e6 (2^24 uniform values in f32). Higham's
+// gamma_(n-1) is right there, but useless: (n-1) u = 1 - 2^-24 puts gamma at 2^24 - 1, a bound of 2^24 - 1 times
+// sum|x|. Past 2^23 values (gamma >= 1) an f32 sum has no useful bound: the check says so and the fact says why.
+TEST(LabReduce, AnF32SumPast2To23ValuesHasNoUsefulBound) {
+  const double u = std::ldexp(1.0, -24), k = double((1 << 23) - 1);
+  EXPECT_DOUBLE_EQ(lab::sum_error_bound(Accumulate::F32, 1 << 23, 2.0), k * u / (1 - k * u) * 2.0);
+  EXPECT_LT(lab::sum_error_bound(Accumulate::F32, 1 << 23, 1.0), 1.0);
+  for (long long n : {(1LL << 23) + 1, 1LL << 24}) EXPECT_TRUE(std::isinf(lab::sum_error_bound(Accumulate::F32, n, 1.0))) << n;
+  EXPECT_LT(lab::sum_error_bound(Accumulate::F64, 1LL << 30, 1.0), 1e-6) << "f64 keeps its bound";
+
+  const lab::LabCheck unchecked =
+      lab::check_sum(8388608.0, 8388612.0, lab::sum_error_bound(Accumulate::F32, 1 << 24, 8388608.0), "sum");
+  EXPECT_FALSE(unchecked.checked);
+  EXPECT_NE(unchecked.detail.find("no a-priori rounding bound"), std::string::npos) << unchecked.detail;
+  const auto big = lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements((1 << 23) + 5),
+                                                              Backend::Cpu, "cpu", {"accumulate=f32"}));
+  const lab::LabFact& none = test::fact_named(big.report, "rounding bound");
+  EXPECT_FALSE(none.number) << none.value;
+  EXPECT_EQ(none.value.rfind("none in f32 past 2^23 values", 0), 0u) << none.value;
+
+  // Below, the bound is given relative to the sum too: bound / |compensated sum|, from the facts' own numbers.
+  const auto small = lab::run_lab(engine(), test::sized_request("reduce", lab::LabSize::elements(1001),
+                                                                Backend::Cpu, "cpu", {"accumulate=f32"}));
+  const double bound = test::fact_number(small.report, "rounding bound");
+  const double relative = bound / std::fabs(test::fact_number(small.report, "compensated sum"));
+  EXPECT_NE(test::fact_named(small.report, "rounding bound").value.find(fmt::format("({:.3g} of the sum;", relative)),
+            std::string::npos)
+      << test::fact_named(small.report, "rounding bound").value;
 }
 
 TEST(LabReduce, NormalValuesHaveNoExactSumFact) {

@@ -163,6 +163,35 @@ TEST(Npy, TruncatedFilesOnDiskAreRefused) {
   }
 }
 
+// A header that claims more than its file holds is refused from the file's size, before anything is allocated
+// (a shape of 2^40 f32 values used to allocate 4 TiB first; the refusal names what was declared and what is there).
+TEST(Npy, AHeaderClaimingMoreThanTheFileHoldsIsRefusedBeforeAllocating) {
+  test::TempDir dir;
+  const std::string header_only = with_dict("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", 0);
+  ASSERT_EQ(header_only.size(), 128u);
+  std::ofstream(dir / "big.npy", std::ios::binary) << header_only;
+  try {
+    read_npy(dir / "big.npy");
+    ADD_FAILURE() << "accepted a 128-byte file declaring 2^40 values";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Io);
+    EXPECT_NE(e.full_message().find("declares 1099511627776 f32 values"), std::string::npos) << e.full_message();
+    EXPECT_NE(e.full_message().find("holds 0 (0 bytes"), std::string::npos) << e.full_message();
+  }
+  // An odd case: 7 u32 values (28 bytes) of the 1001 the 2-D shape declares.
+  std::ofstream(dir / "short.npy", std::ios::binary)
+      << with_dict("{'descr': '<u4', 'fortran_order': False, 'shape': (7, 143), }", 28);
+  try {
+    read_npy(dir / "short.npy");
+    ADD_FAILURE() << "accepted 7 of 1001 values";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Io);
+    EXPECT_NE(e.full_message().find("declares 1001 u32 values (shape (7, 143), 4004 bytes), the file holds 7 (28 bytes"),
+              std::string::npos)
+        << e.full_message();
+  }
+}
+
 TEST(Npy, NumpyReadsOursAndWeReadNumpys) {
   if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3 with numpy";
   test::TempDir dir;

@@ -43,6 +43,28 @@ TEST(ViewProbe, ReadsInputAndOutputUnderTheCursor) {
                                          out[0], out[1], out[2], out[3]));
 }
 
+// Issue 23: kmeans makes an RGB u8 image of an RGBA or gray input, and the inspector read the output with the
+// input's channel count ("out 15 15 15 0": an alpha the output does not have). Each image shows its own channels.
+TEST(ViewProbe, InputAndOutputShowTheirOwnChannels) {
+  const Image rgba = test::random_image(5, 3, 4, ElemType::U8, 35);
+  const Image gray = test::random_image(5, 3, 1, ElemType::F32, 36);
+  const Image rgb = test::random_image(5, 3, 3, ElemType::U8, 37);
+  const ViewState v = centred(5, 3, 1.0f);
+  const std::uint8_t* out = rgb.row<std::uint8_t>(1) + 3 * 4;
+  DisplayFrame f;
+  f.input = &rgba;
+  f.output = &rgb;
+  const PixelProbe p = probe_pixel(f, v, {5, 3}, {4.5, 1.5});
+  ASSERT_TRUE(p.has_output);
+  EXPECT_EQ(p.output_channels, 3);
+  const std::uint8_t* in = rgba.row<std::uint8_t>(1) + 4 * 4;
+  EXPECT_EQ(format_probe(p), fmt::format("(4, 1)  in {} {} {} {}  out {} {} {}", in[0], in[1], in[2], in[3], out[0],
+                                         out[1], out[2]));
+  f.input = &gray;
+  EXPECT_EQ(format_probe(probe_pixel(f, v, {5, 3}, {4.5, 1.5})),
+            fmt::format("(4, 1)  in {:.4g}  out {} {} {}", gray.row<float>(1)[4], out[0], out[1], out[2]));
+}
+
 TEST(ViewProbe, OffTheImageAndWithoutImagesThereIsNothing) {
   const Image input = test::random_image(3, 3, 1, ElemType::F32, 33);
   DisplayFrame f;

@@ -70,5 +70,39 @@ TEST_F(GuiApp, ALongStatusMessageIsElidedBeforeTheFields) {
   EXPECT_EQ(shown.substr(shown.size() - 3), "\u2026") << "ends in an ellipsis: " << shown;
 }
 
+// Issue 23: the result's save dialog opened in the last folder of any dialog (the traffic file's after one was
+// opened). It opens in the input image's folder until a result was saved, then in the folder of the last save;
+// opening files moves neither. A name typed without a folder lands in the folder the dialog opened in.
+TEST_F(GuiApp, SaveDialogsOpenWhereResultsWentElseBesideTheInputImage) {
+  for (const char* folder : {"photos", "traffic", "results"}) std::filesystem::create_directories(path(folder));
+  const auto image = path("photos") / "card.png";
+  save_image(random_image(97, 61, 3, ElemType::U8, 1), image);
+  std::ofstream(path("traffic") / "traffic.csv") << "timestamp,src,dst,value\n0,a,b,5\n0,a,c,7\n1,c,d,2\n";
+  const AppRun run = run_script(
+      "open " + image.string() + "\n"
+      "kernel box\nrun\n"
+      "drop " + (path("traffic") / "traffic.csv").string() + "\n"
+      "save-as first.png\n"
+      "menu File/Export result image...\n"
+      "save-as " + (path("results") / "second.png").string() + "\n"
+      "menu File/Export result image...\n"
+      "drop " + (path("traffic") / "traffic.csv").string() + "\n"
+      "save-as third.png\n"
+      "menu File/Export result image...\n"
+      "save-as shot.png\n"
+      "menu File/Save screenshot...\n"
+      "quit\n");
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  EXPECT_TRUE(std::filesystem::exists(path("photos") / "first.png")) << "beside the input image: " << run.out;
+  EXPECT_TRUE(std::filesystem::exists(path("results") / "second.png")) << run.out;
+  EXPECT_TRUE(std::filesystem::exists(path("results") / "third.png")) << "where the last result went: " << run.out;
+  EXPECT_TRUE(std::filesystem::exists(path("results") / "shot.png")) << run.out;
+  for (const char* name : {"first.png", "third.png", "shot.png"})
+    EXPECT_FALSE(std::filesystem::exists(path("traffic") / name)) << name;
+  EXPECT_NE(run.out.find("question: Dialog Export result image -> " + (path("photos") / "first.png").string()),
+            std::string::npos)
+      << run.out;
+}
+
 }  // namespace
 }  // namespace ks::test

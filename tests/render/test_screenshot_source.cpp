@@ -1,6 +1,7 @@
 // The Source section drawn headless through EGL: `--screenshot --sections source` of a stencil, a simulation
-// and a lab kernel shows code in the syntax colours (CUDA's own words in theirs), a comparison tints removed
-// and added rows, and a variant the kernel does not have is refused with exit 2.
+// and a lab kernel shows code in the syntax colours (CUDA's own words in theirs) in its window left of the
+// sidebar, a comparison tints removed and added rows, and a variant the kernel does not have is refused with
+// exit 2. The stencils run on a flat gray image, so that only the code has those colours.
 #ifdef KS_HAVE_SCREENSHOT
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -20,7 +21,7 @@
 namespace ks {
 namespace {
 
-constexpr int kWidth = 1000, kHeight = 700, kSidebar = 640;
+constexpr int kWidth = 1000, kHeight = 700, kSidebar = 380;
 
 // screenshot_main over an argument list (screenshot_run.hpp).
 const auto run = &test::run_screenshot;
@@ -30,11 +31,12 @@ test::Rgb rgb_of(ImVec4 c) {
   return {int(u & 0xff), int((u >> 8) & 0xff), int((u >> 16) & 0xff)};
 }
 
-// Pixels of the sidebar within 2 of `colour` in every channel (text is drawn at full opacity).
-int sidebar_pixels(const Image& frame, test::Rgb colour) {
+// Pixels left of the sidebar (where the Source window is) within 2 of `colour` in every channel (text is drawn at
+// full opacity).
+int code_pixels(const Image& frame, test::Rgb colour) {
   int n = 0;
   for (int y = 0; y < frame.height(); ++y)
-    for (int x = frame.width() - kSidebar; x < frame.width(); ++x) {
+    for (int x = 0; x < frame.width() - kSidebar; ++x) {
       const test::Rgb p = test::rgb_at(frame, x, y);
       if (std::abs(p[0] - colour[0]) <= 2 && std::abs(p[1] - colour[1]) <= 2 &&
           std::abs(p[2] - colour[2]) <= 2)
@@ -43,12 +45,12 @@ int sidebar_pixels(const Image& frame, test::Rgb colour) {
   return n;
 }
 
-// Sidebar pixels where one channel clearly leads the other two, as the diff's row tints do; text colours are
-// brighter than `below` in their leading channel, so only backgrounds count.
+// Pixels left of the sidebar where one channel clearly leads the other two, as the diff's row tints do; text
+// colours are brighter than `below` in their leading channel, so only backgrounds count.
 int tinted_pixels(const Image& frame, int channel, int below) {
   int n = 0;
   for (int y = 0; y < frame.height(); ++y)
-    for (int x = frame.width() - kSidebar; x < frame.width(); ++x) {
+    for (int x = 0; x < frame.width() - kSidebar; ++x) {
       const test::Rgb p = test::rgb_at(frame, x, y);
       const int lead = p[std::size_t(channel)];
       bool leads = lead < below;
@@ -60,8 +62,13 @@ int tinted_pixels(const Image& frame, int channel, int below) {
 }
 
 Image shoot(const test::TempDir& dir, const std::string& name, std::vector<std::string> extra) {
-  const auto out = dir / (name + ".png");
-  std::vector<std::string> args{"--screenshot",    out.string(),
+  const auto out = dir / (name + ".png"), flat = dir / "flat.png";
+  if (!std::filesystem::exists(flat)) {
+    Image gray(320, 240, 1, ElemType::U8);
+    for (auto& v : gray.elements<std::uint8_t>()) v = 128;
+    save_image(gray, flat);
+  }
+  std::vector<std::string> args{flat.string(),     "--screenshot",    out.string(),
                                 "--sections",      "source",
                                 "--size",          std::to_string(kWidth) + "x" + std::to_string(kHeight),
                                 "--sidebar-width", std::to_string(kSidebar),
@@ -85,9 +92,9 @@ TEST(ScreenshotSource, ShowsEachFamilysCodeInSyntaxColours) {
     const Image frame = shoot(dir, std::string(c.kernel) + "_" + c.variant,
                               {"--kernel", c.kernel, "--source-variant", c.variant});
     ASSERT_EQ(frame.width(), kWidth);
-    EXPECT_GT(sidebar_pixels(frame, keyword), 100) << c.kernel << " " << c.variant << ": no keywords";
+    EXPECT_GT(code_pixels(frame, keyword), 100) << c.kernel << " " << c.variant << ": no keywords";
     if (c.cuda_words) {
-      EXPECT_GT(sidebar_pixels(frame, cuda), 50) << c.kernel << " " << c.variant;
+      EXPECT_GT(code_pixels(frame, cuda), 50) << c.kernel << " " << c.variant;
     }
   }
 }
@@ -95,7 +102,7 @@ TEST(ScreenshotSource, ShowsEachFamilysCodeInSyntaxColours) {
 TEST(ScreenshotSource, TheRunningCpuReferenceIsShownByDefault) {
   test::TempDir dir;
   const Image frame = shoot(dir, "cpu", {"--kernel", "box"});
-  EXPECT_GT(sidebar_pixels(frame, rgb_of(ui::panels::source_token_colour(source::TokenKind::Keyword))), 100);
+  EXPECT_GT(code_pixels(frame, rgb_of(ui::panels::source_token_colour(source::TokenKind::Keyword))), 100);
 }
 
 TEST(ScreenshotSource, ComparingTintsRemovedAndAddedRows) {

@@ -29,6 +29,13 @@ inline double fact_number(const lab::LabReport& r, const std::string& name) {
   throw Error(ErrorKind::Internal, "the report has no numeric fact '" + name + "'");
 }
 
+// The fact named `name` (its text and number); an Internal error when the report has none.
+inline const lab::LabFact& fact_named(const lab::LabReport& r, const std::string& name) {
+  for (const auto& f : r.facts)
+    if (f.name == name) return f;
+  throw Error(ErrorKind::Internal, "the report has no fact '" + name + "'");
+}
+
 inline bool has_fact(const lab::LabReport& r, const std::string& name) {
   for (const auto& f : r.facts)
     if (f.name == name) return true;

@@ -17,6 +17,8 @@ void draw_timing_section(app::Session& session, PanelState& state);
 void draw_device_section(app::Session& session, PanelState& state);
 void draw_view_section(app::Session& session, PanelState& state);
 void draw_source_section(app::Session& session, PanelState& state);  // source_section.cpp
+// The Source section's own window, as wide as the free area left of a sidebar `right_margin` wide allows.
+void draw_source_window(app::Session& session, PanelState& state, float right_margin);
 
 // Runs a change the session may refuse; its ks::Error goes to state.error (shown in red) instead of escaping
 // the frame. Returns whether the change was accepted.

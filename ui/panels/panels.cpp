@@ -141,6 +141,8 @@ void draw_panels(app::Session& s, PanelState& st) {
   section("Source", st.source_open, s, st, panels::draw_source_section);
   ImGui::PopItemWidth();
   ImGui::End();
+  if (st.source_open)  // its own window, left of the sidebar: code needs width (ui/panels/source_section.cpp)
+    panels::draw_source_window(s, st, w);
 }
 
 }  // namespace ks::ui

@@ -11,6 +11,8 @@ void AppSettings::set_window_state(const QByteArray& s) { settings_.setValue("wi
 
 QString AppSettings::last_folder() const { return settings_.value("files/last_folder", QDir::homePath()).toString(); }
 void AppSettings::set_last_folder(const QString& folder) { settings_.setValue("files/last_folder", folder); }
+QString AppSettings::last_save_folder() const { return settings_.value("files/last_save_folder").toString(); }
+void AppSettings::set_last_save_folder(const QString& folder) { settings_.setValue("files/last_save_folder", folder); }
 
 QStringList AppSettings::recent_files() const {
   QStringList list = settings_.value("files/recent").toStringList();

@@ -25,6 +25,10 @@ class AppSettings {
 
   QString last_folder() const;  // the user's home folder until a dialog was used
   void set_last_folder(const QString& folder);
+  // Where the last export (result, screenshot, timings, frames, ...) was saved: empty until one was. Opening
+  // files does not change it, so a save dialog does not follow the folder of a traffic file.
+  QString last_save_folder() const;
+  void set_last_save_folder(const QString& folder);
 
   QStringList recent_files() const;  // newest first, at most kRecentLimit
   void add_recent_file(const QString& path);  // moves it to the front

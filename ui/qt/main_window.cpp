@@ -10,6 +10,7 @@
 #include <QCloseEvent>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
@@ -347,28 +348,42 @@ bool MainWindow::confirm_overwrite(const QStringList& paths) {
                                QMessageBox::Cancel) == QMessageBox::Yes;
 }
 
-QString MainWindow::scripted_dialog(const QString& title) {
-  const QString path = std::exchange(dialog_answer_, QString());
+QString MainWindow::scripted_dialog(const QString& title, const QString& folder) {
+  QString path = std::exchange(dialog_answer_, QString());
+  if (!path.isEmpty() && QFileInfo(path).isRelative()) path = QDir(folder).filePath(path);
   questions_ << "Dialog " + title + " -> " + (path.isEmpty() ? QString("cancelled") : path);
   return path;
 }
 
+QString MainWindow::save_folder() const {
+  const QString saved = settings_.last_save_folder();
+  if (!saved.isEmpty() && QFileInfo(saved).isDir()) return saved;
+  const std::filesystem::path& input = session_.input_path();
+  if (!input.empty()) return QFileInfo(q(input.string())).absolutePath();
+  return settings_.last_folder();
+}
+
 QString MainWindow::save_path(const QString& title, const QString& suggested, const QString& filters,
                               QString* filter) {
+  const QString folder = save_folder();
   // The dialog's own overwrite question would miss the sidecar; confirm_overwrite asks about every file.
-  QString path = interactive_ ? QFileDialog::getSaveFileName(this, title, settings_.last_folder() + "/" + suggested,
-                                                             filters, filter, QFileDialog::DontConfirmOverwrite)
-                              : scripted_dialog(title);
+  QString path = interactive_ ? QFileDialog::getSaveFileName(this, title, folder + "/" + suggested, filters, filter,
+                                                             QFileDialog::DontConfirmOverwrite)
+                              : scripted_dialog(title, folder);
   if (path.isEmpty()) return path;
   if (filter) path = with_extension(path, *filter);
   settings_.set_last_folder(QFileInfo(path).absolutePath());
+  settings_.set_last_save_folder(QFileInfo(path).absolutePath());
   return path;
 }
 
 QString MainWindow::folder_path(const QString& title) {
-  const QString path =
-      interactive_ ? QFileDialog::getExistingDirectory(this, title, settings_.last_folder()) : scripted_dialog(title);
-  if (!path.isEmpty()) settings_.set_last_folder(path);
+  const QString folder = save_folder();
+  const QString path = interactive_ ? QFileDialog::getExistingDirectory(this, title, folder)
+                                    : scripted_dialog(title, folder);
+  if (path.isEmpty()) return path;
+  settings_.set_last_folder(path);
+  settings_.set_last_save_folder(path);
   return path;
 }
 

@@ -123,7 +123,12 @@ class MainWindow : public QMainWindow {
   bool confirm_overwrite(const QStringList& paths);
   QString save_path(const QString& title, const QString& suggested, const QString& filters, QString* filter);
   QString folder_path(const QString& title);
-  QString scripted_dialog(const QString& title);  // non-interactive: the answer set by set_dialog_answer
+  // The folder save dialogs open in: the last one an export was saved to, else the input image's folder, else
+  // the last folder of any dialog.
+  QString save_folder() const;
+  // Non-interactive: the answer set by set_dialog_answer; a relative answer is taken in `folder`, as a name typed
+  // into the dialog would be.
+  QString scripted_dialog(const QString& title, const QString& folder);
 
   void open_dialog();
   void export_result_dialog();

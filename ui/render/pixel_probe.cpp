@@ -29,26 +29,30 @@ PixelProbe probe_pixel(const DisplayFrame& frame, const ViewState& view, Size2 v
   if (frame.output && inside(frame.output->shape())) {
     probe.output = read_pixel(*frame.output, hit.x, hit.y);
     probe.has_output = true;
+    probe.output_channels = frame.output->shape().channels;
+    probe.output_type = frame.output->shape().type;
   } else if (frame.output_device && inside(frame.output_device.shape)) {
     probe.output = read_device_pixel(frame.output_device, hit.x, hit.y);
     probe.has_output = true;
     probe.output_from_device = true;
+    probe.output_channels = frame.output_device.shape.channels;
+    probe.output_type = frame.output_device.shape.type;
   }
   return probe;
 }
 
 std::string format_probe(const PixelProbe& probe) {
   if (!probe.inside) return "off the image";
-  auto values = [&](const std::array<double, 4>& v) {
+  auto values = [](const std::array<double, 4>& v, int channels, ElemType type) {
     std::string s;
-    for (int c = 0; c < probe.channels && c < 4; ++c)
-      s += probe.type == ElemType::F32 ? fmt::format(" {:.4g}", v[std::size_t(c)])
-                                       : fmt::format(" {}", static_cast<long long>(v[std::size_t(c)]));
+    for (int c = 0; c < channels && c < 4; ++c)
+      s += type == ElemType::F32 ? fmt::format(" {:.4g}", v[std::size_t(c)])
+                                 : fmt::format(" {}", static_cast<long long>(v[std::size_t(c)]));
     return s;
   };
   std::string text = fmt::format("({}, {})", probe.x, probe.y);
-  if (probe.has_input) text += "  in" + values(probe.input);
-  if (probe.has_output) text += "  out" + values(probe.output);
+  if (probe.has_input) text += "  in" + values(probe.input, probe.channels, probe.type);
+  if (probe.has_output) text += "  out" + values(probe.output, probe.output_channels, probe.output_type);
   return text;
 }
 

@@ -72,8 +72,9 @@ LabCheck check_sum(double reference, double sum, double bound, const std::string
   if (std::isfinite(bound)) return compare_within(reference, sum, bound, what);
   LabCheck c;
   c.detail = fmt::format(
-      "{}: {:.9g} vs {:.9g}; no a-priori rounding bound for this many values in f32 ((n - 1) 2^-24 >= 1): "
-      "see the rounding error; accumulate=f64 is checked",
+      "{}: {:.9g} vs {:.9g}; no a-priori rounding bound for this many values in f32 (past 2^23 values "
+      "gamma_(n-1) >= 1: the worst case allows an error as large as sum|x|): see the rounding error; "
+      "accumulate=f64 is checked",
       what, sum, reference);
   return c;
 }
@@ -86,8 +87,19 @@ void add_rounding_facts(LabFacts& facts, double sum, const SumReference& referen
             fmt::format("{:.3g} (relative {:.3g}) vs the compensated sum", error,
                         reference.sum != 0 ? std::fabs(error / (reference.sum * scale)) : 0.0),
             error);
+  if (!std::isfinite(bound)) {
+    facts.add("rounding bound",
+              "none in f32 past 2^23 values: the worst case of any summation order (gamma_(n-1) * sum|x|, "
+              "gamma_(n-1) >= 1) allows an error as large as sum|x|, so it rules nothing out; accumulate=f64 "
+              "has one");
+    return;
+  }
+  const std::string relative =
+      reference.sum != 0 ? fmt::format("{:.3g} of the sum; ", std::fabs(bound / reference.sum)) : std::string();
   facts.add("rounding bound",
-            fmt::format("{:.3g} (gamma_(n-1) * sum|x|, any summation order)", bound * scale), bound * scale);
+            fmt::format("{:.3g} ({}the largest error any summation order can make: gamma_(n-1) * sum|x|)",
+                        bound * scale, relative),
+            bound * scale);
 }
 
 SumCudaRun::SumCudaRun(Planner planner, Launcher launcher, const LabSize& size, bool chunked)

@@ -33,11 +33,12 @@ double read_sum(const ArrayView& view);
 void write_sum(const ArrayView& view, double value);  // rounded to the array's type
 
 // A sum against its compensated reference within `bound` (lab_check's compare_within). Where the bound is
-// infinite (f32 sums of 2^24 values or more: (n - 1) u >= 1) nothing can be checked a priori: the check says
+// infinite (f32 sums of more than 2^23 values: sum_error_bound) nothing can be checked a priori: the check says
 // so (checked = false) and the rounding error stays in the facts.
 LabCheck check_sum(double reference, double sum, double bound, const std::string& what);
 
-// The rounding facts of a sum against its compensated reference: the error and the bound it must stay within.
+// The rounding facts of a sum against its compensated reference: the error and the bound it must stay within,
+// also relative to the sum (an infinite bound: a "rounding bound" fact without a number that says why).
 // `scale` turns sums into what the user reads (integrate2d: the cell area), 1 for reduce.
 void add_rounding_facts(LabFacts& facts, double sum, const SumReference& reference, double bound,
                         double scale);

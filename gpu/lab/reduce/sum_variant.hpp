@@ -27,7 +27,9 @@ double unit_roundoff(Accumulate a) noexcept;
 
 // A bound on the rounding error of any summation order of n values (sequential, tree, atomics in any order):
 // gamma_{n-1} * sum|x| with gamma_k = k u / (1 - k u) (Higham, Accuracy and Stability, (4.4)); the values are
-// exact f32 inputs. Infinity when (n - 1) u >= 1.
+// exact f32 inputs. Infinity where it would bound nothing: gamma_{n-1} >= 1, i.e. (n - 1) u >= 1/2 (more than
+// 2^23 values in f32), where it allows an error as large as sum|x|, more than the sum itself (at 2^24 values it
+// is (2^24 - 1) sum|x|).
 double sum_error_bound(Accumulate a, long long n, double sum_abs) noexcept;
 
 }  // namespace ks::lab

@@ -93,6 +93,7 @@ class SortKernel final : public LabKernel {
     info_.default_size = LabSize::elements(std::int64_t(1) << 24);
     info_.splits = false;
     info_.block_rank = 1;
+    info_.operations = OperationKind::Comparison;  // n log2 n comparisons: cost()
     info_.default_block = {512, 1};  // bitonic's; neither variant takes another (SortRun says so)
     info_.bench_sizes_cuda = {LabSize::elements(1 << 20), LabSize::elements(1 << 24)};
     info_.bench_sizes_cpu = {LabSize::elements(1 << 16), LabSize::elements(1 << 20)};
@@ -118,8 +119,8 @@ class SortKernel final : public LabKernel {
 
   CostModel cost(const LabSize& size, const ParamSet& params) const override {
     // Bytes: each array read once and written once. Operations: n log2 n comparisons, what any comparison
-    // sort needs (radix compares nothing, so its "GFLOP/s" is a rate of that yardstick, not of its
-    // instructions).
+    // sort needs (radix compares nothing, so its rate is one of that yardstick, not of its instructions).
+    // Comparisons are no FLOPs (info_.operations): the reports say "comparisons", off the FLOP roof.
     const auto n = std::uint64_t(size.n());
     const std::uint64_t log_n = std::max<std::uint64_t>(1, std::bit_width(n - 1));
     return {(pairs_of(params) ? 16 : 8) * n, n * log_n};

@@ -83,10 +83,19 @@ void timing_rows(const lab::LabReport& r) {
         fmt::format("{:.2f} of the serial {} ms", r.overlap_ratio, report::format_ms(r.serial_sum_ms)),
         "the streamed end-to-end time over the serial upload + kernel + download");
   row("GB/s", report::format_gbps(r.gbps), "the bytes the kernel must move over its median time");
-  row("GFLOP/s", fmt::format("{:.3g}", r.gflops));
+  const bool comparisons = r.operation_kind == lab::OperationKind::Comparison;
+  if (comparisons)
+    row("G comparisons/s", fmt::format("{:.3g}", r.giga_comparisons_per_s),
+        "the comparisons any comparison sort needs (n log2 n) over the median time: no floating-point operations, "
+        "so no GFLOP/s and no point on the FLOP roofline");
+  else
+    row("GFLOP/s", fmt::format("{:.3g}", r.gflops));
   row("% of copy BW", r.copy_bandwidth_gbps > 0 ? report::format_percent(r.percent_of_copy) : "- (CPU)",
       "against the GPU's device-to-device copy, measured once");
-  row("FLOP per byte", fmt::format("{:.3g}", r.arithmetic_intensity));
+  if (comparisons)
+    row("comparisons/byte", fmt::format("{:.3g}", r.comparisons_per_byte));
+  else
+    row("FLOP per byte", fmt::format("{:.3g}", r.arithmetic_intensity));
 }
 
 void series_plots(const lab::LabReport& r) {

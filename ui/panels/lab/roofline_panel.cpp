@@ -108,9 +108,15 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
 void draw_roofline_section(app::Session& s, PanelState&) {
   const auto& runs = s.lab().runs();
   std::vector<peaks::RooflinePoint> points;
+  std::string off_the_roof;  // kernels whose cost counts comparisons: no FLOPs to place under the FLOP roof
   for (const app::LabRun& run : runs) {
     const lab::LabReport& r = run.report;
     if (r.backend != runs.back().report.backend) continue;  // the roof's backend only
+    if (r.operation_kind != lab::OperationKind::Flop) {
+      if (off_the_roof.find(r.kernel) == std::string::npos)
+        off_the_roof += (off_the_roof.empty() ? "" : ", ") + r.kernel;
+      continue;
+    }
     if (r.cost.bytes == 0 || r.cost.operations == 0 || !(r.gflops > 0)) continue;
     peaks::RooflinePoint p;
     p.label = fmt::format("{} {}", r.kernel, r.variant);
@@ -121,6 +127,10 @@ void draw_roofline_section(app::Session& s, PanelState&) {
   }
   if (runs.empty()) note_text("Each lab run adds a point here: its FLOP per byte and achieved GFLOP/s.");
   draw_roofline(peaks_of_newest(runs), points);
+  if (!off_the_roof.empty())
+    note_text("Not plotted: " + off_the_roof +
+              " (its cost counts key comparisons, which are no floating-point operations: the f32 FMA ceiling "
+              "does not apply; the Lab section gives its comparisons per second and % of the copy bandwidth).");
 }
 
 }  // namespace ks::ui::panels

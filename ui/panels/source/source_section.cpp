@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cfloat>
 #include <span>
 #include <string>
 #include <utility>
@@ -19,6 +20,11 @@
 namespace ks::ui::panels {
 
 namespace {
+
+constexpr float kSourceMargin = 10.0f;
+constexpr float kSourceMinWidth = 320.0f, kSourceMinHeight = 240.0f;
+constexpr float kCodeColumns = 110;  // the widest lines of the project's sources, and a little more
+constexpr float kBottomLines = 9;    // text lines left free under the window: the job indicator and inspector
 
 using source::DiffLine;
 using source::Token;
@@ -148,30 +154,8 @@ bool variant_combo(const char* label, const KernelSpec& kernel, std::string& cho
   return changed;
 }
 
-}  // namespace
-
-// Colours that stay apart on a projector against the dark panel: CUDA's own words stand out the most.
-ImVec4 source_token_colour(source::TokenKind kind) {
-  switch (kind) {
-    case source::TokenKind::Keyword:
-      return {0.40f, 0.65f, 1.00f, 1.0f};  // blue
-    case source::TokenKind::Cuda:
-      return {1.00f, 0.60f, 0.15f, 1.0f};  // orange
-    case source::TokenKind::Comment:
-      return {0.45f, 0.68f, 0.40f, 1.0f};  // green
-    case source::TokenKind::String:
-      return {0.90f, 0.62f, 0.50f, 1.0f};  // salmon
-    case source::TokenKind::Number:
-      return {0.70f, 0.90f, 0.65f, 1.0f};  // pale green
-    case source::TokenKind::Preprocessor:
-      return {0.80f, 0.55f, 0.85f, 1.0f};  // violet
-    case source::TokenKind::Plain:
-      break;
-  }
-  return ImGui::GetStyleColorVec4(ImGuiCol_Text);
-}
-
-void draw_source_section(app::Session& s, PanelState& state) {
+// The choice of variant, comparison and file, and the code.
+void draw_source_controls(app::Session& s, PanelState& state) {
   SourcePanelState& st = state.source;
   const KernelSpec& kernel = s.kernel();
   // A variant kept from another kernel means nothing here: follow the running one again.
@@ -204,6 +188,64 @@ void draw_source_section(app::Session& s, PanelState& state) {
   else if (!st.diff.empty())
     ImGui::TextDisabled("compared with %s", st.compare_path.c_str());
   draw_code(st);
+}
+
+}  // namespace
+
+// Colours that stay apart on a projector against the dark panel: CUDA's own words stand out the most.
+ImVec4 source_token_colour(source::TokenKind kind) {
+  switch (kind) {
+    case source::TokenKind::Keyword:
+      return {0.40f, 0.65f, 1.00f, 1.0f};  // blue
+    case source::TokenKind::Cuda:
+      return {1.00f, 0.60f, 0.15f, 1.0f};  // orange
+    case source::TokenKind::Comment:
+      return {0.45f, 0.68f, 0.40f, 1.0f};  // green
+    case source::TokenKind::String:
+      return {0.90f, 0.62f, 0.50f, 1.0f};  // salmon
+    case source::TokenKind::Number:
+      return {0.70f, 0.90f, 0.65f, 1.0f};  // pale green
+    case source::TokenKind::Preprocessor:
+      return {0.80f, 0.55f, 0.85f, 1.0f};  // violet
+    case source::TokenKind::Plain:
+      break;
+  }
+  return ImGui::GetStyleColorVec4(ImGuiCol_Text);
+}
+
+void draw_source_section(app::Session&, PanelState&) {
+  note_text("The code shows in the Source window, left of this sidebar: drag its edges to make it wider or "
+            "narrower, its title to move it; closing it (x) or this section hides it.");
+}
+
+void draw_source_window(app::Session& s, PanelState& state, float right_margin) {
+  const ImGuiIO& io = ImGui::GetIO();
+  // As wide as the free area beside the sidebar, up to kCodeColumns columns of code and the line numbers; the
+  // full height. The size is set when the window appears; later the user's, within the free area.
+  const float column = code_font()->CalcTextSizeA(code_font()->FontSize * io.FontGlobalScale, FLT_MAX, 0, "M").x;
+  const float free_width = std::max(kSourceMinWidth, io.DisplaySize.x - right_margin - 2 * kSourceMargin);
+  const float width = std::min(free_width, column * (kCodeColumns + 8) + 2 * ImGui::GetStyle().WindowPadding.x + 20);
+  // Above the bottom left's job indicator and pixel inspector, which stay in view.
+  const float height =
+      std::max(kSourceMinHeight, io.DisplaySize.y - 2 * kSourceMargin - ImGui::GetFontSize() * kBottomLines);
+  ImGui::SetNextWindowPos(ImVec2(kSourceMargin, kSourceMargin), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSize(ImVec2(width, height), ImGuiCond_Appearing);
+  ImGui::SetNextWindowSizeConstraints(ImVec2(kSourceMinWidth, kSourceMinHeight), ImVec2(free_width, height));
+  ImGui::SetNextWindowBgAlpha(0.96f);
+  if (!ImGui::Begin("Source", &state.source_open, ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoCollapse)) {
+    ImGui::End();
+    return;
+  }
+  // A window moved, or a sidebar grown, so that it would cover the sidebar: back beside it.
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth();
+  if (right > io.DisplaySize.x - right_margin - kSourceMargin)
+    ImGui::SetWindowPos(ImVec2(std::max(kSourceMargin, io.DisplaySize.x - right_margin - kSourceMargin -
+                                                           ImGui::GetWindowWidth()),
+                               ImGui::GetWindowPos().y));
+  ImGui::PushItemWidth(ImGui::GetFontSize() * 16);
+  draw_source_controls(s, state);
+  ImGui::PopItemWidth();
+  ImGui::End();
 }
 
 }  // namespace ks::ui::panels
