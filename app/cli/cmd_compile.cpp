@@ -41,23 +41,28 @@ std::string facts_text(const usercode::CompiledKernel& k) {
   for (std::size_t i = 0; i < kernels.size(); ++i) {
     const auto& f = kernels[i];
     const bool entry = static_cast<int>(i) == k.entry && kernels.size() > 1;
-    t.add_row({f.signature + (entry ? "  (entry)" : ""), std::to_string(f.registers), std::to_string(f.stack_bytes),
-               std::to_string(f.spill_stores), std::to_string(f.spill_loads), std::to_string(f.shared_bytes),
-               std::to_string(f.max_threads_per_block)});
+    // "-": this NVRTC gave no ptxas report (see KernelFacts::resources_reported).
+    auto figure = [&](int value) { return f.resources_reported ? std::to_string(value) : std::string("-"); };
+    t.add_row({f.signature + (entry ? "  (entry)" : ""), figure(f.registers), figure(f.stack_bytes),
+               figure(f.spill_stores), figure(f.spill_loads), figure(f.shared_bytes),
+               figure(f.max_threads_per_block)});
   }
   return t.render(2);
 }
 
 nlohmann::ordered_json facts_json(const usercode::CompiledModule& m) {
   nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
-  for (const auto& f : m.kernels)
+  for (const auto& f : m.kernels) {
+    // null where this NVRTC gave no ptxas report (KernelFacts::resources_reported)
+    auto figure = [&](int value) { return f.resources_reported ? nlohmann::ordered_json(value) : nullptr; };
     kernels.push_back({{"name", f.name},
-                       {"registers", f.registers},
-                       {"stack_bytes", f.stack_bytes},
-                       {"spill_stores", f.spill_stores},
-                       {"spill_loads", f.spill_loads},
-                       {"shared_bytes", f.shared_bytes},
-                       {"max_threads_per_block", f.max_threads_per_block}});
+                       {"registers", figure(f.registers)},
+                       {"stack_bytes", figure(f.stack_bytes)},
+                       {"spill_stores", figure(f.spill_stores)},
+                       {"spill_loads", figure(f.spill_loads)},
+                       {"shared_bytes", figure(f.shared_bytes)},
+                       {"max_threads_per_block", figure(f.max_threads_per_block)}});
+  }
   return {{"kernels", std::move(kernels)}, {"log", m.log}, {"compile_ms", m.compile_ms}};
 }
 

@@ -102,6 +102,18 @@ int ptx_launch_bound(std::string_view ptx, const std::string& mangled_name) {
   return static_cast<int>(threads);
 }
 
+void add_unreported_entries(std::vector<KernelFacts>& kernels, std::string_view ptx) {
+  static const std::regex entry(R"(\.entry\s+([A-Za-z_$][\w$]*)\s*\()");
+  const std::string text(ptx);
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), entry); it != std::sregex_iterator(); ++it) {
+    const std::string name = (*it)[1];
+    if (find(kernels, name)) continue;
+    kernels.emplace_back();
+    kernels.back().mangled_name = name;
+    kernels.back().resources_reported = false;
+  }
+}
+
 void order_as_in_ptx(std::vector<KernelFacts>& kernels, std::string_view ptx) {
   auto position = [&](const KernelFacts& k) { return ptx.find(".entry " + k.mangled_name + "("); };
   std::stable_sort(kernels.begin(), kernels.end(),

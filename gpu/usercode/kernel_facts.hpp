@@ -21,10 +21,17 @@ struct KernelFacts {
   int shared_bytes = 0;                      // static shared memory
   int launch_bound = 0;                      // threads per block from __launch_bounds__ (.maxntid/.reqntid); 0: none
   int max_threads_per_block = 0;             // what a launch may ask for: see max_threads_per_block()
+  // Whether ptxas's report gave the resource figures above. NVRTC 13.0.88 leaves its log empty for a program that
+  // includes a header (the prelude), while earlier 13.0 builds report; the entry is known from the PTX either way.
+  bool resources_reported = true;
 };
 
 // The entries of ptxas's `-v` report, in its order, with registers, stack, spills and shared memory filled in.
 std::vector<KernelFacts> parse_ptxas_report(std::string_view log);
+
+// The kernels the PTX defines (`.entry NAME(`), in its order. Entries ptxas's report left out are added with
+// resources_reported = false, so the list of kernels never depends on the report.
+void add_unreported_entries(std::vector<KernelFacts>& kernels, std::string_view ptx);
 
 // Launch bounds of each `.entry` in the PTX, by mangled name (0 where the entry has none).
 int ptx_launch_bound(std::string_view ptx, const std::string& mangled_name);

@@ -122,11 +122,12 @@ CompiledModule compile_with_nvrtc(std::string_view source, const std::string& fi
   m.cubin.resize(size);
   Program::check(nvrtcGetCUBIN(program.get(), m.cubin.data()), "read the CUBIN");
   m.kernels = parse_ptxas_report(m.log);
+  add_unreported_entries(m.kernels, m.ptx);
   order_as_in_ptx(m.kernels, m.ptx);
   for (auto& k : m.kernels) {
     describe_entry(k);
     k.launch_bound = ptx_launch_bound(m.ptx, k.mangled_name);
-    k.max_threads_per_block = max_threads_per_block(k.registers, k.launch_bound);
+    k.max_threads_per_block = k.resources_reported ? max_threads_per_block(k.registers, k.launch_bound) : 0;
   }
   m.ok = true;
   return m;

@@ -39,6 +39,10 @@ std::string usage_message(const CompileRequest& r) {
   return {};
 }
 
+// NVRTC 13.0.88 (the GPU machine's) leaves the log empty, ptxas's -v report and warnings included, for a program
+// that includes a header; the kernels still come from the PTX, their resources are then unknown.
+constexpr const char* kNoPtxasReport = "this NVRTC gave no ptxas report for a program with the prelude";
+
 TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
   KS_REQUIRE_NVRTC();
   struct Expected {
@@ -48,6 +52,7 @@ TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
     int shared_bytes;       // from the source: reduce_sum's `__shared__ float partial[1024]`
     std::size_t parameters; // declared with `// @param`
   };
+  bool unreported = false;
   for (const Expected& e : {Expected{"smooth3x3.cu", Family::Stencil, "smooth3x3", 0, 1},
                             Expected{"vecadd.cu", Family::Array, "vecadd", 0, 1},
                             Expected{"reduce_sum.cu", Family::Array, "reduce_sum", 1024 * 4, 0},
@@ -61,14 +66,17 @@ TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
     ASSERT_EQ(k.module->kernels.size(), 1u);
     const KernelFacts& f = k.entry_facts();
     EXPECT_EQ(f.name, e.name);
-    EXPECT_GT(f.registers, 0);
-    EXPECT_LE(f.registers, 255);
-    EXPECT_EQ(f.stack_bytes, 0);  // no local arrays, no calls left after inlining
-    EXPECT_EQ(f.spill_stores, 0);
-    EXPECT_EQ(f.spill_loads, 0);
-    EXPECT_EQ(f.shared_bytes, e.shared_bytes);
     EXPECT_EQ(f.launch_bound, 0);
-    if (f.registers <= 64) EXPECT_EQ(f.max_threads_per_block, 1024);
+    unreported |= !f.resources_reported;
+    if (f.resources_reported) {
+      EXPECT_GT(f.registers, 0);
+      EXPECT_LE(f.registers, 255);
+      EXPECT_EQ(f.stack_bytes, 0);  // no local arrays, no calls left after inlining
+      EXPECT_EQ(f.spill_stores, 0);
+      EXPECT_EQ(f.spill_loads, 0);
+      EXPECT_EQ(f.shared_bytes, e.shared_bytes);
+      if (f.registers <= 64) EXPECT_EQ(f.max_threads_per_block, 1024);
+    }
     EXPECT_GT(k.module->compile_ms, 0);
     EXPECT_NE(k.module->ptx.find(".entry " + f.mangled_name), std::string::npos);
     ASSERT_GE(k.module->cubin.size(), 4u);
@@ -79,6 +87,7 @@ TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
     const std::string line_table = k.module->ptx.substr(file, k.module->ptx.find('\n', file) - file);
     EXPECT_TRUE(line_table.ends_with("/" + std::string(e.file) + "\"")) << line_table;
   }
+  if (unreported) GTEST_SKIP() << kNoPtxasReport;
 }
 
 TEST(UsercodeCompile, FactsOfLaunchBoundsStackSharedAndWarnings) {
@@ -104,6 +113,8 @@ TEST(UsercodeCompile, FactsOfLaunchBoundsStackSharedAndWarnings) {
   ASSERT_TRUE(k.ok()) << k.module->log;
   ASSERT_EQ(k.module->kernels.size(), 2u);
   EXPECT_EQ(k.entry_facts().name, "k2");
+  EXPECT_EQ(k.entry_facts().launch_bound, 128);
+  if (!k.entry_facts().resources_reported) GTEST_SKIP() << kNoPtxasReport;
   const KernelFacts* k1 = nullptr;
   for (const auto& f : k.module->kernels)
     if (f.name == "k1") k1 = &f;

@@ -166,6 +166,23 @@ TEST(UsercodeFacts, NamesTemplatesNamespacesAndExternC) {
   EXPECT_EQ(c.name, "plain_c_kernel");
 }
 
+TEST(UsercodeFacts, EntriesMissingFromTheReportComeFromThePtx) {
+  std::vector<KernelFacts> kernels = parse_ptxas_report(
+      "ptxas info    : Compiling entry function '_Z2k2Pf' for 'sm_90'\n"
+      "ptxas info    : Used 9 registers, used 0 barriers\n");
+  add_unreported_entries(kernels, ".visible .entry _Z1kPKfPfi(\n)\n{\n}\n.visible .entry _Z2k2Pf(\n)\n{\n}\n"
+                                  ".entry first (\n)\n{\n}\n");
+  order_as_in_ptx(kernels, ".visible .entry _Z1kPKfPfi(\n)\n{\n}\n.visible .entry _Z2k2Pf(\n)\n{\n}\n");
+  ASSERT_EQ(kernels.size(), 3u);
+  EXPECT_EQ(kernels[0].mangled_name, "_Z1kPKfPfi");
+  EXPECT_FALSE(kernels[0].resources_reported);
+  EXPECT_EQ(kernels[1].mangled_name, "_Z2k2Pf");
+  EXPECT_TRUE(kernels[1].resources_reported);
+  EXPECT_EQ(kernels[1].registers, 9);
+  EXPECT_EQ(kernels[2].mangled_name, "first");
+  EXPECT_FALSE(kernels[2].resources_reported);
+}
+
 TEST(UsercodeFacts, LaunchBoundsFromPtxAndRegisterLimit) {
   const std::string ptx =
       ".visible .entry _Z1aPf(\n\t.param .u64 _Z1aPf_param_0\n)\n.maxntid 128, 1, 1\n{\n\tret;\n}\n"
