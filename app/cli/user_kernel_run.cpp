@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "cli/request_checks.hpp"
+#include "cli/user_kernel_common.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "inputs/image_files.hpp"
@@ -18,17 +19,11 @@
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
 #include "stencil/border.hpp"
-#include "usercode/diagnostics.hpp"
-#include "usercode/run/user_params.hpp"
 #include "usercode/run/user_stencil.hpp"
-#include "usercode/run/worker_client.hpp"
-#include "usercode/source_text.hpp"
 
 namespace ks::cli {
 
 namespace {
-
-constexpr int kDoesNotCompile = 2;
 
 double parse_border_value(const std::string& text) {
   double v = 0;
@@ -38,26 +33,22 @@ double parse_border_value(const std::string& text) {
   return v;
 }
 
-// The border words of every stencil, taken out of the assignments; the rest are the kernel's own parameters.
+// The border words of every stencil (`border=`, `border_value=`, as the built-ins take them), taken out of the
+// assignments; the rest are the kernel's declared parameters.
 struct BorderChoice {
   Border border = Border::Reflect101;
   double value = 0;
 };
 
-BorderChoice take_border(std::vector<std::string>& assignments, const usercode::KernelDeclarations& declarations) {
-  auto declared = [&](const std::string& name) {
-    for (const auto& p : declarations.parameters)
-      if (p.name == name) return true;
-    return false;
-  };
+BorderChoice take_border(std::vector<std::string>& assignments) {
   BorderChoice choice;
   std::vector<std::string> rest;
   for (const auto& a : assignments) {
     const auto eq = a.find('=');
     const std::string name = eq == std::string::npos ? a : a.substr(0, eq);
-    if (name == "border" && !declared(name)) {
+    if (name == "border" && eq != std::string::npos) {
       choice.border = border_from_string(a.substr(eq + 1));
-    } else if (name == "border_value" && !declared(name)) {
+    } else if (name == "border_value" && eq != std::string::npos) {
       choice.value = parse_border_value(a.substr(eq + 1));
     } else {
       rest.push_back(a);
@@ -67,43 +58,17 @@ BorderChoice take_border(std::vector<std::string>& assignments, const usercode::
   return choice;
 }
 
-usercode::CompiledKernel compile_or_report(const UserKernelRunOptions& opt, const std::string& source,
-                                           const std::string& arch) {
-  usercode::CompileRequest request;
-  request.file_name = opt.kernel_file;
-  request.source = source;
-  request.family = "stencil";
-  request.options.arch = arch;
-  if (opt.checked) request.options.extra.push_back("-DKS_CHECKED");
-  return usercode::compile_user_kernel(request);
-}
-
 }  // namespace
 
 int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global) {
-  // The kernel first: it compiles without a GPU, and a kernel that does not compile is a bad request.
-  const std::string source = usercode::read_kernel_source(opt.kernel_file);
-  usercode::CompiledKernel kernel = compile_or_report(opt, source, "sm_90");
-  for (const auto& d : kernel.module->diagnostics) fmt::print(stderr, "{}\n", usercode::format_diagnostic(d));
-  if (!kernel.ok()) {
-    const int errors = usercode::count_errors(kernel.module->diagnostics);
-    fmt::print(stderr, "error: {} does not compile ({} error{}). Fix the lines above and run again\n",
-               opt.kernel_file, errors, errors == 1 ? "" : "s");
-    return kDoesNotCompile;
-  }
-  std::vector<std::string> assignments = opt.params;
-  const BorderChoice border = take_border(assignments, kernel.declarations);
-  usercode::UserLaunchOptions launch;
-  launch.params = usercode::user_param_values(kernel.declarations, assignments);
-  if (!opt.block.empty()) {
-    const BlockShape b = parse_block_shape(opt.block);
-    launch.block = {static_cast<unsigned>(b.x), static_cast<unsigned>(b.y)};
-  }
+  UserKernelCommon common{opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s};
+  const BorderChoice border = take_border(common.params);
+  PreparedUserKernel prepared;
+  if (!prepare_user_kernel(common, "stencil", prepared)) return kKernelDoesNotCompile;
+  usercode::UserLaunchOptions launch = prepared.launch;
   launch.warmup = opt.warmup;
   launch.repeat = opt.repeat;
-  launch.checked = opt.checked;
-  const usercode::StencilForm form = usercode::stencil_form(kernel);
-  std::optional<ElemType> type = form.type;
+  std::optional<ElemType> type = usercode::stencil_form(prepared.kernel).type;
   if (!opt.type.empty()) type = kernel_type_from_string(opt.type);
   inputs::check_output_folder(opt.output);
   if (!opt.json.empty()) inputs::check_output_folder(opt.json);
@@ -112,30 +77,18 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   const ImageShape input_shape = input.image.shape();
   const auto loaded = std::make_shared<const Image>(std::move(input.image));
   const std::shared_ptr<const Image> image = prepare_stencil_input(loaded, type);
+  start_user_worker(common, "stencil", prepared);
+  const usercode::CompiledKernel& kernel = prepared.kernel;
 
-  usercode::WorkerClient::Options worker_options;
-  worker_options.launch_timeout = std::chrono::milliseconds(static_cast<long long>(opt.timeout_s * 1000));
-  usercode::WorkerClient worker(worker_options);
-  const usercode::WorkerHello& hello = worker.hello();
-  if (!hello.ok)
-    throw Error(ErrorKind::Device, "cannot run your kernel: " + hello.message,
-                "running your own kernel needs an NVIDIA GPU; `kernelscope-cli compile` works without one");
-  if (hello.arch != "sm_90") kernel = compile_or_report(opt, source, hello.arch);
-
-  const usercode::UserStencilRun run =
-      usercode::run_user_stencil(worker, kernel, *image, static_cast<int>(border.border), border.value, launch);
-  if (run.reply.outcome != usercode::RunOutcome::Ok) {
-    std::string hint = "fix the kernel and run again";
-    if (run.reply.outcome == usercode::RunOutcome::Fault && !opt.checked)
-      hint = "run with --checked to find the first access outside the image";
-    throw Error(ErrorKind::Device, run.reply.message, hint);
-  }
+  const usercode::UserStencilRun run = usercode::run_user_stencil(*prepared.worker, kernel, *image,
+                                                                  static_cast<int>(border.border), border.value, launch);
+  throw_unless_ok(run.reply, opt.checked);
 
   Engine engine(Engine::Options{global.threads});
   report::UserRunContext context;
   context.file_name = opt.kernel_file;
   context.kernel = &kernel;
-  context.device = hello.device;
+  context.device = prepared.worker->hello().device;
   const DeviceInfo& device = engine.cuda().device();
   context.device_info = &device;
   context.copy_bandwidth_gbps = engine.cuda().copy_bandwidth_gbps();
@@ -156,7 +109,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   }
   fmt::print("input {} ({})\n", input.name, report::format_shape(input_shape));
   fmt::print("your kernel {} ({}), compiled for {} in {:.0f} ms{}\n", kernel.entry_facts().name, opt.kernel_file,
-             hello.arch, kernel.module->compile_ms, kernel.from_cache ? " (cached)" : "");
+             prepared.worker->hello().arch, kernel.module->compile_ms, kernel.from_cache ? " (cached)" : "");
   fmt::print("{}", report::run_report_text(report));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);

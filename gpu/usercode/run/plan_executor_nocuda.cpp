@@ -10,14 +10,14 @@ PlanExecutor::~PlanExecutor() = default;
 
 WorkerHello PlanExecutor::open_device() {
   WorkerHello h;
-  h.message = no_cuda_message();
+  h.message = kNoCudaBackend;
   return h;
 }
 
 WorkerReply PlanExecutor::execute(const LaunchPlan&, std::span<std::byte>, const std::function<void(int)>&) {
   WorkerReply r;
   r.outcome = RunOutcome::Failed;
-  r.message = no_cuda_message();
+  r.message = kNoCudaBackend;
   return r;
 }
 

@@ -15,14 +15,13 @@ std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) 
 
 }  // namespace
 
-std::size_t element_bytes(ArrayElement e) noexcept { return e == ArrayElement::F64 ? 8 : 4; }
-
-const char* to_string(ArrayElement e) noexcept {
-  switch (e) {
-    case ArrayElement::F32: return "float";
-    case ArrayElement::F64: return "double";
-    case ArrayElement::I32: return "int";
-    case ArrayElement::U32: return "unsigned int";
+const char* c_type_name(DType t) noexcept {
+  switch (t) {
+    case DType::F32: return "float";
+    case DType::F64: return "double";
+    case DType::I32: return "int";
+    case DType::U32: return "unsigned int";
+    case DType::U64: return "unsigned long long";
   }
   return "?";
 }
@@ -33,8 +32,8 @@ ArrayForm array_form(const CompiledKernel& kernel) {
                 "declare `// @family array` and take (const T* in1, ..., T* out, int n, PARAMS...)");
   const auto& types = kernel.entry_facts().parameter_types;
   ArrayForm form;
-  for (ArrayElement e : {ArrayElement::F32, ArrayElement::F64, ArrayElement::I32, ArrayElement::U32})
-    if (!types.empty() && types[0] == std::string(to_string(e)) + " const*") form.element = e;
+  for (DType t : {DType::F32, DType::F64, DType::I32, DType::U32})
+    if (!types.empty() && types[0] == std::string(c_type_name(t)) + " const*") form.element = t;
   form.inputs = 0;
   while (form.inputs < static_cast<int>(types.size()) && types[static_cast<std::size_t>(form.inputs)] == types[0])
     ++form.inputs;
@@ -46,7 +45,7 @@ UserArrayRun run_user_array(WorkerClient& worker, const CompiledKernel& kernel,
                             const std::vector<std::span<const std::byte>>& inputs, std::size_t n,
                             const UserLaunchOptions& options) {
   const ArrayForm form = array_form(kernel);
-  const std::size_t elem = element_bytes(form.element);
+  const std::size_t elem = dtype_size(form.element);
   if (static_cast<int>(inputs.size()) != form.inputs)
     throw_usage(fmt::format("your kernel takes {} input array{}; {} given", form.inputs, form.inputs == 1 ? "" : "s",
                             inputs.size()));
@@ -55,7 +54,7 @@ UserArrayRun run_user_array(WorkerClient& worker, const CompiledKernel& kernel,
   for (std::size_t i = 0; i < inputs.size(); ++i)
     if (inputs[i].size() != n * elem)
       throw_usage(fmt::format("input {} has {} bytes; {} elements of {} take {}", i + 1, inputs[i].size(), n,
-                              to_string(form.element), n * elem));
+                              c_type_name(form.element), n * elem));
   unsigned block = options.block[0] == 0 ? 256 : options.block[0];
   const unsigned block_y = options.block[1] == 0 ? 1 : options.block[1];
   if (block_y != 1)

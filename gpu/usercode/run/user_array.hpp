@@ -6,17 +6,17 @@
 #include <span>
 #include <vector>
 
+#include "core/dtype.hpp"
 #include "usercode/run/user_launch.hpp"
 #include "usercode/run/worker_client.hpp"
 
 namespace ks::usercode {
 
-enum class ArrayElement { F32, F64, I32, U32 };
-std::size_t element_bytes(ArrayElement e) noexcept;
-const char* to_string(ArrayElement e) noexcept;  // "float", "double", "int", "unsigned int"
+// The C++ name of an element type an array kernel may take: "float", "double", "int", "unsigned int".
+const char* c_type_name(DType t) noexcept;
 
 struct ArrayForm {
-  ArrayElement element = ArrayElement::F32;
+  DType element = DType::F32;  // F32, F64, I32 or U32
   int inputs = 1;
   bool scalar_output = false;
 };
