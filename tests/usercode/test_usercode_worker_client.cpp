@@ -180,8 +180,8 @@ TEST(UserKernelLaunchPlan, CrossesThePipeUnchanged) {
   p.entry = "_Z6smooth";
   p.grid = {3, 4, 1};
   p.block = {32, 8, 1};
-  p.buffers.push_back({100, 256, true, false, false});
-  p.buffers.push_back({4, 512, false, true, true});
+  p.buffers.push_back({100, 256, true, false, false, "image#3"});
+  p.buffers.push_back({4, 512, false, true, true, ""});
   LaunchArgument image;
   image.kind = ArgumentKind::InImage;
   image.buffer = 0;
@@ -199,6 +199,7 @@ TEST(UserKernelLaunchPlan, CrossesThePipeUnchanged) {
   EXPECT_EQ(to_json(q), to_json(p));
   EXPECT_EQ(q.arguments[0].image.constant_value, 9.5);
   EXPECT_EQ(q.buffers[1].zero_each_launch, true);
+  EXPECT_EQ(q.buffers[0].content_key, "image#3");
 }
 
 TEST(UserKernelChildProcess, WritingToAChildThatDiedFailsQuietly) {

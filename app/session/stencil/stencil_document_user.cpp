@@ -105,6 +105,8 @@ void StencilDocument::submit_user_run() {
   if (choice_.block) launch.block = {static_cast<unsigned>(choice_.block->x), static_cast<unsigned>(choice_.block->y)};
   launch.warmup = options_.warmup;
   launch.repeat = options_.repeat;
+  // The image stays on the GPU (and in the shared memory) while only the kernel or its parameters change.
+  launch.input_key = fmt::format("input#{}", generation);
   worker_.drop_waiting("cpu-reference");
   worker_.submit(
       "run", fmt::format("Running your kernel {} on the GPU", user.kernel->entry_facts().name),

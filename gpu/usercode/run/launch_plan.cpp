@@ -50,7 +50,8 @@ nlohmann::json to_json(const LaunchPlan& plan) {
                        {"offset", b.offset},
                        {"upload", b.upload},
                        {"download", b.download},
-                       {"zero_each_launch", b.zero_each_launch}});
+                       {"zero_each_launch", b.zero_each_launch},
+                       {"content_key", b.content_key}});
   nlohmann::json arguments = nlohmann::json::array();
   for (const auto& a : plan.arguments) {
     nlohmann::json j = {{"kind", kind_name(a.kind)}, {"buffer", a.buffer}, {"integer", a.integer}, {"real", a.real}};
@@ -89,7 +90,7 @@ LaunchPlan launch_plan_from_json(const nlohmann::json& j) {
   for (const auto& b : j.at("buffers"))
     p.buffers.push_back({b.at("bytes").get<std::uint64_t>(), b.at("offset").get<std::uint64_t>(),
                          b.at("upload").get<bool>(), b.at("download").get<bool>(),
-                         b.at("zero_each_launch").get<bool>()});
+                         b.at("zero_each_launch").get<bool>(), b.at("content_key").get<std::string>()});
   for (const auto& a : j.at("arguments")) {
     LaunchArgument arg;
     arg.kind = kind_from(a.at("kind").get<std::string>());

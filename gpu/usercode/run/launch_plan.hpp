@@ -20,6 +20,9 @@ struct BufferPlan {
   bool upload = false;            // copied to the device before the first launch (else zeroed)
   bool download = false;          // copied back to `offset` after the last launch
   bool zero_each_launch = false;  // set to zero before every launch (a scalar result accumulated by the kernel)
+  // Non-empty for an input the client knows by name (the app's image of one generation): the worker keeps it on
+  // the GPU and uploads it only when the name is new to it.
+  std::string content_key;
 };
 
 // The fields of ks::InImage<T> / ks::OutImage<T> (gpu/usercode/prelude/ks_prelude.cuh) besides the pointer.

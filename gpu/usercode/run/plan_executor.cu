@@ -1,5 +1,6 @@
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <map>
@@ -96,13 +97,37 @@ ArgumentBytes image_argument(const LaunchArgument& a, void* data) {
 
 }  // namespace
 
+// How many named inputs stay on the GPU (the app's image, and the one before it while it changes).
+constexpr std::size_t kHeldInputs = 2;
+
 struct PlanExecutor::Impl {
   std::map<std::string, Library> libraries;
   std::vector<std::string> load_order;  // oldest first
+  struct HeldInput {
+    std::string key;
+    cuda::DeviceBuffer buffer;
+  };
+  std::vector<HeldInput> inputs;  // oldest first
+  void* pinned = nullptr;
 };
 
+void PlanExecutor::pin(std::span<std::byte> memory) {
+  if (impl_->pinned == memory.data()) return;
+  unpin();
+  // Without the pin the copies still work (through staging buffers), only slower: a refusal is not an error.
+  if (cudaHostRegister(memory.data(), memory.size(), cudaHostRegisterDefault) == cudaSuccess)
+    impl_->pinned = memory.data();
+  else
+    cudaGetLastError();
+}
+
+void PlanExecutor::unpin() {
+  if (impl_->pinned) cudaHostUnregister(impl_->pinned);
+  impl_->pinned = nullptr;
+}
+
 PlanExecutor::PlanExecutor() : impl_(std::make_unique<Impl>()) {}
-PlanExecutor::~PlanExecutor() = default;
+PlanExecutor::~PlanExecutor() { unpin(); }
 
 WorkerHello PlanExecutor::open_device() {
   WorkerHello h;
@@ -183,19 +208,36 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
 
   try {
     cuda::Stream stream;
-    std::vector<cuda::DeviceBuffer> buffers;
-    buffers.reserve(plan.buffers.size());
+    std::vector<cuda::DeviceBuffer> owned;  // this run's buffers; named inputs may be held from an earlier run
+    owned.reserve(plan.buffers.size());
+    std::vector<void*> device(plan.buffers.size(), nullptr);
+    auto& held = impl_->inputs;
     {
       cuda::EventTimer upload(stream.get());
       upload.start();
-      for (const auto& b : plan.buffers) {
-        buffers.emplace_back(b.bytes, "a buffer of your kernel");
+      for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+        const BufferPlan& b = plan.buffers[i];
+        if (!b.content_key.empty()) {
+          const auto it = std::find_if(held.begin(), held.end(), [&](const Impl::HeldInput& h) {
+            return h.key == b.content_key && h.buffer.bytes() == b.bytes;
+          });
+          if (it != held.end()) {
+            device[i] = it->buffer.get();
+            continue;
+          }
+          if (held.size() >= kHeldInputs) held.erase(held.begin());
+          held.push_back({b.content_key, cuda::DeviceBuffer(b.bytes, "your kernel's input")});
+          device[i] = held.back().buffer.get();
+        } else {
+          owned.emplace_back(b.bytes, "a buffer of your kernel");
+          device[i] = owned.back().get();
+        }
         if (b.upload)
-          cuda::check(cudaMemcpyAsync(buffers.back().get(), memory.data() + b.offset, b.bytes,
-                                      cudaMemcpyHostToDevice, stream.get()),
+          cuda::check(cudaMemcpyAsync(device[i], memory.data() + b.offset, b.bytes, cudaMemcpyHostToDevice,
+                                      stream.get()),
                       "uploading your kernel's input");
         else
-          cuda::check(cudaMemsetAsync(buffers.back().get(), 0, b.bytes, stream.get()), "clearing an output");
+          cuda::check(cudaMemsetAsync(device[i], 0, b.bytes, stream.get()), "clearing an output");
       }
       upload.stop();
       reply.upload_ms = upload.elapsed_ms();
@@ -223,7 +265,7 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
         ArgumentBytes& s = storage[i];
         switch (a.kind) {
           case ArgumentKind::Buffer: {
-            void* p = buffers.at(static_cast<std::size_t>(buffer_of[i])).get();
+            void* p = device.at(static_cast<std::size_t>(buffer_of[i]));
             std::memcpy(s.bytes, &p, sizeof p);
             break;
           }
@@ -239,7 +281,7 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
           }
           case ArgumentKind::InImage:
           case ArgumentKind::OutImage:
-            s = image_argument(a, buffers.at(static_cast<std::size_t>(buffer_of[i])).get());
+            s = image_argument(a, device.at(static_cast<std::size_t>(buffer_of[i])));
             break;
         }
         pointers[i] = s.bytes;
@@ -256,7 +298,7 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
     for (int k = 0; k < launches; ++k) {
       for (std::size_t b = 0; b < plan.buffers.size(); ++b)
         if (plan.buffers[b].zero_each_launch)
-          cuda::check(cudaMemsetAsync(buffers[b].get(), 0, plan.buffers[b].bytes, stream.get()),
+          cuda::check(cudaMemsetAsync(device[b], 0, plan.buffers[b].bytes, stream.get()),
                       "clearing the scalar result");
       start.record(stream.get());
       const cudaError_t launched =
@@ -291,7 +333,7 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
         if (static_cast<int>(b) == plan.arguments[0].buffer) source = static_cast<std::size_t>(buffer_of[0]);
         if (static_cast<int>(b) == plan.arguments[1].buffer) source = static_cast<std::size_t>(buffer_of[1]);
       }
-      cuda::check(cudaMemcpyAsync(memory.data() + plan.buffers[b].offset, buffers[source].get(),
+      cuda::check(cudaMemcpyAsync(memory.data() + plan.buffers[b].offset, device[source],
                                   plan.buffers[b].bytes, cudaMemcpyDeviceToHost, stream.get()),
                   "downloading your kernel's output");
     }

@@ -22,6 +22,11 @@ class PlanExecutor {
   // Opens device 0: its name and architecture, or why there is no usable GPU.
   WorkerHello open_device();
 
+  // The worker maps the client's shared memory once and keeps it; pinning it (cudaHostRegister) makes the copies
+  // to and from the GPU run at DMA speed instead of through the driver's staging buffers. unpin before unmapping.
+  void pin(std::span<std::byte> memory);
+  void unpin();
+
   // `progress(k)`: 0 once the module is loaded and the buffers are on the device, then after each launch k.
   WorkerReply execute(const LaunchPlan& plan, std::span<std::byte> memory, const std::function<void(int)>& progress);
 

@@ -14,6 +14,9 @@ WorkerHello PlanExecutor::open_device() {
   return h;
 }
 
+void PlanExecutor::pin(std::span<std::byte>) {}
+void PlanExecutor::unpin() {}
+
 WorkerReply PlanExecutor::execute(const LaunchPlan&, std::span<std::byte>, const std::function<void(int)>&) {
   WorkerReply r;
   r.outcome = RunOutcome::Failed;

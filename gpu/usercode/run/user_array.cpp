@@ -75,17 +75,18 @@ UserArrayRun run_user_array(WorkerClient& worker, const CompiledKernel& kernel,
   plan.checked = options.checked;
   std::uint64_t offset = round_up(plan.module_bytes, 256);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
-    plan.buffers.push_back({n * elem, offset, true, false, false});
+    plan.buffers.push_back({n * elem, offset, true, false, false, ""});
     plan.arguments.push_back(buffer_argument(static_cast<int>(i)));
     offset = round_up(offset + n * elem, 256);
   }
   const std::size_t out_bytes = form.scalar_output ? elem : n * elem;
-  plan.buffers.push_back({out_bytes, offset, false, true, form.scalar_output});
+  plan.buffers.push_back({out_bytes, offset, false, true, form.scalar_output, ""});
   plan.arguments.push_back(buffer_argument(static_cast<int>(inputs.size())));
   plan.arguments.push_back(int_argument(static_cast<int>(n)));
   add_declared_arguments(plan, kernel.declarations, options.params);
 
-  SharedMemory memory = SharedMemory::create(offset + out_bytes);
+  SharedMemory& memory = worker.shared_memory(offset + out_bytes);
+  worker.mark_input({}, 0);  // whatever input the block held is overwritten now
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
     std::memcpy(memory.bytes().data() + plan.buffers[i].offset, inputs[i].data(), inputs[i].size());

@@ -18,6 +18,9 @@ struct UserLaunchOptions {
   int repeat = 5;
   bool checked = false;              // compiled with -DKS_CHECKED; the reply carries the check record
   const std::atomic<bool>* cancel = nullptr;
+  // Names the input's content (the app: its image's generation): the worker keeps such an input on the GPU
+  // between runs and skips its upload and its copy into shared memory. Empty: always sent.
+  std::string input_key;
 };
 
 // Usage Error when `block` cannot run this kernel: a side of 0, more than 1024 threads, or more than the

@@ -54,8 +54,8 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
   const std::uint64_t image_bytes = input.shape().byte_size();
   const std::uint64_t in_offset = round_up(plan.module_bytes, 256);
   const std::uint64_t out_offset = round_up(in_offset + image_bytes, 256);
-  plan.buffers.push_back({image_bytes, in_offset, true, false, false});
-  plan.buffers.push_back({image_bytes, out_offset, false, true, false});
+  plan.buffers.push_back({image_bytes, in_offset, true, false, false, options.input_key});
+  plan.buffers.push_back({image_bytes, out_offset, false, true, false, ""});
 
   ImageArgument image;
   image.width = input.width();
@@ -75,9 +75,12 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
   }
   add_declared_arguments(plan, kernel.declarations, options.params);
 
-  SharedMemory memory = SharedMemory::create(out_offset + image_bytes);
+  SharedMemory& memory = worker.shared_memory(out_offset + image_bytes);
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
-  std::memcpy(memory.bytes().data() + in_offset, input.data(), image_bytes);
+  if (!worker.shared_memory_holds(options.input_key, in_offset)) {
+    std::memcpy(memory.bytes().data() + in_offset, input.data(), image_bytes);
+    worker.mark_input(options.input_key, in_offset);
+  }
   run.reply = worker.run(plan, memory, options.cancel);
   if (run.reply.outcome == RunOutcome::Ok) {
     run.output = Image(input.shape());

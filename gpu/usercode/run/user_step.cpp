@@ -50,15 +50,16 @@ UserStepRun run_user_steps(WorkerClient& worker, const CompiledKernel& kernel, c
   const std::uint64_t bytes = initial.byte_size();
   const std::uint64_t state_offset = round_up(plan.module_bytes, 256);
   const std::uint64_t next_offset = round_up(state_offset + bytes, 256);
-  plan.buffers.push_back({bytes, state_offset, true, true, false});  // the latest state comes back here
-  plan.buffers.push_back({bytes, next_offset, false, false, false});
+  plan.buffers.push_back({bytes, state_offset, true, true, false, ""});  // the latest state comes back here
+  plan.buffers.push_back({bytes, next_offset, false, false, false, ""});
   plan.arguments.push_back(buffer_argument(0));
   plan.arguments.push_back(buffer_argument(1));
   plan.arguments.push_back(int_argument(initial.width()));
   plan.arguments.push_back(int_argument(initial.height()));
   add_declared_arguments(plan, kernel.declarations, options.params);
 
-  SharedMemory memory = SharedMemory::create(next_offset + bytes);
+  SharedMemory& memory = worker.shared_memory(next_offset + bytes);
+  worker.mark_input({}, 0);  // whatever input the block held is overwritten now
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
   std::memcpy(memory.bytes().data() + state_offset, initial.data(), bytes);
   run.reply = worker.run(plan, memory, options.cancel);

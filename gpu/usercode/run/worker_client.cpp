@@ -64,6 +64,24 @@ void WorkerClient::start() {
   }
 }
 
+SharedMemory& WorkerClient::shared_memory(std::uint64_t bytes) {
+  if (!memory_ || memory_->bytes().size() < bytes) {
+    memory_.reset();  // the old block goes first: two large ones need not fit at once
+    memory_input_key_.clear();
+    memory_ = SharedMemory::create(bytes);
+  }
+  return *memory_;
+}
+
+bool WorkerClient::shared_memory_holds(const std::string& key, std::uint64_t offset) const {
+  return memory_ && !key.empty() && key == memory_input_key_ && offset == memory_input_offset_;
+}
+
+void WorkerClient::mark_input(const std::string& key, std::uint64_t offset) {
+  memory_input_key_ = key;
+  memory_input_offset_ = offset;
+}
+
 const WorkerHello& WorkerClient::hello() {
   if (!child_) start();
   return *hello_;

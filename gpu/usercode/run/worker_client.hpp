@@ -47,6 +47,14 @@ class WorkerClient {
   WorkerReply run(const LaunchPlan& plan, const SharedMemory& memory, const std::atomic<bool>* cancel = nullptr,
                   const std::function<void(int)>& progress = {});
 
+  // A block of shared memory of at least `bytes` for the next run's buffers: the same block while it is large
+  // enough, so that its pages (and the worker's pinned mapping of them) are not made again for every run.
+  SharedMemory& shared_memory(std::uint64_t bytes);
+  // Whether that block still holds the input named `key` at `offset` (placed there by an earlier run and not
+  // overwritten since), so that a run of the same input need not copy it again; mark_input records one placed.
+  bool shared_memory_holds(const std::string& key, std::uint64_t offset) const;
+  void mark_input(const std::string& key, std::uint64_t offset);
+
   // Whether a worker process is running now (for tests: a fault or a time-out ends it).
   bool running() const { return child_ != nullptr; }
   const Options& options() const { return options_; }
@@ -58,6 +66,9 @@ class WorkerClient {
   Options options_;
   std::unique_ptr<ChildProcess> child_;
   std::optional<WorkerHello> hello_;
+  std::optional<SharedMemory> memory_;
+  std::string memory_input_key_;  // what mark_input recorded; empty: nothing known
+  std::uint64_t memory_input_offset_ = 0;
 };
 
 }  // namespace ks::usercode

@@ -1,6 +1,7 @@
 #include "usercode/run/worker_loop.hpp"
 
 #include <istream>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -33,6 +34,8 @@ int serve_worker(std::istream& in, std::ostream& out) {
   say(out, {{"hello", to_json(hello)}});
   if (!hello.ok) return kExitNoDevice;
 
+  // The client reuses one block of shared memory while it is large enough: mapped (and pinned) once.
+  std::optional<SharedMemory> memory;
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty()) continue;
@@ -40,9 +43,15 @@ int serve_worker(std::istream& in, std::ostream& out) {
     try {
       const nlohmann::json request = nlohmann::json::parse(line);
       const LaunchPlan plan = launch_plan_from_json(request.at("run"));
-      const SharedMemory memory =
-          SharedMemory::open(request.at("shm").get<std::string>(), request.at("shm_bytes").get<std::uint64_t>());
-      reply = executor.execute(plan, memory.bytes(), [&](int done) { say(out, {{"progress", done}}); });
+      const std::string name = request.at("shm").get<std::string>();
+      const auto bytes = request.at("shm_bytes").get<std::uint64_t>();
+      if (!memory || memory->name() != name || memory->bytes().size() != bytes) {
+        executor.unpin();
+        memory.reset();
+        memory = SharedMemory::open(name, bytes);
+        executor.pin(memory->bytes());
+      }
+      reply = executor.execute(plan, memory->bytes(), [&](int done) { say(out, {{"progress", done}}); });
     } catch (const nlohmann::json::exception& e) {
       reply = failed(std::string("the worker could not read its request: ") + e.what());
     } catch (const Error& e) {
