@@ -77,7 +77,9 @@ KernelEditor::KernelEditor(QWidget* parent, editor::CompileFunction compile)
   connect(code_, &CodeEditor::save_shortcut, this, &KernelEditor::save_shortcut);
   connect(code_->document(), &QTextDocument::modificationChanged, this, [this] { emit title_changed(title()); });
   connect(problems_, &DiagnosticsList::go_to, code_, &CodeEditor::go_to);
-  connect(worker_, &CompileWorker::compiled, this, &KernelEditor::show_outcome, Qt::QueuedConnection);
+  // Emitted on the GUI thread (the worker queues it there), so direct: the outcome shows as the worker counts
+  // it done.
+  connect(worker_, &CompileWorker::compiled, this, &KernelEditor::show_outcome);
   connect(run_, &QPushButton::clicked, this, [this] {
     if (shown_ && shown_->runnable() && !compiling()) emit runRequested(shown_->kernel, compiled_text_, name_);
   });
