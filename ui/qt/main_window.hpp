@@ -1,6 +1,6 @@
 #pragma once
-// The main window: menus (File, View, Help), the viewport, the status bar (device, backend, last kernel time,
-// display fps), drag and drop of files, settings kept between runs. Every action goes through the session;
+// The main window: menus (File, View, Kernel, Help), the viewport, the kernel editor's dock, the status bar
+// (device, backend, last kernel time, display fps), drag and drop of files, settings kept between runs. Every action goes through the session;
 // failures are shown (a dialog for what the user asked for, the status bar for background work) and the window
 // keeps running.
 #include <QLabel>

@@ -63,15 +63,22 @@ void KernelEditorDock::add_menu_entries(QMenu* file, QMenu* kernel) {
 
   kernel->addAction("&Edit kernel...", this, [this] { show_editor(); });
   kernel->addSeparator();
-  kernel->addAction("&Undo", QKeySequence::Undo, this, [this] { editor_->code().undo(); });
-  kernel->addAction("&Redo", QKeySequence::Redo, this, [this] { editor_->code().redo(); });
+  // Window shortcuts, so they act only while the editor shows: Ctrl+Z on the image must not undo a hidden text.
+  QList<QAction*> while_shown = {
+      kernel->addAction("&Undo", QKeySequence::Undo, this, [this] { editor_->code().undo(); }),
+      kernel->addAction("&Redo", QKeySequence::Redo, this, [this] { editor_->code().redo(); })};
   kernel->addAction("&Find...", QKeySequence::Find, this, [this] {
     show_editor();
     editor_->find_bar().open();
   });
-  kernel->addAction("Find &next", QKeySequence::FindNext, this, [this] { editor_->find_bar().find_next(); });
-  kernel->addAction("Find &previous", QKeySequence::FindPrevious, this,
-                    [this] { editor_->find_bar().find_previous(); });
+  while_shown << kernel->addAction("Find &next", QKeySequence::FindNext, this,
+                                   [this] { editor_->find_bar().find_next(); })
+              << kernel->addAction("Find &previous", QKeySequence::FindPrevious, this,
+                                   [this] { editor_->find_bar().find_previous(); });
+  for (QAction* a : while_shown) a->setEnabled(false);
+  connect(this, &QDockWidget::visibilityChanged, this, [while_shown](bool visible) {
+    for (QAction* a : while_shown) a->setEnabled(visible);
+  });
 }
 
 void KernelEditorDock::show_editor() {
