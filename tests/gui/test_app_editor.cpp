@@ -36,7 +36,7 @@ TEST_F(GuiApp, ADroppedKernelOpensInTheEditorWithItsErrorsAndABadFileIsRefused) 
   const auto empty = path("empty.cu");
   std::ofstream(empty) << "";
   const AppRun run = run_script("drop " + kernel.string() + "\neditor print\neditor click-problem 1\n"
-                                "editor open " + empty.string() + "\nexpect-error\neditor print\nquit\n",
+                                "editor open " + empty.string() + "\nexpect-error\neditor print\nprint-menus\nquit\n",
                                 {"--backend", "cpu"});
   ASSERT_EQ(run.exit_code, 0) << run.describe();
   const std::vector<std::string> states = lines_starting(run.out, "editor name=");
@@ -53,6 +53,9 @@ TEST_F(GuiApp, ADroppedKernelOpensInTheEditorWithItsErrorsAndABadFileIsRefused) 
   // The refused file left the dropped one in the editor, the cursor where the click put it.
   EXPECT_NE(states[1].find("name=broken.cu"), std::string::npos) << states[1];
   EXPECT_NE(states[1].find("cursor=3:19"), std::string::npos) << states[1];
+  // The dropped file is a recent kernel; the refused one is not.
+  EXPECT_NE(run.out.find("menu File/Open recent kernel/" + kernel.string()), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("menu File/Open recent kernel/" + empty.string()), std::string::npos) << run.out;
 }
 
 TEST_F(GuiApp, ClosingWithChangesAsksAndEditKernelOpensAFileAtStart) {

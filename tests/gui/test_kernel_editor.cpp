@@ -10,6 +10,8 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QTextBlock>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <atomic>
 #include <chrono>
@@ -131,6 +133,55 @@ TEST_F(KernelEditorTest, AnUnclosedBraceMarksTheLastLineAndTheOpenBrace) {
   EXPECT_NE(e.code().tooltip_for_line(1).indexOf("never closed"), -1) << e.code().tooltip_for_line(1).toStdString();
 }
 
+TEST_F(KernelEditorTest, AWarningGetsItsOwnMarkerAndTheKernelStillCompiles) {
+  KernelEditor e;
+  e.show();
+  e.set_untitled("__global__ void k(float* out) {\n"
+                 "  int unused = 3;\n"
+                 "  out[0] = 1.f;\n"
+                 "}\n",
+                 "k.cu");
+  wait_compiled(e);
+  EXPECT_TRUE(e.shown_outcome()->runnable());
+  EXPECT_EQ(e.code().marker_at(2), usercode::Severity::Warning);
+  ASSERT_EQ(e.problems().topLevelItemCount(), 1);
+  EXPECT_EQ(e.problems().topLevelItem(0)->text(0), "warning");
+  EXPECT_NE(e.status_text().indexOf("1 warning"), -1) << e.status_text().toStdString();
+  EXPECT_FALSE(e.facts().fact("registers / thread").isEmpty());
+}
+
+TEST_F(KernelEditorTest, TheMessageShowsWhenThePointerRestsOnTheMarkerOrTheLine) {
+  KernelEditor e;
+  e.resize(700, 600);
+  e.show();
+  ASSERT_TRUE(QTest::qWaitForWindowExposed(&e));
+  e.set_untitled("__global__ void k(float* out) {\n  out[0] = nothing;\n}\n", "k.cu");
+  wait_compiled(e);
+  ASSERT_EQ(e.code().marker_at(2), usercode::Severity::Error);
+  QWidget* viewport = e.code().viewport();
+  const int y = e.code().cursorRect(QTextCursor(e.code().document()->findBlockByNumber(1))).center().y();
+  QWidget* gutter = nullptr;  // the strip left of the viewport
+  for (QWidget* w : e.code().findChildren<QWidget*>())
+    if (w->parentWidget() == &e.code() && w != viewport && w->geometry().right() < viewport->geometry().left() &&
+        w->isVisible())
+      gutter = w;
+  ASSERT_TRUE(gutter);
+  for (QWidget* target : {gutter, viewport}) {
+    const QPoint at(target == gutter ? 4 : 40, y);
+    QHelpEvent hover(QEvent::ToolTip, at, target->mapToGlobal(at));
+    QApplication::sendEvent(target, &hover);
+    EXPECT_TRUE(QToolTip::isVisible());
+    EXPECT_NE(QToolTip::text().indexOf("\"nothing\""), -1) << QToolTip::text().toStdString();
+    QToolTip::hideText();
+    ASSERT_TRUE(QTest::qWaitFor([] { return !QToolTip::isVisible(); }, 3000));
+  }
+  // Line 1 has no message: no tooltip.
+  const int y1 = e.code().cursorRect(QTextCursor(e.code().document()->firstBlock())).center().y();
+  QHelpEvent quiet(QEvent::ToolTip, QPoint(40, y1), viewport->mapToGlobal(QPoint(40, y1)));
+  QApplication::sendEvent(viewport, &quiet);
+  EXPECT_FALSE(QToolTip::isVisible()) << QToolTip::text().toStdString();
+}
+
 TEST_F(KernelEditorTest, FindSelectsTheNextMatchAndWraps) {
   KernelEditor e;
   e.show();
@@ -231,6 +282,14 @@ TEST_F(KernelEditorTest, SaveWritesTheFileAndAFailingSaveWritesNothingAndSaysWhy
   EXPECT_EQ(f.questions[0], "Save changes to smooth.cu?");
   EXPECT_TRUE(e.text().startsWith("x// mine"));
   EXPECT_FALSE(f.dock.confirm_close());
+
+  // Ctrl+S in the text saves to the file (a QShortcutOverride takes it from the window's shortcuts).
+  QKeyEvent override_event(QEvent::ShortcutOverride, Qt::Key_S, Qt::ControlModifier);
+  QApplication::sendEvent(&e.code(), &override_event);
+  EXPECT_TRUE(override_event.isAccepted()) << "the window's Ctrl+S would take the key";
+  QTest::keyClick(&e.code(), Qt::Key_S, Qt::ControlModifier);
+  EXPECT_FALSE(e.modified());
+  EXPECT_TRUE(read_text(good).starts_with("x// mine"));
 }
 
 // A compile of the tests' own: it records its thread and the texts it saw, and waits until the test lets it
