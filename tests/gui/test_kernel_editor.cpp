@@ -182,6 +182,17 @@ TEST_F(KernelEditorTest, TheMessageShowsWhenThePointerRestsOnTheMarkerOrTheLine)
   EXPECT_FALSE(QToolTip::isVisible()) << QToolTip::text().toStdString();
 }
 
+TEST_F(KernelEditorTest, TheCodeFollowsThePanelsTextSize) {
+  KernelEditor e;
+  e.set_untitled(kGood, "add.cu");
+  const int narrow_gutter = e.code().gutter_width();
+  e.set_text_size(28);  // presenter size: 28 x 0.85 = 23.8, so 24 points
+  EXPECT_EQ(e.code().font().pointSizeF(), 24.0);
+  EXPECT_GT(e.code().gutter_width(), narrow_gutter) << "the line numbers grow with the text";
+  e.set_text_size(13);  // the default: 11 points, the smallest
+  EXPECT_EQ(e.code().font().pointSizeF(), 11.0);
+}
+
 TEST_F(KernelEditorTest, FindSelectsTheNextMatchAndWraps) {
   KernelEditor e;
   e.show();

@@ -27,6 +27,7 @@
 #include "core/error.hpp"
 #include "io/image_io.hpp"
 #include "panels/window_words.hpp"
+#include "qt/editor/kernel_editor.hpp"
 #include "qt/editor/kernel_editor_dock.hpp"
 #include "qt/eliding_status_bar.hpp"
 #include "qt/focus_after_dialogs.hpp"
@@ -301,6 +302,7 @@ void MainWindow::set_presenter_view(bool on) {
 void MainWindow::set_appearance(const Appearance& a) {
   viewport_->set_appearance(a);  // checks it first: a refused value changes nothing
   settings_.set_appearance(a);
+  editor_dock_->editor().set_text_size(a.font_size);
   for (QAction* action : text_size_group_->actions())
     action->setChecked(action->data().toFloat() == a.font_size);
   contrast_action_->setChecked(a.high_contrast);

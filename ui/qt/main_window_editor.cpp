@@ -11,6 +11,7 @@
 #include "qt/editor/kernel_editor.hpp"
 #include "qt/editor/kernel_editor_dock.hpp"
 #include "qt/main_window.hpp"
+#include "qt/viewport_widget.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::qt {
@@ -54,6 +55,7 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
   editor_dock_->hide();
   editor_dock_->add_menu_entries(file, kernel);
 
+  editor_dock_->editor().set_text_size(viewport_->appearance().font_size);
   const app::DeviceStatus& d = session_.device();
   if (d.cuda)
     editor_dock_->editor().set_device({d.info, false}, "sm_" + std::to_string(d.info.cc_major) +

@@ -42,10 +42,9 @@ QTextCursor word_at(const QTextBlock& block, int column) {
 CodeEditor::CodeEditor(QWidget* parent) : QPlainTextEdit(parent), gutter_(new LineGutter(*this)) {
   QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
   font.setPointSize(std::max(font.pointSize(), 11));
-  setFont(font);
+  setFont(font);  // changeEvent sets the tab stops and the gutter from it
   setPalette(editor_palette(palette()));
   setLineWrapMode(QPlainTextEdit::NoWrap);
-  setTabStopDistance(fontMetrics().horizontalAdvance(' ') * 4);
   connect(this, &QPlainTextEdit::blockCountChanged, this, [this] { update_gutter_width(); });
   connect(this, &QPlainTextEdit::updateRequest, this, &CodeEditor::update_gutter);
   connect(this, &QPlainTextEdit::cursorPositionChanged, this, [this] { refresh_extra_selections(); });
@@ -120,6 +119,15 @@ void CodeEditor::update_gutter(const QRect& rect, int dy) {
 
 void CodeEditor::resizeEvent(QResizeEvent* event) {
   QPlainTextEdit::resizeEvent(event);
+  const QRect r = contentsRect();
+  gutter_->setGeometry(QRect(r.left(), r.top(), gutter_width(), r.height()));
+}
+
+void CodeEditor::changeEvent(QEvent* event) {
+  QPlainTextEdit::changeEvent(event);
+  if (event->type() != QEvent::FontChange) return;
+  setTabStopDistance(fontMetrics().horizontalAdvance(' ') * 4);
+  update_gutter_width();
   const QRect r = contentsRect();
   gutter_->setGeometry(QRect(r.left(), r.top(), gutter_width(), r.height()));
 }

@@ -55,6 +55,7 @@ class CodeEditor : public QPlainTextEdit {
   void keyPressEvent(QKeyEvent* event) override;
   bool viewportEvent(QEvent* event) override;
   void resizeEvent(QResizeEvent* event) override;
+  void changeEvent(QEvent* event) override;  // a new font: the gutter's width and the tab stops follow
 
  private:
   void update_gutter_width();

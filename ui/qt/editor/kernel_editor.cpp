@@ -1,6 +1,8 @@
 #include "qt/editor/kernel_editor.hpp"
 
 #include <QFileInfo>
+#include <algorithm>
+#include <cmath>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMetaMethod>
@@ -123,6 +125,12 @@ void KernelEditor::mark_saved(const QString& path) {
 bool KernelEditor::modified() const { return code_->document()->isModified(); }
 QString KernelEditor::text() const { return code_->toPlainText(); }
 QString KernelEditor::title() const { return name_ + (modified() ? " *" : ""); }
+
+void KernelEditor::set_text_size(float panel_points) {
+  QFont font = code_->font();
+  font.setPointSizeF(std::max(11.0, std::round(panel_points * 0.85)));
+  code_->setFont(font);
+}
 
 void KernelEditor::set_device(const editor::OccupancyDevice& device, const std::string& arch) {
   facts_->set_device(device);

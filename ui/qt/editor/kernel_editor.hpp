@@ -44,6 +44,10 @@ class KernelEditor : public QWidget {
   // "smooth3x3.cu", with " *" while modified.
   QString title() const;
 
+  // The code's size for the panels' text size (View > Text size, in points): a little smaller, as code is
+  // denser than the panels' words, and never below 11 points.
+  void set_text_size(float panel_points);
+
   // The GPU the occupancy is for and the architecture compiled for (sm_90 without a GPU).
   void set_device(const editor::OccupancyDevice& device, const std::string& arch);
   const std::string& arch() const noexcept { return arch_; }
