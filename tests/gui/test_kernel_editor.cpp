@@ -301,6 +301,12 @@ TEST_F(KernelEditorTest, SaveWritesTheFileAndAFailingSaveWritesNothingAndSaysWhy
   QTest::keyClick(&e.code(), Qt::Key_S, Qt::ControlModifier);
   EXPECT_FALSE(e.modified());
   EXPECT_TRUE(read_text(good).starts_with("x// mine"));
+
+  // The same file opened again (its text unchanged) is compiled and shown again.
+  EXPECT_TRUE(f.dock.open_kernel(QString::fromStdString(good.string())));
+  EXPECT_FALSE(e.shown_outcome()) << "the new document starts without the old one's outcome";
+  wait_compiled(e);
+  EXPECT_EQ(e.file_path().toStdString(), good.string());
 }
 
 // A compile of the tests' own: it records its thread and the texts it saw, and waits until the test lets it

@@ -103,6 +103,7 @@ void KernelEditor::set_document(const QString& text, const QString& name, const 
   shown_.reset();
   code_->set_diagnostics({});
   problems_->show_diagnostics({});
+  compiled_text_.clear();     // the same text again (a file opened anew) compiles too
   code_->setPlainText(text);  // a new undo history; text_edited schedules the compile
   code_->document()->setModified(false);
   worker_->compile_now();  // a new document compiles at once
