@@ -17,6 +17,7 @@
 #include "qt/editor/kernel_editor.hpp"
 #include "qt/editor/kernel_editor_dock.hpp"
 #include "qt/main_window.hpp"
+#include "qt/viewport_widget.hpp"
 #include "usercode/source_text.hpp"
 
 namespace ks::gui {
@@ -54,6 +55,15 @@ void print_editor(ui::qt::MainWindow& window) {
             .arg(brace ? QString("%1:%2").arg(brace->line).arg(brace->column) : QString("none"))
             .arg(e.stale_outcomes_dropped())
             .arg(e.status_text()));
+  const QWidget& dock = window.kernel_editor();
+  print(QString("editor layout window=%1x%2 dock=%3x%4 floating=%5 viewport=%6x%7")
+            .arg(window.width())
+            .arg(window.height())
+            .arg(dock.width())
+            .arg(dock.height())
+            .arg(window.kernel_editor().isFloating() ? "yes" : "no")
+            .arg(window.viewport().width())
+            .arg(window.viewport().height()));
   for (int l = 1; l <= e.code().blockCount(); ++l)
     if (const auto s = e.code().marker_at(l)) print(QString("editor marker %1 %2").arg(l).arg(usercode::to_string(*s)));
   if (!e.shown_outcome()) return;

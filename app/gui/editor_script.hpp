@@ -15,6 +15,7 @@
 //   editor print                  prints the editor's state:
 //       editor name=N file=PATH|none modified=yes|no visible=yes|no errors=E warnings=W cursor=L:C brace=L:C|none
 //              stale=S status=TEXT
+//       editor layout window=WxH dock=WxH floating=yes|no viewport=WxH
 //       editor marker LINE error|warning          (every line with a gutter marker)
 //       editor problem SEVERITY LINE[:COLUMN]|- MESSAGE   (the list, in order)
 //       editor fact LABEL=VALUE                   (what the compiler made of the entry)

@@ -2,6 +2,7 @@
 // smoothing template, compiled (facts, occupancy on the H100 model without a GPU, the declared parameter); a .cu
 // dropped on the window opens in the editor with its errors at their lines; a bad file is refused with the text
 // kept; closing with changes asks first; `--edit-kernel FILE` opens FILE at start; the menus hold the entries.
+#include <cstdio>
 #include <fstream>
 
 #include "gui_app_fixture.hpp"
@@ -70,6 +71,32 @@ TEST_F(GuiApp, ClosingWithChangesAsksAndEditKernelOpensAFileAtStart) {
   std::ifstream saved(kernel);
   const std::string text((std::istreambuf_iterator<char>(saved)), {});
   EXPECT_EQ(text, "// changed\n__global__ void k(float* out) { out[0] = 1.f; }\n") << "Save was the answer";
+}
+
+// A classroom projector's 1024x700 screen: the editor opens beside the image, not over it, and leaves the viewport
+// (with its sidebar) more than half of the window.
+class GuiAppEditorSmallScreen : public GuiApp {
+ protected:
+  std::pair<int, int> screen_size() const override { return {1024, 700}; }
+};
+
+TEST_F(GuiAppEditorSmallScreen, TheEditorOpensBesideTheViewportAndLeavesItMoreThanHalf) {
+  const AppRun run = run_script("editor show\neditor print\nprint-status\nquit\n", {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const std::string layout = line_starting(run.out, "editor layout ");
+  int window_w = 0, window_h = 0, dock_w = 0, dock_h = 0, view_w = 0, view_h = 0;
+  char floating[8] = {};
+  ASSERT_EQ(std::sscanf(layout.c_str(), "editor layout window=%dx%d dock=%dx%d floating=%7s viewport=%dx%d", &window_w,
+                        &window_h, &dock_w, &dock_h, floating, &view_w, &view_h),
+            7)
+      << layout;
+  EXPECT_LE(window_w, 1024);
+  EXPECT_LE(window_h, 700);
+  EXPECT_STREQ(floating, "no");
+  EXPECT_GE(dock_w, 300) << "room for code";
+  EXPECT_GT(view_w, window_w / 2) << layout;
+  EXPECT_GE(dock_w + view_w, window_w - 16) << "side by side: " << layout;
+  EXPECT_NE(line_starting(run.out, "status ").find("panels=on"), std::string::npos) << run.out;
 }
 
 }  // namespace

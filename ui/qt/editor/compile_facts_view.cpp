@@ -72,6 +72,7 @@ void CompileFactsView::show_kernel(std::shared_ptr<const usercode::CompiledKerne
     for (const editor::FactRow& row : editor::fact_rows(*kernel_)) {
       auto* value = new QLabel(q(row.value), facts_box_);
       value->setTextInteractionFlags(Qt::TextSelectableByMouse);
+      value->setWordWrap(true);  // a long signature wraps rather than widening the editor
       value->setObjectName(q(row.label));
       facts_->addRow(q(row.label), value);
     }

@@ -7,6 +7,7 @@
 #include <QLabel>
 #include <QMetaMethod>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -64,12 +65,19 @@ KernelEditor::KernelEditor(QWidget* parent, editor::CompileFunction compile)
   status_row->addWidget(status_, 1);
   status_row->addWidget(run_);
   bottom_layout->addLayout(status_row);
-  tabs_->addTab(facts_, "Compiled");
+  // In a scroll area, so that the facts never take the code's height on a small screen.
+  auto* facts_scroll = new QScrollArea(this);
+  facts_scroll->setWidget(facts_);
+  facts_scroll->setWidgetResizable(true);
+  facts_scroll->setFrameShape(QFrame::NoFrame);
+  tabs_->addTab(facts_scroll, "Compiled");
   tabs_->setTabToolTip(0, "What the compiler made of the entry, and its occupancy at a block you choose");
   tabs_->addTab(parameters_, "Parameters");
   tabs_->setTabToolTip(1, "The parameters the kernel declares with // @param");
   bottom_layout->addWidget(tabs_, 1);
   splitter->addWidget(bottom);
+  // Most of the height for the code; the shares hold at any size (the splitter scales them).
+  splitter->setSizes({600, 110, 290});
   splitter->setStretchFactor(0, 6);
   splitter->setStretchFactor(1, 1);
   splitter->setStretchFactor(2, 3);
