@@ -45,6 +45,8 @@
 //   topo generate|add|placements|time-limit|run|wait|cancel|print  (the Topology window: gui/topology_script.hpp)
 //   playlist FILE|DEMO, next, previous, close-playlist, print-playlist  (demo playlists: gui/playlist_script.hpp;
 //                                each but close prints the playlist's state)
+//   editor show|open|text|type|find|save|print|...  (the kernel editor: gui/editor_script.hpp)
+//   window-size WxH              (the window's size in logical pixels, as a person dragging its corner)
 //   key space|pagedown|pageup|left|right|escape  (a key press on the viewport, window shortcuts included)
 //   expect-error                 (the previous command failed as it should; without it a failure ends the script)
 //
