@@ -14,6 +14,8 @@
 #include <string>
 #include <utility>
 
+#include "usercode/user_kernel.hpp"
+
 #include "panels/panels.hpp"
 #include "qt/app_settings.hpp"
 
@@ -113,6 +115,9 @@ class MainWindow : public QMainWindow {
  private:
   void build_menus();
   void add_topology_file_actions(QMenu* file);
+  // Runs the editor's kernel instead of the built-in (a stencil), keeping the values of parameters it shares with
+  // the kernel it replaces; other families say where they run.
+  void run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
   void add_kernel_editor(QMenu* file, QMenu* kernel);
   SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
   void add_topology_view_action(QMenu* view);

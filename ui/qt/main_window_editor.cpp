@@ -55,6 +55,17 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
   editor_dock_->hide();
   editor_dock_->add_menu_entries(file, kernel);
 
+  KernelEditor& editor = editor_dock_->editor();
+  connect(&editor, &KernelEditor::runRequested, this,
+          [this](std::shared_ptr<const usercode::CompiledKernel> k, QString, QString name) { run_user_kernel(k, name); });
+  // Live: while the kernel of this file runs, each compile that succeeds runs at once.
+  connect(&editor, &KernelEditor::outcome_shown, this, [this] {
+    KernelEditor& ed = editor_dock_->editor();
+    const auto& running = session_.stencil().user_kernel();
+    if (!running || !ed.shown_outcome() || !ed.shown_outcome()->runnable()) return;
+    if (running->file_name != ed.display_name().toStdString() || running->kernel == ed.shown_outcome()->kernel) return;
+    run_user_kernel(ed.shown_outcome()->kernel, ed.display_name());
+  });
   editor_dock_->editor().set_text_size(viewport_->appearance().font_size);
   const app::DeviceStatus& d = session_.device();
   if (d.cuda)
@@ -62,6 +73,34 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
                                                            std::to_string(d.info.cc_minor));
   else
     editor_dock_->editor().set_device({device_model("h100").limits, true}, "sm_90");
+}
+
+void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name) {
+  if (!kernel->family || *kernel->family != usercode::Family::Stencil) {
+    show_error("Run your kernel",
+               QString("The app runs your stencil kernels on its image. Run %1 kernels with kernelscope-cli %2 "
+                       "--kernel-file.")
+                   .arg(kernel->family ? usercode::to_string(*kernel->family) : "family-less")
+                   .arg(kernel->family && *kernel->family == usercode::Family::Step ? "sim" : "lab"));
+    return;
+  }
+  app::UserStencilChoice choice{kernel, file_name.toStdString(), {}};
+  const auto& before = session_.stencil().user_kernel();
+  for (const auto& p : kernel->declarations.parameters) {
+    double value = p.value;
+    if (before)
+      for (std::size_t i = 0; i < before->kernel->declarations.parameters.size(); ++i) {
+        const auto& q = before->kernel->declarations.parameters[i];
+        if (q.name == p.name && q.type == p.type && before->params[i] >= p.min && before->params[i] <= p.max)
+          value = before->params[i];
+      }
+    choice.params.push_back(value);
+  }
+  try {
+    session_.use_user_kernel(std::move(choice));
+  } catch (const Error& e) {
+    show_error("Run your kernel", QString::fromStdString(e.full_message()));
+  }
 }
 
 bool MainWindow::edit_kernel(const QString& path) {
