@@ -21,8 +21,7 @@ std::string image_reason(const CheckRecord& r, const char* image, bool check_pos
     return fmt::format("x = {} is outside {}'s {} columns{}", r.x, image, r.width, valid_range(r.width));
   if (check_position && (r.y < 0 || r.y >= r.height))
     return fmt::format("y = {} is outside {}'s {} rows{}", r.y, image, r.height, valid_range(r.height));
-  return fmt::format("element {} is outside {}'s {} elements (its pitch is too small for its width and channels)",
-                     r.index, image, r.size);
+  return fmt::format("element {} is outside {}'s {} elements", r.index, image, r.size);
 }
 
 const std::string* name_of_buffer(std::uint64_t address, std::span<const NamedBuffer> buffers) {
