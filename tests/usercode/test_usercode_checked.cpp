@@ -52,6 +52,23 @@ TEST(UsercodeChecked, PlainAccessorsLeaveTheRecordAloneCheckedOnesUseIt) {
   EXPECT_EQ(plain.entry_facts().mangled_name, checked.entry_facts().mangled_name);
 }
 
+// The app compiles with NVRTC's precompiled header for the prelude: the checked prelude goes through it too, and
+// a checked and a plain compile of one source in one process each get their own prelude.
+TEST(UsercodeChecked, CheckedAndPlainWithThePrecompiledHeader) {
+  KS_REQUIRE_NVRTC();
+  const std::string smooth = template_source("smooth3x3.cu");
+  for (const bool checked : {true, false, true}) {
+    CompileRequest r;
+    r.file_name = "smooth3x3.cu";
+    r.source = smooth;
+    r.options.use_pch = true;
+    if (checked) r.options.extra.push_back(kCheckedModeOption);
+    const CompiledKernel k = compile_user_kernel(r);
+    ASSERT_TRUE(k.ok()) << k.module->log;
+    EXPECT_EQ(mentions(k.module->ptx, kCheckRecordSymbol), checked);
+  }
+}
+
 // A raw kernel opts in with ks::checked(pointer, count); without checked mode that is the pointer itself.
 TEST(UsercodeChecked, RawPointersThroughKsChecked) {
   KS_REQUIRE_NVRTC();

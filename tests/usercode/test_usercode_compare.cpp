@@ -6,9 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <algorithm>
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/thread_pool.hpp"
 #include "usercode/check/compare.hpp"
 
 namespace ks::usercode {
@@ -344,6 +346,50 @@ TEST(UsercodeCompare, OutputsThatCannotBeComparedAreUsageErrors) {
   EXPECT_NE(usage_error([&] { compare_arrays(f, g); }).find("differ in shape"), std::string::npos);
   NdArray u{.name = "", .type = DType::U64, .shape = {2}, .data = std::vector<std::byte>(16)};
   EXPECT_NE(usage_error([&] { compare_arrays(u, u); }).find("u64 arrays are not compared"), std::string::npos);
+}
+
+// Over a pool's threads the blocks of values merge in order: the same first value, the same (earliest) largest
+// difference, the same counts as on one thread, whatever the threads did first.
+TEST(UsercodeCompare, ThreadsGiveTheSameOutcome) {
+  const Image reference = patterned(1023, 301, 4, ElemType::F32);  // 307923 pixels: 19 blocks of 16384
+  Image got = reference;
+  f32_at(got, 1022, 300, 3) += 4.f;  // the last value; ties with the one below
+  f32_at(got, 3, 250, 1) += 4.f;     // the earliest of the largest
+  f32_at(got, 7, 20, 0) = kNaN;      // the first that differs
+  for (int y = 40; y < 300; y += 37) f32_at(got, y, y, 2) += 0.5f;
+  ThreadPool pool(3);
+  const Comparison one = compare_images(got, reference, Tolerance{0, 1e-5});
+  const Comparison many = compare_images(got, reference, Tolerance{0, 1e-5}, &pool);
+  EXPECT_EQ(one.differing, 3u + 8u);
+  EXPECT_EQ(many.differing, one.differing);
+  EXPECT_EQ(many.nan_mismatches, 1u);
+  EXPECT_TRUE(std::isinf(many.max_abs_diff));  // the NaN: an infinite difference
+  ASSERT_TRUE(many.first && one.first);
+  EXPECT_EQ(many.first->x, 7);
+  EXPECT_EQ(many.first->y, 20);
+  EXPECT_EQ(many.max_at->x, 7);
+  EXPECT_EQ(many.max_at->y, 20);
+  EXPECT_EQ(comparison_summary(many), comparison_summary(one));
+
+  // Without the NaN the largest is 4, first at (3, 250).
+  f32_at(got, 7, 20, 0) = reference.row<float>(20)[7 * 4];
+  const Comparison finite = compare_images(got, reference, Tolerance{0, 1e-5}, &pool);
+  EXPECT_EQ(finite.max_abs_diff, 4.0);
+  EXPECT_EQ(finite.max_at->x, 3);
+  EXPECT_EQ(finite.max_at->y, 250);
+  EXPECT_EQ(finite.max_at->channel, 1);
+
+  const Image d1 = difference_image(got, reference);
+  const Image dn = difference_image(got, reference, &pool);
+  EXPECT_TRUE(std::equal(d1.elements<float>().begin(), d1.elements<float>().end(), dn.elements<float>().begin()));
+
+  std::vector<double> a(100000, 1.0), b = a;
+  b[99999] = 2.0;
+  b[20000] = 2.0;
+  const Comparison arrays = compare_arrays(std::span<const double>(a), std::span<const double>(b), {0, 0}, &pool);
+  EXPECT_EQ(arrays.differing, 2u);
+  EXPECT_EQ(arrays.first->index, 20000u);
+  EXPECT_EQ(arrays.max_at->index, 20000u);
 }
 
 TEST(UsercodeCompare, EmptyImagesHaveNothingToDiffer) {

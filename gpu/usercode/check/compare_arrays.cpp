@@ -20,7 +20,8 @@ constexpr ValueKind value_kind() {
 }
 
 template <class T>
-Comparison compare_spans(std::span<const T> got, std::span<const T> reference, const Tolerance& tolerance) {
+Comparison compare_spans(std::span<const T> got, std::span<const T> reference, const Tolerance& tolerance,
+                         ThreadPool* pool) {
   check_tolerance(tolerance);
   if (got.size() != reference.size())
     throw_usage(fmt::format("the output has {} elements but the reference has {}: they cannot be compared",
@@ -31,7 +32,7 @@ Comparison compare_spans(std::span<const T> got, std::span<const T> reference, c
   c.values = value_kind<T>();
   c.tolerance = tolerance;
   c.compared = reference.size();
-  const detail::Tally t = detail::tally_values(got.data(), reference.data(), c.compared, 1, tolerance);
+  const detail::Tally t = detail::tally_values(got.data(), reference.data(), c.compared, 1, tolerance, pool);
   c.differing = t.differing_items;
   c.nan_mismatches = t.nan_mismatches;
   auto at = [&](std::size_t i) {
@@ -51,22 +52,25 @@ std::string shape_text(const NdArray& a) {
 
 }  // namespace
 
-Comparison compare_arrays(std::span<const float> got, std::span<const float> reference, const Tolerance& tolerance) {
-  return compare_spans(got, reference, tolerance);
+Comparison compare_arrays(std::span<const float> got, std::span<const float> reference, const Tolerance& tolerance,
+                          ThreadPool* pool) {
+  return compare_spans(got, reference, tolerance, pool);
 }
-Comparison compare_arrays(std::span<const double> got, std::span<const double> reference, const Tolerance& tolerance) {
-  return compare_spans(got, reference, tolerance);
+Comparison compare_arrays(std::span<const double> got, std::span<const double> reference, const Tolerance& tolerance,
+                          ThreadPool* pool) {
+  return compare_spans(got, reference, tolerance, pool);
 }
 Comparison compare_arrays(std::span<const std::int32_t> got, std::span<const std::int32_t> reference,
-                          const Tolerance& tolerance) {
-  return compare_spans(got, reference, tolerance);
+                          const Tolerance& tolerance, ThreadPool* pool) {
+  return compare_spans(got, reference, tolerance, pool);
 }
 Comparison compare_arrays(std::span<const std::uint32_t> got, std::span<const std::uint32_t> reference,
-                          const Tolerance& tolerance) {
-  return compare_spans(got, reference, tolerance);
+                          const Tolerance& tolerance, ThreadPool* pool) {
+  return compare_spans(got, reference, tolerance, pool);
 }
 
-Comparison compare_arrays(const NdArray& got, const NdArray& reference, const Tolerance& tolerance) {
+Comparison compare_arrays(const NdArray& got, const NdArray& reference, const Tolerance& tolerance,
+                          ThreadPool* pool) {
   if (got.type != reference.type || got.shape != reference.shape)
     throw_usage(fmt::format("the output ({}) and the reference ({}) differ in {}: they cannot be compared",
                             shape_text(got), shape_text(reference),
@@ -74,18 +78,18 @@ Comparison compare_arrays(const NdArray& got, const NdArray& reference, const To
                 "compare with a reference of the same shape and element type (the same family's kernel on the same "
                 "inputs)");
   switch (reference.type) {
-    case DType::F32: return compare_spans(got.as<float>(), reference.as<float>(), tolerance);
-    case DType::F64: return compare_spans(got.as<double>(), reference.as<double>(), tolerance);
-    case DType::I32: return compare_spans(got.as<std::int32_t>(), reference.as<std::int32_t>(), tolerance);
-    case DType::U32: return compare_spans(got.as<std::uint32_t>(), reference.as<std::uint32_t>(), tolerance);
+    case DType::F32: return compare_spans(got.as<float>(), reference.as<float>(), tolerance, pool);
+    case DType::F64: return compare_spans(got.as<double>(), reference.as<double>(), tolerance, pool);
+    case DType::I32: return compare_spans(got.as<std::int32_t>(), reference.as<std::int32_t>(), tolerance, pool);
+    case DType::U32: return compare_spans(got.as<std::uint32_t>(), reference.as<std::uint32_t>(), tolerance, pool);
     case DType::U64: break;
   }
   throw_usage(fmt::format("{} arrays are not compared", to_string(reference.type)),
               "the array family's outputs are float, double, int or unsigned int (f32, f64, i32, u32)");
 }
 
-Comparison compare_arrays(const NdArray& got, const NdArray& reference) {
-  return compare_arrays(got, reference, default_tolerance(reference.type));
+Comparison compare_arrays(const NdArray& got, const NdArray& reference, ThreadPool* pool) {
+  return compare_arrays(got, reference, default_tolerance(reference.type), pool);
 }
 
 }  // namespace ks::usercode

@@ -50,7 +50,7 @@ ValueAt value_at(const Image& got, const Image& reference, std::size_t value) {
 }
 
 template <class T>
-Comparison compare_typed(const Image& got, const Image& reference, const Tolerance& tolerance) {
+Comparison compare_typed(const Image& got, const Image& reference, const Tolerance& tolerance, ThreadPool* pool) {
   Comparison c;
   c.items = ComparedItems::Pixels;
   c.values = value_kind(reference.type());
@@ -58,7 +58,7 @@ Comparison compare_typed(const Image& got, const Image& reference, const Toleran
   c.channels = reference.channels();
   c.compared = reference.shape().pixel_count();
   const detail::Tally t = detail::tally_values(got.elements<T>().data(), reference.elements<T>().data(), c.compared,
-                                               c.channels, tolerance);
+                                               c.channels, tolerance, pool);
   c.differing = t.differing_items;
   c.nan_mismatches = t.nan_mismatches;
   if (c.compared > 0) {
@@ -70,43 +70,50 @@ Comparison compare_typed(const Image& got, const Image& reference, const Toleran
 }
 
 template <class T>
-void fill_differences(const Image& got, const Image& reference, Image& out) {
+void fill_differences(const Image& got, const Image& reference, Image& out, ThreadPool* pool) {
   const auto a = got.elements<T>();
   const auto b = reference.elements<T>();
   auto d = out.elements<float>();
   const std::size_t channels = std::size_t(reference.channels());
-  for (std::size_t p = 0; p < d.size(); ++p) {
-    double worst = 0;
-    for (std::size_t k = p * channels; k < (p + 1) * channels; ++k)
-      worst = std::max(worst, detail::abs_difference(static_cast<double>(a[k]), static_cast<double>(b[k])));
-    d[p] = static_cast<float>(worst);
-  }
+  auto rows = [&](long long y0, long long y1) {
+    const std::size_t width = std::size_t(reference.width());
+    for (std::size_t p = std::size_t(y0) * width; p < std::size_t(y1) * width; ++p) {
+      double worst = 0;
+      for (std::size_t k = p * channels; k < (p + 1) * channels; ++k)
+        worst = std::max(worst, detail::abs_difference(static_cast<double>(a[k]), static_cast<double>(b[k])));
+      d[p] = static_cast<float>(worst);
+    }
+  };
+  if (pool)
+    pool->parallel_for(0, reference.height(), rows);
+  else
+    rows(0, reference.height());
 }
 
 }  // namespace
 
-Comparison compare_images(const Image& got, const Image& reference, const Tolerance& tolerance) {
+Comparison compare_images(const Image& got, const Image& reference, const Tolerance& tolerance, ThreadPool* pool) {
   check_tolerance(tolerance);
   check_comparable(got, reference);
   switch (reference.type()) {
-    case ElemType::U8: return compare_typed<std::uint8_t>(got, reference, tolerance);
-    case ElemType::U16: return compare_typed<std::uint16_t>(got, reference, tolerance);
-    case ElemType::F32: return compare_typed<float>(got, reference, tolerance);
+    case ElemType::U8: return compare_typed<std::uint8_t>(got, reference, tolerance, pool);
+    case ElemType::U16: return compare_typed<std::uint16_t>(got, reference, tolerance, pool);
+    case ElemType::F32: return compare_typed<float>(got, reference, tolerance, pool);
   }
   throw Error(ErrorKind::Internal, "compare_images: unknown element type");
 }
 
-Comparison compare_images(const Image& got, const Image& reference) {
-  return compare_images(got, reference, default_tolerance(reference.type()));
+Comparison compare_images(const Image& got, const Image& reference, ThreadPool* pool) {
+  return compare_images(got, reference, default_tolerance(reference.type()), pool);
 }
 
-Image difference_image(const Image& got, const Image& reference) {
+Image difference_image(const Image& got, const Image& reference, ThreadPool* pool) {
   check_comparable(got, reference);
   Image out(reference.width(), reference.height(), 1, ElemType::F32);
   switch (reference.type()) {
-    case ElemType::U8: fill_differences<std::uint8_t>(got, reference, out); break;
-    case ElemType::U16: fill_differences<std::uint16_t>(got, reference, out); break;
-    case ElemType::F32: fill_differences<float>(got, reference, out); break;
+    case ElemType::U8: fill_differences<std::uint8_t>(got, reference, out, pool); break;
+    case ElemType::U16: fill_differences<std::uint16_t>(got, reference, out, pool); break;
+    case ElemType::F32: fill_differences<float>(got, reference, out, pool); break;
   }
   return out;
 }
