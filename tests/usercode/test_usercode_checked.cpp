@@ -90,10 +90,12 @@ __global__ void sum_checked(const float* in_, float* out_, int n) {
   EXPECT_TRUE(mentions(checked.module->ptx, kCheckRecordSymbol));
   EXPECT_TRUE(mentions(checked.module->ptx, "ks_check_scratch"));
 
-  // The other templates compile in checked mode too (raw pointers unchecked, unchanged).
+  // The other templates compile in checked mode too (raw pointers unchecked, unchanged), and their modules have
+  // the record all the same: the runner finds it in every checked module, and it stays 0.
   for (const char* file : {"vecadd.cu", "reduce_sum.cu", "life_step.cu"}) {
     const CompiledKernel k = compile(file, template_source(file), true);
     EXPECT_TRUE(k.ok()) << file << ": " << k.module->log;
+    EXPECT_TRUE(mentions(k.module->ptx, std::string(".b8 ") + kCheckRecordSymbol + "[")) << file;
   }
 }
 

@@ -46,8 +46,8 @@ namespace checked_mode {
 
 enum Accessor : int { kInAt = 1, kOutSet = 2, kCheckedPointer = 3 };
 
-// Records the failed access unless one is recorded already. Not inlined: the accessors keep one compare and a
-// call on their fast path.
+// Records the failed access unless one is recorded already. Not inlined: an accessor keeps its compare and
+// branch, and the record's stores stay out of its way.
 __device__ __noinline__ void record(int accessor, int x, int y, int c, int width, int height, int channels,
                                     long long index, long long size, const void* base) {
   // A plain read first: when every thread fails, they do not all queue on the atomic.
