@@ -15,7 +15,7 @@ namespace {
 
 void check_diff_image(const Image& diff) {
   if (diff.channels() != 1 || diff.type() != ElemType::F32)
-    throw_usage(fmt::format("a difference heatmap is made from a 1-channel f32 image, not {} channels {}",
+    throw_usage(fmt::format("a difference heatmap is made from a 1-channel f32 image, not a {}-channel {} one",
                             diff.channels(), to_string(diff.type())),
                 "pass the image usercode::difference_image made");
 }

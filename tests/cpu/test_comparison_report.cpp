@@ -11,6 +11,7 @@
 #include "report/colormap.hpp"
 #include "report/comparison_json.hpp"
 #include "report/diff_heatmap.hpp"
+#include "support/test_support.hpp"
 #include "usercode/check/compare.hpp"
 
 namespace ks::report {
@@ -64,18 +65,14 @@ TEST(ComparisonReport, HeatmapUsesTheColormapTable) {
 }
 
 TEST(ComparisonReport, HeatmapRefusesWhatIsNotADifferenceImage) {
-  auto usage = [](auto&& call) {
-    try {
-      call();
-    } catch (const Error& e) {
-      return e.kind() == ErrorKind::Usage;
-    }
-    return false;
-  };
-  EXPECT_TRUE(usage([] { diff_levels(Image(2, 2, 4, ElemType::F32), 1.0); }));
-  EXPECT_TRUE(usage([] { diff_levels(Image(2, 2, 1, ElemType::U8), 1.0); }));
-  EXPECT_TRUE(usage([] { diff_levels(Image(2, 2, 1, ElemType::F32), 0.0); }));
-  EXPECT_TRUE(usage([] { diff_levels(Image(2, 2, 1, ElemType::F32), std::nan("")); }));
+  EXPECT_NE(test::usage_error([] { diff_levels(Image(2, 2, 4, ElemType::F32), 1.0); }).find("not a 4-channel f32 one"),
+            std::string::npos);
+  EXPECT_NE(test::usage_error([] { diff_levels(Image(2, 2, 1, ElemType::U8), 1.0); }).find("not a 1-channel u8 one"),
+            std::string::npos);
+  EXPECT_NE(test::usage_error([] { diff_levels(Image(2, 2, 1, ElemType::F32), 0.0); }).find("full scale 0"),
+            std::string::npos);
+  EXPECT_NE(test::usage_error([] { diff_levels(Image(2, 2, 1, ElemType::F32), std::nan("")); }).find("full scale nan"),
+            std::string::npos);
 }
 
 TEST(ComparisonReport, JsonOfAnImageCheck) {

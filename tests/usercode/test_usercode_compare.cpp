@@ -3,14 +3,15 @@
 // that cannot be compared. Every expected figure is worked out here from the values the test planted.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
-#include <algorithm>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
+#include "support/test_support.hpp"
 #include "usercode/check/compare.hpp"
 
 namespace ks::usercode {
@@ -36,16 +37,7 @@ Image patterned(int width, int height, int channels, ElemType type) {
 float& f32_at(Image& img, int x, int y, int c) { return img.row<float>(y)[x * img.channels() + c]; }
 std::uint8_t& u8_at(Image& img, int x, int y, int c) { return img.row<std::uint8_t>(y)[x * img.channels() + c]; }
 
-std::string usage_error(auto&& call) {
-  try {
-    call();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Usage) << e.full_message();
-    return e.full_message();
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
+using test::usage_error;
 
 TEST(UsercodeCompare, EqualImagesOfOddSizesMatch) {
   struct Case {
