@@ -1,3 +1,5 @@
+#include "usercode/check/compare.hpp"
+
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -5,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "usercode/check/compare.hpp"
 #include "usercode/check/value_tally.hpp"
 
 namespace ks::usercode {

@@ -1,3 +1,5 @@
+#include "usercode/check/compare.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <string>
@@ -6,7 +8,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "usercode/check/compare.hpp"
 #include "usercode/check/value_tally.hpp"
 
 namespace ks::usercode {

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <vector>
 
 #include "core/thread_pool.hpp"
@@ -41,6 +42,15 @@ struct Tally {
 template <class T>
 void tally_value(T got, T expected, std::size_t v, const Tolerance& t, Tally& r, bool& item_differs) {
   const double a = static_cast<double>(got), b = static_cast<double>(expected);
+  if constexpr (std::is_integral_v<T>) {  // no NaN, no infinity: a wrong u8 kernel differs everywhere, quickly
+    const double d = std::fabs(a - b);
+    if (d > r.max_abs_diff) r.max_abs_diff = d, r.max_value = v;
+    if (!(d <= t.abs + t.rel * std::max(std::fabs(a), std::fabs(b)))) {
+      if (!r.has_first) r.has_first = true, r.first_value = v;
+      item_differs = true;
+    }
+    return;
+  }
   // Most values of a right float kernel differ by rounding: one bound check, no NaN or infinity in sight.
   const double quick = std::fabs(a - b);
   if (quick <= t.abs + t.rel * std::max(std::fabs(a), std::fabs(b)) && quick != std::numeric_limits<double>::infinity()) {
