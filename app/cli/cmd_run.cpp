@@ -45,6 +45,8 @@ struct RunOptions {
   std::string kernel_file;
   std::string compare;
   std::vector<std::string> compare_params;
+  std::string diff;
+  std::optional<double> abs_tol, rel_tol;
   bool checked = false;
   double timeout_s = 2;
 };
@@ -67,6 +69,9 @@ int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
   u.json = opt.json;
   u.compare = opt.compare;
   u.compare_params = opt.compare_params;
+  u.diff = opt.diff;
+  u.abs_tol = opt.abs_tol;
+  u.rel_tol = opt.rel_tol;
   u.checked = opt.checked;
   u.timeout_s = opt.timeout_s;
   return run_user_kernel(u, global);
@@ -85,8 +90,9 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   if (!opt.kernel_file.empty()) return run_own_kernel(opt, global);
   if (opt.kernel.empty())
     throw_usage("name a kernel to run (see `kernelscope-cli list`), or your own with --kernel-file FILE.cu");
-  for (const bool own_only : {!opt.compare.empty(), !opt.compare_params.empty(), opt.checked})
-    if (own_only) throw_usage("--compare, --compare-param and --checked go with --kernel-file (your own kernel)");
+  for (const bool own_only : {!opt.compare.empty(), !opt.compare_params.empty(), opt.checked, !opt.diff.empty()})
+    if (own_only)
+      throw_usage("--compare, --compare-param, --diff and --checked go with --kernel-file (your own kernel)");
   // Everything that needs neither the image nor a device first: a bad request costs nothing.
   const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
   StencilRequest request;
@@ -165,6 +171,11 @@ Command add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "box:cpu for the CPU reference)");
   sub->add_option("--compare-param", opt->compare_params, "With --compare: the reference's NAME=VALUE (repeat)")
       ->allow_extra_args(false);
+  sub->add_option("--diff", opt->diff, "With --compare: write |your result - the reference| as a heatmap PNG");
+  sub->add_option("--abs-tol", opt->abs_tol, "With --compare: absolute tolerance (default 0 for u8, 1e-5 for f32)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--rel-tol", opt->rel_tol, "With --compare: relative tolerance (default 0 for u8, 1e-5 for f32)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("--checked", opt->checked,
                 "With --kernel-file: bounds-checked image accessors; report the first access outside the image");
   sub->add_option("--timeout", opt->timeout_s,

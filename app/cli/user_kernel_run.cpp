@@ -17,7 +17,12 @@
 #include "report/report_json.hpp"
 #include "report/report_text.hpp"
 #include "report/text_format.hpp"
+#include "report/comparison_json.hpp"
+#include "report/diff_heatmap.hpp"
 #include "report/user_run_report.hpp"
+#include "registry/registry.hpp"
+#include "usercode/check/compare.hpp"
+#include "usercode/run/checked_outcome.hpp"
 #include "stencil/border.hpp"
 #include "usercode/run/user_stencil.hpp"
 
@@ -58,6 +63,42 @@ BorderChoice take_border(std::vector<std::string>& assignments) {
   return choice;
 }
 
+// The built-in kernel a user kernel is checked against: KERNEL[:VARIANT] (variant "cpu" or none: the CPU
+// reference), its parameters, and the user's border unless the reference's own parameters name one.
+struct Reference {
+  std::string label;
+  StencilRequest request;
+};
+
+Reference parse_reference(const UserKernelRunOptions& opt, const BorderChoice& border) {
+  const auto colon = opt.compare.find(':');
+  const std::string id = opt.compare.substr(0, colon);
+  const KernelSpec& spec = KernelRegistry::builtin().get(id);
+  if (spec.category != "stencil")
+    throw_usage(fmt::format("--compare {}: a stencil kernel of yours is checked against a built-in stencil, and {} "
+                            "is a {} kernel",
+                            opt.compare, id, spec.category));
+  Reference r;
+  r.request.kernel = spec.id;
+  r.request.variant = colon == std::string::npos ? "cpu" : opt.compare.substr(colon + 1);
+  const VariantSpec* variant = spec.find_variant(r.request.variant);
+  if (!variant)
+    throw_usage(fmt::format("{} has no variant `{}`", spec.id, r.request.variant),
+                "see `kernelscope-cli list` for its variants");
+  r.request.backend = variant->backend;
+  std::vector<std::string> assignments = {fmt::format("border={}", to_string(border.border)),
+                                          fmt::format("border_value={}", border.value)};
+  assignments.insert(assignments.end(), opt.compare_params.begin(), opt.compare_params.end());
+  r.request.params = params_from_assignments(spec, assignments);
+  if (auto why = spec.unavailable_reason(r.request.variant, r.request.params))
+    throw_usage(fmt::format("--compare {}: {}", opt.compare, *why));
+  r.request.keep_alpha = false;  // your kernel filters every channel it is given
+  r.request.warmup = 0;
+  r.request.repeat = 1;
+  r.label = spec.id + ":" + r.request.variant;
+  return r;
+}
+
 }  // namespace
 
 int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global) {
@@ -68,6 +109,11 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   usercode::UserLaunchOptions launch = prepared.launch;
   launch.warmup = opt.warmup;
   launch.repeat = opt.repeat;
+  std::optional<Reference> reference;
+  if (!opt.compare.empty()) reference = parse_reference(opt, border);
+  if (opt.compare.empty() && (!opt.diff.empty() || opt.abs_tol || opt.rel_tol || !opt.compare_params.empty()))
+    throw_usage("--compare-param, --diff, --abs-tol and --rel-tol go with --compare KERNEL[:VARIANT]");
+  if (!opt.diff.empty()) inputs::check_output_folder(opt.diff);
   std::optional<ElemType> type = usercode::stencil_form(prepared.kernel).type;
   if (!opt.type.empty()) type = kernel_type_from_string(opt.type);
   inputs::check_output_folder(opt.output);
@@ -83,8 +129,24 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   const usercode::UserStencilRun run = usercode::run_user_stencil(*prepared.worker, kernel, *image,
                                                                   static_cast<int>(border.border), border.value, launch);
   throw_unless_ok(run.reply, opt.checked);
+  // A checked run that went out of bounds: its output holds skipped accesses, so nothing is written.
+  if (const auto violation = usercode::checked_violation(run.reply, {"in", "out"}))
+    throw Error(ErrorKind::Device, "your kernel went outside its images: " + *violation,
+                "fix the index at that access; nothing was written");
 
   Engine engine(Engine::Options{global.threads});
+  std::optional<usercode::Comparison> comparison;
+  if (reference) {
+    const StencilResult expected = engine.run_stencil(*image, reference->request);
+    usercode::Tolerance tolerance = usercode::default_tolerance(image->type());
+    if (opt.abs_tol) tolerance.abs = *opt.abs_tol;
+    if (opt.rel_tol) tolerance.rel = *opt.rel_tol;
+    comparison = usercode::compare_images(run.output, expected.output, tolerance, &engine.pool());
+    if (!opt.diff.empty()) {
+      const Image diff = usercode::difference_image(run.output, expected.output, &engine.pool());
+      save_image(report::diff_heatmap(diff), opt.diff);
+    }
+  }
   report::UserRunContext context;
   context.file_name = opt.kernel_file;
   context.kernel = &kernel;
@@ -105,15 +167,24 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
     j["output"] = opt.output;
     j["warmup"] = opt.warmup;
     j["user_kernel"] = report::user_kernel_json(opt.kernel_file, kernel);
+    if (opt.checked) j["checked"] = {{"violation", nullptr}};
+    if (comparison) {
+      j["comparison"] = report::comparison_json(*comparison);
+      j["comparison"]["reference"] = reference->label;
+    }
     write_text_atomically(opt.json, j.dump(2) + "\n");
   }
   fmt::print("input {} ({})\n", input.name, report::format_shape(input_shape));
   fmt::print("your kernel {} ({}), compiled for {} in {:.0f} ms{}\n", kernel.entry_facts().name, opt.kernel_file,
              prepared.worker->hello().arch, kernel.module->compile_ms, kernel.from_cache ? " (cached)" : "");
   fmt::print("{}", report::run_report_text(report));
+  if (opt.checked) fmt::print("checked: no access outside the images\n");
+  if (comparison) fmt::print("check against {}: {}\n", reference->label, usercode::comparison_summary(*comparison));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
-  return 0;
+  if (!opt.diff.empty()) fmt::print("wrote {} (|difference| as a heatmap)\n", opt.diff);
+  // A result that differs from its reference is a failure of the kernel, as a lab run that disagrees with the CPU.
+  return comparison && !comparison->matches() ? 1 : 0;
 }
 
 }  // namespace ks::cli

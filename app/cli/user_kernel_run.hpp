@@ -2,6 +2,7 @@
 // `run --kernel-file FILE.cu`: a user's own stencil kernel on an image, in the worker process (a fault or an
 // endless loop there cannot take the CLI down), with the built-ins' timing table and report, and optionally
 // checked against a built-in kernel or the CPU reference.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@ struct UserKernelRunOptions {
   std::string json;
   std::string compare;                      // KERNEL[:VARIANT]
   std::vector<std::string> compare_params;  // the reference's parameters
+  std::string diff;                         // with compare: |difference| as a heatmap PNG
+  std::optional<double> abs_tol, rel_tol;   // with compare: the tolerance (default: the type's)
   bool checked = false;
   double timeout_s = 2;
 };

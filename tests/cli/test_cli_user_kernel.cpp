@@ -161,3 +161,77 @@ TEST(CliUserKernel, AFaultOrAnEndlessLoopIsExitOneWithItsMessageAndNoOutput) {
 
 }  // namespace
 }  // namespace ks::test
+
+namespace ks::test {
+namespace {
+
+const char kSmoothU8[] = R"(// @family stencil
+// @param bias int [0, 10] = 0
+__global__ void smooth_u8(ks::InImage<unsigned char> in, ks::OutImage<unsigned char> out, int bias) {
+  const int x = ks::global_x(), y = ks::global_y();
+  if (!out.contains(x, y)) return;
+  for (int c = 0; c < in.channels; ++c) {
+    int sum = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dx = -1; dx <= 1; ++dx) sum += in.at(x + dx, y + dy, c);
+    out.set(x, y, c, static_cast<unsigned char>(min(255, (sum + 4) / 9 + bias)));
+  }
+}
+)";
+
+TEST(CliUserKernel, CompareWithABuiltInMatchesOrSaysWhereItDiffersWithAHeatmap) {
+  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_GPU();
+  TempDir dir;
+  write_file(dir / "smooth_u8.cu", kSmoothU8);
+  CliResult r = run_cli({"run", "--kernel-file", "smooth_u8.cu", "-i", "sample", "-o", "out.png", "--type", "u8",
+                         "--compare", "box:cpu", "--compare-param", "radius=1", "-p", "border=replicate", "--json",
+                         "r.json"},
+                        dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("check against box:cpu: matches"), std::string::npos) << r.out;
+  auto j = nlohmann::json::parse(read_file(dir / "r.json"));
+  EXPECT_EQ(j["comparison"]["matches"], true);
+  EXPECT_EQ(j["comparison"]["reference"], "box:cpu");
+
+  r = run_cli({"run", "--kernel-file", "smooth_u8.cu", "-i", "sample", "-o", "out.png", "--compare", "box:naive",
+               "--compare-param", "radius=1", "-p", "bias=2", "--diff", "diff.png", "--json", "r.json"},
+              dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;  // differs: a failure of the kernel, the files still written
+  EXPECT_NE(r.out.find("check against box:naive: differs"), std::string::npos) << r.out;
+  EXPECT_TRUE(std::filesystem::exists(dir / "diff.png"));
+  j = nlohmann::json::parse(read_file(dir / "r.json"));
+  EXPECT_EQ(j["comparison"]["matches"], false);
+  EXPECT_LE(j["comparison"]["max_abs_diff"].get<double>(), 2);
+  EXPECT_GT(j["comparison"]["differing"].get<double>(), 0);
+
+  r = run_cli({"run", "--kernel-file", "smooth_u8.cu", "-i", "sample", "-o", "out.png", "--compare", "box:shiny"},
+              dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("box has no variant `shiny`"), std::string::npos) << r.err;
+}
+
+TEST(CliUserKernel, CheckedModeNamesTheFirstAccessOutsideTheImageAndWritesNothing) {
+  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_GPU();
+  TempDir dir;
+  // One column too far: without checks this writes into the next row (no fault, a wrong image).
+  write_file(dir / "shift.cu",
+             "// @family stencil\n"
+             "__global__ void shift(ks::InImage<float> in, ks::OutImage<float> out) {\n"
+             "  const int x = ks::global_x(), y = ks::global_y();\n"
+             "  if (!out.contains(x, y)) return;\n"
+             "  out.set(x + 1, y, 0, in.at(x, y));\n"
+             "}\n");
+  CliResult r = run_cli({"run", "--kernel-file", "shift.cu", "-i", "sample", "-o", "out.png"}, dir.path());
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::filesystem::remove(dir / "out.png");
+  r = run_cli({"run", "--kernel-file", "shift.cu", "-i", "sample", "-o", "out.png", "--checked"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("went outside its images"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("out.set("), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+}
+
+}  // namespace
+}  // namespace ks::test

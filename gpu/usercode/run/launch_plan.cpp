@@ -117,6 +117,7 @@ nlohmann::json to_json(const WorkerReply& r) {
                       {"kernel_ms", r.kernel_ms},         {"upload_ms", r.upload_ms}, {"download_ms", r.download_ms},
                       {"load_ms", r.load_ms}};
   if (r.check_record) j["check_record"] = *r.check_record;
+  if (!r.buffer_addresses.empty()) j["buffer_addresses"] = r.buffer_addresses;
   if (r.attributes.known)
     j["attributes"] = {{"registers", r.attributes.registers},
                        {"shared_bytes", r.attributes.shared_bytes},
@@ -135,6 +136,7 @@ WorkerReply worker_reply_from_json(const nlohmann::json& j) {
   r.download_ms = j.at("download_ms").get<double>();
   r.load_ms = j.at("load_ms").get<double>();
   if (j.contains("check_record")) r.check_record = j.at("check_record");
+  if (j.contains("buffer_addresses")) r.buffer_addresses = j.at("buffer_addresses").get<std::vector<std::uint64_t>>();
   if (j.contains("attributes")) {
     const auto& a = j.at("attributes");
     r.attributes = {true, a.at("registers").get<int>(), a.at("shared_bytes").get<int>(),

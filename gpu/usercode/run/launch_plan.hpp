@@ -98,7 +98,8 @@ struct WorkerReply {
   double download_ms = 0;
   double load_ms = 0;               // loading the module (0 when it was loaded before)
   EntryAttributes attributes;
-  std::optional<nlohmann::json> check_record;  // checked mode: the first out-of-bounds access, if any
+  std::optional<nlohmann::json> check_record;  // checked mode: the record's words (check/check_record.hpp)
+  std::vector<std::uint64_t> buffer_addresses;  // checked mode: each buffer's device address, to name the one hit
 };
 
 nlohmann::json to_json(const LaunchPlan& plan);

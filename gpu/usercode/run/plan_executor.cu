@@ -12,6 +12,7 @@
 #include "core/cuda/event_timer.cuh"
 #include "core/cuda/stream.cuh"
 #include "core/error.hpp"
+#include "usercode/check/check_record.hpp"
 #include "usercode/run/plan_executor.hpp"
 
 namespace ks::usercode {
@@ -246,7 +247,8 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
     void* record = nullptr;
     std::size_t record_bytes = 0;
     if (plan.checked) {
-      if (cudaLibraryGetGlobal(&record, &record_bytes, found->second.get(), "ks_check_record") != cudaSuccess) {
+      for (void* d : device) reply.buffer_addresses.push_back(reinterpret_cast<std::uint64_t>(d));
+      if (cudaLibraryGetGlobal(&record, &record_bytes, found->second.get(), kCheckRecordSymbol) != cudaSuccess) {
         cudaGetLastError();
         record = nullptr;
       } else {
