@@ -17,6 +17,7 @@
 #include "report/table.hpp"
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
+#include "usercode/run/checked_outcome.hpp"
 #include "usercode/run/user_array.hpp"
 
 namespace ks::cli {
@@ -119,6 +120,12 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   const usercode::UserArrayRun run =
       usercode::run_user_array(*prepared.worker, prepared.kernel, spans, static_cast<std::size_t>(n), prepared.launch);
   throw_unless_ok(run.reply, opt.common.checked);
+  std::vector<std::string> names;
+  for (int i = 0; i < form.inputs; ++i) names.push_back(fmt::format("in{}", i + 1));
+  names.push_back("out");
+  if (const auto violation = usercode::checked_violation(run.reply, names))
+    throw Error(ErrorKind::Device, "your kernel went outside its arrays: " + *violation,
+                "fix the index at that access; nothing was written");
 
   Engine engine(Engine::Options{global.threads});
   const double copy_gbps = engine.cuda().copy_bandwidth_gbps();

@@ -16,6 +16,7 @@
 #include "report/report_json.hpp"
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
+#include "usercode/run/checked_outcome.hpp"
 #include "usercode/run/user_step.hpp"
 
 namespace ks::cli {
@@ -91,6 +92,9 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
   const usercode::UserStepRun run = usercode::run_user_steps(*prepared.worker, prepared.kernel, initial,
                                                              static_cast<int>(opt.steps), prepared.launch);
   throw_unless_ok(run.reply, opt.common.checked);
+  if (const auto violation = usercode::checked_violation(run.reply, {"state", "next"}))
+    throw Error(ErrorKind::Device, "your kernel went outside its states: " + *violation,
+                "fix the index at that access; nothing was written");
 
   Engine engine(Engine::Options{global.threads});
   const double copy_gbps = engine.cuda().copy_bandwidth_gbps();
