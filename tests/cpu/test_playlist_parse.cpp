@@ -177,3 +177,36 @@ TEST(PlaylistParse, TheShippedPlaylistsAllValidate) {
 
 }  // namespace
 }  // namespace ks::app
+
+namespace ks::app {
+namespace {
+
+TEST(PlaylistParse, AStepWithAKernelFileOfTheUsersIsCheckedWhenRead) {
+  test::TempDir dir;
+  std::filesystem::copy_file(std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels/smooth3x3.cu",
+                             dir / "ours.cu");
+  const Playlist p = parse(R"([
+    {"open": "sample", "kernel": "box", "params": {"radius": 1}},
+    {"kernel_file": "ours.cu", "kernel_params": {"strength": 0.5}, "caption": "Ours"},
+    {"kernel_file": null},
+    {"kernel_file": "missing.cu"},
+    {"kernel_file": "ours.cu", "kernel_params": {"strength": 2}},
+    {"kernel_file": "ours.cu", "kernel_params": {"sigma": 1}},
+    {"kernel_params": {"strength": 0.5}}
+  ])",
+                           dir.path());
+  ASSERT_EQ(p.steps.size(), 7u);
+  EXPECT_TRUE(p.steps[1].ok()) << p.steps[1].error;
+  EXPECT_EQ(p.steps[1].kernel_file, (dir / "ours.cu").lexically_normal().string());
+  EXPECT_EQ(p.steps[1].kernel_params, (std::vector<std::pair<std::string, std::string>>{{"strength", "0.5"}}));
+  EXPECT_TRUE(p.steps[2].ok()) << p.steps[2].error;
+  EXPECT_EQ(p.steps[2].kernel_file, std::string());  // back to the built-in
+  EXPECT_NE(p.steps[3].error.find("kernel file 'missing.cu': no such file"), std::string::npos) << p.steps[3].error;
+  EXPECT_NE(p.steps[4].error.find("outside its declared range [0, 1]"), std::string::npos) << p.steps[4].error;
+  EXPECT_NE(p.steps[5].error.find("no parameter `sigma`"), std::string::npos) << p.steps[5].error;
+  EXPECT_NE(p.steps[6].error.find("'kernel_params' go with the 'kernel_file'"), std::string::npos)
+      << p.steps[6].error;
+}
+
+}  // namespace
+}  // namespace ks::app

@@ -147,3 +147,25 @@ TEST(SessionPlaylist, TheDemoPlaylistsRunOnTheCpu) {
 
 }  // namespace
 }  // namespace ks::app
+
+namespace ks::app {
+namespace {
+
+TEST(SessionPlaylist, AUserKernelStepWithoutAGpuLeavesTheBuiltInWithANote) {
+  Session s(cpu_options());
+  const Playlist p = parse_playlist(
+      R"({"schema": "kernelscope.playlist/1", "title": "T", "steps": [
+        {"open": "sample", "kernel": "box"},
+        {"kernel_file": "assets/kernels/smooth3x3.cu", "caption": "the smoothing we wrote together"}]})",
+      KS_SOURCE_DIR, "test.json");
+  ASSERT_EQ(p.error_count(), 0) << p.steps[1].error;
+  PlaylistPlayer player(p);
+  player.go_to(s, 1);
+  s.wait_idle();
+  EXPECT_TRUE(any_note_says(player, "No CUDA here: on a GPU this step runs smooth3x3.cu instead of the built-in"));
+  EXPECT_FALSE(s.stencil().user_kernel());
+  EXPECT_TRUE(s.has_output());  // the built-in shows
+}
+
+}  // namespace
+}  // namespace ks::app

@@ -95,3 +95,40 @@ TEST(SessionUserKernelCuda, RunsInsteadOfTheBuiltInAndIsCheckedAgainstItsCpuRefe
 
 }  // namespace
 }  // namespace ks::app
+
+#include "session/playlist/playlist.hpp"
+#include "session/playlist/playlist_player.hpp"
+
+namespace ks::app {
+namespace {
+
+TEST(SessionUserKernelCuda, APlaylistStepRunsTheUsersKernelAndALaterOneGoesBack) {
+  KS_REQUIRE_GPU();
+  ::setenv("KS_WORKER", KS_CLI_PATH, 1);
+  Session s;
+  const Playlist p = parse_playlist(
+      R"({"schema": "kernelscope.playlist/1", "title": "T", "steps": [
+        {"open": "sample", "kernel": "box", "params": {"radius": 1}, "backend": "cuda", "type": "f32"},
+        {"kernel_file": "assets/kernels/smooth3x3.cu", "kernel_params": {"strength": 1}},
+        {"kernel_file": null}]})",
+      KS_SOURCE_DIR, "test.json");
+  ASSERT_EQ(p.error_count(), 0);
+  PlaylistPlayer player(p);
+  player.go_to(s, 1);
+  s.run_now();
+  ASSERT_TRUE(s.stencil().user_kernel()) << (player.notes().empty() ? "" : player.notes()[0]);
+  EXPECT_EQ(s.stencil().last_report()->variant, "yours");
+  wait_for_reference(s);
+  ASSERT_TRUE(s.cpu_reference());
+  EXPECT_LE(s.cpu_reference()->max_abs_difference, 1e-5);  // the 3x3 mean is box radius 1
+  player.go_to(s, 2);
+  s.run_now();
+  EXPECT_FALSE(s.stencil().user_kernel());
+  EXPECT_NE(s.stencil().last_report()->variant, "yours");
+  player.go_to(s, 1);  // going back puts it in place again
+  s.run_now();
+  EXPECT_EQ(s.stencil().last_report()->variant, "yours");
+}
+
+}  // namespace
+}  // namespace ks::app

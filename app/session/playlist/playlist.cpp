@@ -15,6 +15,9 @@
 #include "registry/registry.hpp"
 #include "session/display_frame.hpp"
 #include "session/simulation/life_pattern_files.hpp"
+#include "usercode/declarations.hpp"
+#include "usercode/run/user_params.hpp"
+#include "usercode/source_text.hpp"
 #include "session/session.hpp"
 #include "sim/life_patterns.hpp"
 
@@ -28,8 +31,7 @@ constexpr std::size_t kLabelLength = 48;
 constexpr int kMaxBlockThreads = 1024;  // what every CUDA GPU allows per block
 constexpr const char* kStepKeys =
     "open, pattern, kernel, backend, variant, type, block, params, panels, split, colormap, play, steps, "
-    "grid, "
-    "caption";
+    "grid, kernel_file, kernel_params, caption";
 constexpr long long kMaxGridSide = 65536,
                     kMaxGridCells = 1LL << 30;  // SimulationRunner::set_grid_size's limits
 
@@ -105,6 +107,8 @@ std::string summary_of(const PlaylistStep& s) {
   if (s.kernel) add(*s.kernel);
   if (s.variant) add(*s.variant);
   if (s.block) add("block " + *s.block);
+  if (s.kernel_file)
+    add(s.kernel_file->empty() ? "the built-in kernel" : std::filesystem::path(*s.kernel_file).filename().string());
   return text.empty() ? "(no changes)" : text;
 }
 
@@ -208,6 +212,12 @@ void read_step(const json& j, PlaylistStep& s, const std::filesystem::path& base
         throw_usage("grid '" + v +
                     "' is not WxH cells (e.g. \"200x120\", at most 65536 a side and 2^30 cells)");
       s.grid = std::pair(w, h);
+    } else if (key == "kernel_file") {
+      s.kernel_file = value.is_null() ? std::string() : resolved(text_of(value, "kernel_file"), base_dir, "kernel file");
+    } else if (key == "kernel_params") {
+      if (!value.is_object())
+        throw_usage("'kernel_params' must be an object like {\"strength\": 0.5}, not " + value.dump());
+      for (const auto& [name, v] : value.items()) s.kernel_params.emplace_back(name, param_text(name, v));
     } else if (key == "params") {
       if (!value.is_object())
         throw_usage("'params' must be an object like {\"radius\": 3}, not " + value.dump());
@@ -217,6 +227,16 @@ void read_step(const json& j, PlaylistStep& s, const std::filesystem::path& base
     }
   }
   if (s.open && s.pattern) throw_usage("a step opens an image or a Life pattern, not both");
+  if (!s.kernel_params.empty() && (!s.kernel_file || s.kernel_file->empty()))
+    throw_usage("'kernel_params' go with the 'kernel_file' of the same step");
+  if (s.kernel_file && !s.kernel_file->empty()) {
+    // Read and its declarations checked now (a usage Error says what is wrong); compiled when the step shows.
+    const usercode::KernelDeclarations declared =
+        usercode::parse_declarations(usercode::read_kernel_source(*s.kernel_file), *s.kernel_file);
+    std::vector<std::string> assignments;
+    for (const auto& [name, value] : s.kernel_params) assignments.push_back(name + "=" + value);
+    usercode::user_param_values(declared, assignments);
+  }
   check_values(s);
 }
 

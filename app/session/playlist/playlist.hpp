@@ -28,6 +28,11 @@ struct PlaylistStep {
   std::optional<bool> panels, split, play;
   std::optional<long long> steps;  // simulation steps to run on arriving at this step
   std::optional<std::pair<int, int>> grid;  // a simulation's grid, width x height cells
+  // "kernel_file": a stencil kernel of the user's (a .cu path made absolute against the playlist's folder) that
+  // runs instead of the built-in from this step on, checked against it; an empty string (JSON null) goes back to
+  // the built-in. "kernel_params": values of its declared parameters.
+  std::optional<std::string> kernel_file;
+  std::vector<std::pair<std::string, std::string>> kernel_params;
   std::string caption;             // may hold several lines
   // Why the step cannot be used ("step 3 (\"Tiled\"): ..."); empty when it can.
   std::string error;

@@ -9,6 +9,9 @@
 #include "core/launch_shape.hpp"
 #include "session/simulation/life_pattern_files.hpp"
 #include "session/session.hpp"
+#include "usercode/diagnostics.hpp"
+#include "usercode/run/user_params.hpp"
+#include "usercode/source_text.hpp"
 
 namespace ks::app {
 
@@ -21,6 +24,8 @@ struct MergedState {
   std::map<std::string, std::string> params;  // since the latest step that chose the kernel
   std::optional<bool> panels, split, play;
   std::optional<std::pair<int, int>> grid;
+  std::optional<std::string> kernel_file;  // "": the built-in
+  std::vector<std::pair<std::string, std::string>> kernel_params;
 };
 
 MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
@@ -51,6 +56,10 @@ MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
     take(m.split, s.split);
     take(m.play, s.play);
     take(m.grid, s.grid);
+    if (s.kernel_file) {
+      m.kernel_file = s.kernel_file;
+      m.kernel_params = s.kernel_params;
+    }
   }
   return m;
 }
@@ -71,6 +80,26 @@ void apply_params(Session& session, const MergedState& m) {
     if (pattern && !m.params.count(name)) continue;
     if (current_param(session, name) != value) session.set_param(name, value);
   }
+}
+
+// The user's kernel of a step, compiled for the GPU in use, with its declared parameters set.
+UserStencilChoice user_kernel_of(const Session& session, const MergedState& m, usercode::CompileCache& cache) {
+  usercode::CompileRequest request;
+  request.file_name = std::filesystem::path(*m.kernel_file).filename().string();
+  request.source = usercode::read_kernel_source(*m.kernel_file);
+  request.family = "stencil";
+  const DeviceInfo& d = session.device().info;
+  request.options.arch = fmt::format("sm_{}{}", d.cc_major, d.cc_minor);
+  auto kernel = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(request, &cache));
+  if (!kernel->ok()) {
+    const auto& diagnostics = kernel->module->diagnostics;
+    throw_usage(fmt::format("{} does not compile{}", request.file_name,
+                            diagnostics.empty() ? "" : ": " + usercode::format_diagnostic(diagnostics.front())),
+                "fix it in the kernel editor (Kernel > Edit kernel...)");
+  }
+  std::vector<std::string> assignments;
+  for (const auto& [name, value] : m.kernel_params) assignments.push_back(name + "=" + value);
+  return {kernel, request.file_name, usercode::user_param_values(kernel->declarations, assignments)};
 }
 
 }  // namespace
@@ -153,6 +182,25 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
     // Said at the step that names the block, not at every later one.
     if (session.backend() != Backend::Cuda && step.ok() && step.block && *step.block != "default")
       notes_.push_back("The block (" + *m.block + ") shapes CUDA launches: the CPU backend ignores it");
+  }
+  // A user kernel the steps put in place, and taken away again by a step with "kernel_file": null or by going
+  // back before the step that named it; one the presenter runs from the editor is left alone otherwise.
+  std::string wanted;
+  if (m.kernel_file && !m.kernel_file->empty()) {
+    wanted = *m.kernel_file;
+    for (const auto& [name, value] : m.kernel_params) wanted += "|" + name + "=" + value;
+  }
+  if (!wanted.empty() && !session.device().cuda) {
+    notes_.push_back(fmt::format("No CUDA here: on a GPU this step runs {} instead of the built-in kernel",
+                                 std::filesystem::path(*m.kernel_file).filename().string()));
+  } else if (!wanted.empty() && wanted != applied_kernel_) {
+    attempt("kernel_file", [&] {
+      session.use_user_kernel(user_kernel_of(session, m, *kernel_cache_));
+      applied_kernel_ = wanted;
+    });
+  } else if (wanted.empty() && (!applied_kernel_.empty() || (m.kernel_file && session.stencil().user_kernel()))) {
+    attempt("kernel_file", [&] { session.use_user_kernel(std::nullopt); });
+    applied_kernel_.clear();
   }
   if (session.simulating()) {
     if (m.play && session.simulation().playing() != *m.play)

@@ -6,11 +6,13 @@
 // What cannot apply on this machine (a CUDA variant without a GPU, a block the GPU refuses) is reported as a
 // note of the step and the show goes on: the CPU backend stands in for CUDA. A step that failed its checks
 // applies nothing and shows its error.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "session/playlist/playlist.hpp"
+#include "usercode/compile_cache.hpp"
 
 namespace ks::app {
 
@@ -45,6 +47,9 @@ class PlaylistPlayer {
   Playlist playlist_;
   int current_ = -1;
   std::string applied_input_;  // the image or pattern this player last opened: not opened again
+  // Users' kernels of the playlist, compiled once however often the show goes back and forth.
+  std::shared_ptr<usercode::CompileCache> kernel_cache_ = std::make_shared<usercode::CompileCache>(8);
+  std::string applied_kernel_;  // the user kernel (file and parameters) this player put in place; empty: none
   std::vector<std::string> notes_;
 };
 
