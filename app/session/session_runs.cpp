@@ -105,6 +105,14 @@ ui::DisplayFrame Session::display_frame() const {
   f.input_generation = generations_.input;
   f.output_generation = generations_.output;
   f.signed_output = has_output() && stencil_->output_signed();
+  if (stencil_->showing_difference()) {
+    // A user kernel's |difference| from its reference in place of the result: a generation of its own (the top
+    // bit), so that turning it on and off uploads, and its display time is not taken for the result's.
+    f.output = stencil_->user_check()->heatmap.get();
+    f.output_device = {};
+    f.output_generation = generations_.output | (std::uint64_t{1} << 63);
+    f.signed_output = false;
+  }
   return f;
 }
 

@@ -78,6 +78,27 @@ TEST(SessionUserKernelCuda, RunsInsteadOfTheBuiltInAndIsCheckedAgainstItsCpuRefe
   ASSERT_TRUE(s.cpu_reference());
   EXPECT_FALSE(s.cpu_reference()->identical);
   EXPECT_EQ(s.cpu_reference()->max_abs_difference, 3);
+  ASSERT_TRUE(s.stencil().user_check());
+  const usercode::Comparison& c = s.stencil().user_check()->comparison;
+  EXPECT_FALSE(c.matches());
+  EXPECT_EQ(c.max_abs_diff, 3);
+  ASSERT_TRUE(c.first);
+  EXPECT_EQ(c.first->got - c.first->expected, 3);
+  // The difference in place of the result, with a generation of its own; and back.
+  const std::uint64_t plain = s.display_frame().output_generation;
+  s.stencil().set_show_difference(true);
+  const ui::DisplayFrame diff = s.display_frame();
+  ASSERT_NE(diff.output, nullptr);
+  EXPECT_EQ(diff.output->channels(), 4);
+  EXPECT_EQ(diff.output->width(), s.stencil().output()->width());
+  EXPECT_NE(diff.output_generation, plain);
+  s.stencil().set_show_difference(false);
+  EXPECT_EQ(s.display_frame().output_generation, plain);
+  // A tolerance of 3 lets it match, compared again without a new run.
+  s.stencil().set_user_tolerance({3, 0});
+  wait_for_reference(s);
+  ASSERT_TRUE(s.stencil().user_check());
+  EXPECT_TRUE(s.stencil().user_check()->comparison.matches()) << usercode::comparison_summary(s.stencil().user_check()->comparison);
   EXPECT_THROW(s.stencil().set_user_param(0, 11), Error);  // outside [0, 10]: refused, never clamped
 
   // A fault: the session keeps running with the message; the next good run works.

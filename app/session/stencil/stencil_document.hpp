@@ -35,6 +35,7 @@
 #include "session/stencil/timing_history.hpp"
 #include "session/stencil/user_stencil_choice.hpp"
 #include "session/worker.hpp"
+#include "usercode/check/comparison.hpp"
 #include "usercode/run/user_stencil.hpp"
 #include "usercode/run/worker_client.hpp"
 
@@ -112,6 +113,20 @@ class StencilDocument {
   const std::optional<UserStencilChoice>& user_kernel() const noexcept { return user_; }
   // A declared parameter's value (range-checked: a usage Error outside its declaration), then a run.
   void set_user_param(std::size_t index, double value);
+  // The check of the user kernel's result against the chosen built-in's CPU reference: the whole comparison and
+  // |difference| as a heatmap (RGBA, black where nothing differs). Made with the CPU reference (poll).
+  struct UserCheck {
+    usercode::Comparison comparison;
+    std::shared_ptr<const Image> heatmap;
+  };
+  const std::optional<UserCheck>& user_check() const noexcept { return user_check_; }
+  // The tolerance of that check (default: the image type's: u8 exact, f32 1e-5 relative + 1e-5 absolute); a
+  // change compares again (the CPU result is kept).
+  void set_user_tolerance(const usercode::Tolerance& tolerance);
+  const usercode::Tolerance& user_tolerance() const noexcept { return user_tolerance_; }
+  // The viewport shows the heatmap in place of the result while this is on and there is a check.
+  void set_show_difference(bool on) noexcept { show_difference_ = on; }
+  bool showing_difference() const noexcept { return show_difference_ && user_ && user_check_; }
 
   // ---- running ----
   // A run soon: the first change runs at the next poll, later ones at most once per debounce interval.
@@ -179,6 +194,8 @@ class StencilDocument {
   // The report of a user kernel's run, as the built-ins' (on the session's worker thread).
   RunReport user_report(const usercode::UserStencilRun& run, const UserStencilChoice& user, const std::string& border,
                         const usercode::WorkerHello& hello, const ImageShape& shape) const;
+  // The check of a user kernel's result (on the session's worker thread).
+  UserCheck check_user_result(const Image& result, const Image& reference, const usercode::Tolerance& tolerance) const;
   // One block shape of the sweep for a user kernel: its report, or the Error of a block it cannot run.
   RunReport measure_user_block(const UserStencilChoice& user, usercode::WorkerClient& client, const Image& input,
                                int border, double border_value, BlockShape block) const;
@@ -209,6 +226,9 @@ class StencilDocument {
 
   KernelChoice choice_;  // the request it runs, as the session passed it
   std::optional<UserStencilChoice> user_;  // runs instead of choice_'s kernel when set
+  std::optional<UserCheck> user_check_;    // of the shown result
+  usercode::Tolerance user_tolerance_;
+  bool show_difference_ = false;
   // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.
   std::shared_ptr<usercode::WorkerClient> user_worker_;
 

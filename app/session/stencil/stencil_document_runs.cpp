@@ -172,7 +172,8 @@ void StencilDocument::submit_cpu_reference() {
   worker_.submit(
       "cpu-reference", "Running the CPU reference of " + choice_.kernel->id,
       [this, req, key, known, known_ms, input = input_, gpu_host = output_, gpu_device = output_device_,
-       generation = generations_.output](Worker::Context& ctx) {
+       generation = generations_.output,
+       user_tolerance = user_ ? std::optional(user_tolerance_) : std::nullopt](Worker::Context& ctx) {
         try {
           const Image gpu = gpu_host ? *gpu_host : download_device_image(gpu_device);
           std::shared_ptr<const Image> cpu = known;
@@ -185,11 +186,16 @@ void StencilDocument::submit_cpu_reference() {
           if (ctx.cancelled()) return;
           CpuReference ref = compare(gpu, *cpu);
           ref.median_ms = ms;
-          ctx.post([this, key, cpu, ref, generation] {
+          std::optional<UserCheck> check;
+          if (user_tolerance) check = check_user_result(gpu, *cpu, *user_tolerance);
+          ctx.post([this, key, cpu, ref, generation, check = std::move(check)] {
             reference_key_ = key;
             reference_output_ = cpu;
             reference_ms_ = ref.median_ms;
-            if (generations_.output == generation) cpu_reference_ = ref;  // else another result is shown by now
+            if (generations_.output == generation) {  // else another result is shown by now
+              cpu_reference_ = ref;
+              user_check_ = check;
+            }
           });
         } catch (const Error& e) {
           ctx.post([this, e] { notify(Notice::Level::Error, Notice::Source::Reference, "CPU reference: " + e.full_message()); });

@@ -3,9 +3,12 @@
 // chosen built-in kernel's CPU reference (stencil_document_runs.cpp).
 #include <fmt/format.h>
 
+#include "report/diff_heatmap.hpp"
 #include "report/user_run_report.hpp"
+#include "usercode/check/compare.hpp"
 #include "session/stencil/stencil_document.hpp"
 #include "stencil/border.hpp"
+#include "usercode/check/tolerance.hpp"
 #include "usercode/run/user_params.hpp"
 
 namespace ks::app {
@@ -39,8 +42,10 @@ void StencilDocument::set_user_kernel(std::optional<UserStencilChoice> choice) {
     if (!user_worker_) user_worker_ = std::make_shared<usercode::WorkerClient>(usercode::WorkerClient::Options{});
   }
   user_ = std::move(choice);
+  if (input_) user_tolerance_ = usercode::default_tolerance(input_->type());
   // The shown result, its report and reference belong to the other kernel.
   cpu_reference_.reset();
+  user_check_.reset();
   sweep_.reset();
   request_run();
 }
@@ -60,6 +65,25 @@ void StencilDocument::set_user_param(std::size_t index, double value) {
                                                 return assignments;
                                               }());
   request_run();
+}
+
+StencilDocument::UserCheck StencilDocument::check_user_result(const Image& result, const Image& reference,
+                                                              const usercode::Tolerance& tolerance) const {
+  UserCheck check;
+  check.comparison = usercode::compare_images(result, reference, tolerance, &engine_.pool());
+  const Image diff = usercode::difference_image(result, reference, &engine_.pool());
+  check.heatmap = std::make_shared<const Image>(convert_channels(report::diff_heatmap(diff), 4));
+  return check;
+}
+
+void StencilDocument::set_user_tolerance(const usercode::Tolerance& tolerance) {
+  if (!(tolerance.abs >= 0) || !(tolerance.rel >= 0))
+    throw_usage("a tolerance is a number of 0 or more", "0 asks for exact equality");
+  user_tolerance_ = tolerance;
+  // Compared again; the CPU result is kept, so this costs no CPU run.
+  cpu_reference_.reset();
+  user_check_.reset();
+  reference_tried_for_ = 0;
 }
 
 RunReport StencilDocument::user_report(const usercode::UserStencilRun& run, const UserStencilChoice& user,

@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
+#include "usercode/check/comparison.hpp"
 
 namespace ks::ui::panels {
 
@@ -34,16 +37,39 @@ void draw_user_kernel_section(app::Session& s, PanelState& st) {
     if (!p.description.empty() && ImGui::IsItemHovered()) wrapped_tooltip(p.description);
     ImGui::PopID();
   }
-  const auto& ref = s.cpu_reference();
-  if (ref)
-    (ref->identical ? note_text : warning_text)(
-        ref->identical ? fmt::format("Equal to {} on the CPU, pixel for pixel.", s.kernel().id)
-                       : fmt::format("Differs from {} on the CPU: max |difference| {:.3g}.", s.kernel().id,
-                                     ref->max_abs_difference));
-  else
+  const auto& check = s.stencil().user_check();
+  if (check) {
+    const usercode::Comparison& c = check->comparison;
+    (c.matches() ? note_text : warning_text)(fmt::format("Against {} on the CPU: {}", s.kernel().id,
+                                                         usercode::comparison_summary(c)));
+    bool show = s.stencil().showing_difference();
+    if (ImGui::Checkbox("Show the difference", &show)) s.stencil().set_show_difference(show);
+    if (ImGui::IsItemHovered())
+      wrapped_tooltip("|your result - the reference| per pixel (the largest over its channels) as a heatmap in "
+                      "place of the result: black where nothing differs, pale yellow at the largest difference.");
+    if (c.first && st.view) {
+      ImGui::SameLine();
+      if (named_button(st.buttons, "Go to the first difference")) {
+        // Centred and magnified, so that the pixel inspector reads it under the pointer.
+        st.view->center_x = float(c.first->x) + 0.5f;
+        st.view->center_y = float(c.first->y) + 0.5f;
+        st.view->zoom = std::max(st.view->zoom, 16.0f);
+      }
+    }
+  } else {
     note_text(fmt::format("Checked against {} on the CPU (pick another kernel below to check against it) once the "
                           "values settle.",
                           s.kernel().id));
+  }
+  usercode::Tolerance tolerance = s.stencil().user_tolerance();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  bool changed = ImGui::InputDouble("abs tolerance", &tolerance.abs, 0, 0, "%.3g", ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+  changed |= ImGui::InputDouble("rel tolerance", &tolerance.rel, 0, 0, "%.3g", ImGuiInputTextFlags_EnterReturnsTrue);
+  ImGui::SameLine();
+  help_marker("Two values agree when |a - b| <= abs + rel * max(|a|, |b|). u8 images: exact by default; f32: 1e-5 "
+              "and 1e-5. Enter applies.");
+  if (changed) try_change(st, [&] { s.stencil().set_user_tolerance(tolerance); });
   if (named_button(st.buttons, "Back to the built-in kernel")) try_change(st, [&] { s.use_user_kernel(std::nullopt); });
 }
 
