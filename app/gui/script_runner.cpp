@@ -318,6 +318,14 @@ std::span<const ScriptRunner::Command> ScriptRunner::view_commands() {
        [](ScriptRunner& r, const Line& l) { r.window_.set_presenter_view(on_off(l.arg)); }},
       {"panels", kNoArgument,
        [](ScriptRunner& r, const Line& l) { r.window_.set_panels_visible(on_off(l.arg)); }},
+      {"window-size", kNoArgument,
+       [](ScriptRunner& r, const Line& l) {
+         bool w_ok = false, h_ok = false;
+         const int w = l.words.size() == 3 ? l.words[1].toInt(&w_ok) : 0;
+         const int h = l.words.size() == 3 ? l.words[2].toInt(&h_ok) : 0;
+         if (!w_ok || !h_ok || w <= 0 || h <= 0) throw_usage("window-size needs a width and a height in pixels");
+         r.window_.resize(w, h);
+       }},
   };
   return kCommands;
 }

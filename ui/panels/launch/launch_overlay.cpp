@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -42,7 +43,8 @@ struct Mapper {
   ImVec2 max(const PixelRect& r) const { return (*this)(r.x1, r.y1); }
 };
 
-void text_box(ImDrawList* draw, ImVec2 at, const std::vector<std::string>& lines, ImVec2 keep_inside) {
+// Returns the box drawn: min x, min y, max x, max y.
+std::array<float, 4> text_box(ImDrawList* draw, ImVec2 at, const std::vector<std::string>& lines, ImVec2 keep_inside) {
   const float pad = 6, line_h = ImGui::GetTextLineHeight();
   float w = 0;
   for (const std::string& l : lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
@@ -52,6 +54,7 @@ void text_box(ImDrawList* draw, ImVec2 at, const std::vector<std::string>& lines
   draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), kBox, 4.0f);
   for (std::size_t i = 0; i < lines.size(); ++i)
     draw->AddText(ImVec2(at.x + pad, at.y + pad + float(i) * line_h), kText, lines[i].c_str());
+  return {at.x, at.y, at.x + size.x, at.y + size.y};
 }
 
 // The lines between blocks, over the visible part of the grid only.
@@ -120,7 +123,8 @@ void chosen_block(ImDrawList* draw, const Mapper& map, const LaunchGeometry& g, 
 
 }  // namespace
 
-void draw_launch_overlay(const app::Session& session, const PanelState& state) {
+void draw_launch_overlay(const app::Session& session, PanelState& state) {
+  state.launch_header_rect = {};
   if (!state.view || !state.view->show_launch_grid) return;
   const ViewState& view = *state.view;
   const ImGuiIO& io = ImGui::GetIO();
@@ -152,7 +156,8 @@ void draw_launch_overlay(const app::Session& session, const PanelState& state) {
   // Top left, below where the legend stands, and below the split's labels when they are drawn.
   const DisplayFrame frame = session.display_frame();
   const bool split_labels = view.split && frame.input && (frame.output || frame.output_device);
-  text_box(draw, ImVec2(12, launch_header_top(ImGui::GetTextLineHeight(), split_labels)), header, free_area);
+  state.launch_header_rect =
+      text_box(draw, ImVec2(12, launch_header_top(ImGui::GetTextLineHeight(), split_labels)), header, free_area);
 }
 
 }  // namespace ks::ui

@@ -14,7 +14,8 @@ namespace ks::ui {
 struct PanelState;
 
 // Draws nothing unless state.view is set and its show_launch_grid is on. The cursor's pixel is state.probe.
-void draw_launch_overlay(const app::Session& session, const PanelState& state);
+// Keeps where it drew its header box in state.launch_header_rect.
+void draw_launch_overlay(const app::Session& session, PanelState& state);
 
 // Block outlines are skipped when blocks are narrower than this on screen (logical pixels): a mesh of lines.
 inline constexpr float kMinBlockOutlinePx = 4.0f;
