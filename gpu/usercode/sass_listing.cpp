@@ -1,0 +1,69 @@
+// The SASS listing from nvdisasm's output with line info (--print-line-info): each function's code follows
+// `.section .text.NAME` and the labels `NAME:` / `.text.NAME:`; `//## File "PATH", line N` (with
+// ` inlined at "PATH", line M` after it where a function was inlined: the place itself comes first) gives the
+// place of the instructions after it, each written as `/*OFFSET*/  OPCODE OPERANDS ;`.
+#include <regex>
+#include <string>
+
+#include "usercode/listing.hpp"
+
+namespace ks::usercode {
+
+namespace {
+
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+// "LDG.E R2, desc[UR4][R2.64] ;" from "/*0080*/   LDG.E R2, desc[UR4][R2.64] ;   /* 0x... */", spaces made single.
+std::string instruction_text(std::string_view code) {
+  if (const auto encoding = code.find("/*"); encoding != std::string_view::npos) code = code.substr(0, encoding);
+  std::string out;
+  for (char c : trim(code)) {
+    if (c == '\t') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+Listing parse_sass_listing(std::string_view output, const std::string& user_file,
+                           const std::vector<KernelFacts>& kernels) {
+  static const std::regex section(R"(^\.section\s+\.text\.([\w$.]+))");
+  static const std::regex text_label(R"(^\.text\.([\w$.]+):$)");
+  static const std::regex file_line(R"(^//## File \"((?:[^\"\\]|\\.)*)\", line (\d+))");
+  static const std::regex instruction(R"(^/\*([0-9a-fA-F]+)\*/\s*(.*)$)");
+  Listing listing;
+  listing.kind = ListingKind::Sass;
+  SourcePlace place;
+  auto start_function = [&](const std::string& mangled) {
+    if (!listing.kernels.empty() && listing.kernels.back().mangled_name == mangled) return;
+    listing.kernels.push_back({kernel_name(mangled, kernels), mangled, {}});
+    place = {};
+  };
+  while (!output.empty()) {
+    const auto end = output.find('\n');
+    const std::string line(trim(output.substr(0, end)));
+    output.remove_prefix(end == std::string_view::npos ? output.size() : end + 1);
+    std::smatch m;
+    if (std::regex_search(line, m, section) || std::regex_search(line, m, text_label)) {
+      start_function(m[1]);
+    } else if (listing.kernels.empty()) {
+      continue;  // the ELF's headers and other sections before the first function's code
+    } else if (std::regex_search(line, m, file_line)) {
+      place = place_in(m[1].str(), std::stoi(m[2]), user_file);
+    } else if (std::regex_search(line, m, instruction)) {
+      const std::string text = instruction_text(m[2].str());
+      if (!text.empty()) listing.kernels.back().lines.push_back({place.source_line, place.origin, text});
+    } else if (line.starts_with(".L") && line.ends_with(":")) {  // a branch target
+      listing.kernels.back().lines.push_back({0, LineOrigin::None, line});
+    }
+  }
+  return listing;
+}
+
+}  // namespace ks::usercode
