@@ -6,7 +6,10 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <cstring>
 #include <filesystem>
+#include <map>
+#include <tuple>
 #include <fstream>
 #include <sstream>
 
@@ -155,6 +158,32 @@ std::string ptx_without_line_info(const std::string& ptx) {
   return out;
 }
 
+// The code sections (`.text.NAME`) of a CUBIN, an ELF64 file, by name: the SASS itself, read without nvdisasm.
+std::map<std::string, std::string> cubin_code(const std::vector<char>& cubin) {
+  std::map<std::string, std::string> code;
+  auto read = [&](std::size_t at, auto value) {
+    if (at + sizeof(value) > cubin.size()) throw std::runtime_error("the CUBIN ends early");
+    std::memcpy(&value, cubin.data() + at, sizeof(value));
+    return value;
+  };
+  if (cubin.size() < 64 || std::memcmp(cubin.data(), "\x7f" "ELF", 4) != 0 || cubin[4] != 2) return code;
+  const auto section_table = read(0x28, std::uint64_t{});
+  const auto entry_size = read(0x3a, std::uint16_t{}), count = read(0x3c, std::uint16_t{});
+  const auto names_index = read(0x3e, std::uint16_t{});
+  auto section = [&](std::size_t i) {
+    const std::size_t h = section_table + i * entry_size;
+    return std::tuple{read(h, std::uint32_t{}), read(h + 0x18, std::uint64_t{}), read(h + 0x20, std::uint64_t{})};
+  };
+  const auto [unused, names_offset, names_size] = section(names_index);
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto [name_at, offset, size] = section(i);
+    if (name_at >= names_size || offset + size > cubin.size()) continue;
+    const std::string name(cubin.data() + names_offset + name_at);
+    if (name.starts_with(".text.")) code[name] = std::string(cubin.data() + offset, size);
+  }
+  return code;
+}
+
 TEST(UsercodeListing, LineInfoChangesNoInstruction) {
   KS_REQUIRE_NVRTC();
   for (const char* file : {"vecadd.cu", "reduce_sum.cu", "smooth3x3.cu", "life_step.cu"}) {
@@ -164,6 +193,11 @@ TEST(UsercodeListing, LineInfoChangesNoInstruction) {
     EXPECT_NE(with.ptx.find(".loc"), std::string::npos);
     EXPECT_EQ(without.ptx.find(".loc"), std::string::npos);
     EXPECT_EQ(ptx_without_line_info(with.ptx), ptx_without_line_info(without.ptx));
+    // The SASS: the CUBINs' code sections, byte for byte (the line table lives in sections of its own).
+    const auto with_code = cubin_code(with.cubin), without_code = cubin_code(without.cubin);
+    EXPECT_EQ(with_code.size(), with.kernels.size());
+    EXPECT_TRUE(with_code == without_code);
+    EXPECT_NE(with.cubin.size(), without.cubin.size()) << "the line table is there";
     ASSERT_EQ(with.kernels.size(), without.kernels.size());
     for (std::size_t i = 0; i < with.kernels.size(); ++i) {
       EXPECT_EQ(with.kernels[i].registers, without.kernels[i].registers);
