@@ -27,6 +27,22 @@ SourcePlace place_in(std::string_view path, int line, std::string_view user_file
   return {LineOrigin::Header, 0};
 }
 
+std::string_view trim(std::string_view s) {
+  const auto first = s.find_first_not_of(" \t\r");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
+}
+
+std::string single_spaced(std::string_view text) {
+  std::string out;
+  for (char c : trim(text)) {
+    if (c == '\t' || c == '\r') c = ' ';
+    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
+    out += c;
+  }
+  return out;
+}
+
 std::string kernel_name(const std::string& mangled, const std::vector<KernelFacts>& kernels) {
   for (const auto& k : kernels)
     if (k.mangled_name == mangled) return k.name;

@@ -11,12 +11,6 @@ namespace ks::usercode {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
-
 std::vector<std::string_view> lines_of(std::string_view text) {
   std::vector<std::string_view> lines;
   while (!text.empty()) {
@@ -37,17 +31,6 @@ std::map<int, std::string> ptx_files(const std::vector<std::string_view>& lines)
     if (std::smatch m; std::regex_search(l, m, file)) files[std::stoi(m[1])] = m[2];
   }
   return files;
-}
-
-// Instructions and labels keep their text, tabs between opcode and operands made single spaces.
-std::string instruction_text(std::string_view line) {
-  std::string out;
-  for (char c : trim(line)) {
-    if (c == '\t') c = ' ';
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
-  }
-  return out;
 }
 
 }  // namespace
@@ -104,7 +87,7 @@ Listing ptx_listing(const CompiledModule& m) {
     if (line.ends_with(":"))  // a label: a branch target, of no line of its own
       k.lines.push_back({0, LineOrigin::None, std::string(line)});
     else
-      k.lines.push_back({place.source_line, place.origin, instruction_text(line)});
+      k.lines.push_back({place.source_line, place.origin, single_spaced(line)});
   }
   return listing;
 }

@@ -11,22 +11,10 @@ namespace ks::usercode {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t\r");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t\r") - first + 1);
-}
-
 // "LDG.E R2, desc[UR4][R2.64] ;" from "/*0080*/   LDG.E R2, desc[UR4][R2.64] ;   /* 0x... */", spaces made single.
 std::string instruction_text(std::string_view code) {
   if (const auto encoding = code.find("/*"); encoding != std::string_view::npos) code = code.substr(0, encoding);
-  std::string out;
-  for (char c : trim(code)) {
-    if (c == '\t') c = ' ';
-    if (c == ' ' && !out.empty() && out.back() == ' ') continue;
-    out += c;
-  }
-  return out;
+  return single_spaced(code);
 }
 
 }  // namespace
