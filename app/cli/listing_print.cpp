@@ -7,31 +7,9 @@
 
 namespace ks::cli {
 
-namespace {
-
-std::vector<std::string_view> source_lines(std::string_view source) {
-  std::vector<std::string_view> lines;
-  while (!source.empty()) {
-    const auto end = source.find('\n');
-    std::string_view line = source.substr(0, end);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    lines.push_back(line);
-    if (end == std::string_view::npos) break;
-    source.remove_prefix(end + 1);
-  }
-  return lines;
-}
-
-std::string_view trimmed(std::string_view s) {
-  const auto first = s.find_first_not_of(" \t");
-  return first == std::string_view::npos ? std::string_view{} : s.substr(first);
-}
-
-}  // namespace
-
 std::string listing_text(const usercode::Listing& listing, std::string_view source) {
   using usercode::LineOrigin;
-  const std::vector<std::string_view> lines = source_lines(source);
+  const std::vector<std::string_view> lines = usercode::lines_of(source);
   std::string out;
   for (const usercode::KernelListing& k : listing.kernels) {
     out += fmt::format("{} of {}:\n", to_string(listing.kind), k.name);
@@ -51,7 +29,7 @@ std::string listing_text(const usercode::Listing& listing, std::string_view sour
         first = false;
         if (origin == LineOrigin::User) {
           const bool again = !shown.insert(line).second;
-          const std::string_view text = line >= 1 && std::size_t(line) <= lines.size() ? trimmed(lines[line - 1]) : "";
+          const std::string_view text = line >= 1 && std::size_t(line) <= lines.size() ? usercode::trim(lines[line - 1]) : "";
           out += fmt::format("{:>5} | {}\n", line, again ? "(again)" : text);
         } else {
           out += fmt::format("      | {}\n", origin == LineOrigin::Prelude  ? "(prelude: ks_prelude.cuh)"

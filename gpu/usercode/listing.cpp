@@ -43,6 +43,17 @@ std::string single_spaced(std::string_view text) {
   return out;
 }
 
+std::vector<std::string_view> lines_of(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const auto end = text.find('\n');
+    lines.push_back(text.substr(0, end));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+  return lines;
+}
+
 std::string kernel_name(const std::string& mangled, const std::vector<KernelFacts>& kernels) {
   for (const auto& k : kernels)
     if (k.mangled_name == mangled) return k.name;

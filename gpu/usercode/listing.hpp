@@ -63,6 +63,7 @@ struct SourcePlace {
 };
 SourcePlace place_in(std::string_view path, int line, std::string_view user_file);
 std::string kernel_name(const std::string& mangled, const std::vector<KernelFacts>& kernels);
+std::vector<std::string_view> lines_of(std::string_view text);  // split at '\n'
 std::string_view trim(std::string_view s);           // without the blanks (spaces, tabs, CR) at either end
 std::string single_spaced(std::string_view text);  // trimmed, each run of blanks one space
 

@@ -11,17 +11,6 @@ namespace ks::usercode {
 
 namespace {
 
-std::vector<std::string_view> lines_of(std::string_view text) {
-  std::vector<std::string_view> lines;
-  while (!text.empty()) {
-    const auto end = text.find('\n');
-    lines.push_back(text.substr(0, end));
-    if (end == std::string_view::npos) break;
-    text.remove_prefix(end + 1);
-  }
-  return lines;
-}
-
 // `.file 1 "/abs/smooth.cu"` (optionally `, TIMESTAMP, SIZE` after it): file number to path.
 std::map<int, std::string> ptx_files(const std::vector<std::string_view>& lines) {
   static const std::regex file(R"(^\.file\s+(\d+)\s+\"((?:[^\"\\]|\\.)*)\")");

@@ -52,6 +52,22 @@ const KernelListing& only_kernel(const Listing& l) {
 
 constexpr const char* kVecaddLine = "if (i < n) out[i] = a[i] + scale * b[i];";
 
+// vecadd's global loads and stores (instructions starting with `load` / `store`) must all be the user's
+// `line`: two loads (a[i], b[i]) and one store (out[i]).
+void expect_memory_at(const KernelListing& k, const std::string& load, const std::string& store, int line) {
+  int loads = 0, stores = 0;
+  for (const ListingLine& i : k.lines) {
+    const bool is_load = i.text.starts_with(load), is_store = i.text.starts_with(store);
+    if (!is_load && !is_store) continue;
+    loads += is_load;
+    stores += is_store;
+    EXPECT_EQ(i.origin, LineOrigin::User) << i.text;
+    EXPECT_EQ(i.source_line, line) << i.text;
+  }
+  EXPECT_EQ(loads, 2) << "a[i] and b[i]";
+  EXPECT_EQ(stores, 1) << "out[i]";
+}
+
 TEST(UsercodeListing, PtxLoadsAndStoreBelongToTheirLine) {
   KS_REQUIRE_NVRTC();
   const CompiledModule m = compile_template("vecadd.cu");
@@ -64,17 +80,7 @@ TEST(UsercodeListing, PtxLoadsAndStoreBelongToTheirLine) {
   const KernelListing& k = only_kernel(l);
   EXPECT_EQ(k.name, "vecadd");
   EXPECT_EQ(k.mangled_name, m.kernels.at(0).mangled_name);
-  int loads = 0, stores = 0;
-  for (const ListingLine& i : k.lines) {
-    const bool load = i.text.starts_with("ld.global"), store = i.text.starts_with("st.global");
-    if (!load && !store) continue;
-    loads += load;
-    stores += store;
-    EXPECT_EQ(i.origin, LineOrigin::User) << i.text;
-    EXPECT_EQ(i.source_line, line) << i.text;
-  }
-  EXPECT_EQ(loads, 2) << "a[i] and b[i]";
-  EXPECT_EQ(stores, 1) << "out[i]";
+  expect_memory_at(k, "ld.global", "st.global", line);
   // ret is at the closing brace, the line after.
   ASSERT_FALSE(k.lines.empty());
   EXPECT_EQ(k.lines.back().text, "ret;");
@@ -374,16 +380,7 @@ TEST(UsercodeListing, RealSassPutsTheLoadsAndTheStoreAtTheirLine) {
   const Listing l = sass_listing(m, {nvdisasm, std::chrono::seconds(30)});
   const KernelListing& k = only_kernel(l);
   EXPECT_EQ(k.name, "vecadd");
-  int loads = 0, stores = 0;
-  for (const ListingLine& i : k.lines) {
-    const bool load = i.text.starts_with("LDG"), store = i.text.starts_with("STG");
-    if (!load && !store) continue;
-    loads += load;
-    stores += store;
-    EXPECT_EQ(i.source_line, line) << i.text;
-  }
-  EXPECT_EQ(loads, 2);
-  EXPECT_EQ(stores, 1);
+  expect_memory_at(k, "LDG", "STG", line);
 }
 
 }  // namespace
