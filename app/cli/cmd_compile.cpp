@@ -95,7 +95,8 @@ int run_compile(const CompileCliOptions& opt) {
   // The listing before anything is written: a disassembler that fails leaves no file behind.
   std::optional<usercode::Listing> listing;
   if (opt.ptx || opt.sass) {
-    const usercode::Disassembler disassembler{opt.nvdisasm.empty() ? usercode::find_nvdisasm() : std::filesystem::path(opt.nvdisasm)};
+    const usercode::Disassembler disassembler{opt.nvdisasm.empty() ? usercode::find_nvdisasm()
+                                                                   : std::filesystem::path(opt.nvdisasm)};
     listing = usercode::compiler_listing(m, opt.sass ? usercode::ListingKind::Sass : usercode::ListingKind::Ptx,
                                          disassembler);
   }

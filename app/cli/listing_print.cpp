@@ -29,7 +29,8 @@ std::string listing_text(const usercode::Listing& listing, std::string_view sour
         first = false;
         if (origin == LineOrigin::User) {
           const bool again = !shown.insert(line).second;
-          const std::string_view text = line >= 1 && std::size_t(line) <= lines.size() ? usercode::trim(lines[line - 1]) : "";
+          const std::string_view text =
+              line >= 1 && std::size_t(line) <= lines.size() ? usercode::trim(lines[line - 1]) : "";
           out += fmt::format("{:>5} | {}\n", line, again ? "(again)" : text);
         } else {
           out += fmt::format("      | {}\n", origin == LineOrigin::Prelude  ? "(prelude: ks_prelude.cuh)"

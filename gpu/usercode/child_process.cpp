@@ -86,7 +86,8 @@ ProcessResult run_process(const std::filesystem::path& program, const std::vecto
   std::array<std::string*, 2> sinks{&r.out, &r.err};
   int open_pipes = 2;
   while (open_pipes > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    using std::chrono::milliseconds;
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.timed_out = true;
       break;

@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 
 #include "core/error.hpp"
 #include "usercode/child_process.hpp"
@@ -90,22 +89,25 @@ Listing sass_listing(const CompiledModule& m, const Disassembler& d) {
   const std::string what = fmt::format("the disassembler {}", tool);
   if (!r.started)
     throw Error(ErrorKind::Io, fmt::format("could not start {}: {}", what, r.start_error),
-                "check the CUDA toolkit's installation, or ask for --ptx");
+                "check the CUDA toolkit's installation, or look at the PTX instead");
   if (r.timed_out)
     throw Error(ErrorKind::Io,
                 fmt::format("{} did not finish within {:g} s and was stopped", what, d.time_limit.count() / 1000.0),
-                "ask for --ptx");
-  if (r.signal != 0) throw Error(ErrorKind::Io, fmt::format("{} was ended by signal {}", what, r.signal), "ask for --ptx");
+                "look at the PTX instead");
+  if (r.signal != 0)
+    throw Error(ErrorKind::Io, fmt::format("{} was ended by signal {}", what, r.signal), "look at the PTX instead");
   if (r.exit_code != 0) {
     const std::string said = first_line(r.err.empty() ? r.out : r.err);
     throw Error(ErrorKind::Io,
                 fmt::format("{} failed (exit status {}){}", what, r.exit_code, said.empty() ? "" : ": " + said),
-                "check that it comes from the CUDA toolkit NVRTC is from (it must know " + m.options.front() +
-                    "), or ask for --ptx");
+                fmt::format("check that it comes from the CUDA toolkit NVRTC comes from (the CUBIN is for {}), or "
+                            "look at the PTX instead",
+                            m.options.front().substr(m.options.front().find('=') + 1)));
   }
   Listing listing = parse_sass_listing(r.out, m.file_name, m.kernels);
   if (listing.kernels.empty())
-    throw Error(ErrorKind::Io, fmt::format("{} wrote no kernel code for {}", what, m.file_name), "ask for --ptx");
+    throw Error(ErrorKind::Io, fmt::format("{} wrote no kernel code for {}", what, m.file_name),
+                "look at the PTX instead");
   return listing;
 }
 

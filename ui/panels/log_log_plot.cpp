@@ -133,7 +133,8 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
     legend_right = std::max(legend_right, frame.min.x + 19 + ImGui::CalcTextSize(s.name.c_str()).x);
     legend_bottom += line_h;
   }
-  if (legend_bottom > frame.min.y + 3) frame.legend_box = {frame.min.x + 5, frame.min.y + 3, legend_right, legend_bottom};
+  if (legend_bottom > frame.min.y + 3)
+    frame.legend_box = {frame.min.x + 5, frame.min.y + 3, legend_right, legend_bottom};
   std::vector<std::array<float, 4>> taken = {frame.legend_box};
 
   // The series, clipped to the frame; the point nearest the mouse for the tooltip.
