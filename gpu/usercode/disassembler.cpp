@@ -6,7 +6,7 @@
 #include <cstdlib>
 
 #include "core/error.hpp"
-#include "usercode/child_process.hpp"
+#include "usercode/tool_process.hpp"
 
 namespace ks::usercode {
 

@@ -1,4 +1,4 @@
-#include "usercode/child_process.hpp"
+#include "usercode/tool_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

@@ -1,7 +1,7 @@
 #pragma once
-// A program run as a child process, with a time limit, its standard output and error captured: for the CUDA
-// toolkit's command-line tools (nvdisasm), which have no library to call. POSIX only (fork and exec through
-// posix_spawn, pipes, poll).
+// A command-line tool run to its end as a child process, with a time limit, its standard output and error
+// captured: for the CUDA toolkit's tools (nvdisasm), which have no library to call. POSIX only (posix_spawn, pipes,
+// poll). Not the worker's ChildProcess (usercode/run/), which stays and is spoken to line by line.
 #include <chrono>
 #include <filesystem>
 #include <string>
