@@ -258,7 +258,14 @@ std::string vecadd_sass_text(const std::string& mangled, int line) {
          "\t//## File " + file + ", line " + std::to_string(line + 1) + "\n"
          "        /*0080*/                   EXIT ;\n"
          ".L_x_0:\n"
-         "        /*0090*/                   BRA `(.L_x_0);\n";
+         "        /*0090*/                   BRA `(.L_x_0);\n"
+         // A data section after the code (printed without --print-code): none of its lines is an instruction.
+         "//--------------------- .nv.callgraph             --------------------------\n"
+         "\t.section\t.nv.callgraph,\"\",@\"SHT_CUDA_CALLGRAPH\"\n"
+         "\t.align\t\t4\n"
+         "        /*0000*/ \t.word\t0x00000000\n"
+         "\t.align\t\t4\n"
+         "        /*0004*/ \t.word\t0xffffffff\n";
 }
 
 TEST(UsercodeListing, SassFromADisassemblerProgram) {
