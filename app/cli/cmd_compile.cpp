@@ -76,6 +76,7 @@ nlohmann::ordered_json facts_json(const usercode::CompiledModule& m) {
 int run_compile(const CompileCliOptions& opt) {
   if (!opt.listing_json.empty() && !opt.ptx && !opt.sass)
     throw_usage("--listing-json writes the listing --ptx or --sass asks for", "add --ptx or --sass");
+  if (!opt.nvdisasm.empty() && !opt.sass) throw_usage("--nvdisasm names the disassembler of --sass", "add --sass");
   usercode::CompileRequest request;
   request.file_name = opt.file;
   request.source = usercode::read_kernel_source(opt.file);

@@ -194,6 +194,8 @@ TEST(CliCompile, ListingJsonOfATwoKernelFile) {
              "__global__ void fill(float* out) { out[threadIdx.x] = 0.f; }\n");
   expect_refused({"compile", "two.cu", "--entry", "fill", "--listing-json", "l.json"}, 2,
                  "--listing-json writes the listing --ptx or --sass asks for", dir.path());
+  expect_refused({"compile", "two.cu", "--entry", "fill", "--ptx", "--nvdisasm", "nvdisasm"}, 2,
+                 "--nvdisasm names the disassembler of --sass", dir.path());
   EXPECT_FALSE(std::filesystem::exists(dir / "l.json"));
   CliResult r = run_cli({"compile", "two.cu", "--entry", "fill", "--ptx", "--listing-json", "l.json"}, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
