@@ -121,7 +121,8 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
   // The boxes over the top of the image: the split's labels and the launch overlay's header.
   const ui::SplitLabelBoxes& labels = window.viewport().split_labels();
   line += " split_labels=" + rect(labels.input) + ";" + rect(labels.output) +
-          " launch_header=" + rect(window.panels().launch_header_rect);
+          " launch_header=" + rect(window.panels().launch_header_rect) +
+          " launch_hover=" + rect(window.panels().launch_hover_rect);
   // The free area's right edge (where the sidebar starts, or the viewport's edge), and the Topology window's
   // place and how far it scrolls sideways (0: its contents fit), in logical pixels.
   const float viewport_width = float(window.viewport().width());
