@@ -67,14 +67,15 @@ std::vector<std::string> wrapped(const std::vector<std::string>& lines, float wi
   return out;
 }
 
-// A box of text placed at `at`, inside the area (0, 0)-`keep_inside` that the sidebar leaves free: its lines
-// wrapped to that width, moved left and up to fit, but never above `min_top` (a box too tall runs past the bottom
-// rather than over what stands above it).
+// Lines of text in a box, and where the box stands.
 struct TextBox {
   std::vector<std::string> lines;
   std::array<float, 4> rect{};  // min x, min y, max x, max y
 };
 
+// A box of text placed at `at`, inside the area (0, 0)-`keep_inside` that the sidebar leaves free: its lines
+// wrapped to that width, moved left and up to fit, but never above `min_top` (a box too tall runs past the bottom
+// rather than over what stands above it).
 TextBox place_text_box(ImVec2 at, const std::vector<std::string>& text, ImVec2 keep_inside, float min_top = 0) {
   const float pad = 6, line_h = ImGui::GetTextLineHeight();
   TextBox box{wrapped(text, std::max(keep_inside.x - 2 * pad, 8 * line_h)), {}};
