@@ -15,4 +15,11 @@ std::vector<DemoPlaylist> demo_playlists() {
           {"life-naive-to-bitpacked", as_text(playlist_life_naive_to_bitpacked())}};
 }
 
+std::vector<KernelTemplate> kernel_templates() {
+  return {{"smooth3x3.cu", "3x3 smoothing (stencil)", as_text(kernel_smooth3x3_cu())},
+          {"vecadd.cu", "Vector add (array)", as_text(kernel_vecadd_cu())},
+          {"reduce_sum.cu", "Shared-memory sum (array, scalar out)", as_text(kernel_reduce_sum_cu())},
+          {"life_step.cu", "Game of Life step (step)", as_text(kernel_life_step_cu())}};
+}
+
 }  // namespace ks::embedded

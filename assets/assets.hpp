@@ -17,4 +17,17 @@ struct DemoPlaylist {
   std::string_view text;  // the JSON
 };
 std::vector<DemoPlaylist> demo_playlists();  // in the order a course would show them
+
+// The kernel templates of assets/kernels (CUDA sources a user starts their own kernel from).
+std::span<const unsigned char> kernel_smooth3x3_cu();
+std::span<const unsigned char> kernel_vecadd_cu();
+std::span<const unsigned char> kernel_reduce_sum_cu();
+std::span<const unsigned char> kernel_life_step_cu();
+
+struct KernelTemplate {
+  std::string_view file_name;  // "smooth3x3.cu"
+  std::string_view title;      // "3x3 smoothing (stencil)": how a menu lists it
+  std::string_view text;
+};
+std::vector<KernelTemplate> kernel_templates();  // in the order of the first lessons: smoothing first
 }  // namespace ks::embedded

@@ -16,6 +16,7 @@
 #include "cli/lab_report_text.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
+#include "cli/user_kernel_lab.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
@@ -50,7 +51,30 @@ struct LabOptions {
   std::string output;
   std::vector<std::string> in_arrays;
   std::vector<std::string> out_arrays;
+  std::string kernel_file;  // your own `array` kernel (cli/user_kernel_lab.hpp)
+  bool checked = false;
+  double timeout_s = 2;
 };
+
+int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
+  if (!opt.kernel.empty())
+    throw_usage(fmt::format("give either a lab kernel (`{}`) or --kernel-file, not both", opt.kernel));
+  if (!opt.variant.empty() || !opt.backend.empty() || !opt.host.empty() || opt.streams != 1 || opt.chunks ||
+      !opt.input.empty() || !opt.output.empty() || !opt.csv.empty())
+    throw_usage("--variant, --backend, --host, --streams, --chunks, -i, -o and --csv are for the built-in lab "
+                "kernels",
+                "your kernel takes --size, -p, --block, --repeat, --warmup, --seed, --in, --out, --json");
+  UserArrayCliOptions u;
+  u.common = {opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s};
+  u.size = opt.size;
+  u.in_arrays = opt.in_arrays;
+  u.out_arrays = opt.out_arrays;
+  u.repeat = opt.repeat;
+  u.warmup = opt.warmup;
+  u.seed = opt.seed;
+  u.json = opt.json;
+  return run_user_array_kernel(u, global);
+}
 
 // "NAME=FILE"
 std::pair<std::string, std::string> split_assignment(const std::string& text, const char* option) {
@@ -68,6 +92,10 @@ std::string lab_kernel_ids() {
 }
 
 int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
+  if (!opt.kernel_file.empty()) return run_own_array_kernel(opt, global);
+  if (opt.kernel.empty())
+    throw_usage("name a lab kernel (" + lab_kernel_ids() + "), or your own with --kernel-file FILE.cu");
+  if (opt.checked) throw_usage("--checked goes with --kernel-file (your own kernel)");
   // Everything that needs no file and no device first.
   const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
   if (!spec.lab)
@@ -165,7 +193,7 @@ Command add_lab_command(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<LabOptions>();
   CLI::App* sub = app.add_subcommand(
       "lab", "Run a basics-lab kernel (vecadd, saxpy, ...): launch arithmetic, transfers, streams, check vs CPU");
-  sub->add_option("kernel", opt->kernel, "Lab kernel (see `kernelscope-cli list`)")->required();
+  sub->add_option("kernel", opt->kernel, "Lab kernel (see `kernelscope-cli list`); or give --kernel-file");
   sub->add_option("--size", opt->size,
                   "n (1048576, 2^20, 1M = 2^20, 2^20+3), NxM or MxNxK, as the kernel takes (default: its own)");
   sub->add_option("-p,--param", opt->params, "Parameter as NAME=VALUE; repeat for several")->allow_extra_args(false);
@@ -195,6 +223,13 @@ Command add_lab_command(CLI::App& app, const GlobalOptions& global) {
       ->allow_extra_args(false);
   sub->add_option("--out", opt->out_arrays, "Write an array after the run: NAME=FILE.npy (repeat for several)")
       ->allow_extra_args(false);
+  sub->add_option("--kernel-file", opt->kernel_file,
+                  "Run your own `array` kernel (a .cu file; README \"Your own kernel\"): inputs in1, in2, ... from "
+                  "--in or generated from --seed, its output `out` written with --out out=FILE.npy");
+  sub->add_flag("--checked", opt->checked, "With --kernel-file: compile with -DKS_CHECKED (bounds-checked accessors)");
+  sub->add_option("--timeout", opt->timeout_s, "With --kernel-file: seconds one launch may take before it is stopped")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->capture_default_str();
   return {sub, [opt, &global] { return run_lab_command(*opt, global); }};
 }
 

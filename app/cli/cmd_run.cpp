@@ -11,6 +11,7 @@
 #include "report/report_json.hpp"
 #include "report/report_text.hpp"
 #include "cli/request_checks.hpp"
+#include "cli/user_kernel_run.hpp"
 #include "report/text_format.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
@@ -40,7 +41,36 @@ struct RunOptions {
   int warmup = 1;
   std::string type;  // empty: as prepare_stencil_input decides (u16 -> f32, otherwise kept)
   std::string json;
+  // Your own kernel instead of a built-in one (cli/user_kernel_run.hpp).
+  std::string kernel_file;
+  std::string compare;
+  std::vector<std::string> compare_params;
+  bool checked = false;
+  double timeout_s = 2;
 };
+
+int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
+  if (!opt.kernel.empty())
+    throw_usage(fmt::format("give either a kernel id (`{}`) or --kernel-file, not both", opt.kernel),
+                "--compare KERNEL[:VARIANT] checks your kernel against a built-in one");
+  if (!opt.backend.empty() || !opt.variant.empty())
+    throw_usage("--backend and --variant are for built-in kernels; your kernel runs on the GPU as written");
+  UserKernelRunOptions u;
+  u.kernel_file = opt.kernel_file;
+  u.input = opt.input;
+  u.output = opt.output;
+  u.params = opt.params;
+  u.block = opt.block;
+  u.repeat = opt.repeat;
+  u.warmup = opt.warmup;
+  u.type = opt.type;
+  u.json = opt.json;
+  u.compare = opt.compare;
+  u.compare_params = opt.compare_params;
+  u.checked = opt.checked;
+  u.timeout_s = opt.timeout_s;
+  return run_user_kernel(u, global);
+}
 
 nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const std::string& input_name,
                                 const ImageShape& input_shape, int warmup) {
@@ -52,6 +82,11 @@ nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, 
 }
 
 int run_run(const RunOptions& opt, const GlobalOptions& global) {
+  if (!opt.kernel_file.empty()) return run_own_kernel(opt, global);
+  if (opt.kernel.empty())
+    throw_usage("name a kernel to run (see `kernelscope-cli list`), or your own with --kernel-file FILE.cu");
+  for (const bool own_only : {!opt.compare.empty(), !opt.compare_params.empty(), opt.checked})
+    if (own_only) throw_usage("--compare, --compare-param and --checked go with --kernel-file (your own kernel)");
   // Everything that needs neither the image nor a device first: a bad request costs nothing.
   const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
   StencilRequest request;
@@ -97,7 +132,7 @@ Command add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto opt = std::make_shared<RunOptions>();
   CLI::App* sub =
       app.add_subcommand("run", "Run one kernel on an image, save the result and print its timings");
-  sub->add_option("kernel", opt->kernel, "Kernel id (see `kernelscope-cli list`)")->required();
+  sub->add_option("kernel", opt->kernel, "Kernel id (see `kernelscope-cli list`); or give --kernel-file");
   sub->add_option(
          "-i,--input", opt->input,
          "Input image (" + supported_load_formats() + "), or the word 'sample' for the embedded sample")
@@ -123,6 +158,19 @@ Command add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "Element type the kernel runs on: u8 or f32 (default: the file's; 16-bit as f32)")
       ->check(CLI::IsMember({"u8", "f32"}));
   sub->add_option("--json", opt->json, "Also write the report as JSON to this file");
+  sub->add_option("--kernel-file", opt->kernel_file,
+                  "Run your own stencil kernel (a .cu file; README \"Your own kernel\") instead of a built-in one");
+  sub->add_option("--compare", opt->compare,
+                  "With --kernel-file: check the result against a built-in KERNEL[:VARIANT] (e.g. box:naive, or "
+                  "box:cpu for the CPU reference)");
+  sub->add_option("--compare-param", opt->compare_params, "With --compare: the reference's NAME=VALUE (repeat)")
+      ->allow_extra_args(false);
+  sub->add_flag("--checked", opt->checked,
+                "With --kernel-file: bounds-checked image accessors; report the first access outside the image");
+  sub->add_option("--timeout", opt->timeout_s,
+                  "With --kernel-file: seconds one launch may take before it is stopped")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->capture_default_str();
   return {sub, [opt, &global] { return run_run(*opt, global); }};
 }
 

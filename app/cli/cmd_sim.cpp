@@ -14,6 +14,7 @@
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
+#include "cli/user_kernel_lab.hpp"
 #include "report/sim_frames.hpp"
 #include "report/sim_report.hpp"
 #include "core/error.hpp"
@@ -54,7 +55,29 @@ struct SimOptions {
   int gif_delay = kDefaultGifDelayCs;
   std::string colormap = "gray";
   std::string json;
+  std::string kernel_file;  // your own `step` kernel (cli/user_kernel_lab.hpp)
+  std::uint64_t seed = 1;
+  bool checked = false;
+  double timeout_s = 2;
 };
+
+int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
+  if (!opt.kernel.empty())
+    throw_usage(fmt::format("give either a simulation (`{}`) or --kernel-file, not both", opt.kernel));
+  if (!opt.pattern.empty() || !opt.backend.empty() || !opt.variant.empty() || opt.every > 0 || !opt.frames.empty() ||
+      !opt.gif.empty())
+    throw_usage("--pattern, --backend, --variant, --every, --frames and --gif are for the built-in simulations",
+                "your kernel takes --steps, --size or -i, -p, --block, --seed, -o, --json");
+  UserStepCliOptions u;
+  u.common = {opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s};
+  u.steps = opt.steps;
+  u.size = opt.size;
+  u.input = opt.input;
+  u.seed = opt.seed;
+  u.output = opt.output;
+  u.json = opt.json;
+  return run_user_step_kernel(u, global);
+}
 
 // "WxH" with both sides >= 1; the simulation checks the upper limits.
 std::pair<int, int> parse_grid_size(const std::string& text) {
@@ -86,6 +109,10 @@ long long next_chunk(long long chunk, double chunk_ms) {
 }
 
 int run_sim(const SimOptions& opt, const GlobalOptions& global) {
+  if (!opt.kernel_file.empty()) return run_own_step_kernel(opt, global);
+  if (opt.kernel.empty())
+    throw_usage("name a simulation (life, heat, grayscott), or your own step kernel with --kernel-file FILE.cu");
+  if (opt.checked) throw_usage("--checked goes with --kernel-file (your own kernel)");
   // Everything that needs no file and no device first: a bad request costs nothing.
   const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
   if (spec.category != "simulation")
@@ -216,8 +243,8 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
   CLI::App* sub = app.add_subcommand(
       "sim",
       "Run a simulation (life, heat, grayscott) for N steps, save its state and print the step timings");
-  sub->add_option("kernel", opt->kernel, "Simulation: life, heat or grayscott (see `kernelscope-cli list`)")
-      ->required();
+  sub->add_option("kernel", opt->kernel,
+                  "Simulation: life, heat or grayscott (see `kernelscope-cli list`); or give --kernel-file");
   sub->add_option("--steps", opt->steps, "Steps (generations) to run")
       ->required()
       ->check(CLI::Range(1LL, 1LL << 40));
@@ -252,6 +279,14 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
                   "Colours of the saved pictures: gray (default; 8-bit gray PNGs), viridis, magma, diverging (RGB)");
   sub->add_option("--json", opt->json,
                   "Also write the report (steps, timings, population) as JSON to this file");
+  sub->add_option("--kernel-file", opt->kernel_file,
+                  "Run your own `step` kernel (a .cu file; README \"Your own kernel\") for --steps steps from a random "
+                  "state (--seed) or an image (-i)");
+  sub->add_option("--seed", opt->seed, "With --kernel-file: seed of the random first state")->capture_default_str();
+  sub->add_flag("--checked", opt->checked, "With --kernel-file: compile with -DKS_CHECKED (bounds-checked accessors)");
+  sub->add_option("--timeout", opt->timeout_s, "With --kernel-file: seconds one step may take before it is stopped")
+      ->check(CLI::Range(0.05, 3600.0))
+      ->capture_default_str();
   return {sub, [opt, &global] { return run_sim(*opt, global); }};
 }
 

@@ -26,6 +26,7 @@ struct GuiOptions {
   unsigned threads = 0;
   QString script;
   QString playlist;  // a .json file or the name of a demo playlist
+  QString kernel;    // a .cu file to open in the kernel editor
   QString settings_file;
   int script_time_limit_s = 300;
 };
@@ -46,11 +47,12 @@ GuiOptions parse(const QApplication& app) {
                               "Present a demo playlist: a .json file, or naive-tiled-separable, "
                               "block-sizes-occupancy or life-naive-to-bitpacked (Space: next step, Page Up: back)",
                               "FILE");
+  QCommandLineOption edit_kernel("edit-kernel", "Open a CUDA kernel (.cu) in the kernel editor", "FILE.cu");
   QCommandLineOption script("script", "Run the commands of FILE in the window (tests, demos)", "FILE");
   QCommandLineOption settings("settings", "Keep settings in this INI file instead of the user's", "FILE");
   QCommandLineOption limit("script-time-limit", "Seconds a --script may take", "S", "300");
   for (auto* o : {&script, &settings, &limit}) o->setFlags(QCommandLineOption::HiddenFromHelp);
-  p.addOptions({backend, threads, playlist, script, settings, limit});
+  p.addOptions({backend, threads, playlist, edit_kernel, script, settings, limit});
   p.process(app);  // --help, --version and unknown options end the process here (exit 0 / 1)
 
   GuiOptions o;
@@ -65,6 +67,7 @@ GuiOptions parse(const QApplication& app) {
   if (!ok) ks::throw_usage("--threads must be a whole number, not '" + p.value(threads).toStdString() + "'");
   o.script = p.value(script);
   o.playlist = p.value(playlist);
+  o.kernel = p.value(edit_kernel);
   o.settings_file = p.value(settings);
   o.script_time_limit_s = p.value(limit).toInt(&ok);
   if (!ok || o.script_time_limit_s < 1) ks::throw_usage("--script-time-limit must be a positive number of seconds");
@@ -124,6 +127,7 @@ int run_gui(int argc, char** argv) {
         window.show_playlist_error(QString::fromStdString(e.full_message()));
       }
     }
+    if (!opt.kernel.isEmpty()) window.edit_kernel(opt.kernel);  // a file it refuses: a dialog says why
     code = QApplication::exec();
     if (runner) since_quit = runner->since_quit();
   }

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/launch_shape.hpp"
+#include "gui/editor_script.hpp"
 #include "gui/playlist_script.hpp"
 #include "gui/script_inspect.hpp"
 #include "gui/sim_script.hpp"
@@ -70,7 +71,7 @@ bool ScriptRunner::waiting() const {
                       session_.simulation().generation() < sim_wait_generation_;
   const bool topology = wait_for_topology_ && session_.topology().busy();
   const bool requests = !window_.panels().save_requests.empty();  // asked for by a panel, not served yet
-  return session_.busy() || window_.opening() || behind || topology || requests;
+  return session_.busy() || window_.opening() || behind || topology || requests || window_.kernel_editor_busy();
 }
 
 void ScriptRunner::step() {
@@ -207,6 +208,7 @@ void ScriptRunner::run_line(const QString& line) {
   // The Topology window (gui/topology_script.hpp), then life, heat and grayscott (gui/sim_script.hpp).
   if (run_topology_command(l.words, session_, wait_for_topology_)) return;
   if (run_sim_command(l.words, session_, sim_wait_generation_)) return;
+  if (run_editor_command(l.words, l.rest, window_)) return;
   throw_usage("unknown script command '" + l.cmd.toStdString() + "'");
 }
 
@@ -320,12 +322,13 @@ std::span<const ScriptRunner::Command> ScriptRunner::view_commands() {
        [](ScriptRunner& r, const Line& l) { r.window_.set_presenter_view(on_off(l.arg)); }},
       {"panels", kNoArgument,
        [](ScriptRunner& r, const Line& l) { r.window_.set_panels_visible(on_off(l.arg)); }},
-      {"window-size", kNoArgument,
+      {"window-size", kArgument,
        [](ScriptRunner& r, const Line& l) {
-         bool w_ok = false, h_ok = false;
-         const int w = l.words.size() == 3 ? l.words[1].toInt(&w_ok) : 0;
-         const int h = l.words.size() == 3 ? l.words[2].toInt(&h_ok) : 0;
-         if (!w_ok || !h_ok || w <= 0 || h <= 0) throw_usage("window-size needs a width and a height in pixels");
+         const QStringList wh = l.arg.split('x');
+         bool ok_w = false, ok_h = false;
+         const int w = wh.value(0).toInt(&ok_w), h = wh.value(1).toInt(&ok_h);
+         if (wh.size() != 2 || !ok_w || !ok_h || w < 1 || h < 1)
+           throw_usage("window-size needs WIDTHxHEIGHT in pixels, not '" + l.arg.toStdString() + "'");
          r.window_.resize(w, h);
        }},
   };

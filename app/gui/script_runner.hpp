@@ -7,7 +7,6 @@
 //   block WxH | block default    type u8|f32       run                  wait                fit
 //   split on|off                 panels on|off     sweep                colormap NAME       zoom FACTOR
 //   text-size POINTS             high-contrast on|off   presenter on|off   (View > Text size, ..., Presenter view)
-//   window-size W H              (the window resized to W x H logical pixels, as a person's drag of its corner)
 //   device-model ID|none         (the Launch section's device model, e.g. h100: the launch pictured without a GPU)
 //   drop PATH                    (a file dropped on the window, as from a file manager)
 //   click X Y                    (a left click at the viewport's logical pixel X, Y: panels included)
@@ -47,6 +46,8 @@
 //   topo generate|add|placements|time-limit|run|wait|cancel|print  (the Topology window: gui/topology_script.hpp)
 //   playlist FILE|DEMO, next, previous, close-playlist, print-playlist  (demo playlists: gui/playlist_script.hpp;
 //                                each but close prints the playlist's state)
+//   editor show|open|text|type|find|save|print|...  (the kernel editor: gui/editor_script.hpp)
+//   window-size WxH              (the window's size in logical pixels, as a person dragging its corner)
 //   key space|pagedown|pageup|left|right|escape  (a key press on the viewport, window shortcuts included)
 //   expect-error                 (the previous command failed as it should; without it a failure ends the script)
 //

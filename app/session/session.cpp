@@ -109,6 +109,12 @@ void Session::select_kernel(const std::string& id) {
   request_run();
 }
 
+void Session::use_user_kernel(std::optional<UserStencilChoice> choice) {
+  if (choice && choice_.kernel->category != "stencil") select_kernel("box");
+  stencil_->set_user_kernel(std::move(choice));
+  refresh_launch_info();
+}
+
 void Session::set_param(const std::string& name, const std::string& text) {
   if (in_lab()) {  // the lab checks the whole request (kmeans' k against the image, ...)
     lab_->set_param(name, text);

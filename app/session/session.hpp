@@ -36,6 +36,7 @@
 #include "session/display_frame.hpp"
 #include "session/exports.hpp"
 #include "session/launch/launch_picture.hpp"
+#include "session/stencil/user_stencil_choice.hpp"
 #include "session/session_shared.hpp"
 #include "session/simulation/simulation_runner.hpp"
 #include "session/stencil/stencil_document.hpp"
@@ -125,6 +126,13 @@ class Session {
   const LaunchInfo& launch_info() const noexcept { return launch_info_; }
   // What cudaOccupancyMaxPotentialBlockSize suggests for the current kernel and variant (not applied).
   BlockShape suggest_block();
+
+  // ---- your own kernel ----
+  // Runs a user's stencil kernel (from the kernel editor) instead of the chosen built-in one, or (nullopt) goes
+  // back to the built-in. The built-in stays chosen: its border mode applies, and its CPU reference is what the
+  // user kernel's result is checked against; a simulation or lab kernel chosen now gives way to `box`. Usage
+  // Error for a kernel that did not compile or is not a stencil.
+  void use_user_kernel(std::optional<UserStencilChoice> choice);
 
   // ---- running (the active document's) ----
   void run_now();      // runs the current request and waits for it; throws its ks::Error

@@ -55,7 +55,7 @@ TEST_F(GuiApp, TheLaunchHeaderStandsBelowTheSplitLabels) {
       "split on\n"
       "menu View/Launch grid\n";
   for (const Case& c : cases)
-    script += "text-size " + std::to_string(c.text_points) + "\nwindow-size " + std::to_string(c.width) + " " +
+    script += "text-size " + std::to_string(c.text_points) + "\nwindow-size " + std::to_string(c.width) + "x" +
               std::to_string(c.height) +
               "\n"
               "print-status\n"
@@ -96,7 +96,7 @@ TEST_F(GuiApp, ThePixelTextsStayBesideTheSidebarWithLargeText) {
       "device-model h100\n"  // the launch pictured (and its hover text) without a GPU
       "menu View/Launch grid\n"
       "text-size 24\n"
-      "window-size 1024 700\n"
+      "window-size 1024x700\n"
       "mouse move 40 150\n"  // on the image, under the header
       "mouse move 41 150\n"
       "print-status\n"

@@ -14,6 +14,7 @@
 #include "engine/engine.hpp"
 #include "registry/registry.hpp"
 #include "sim/simulation.hpp"
+#include "support/test_support.hpp"
 
 namespace ks::sim_test {
 
@@ -43,18 +44,7 @@ inline SimulationRequest sim_request(const std::string& kernel, const std::vecto
   return r;
 }
 
-// The usage Error `f` throws, with its message and hint together; a test failure when it throws none.
-template <class F>
-std::string usage_error(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Usage) << e.full_message();
-    return e.full_message();
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
+using test::usage_error;  // support/test_support.hpp
 
 inline double max_difference(const Image& a, const Image& b) {
   const auto x = a.elements<float>(), y = b.elements<float>();

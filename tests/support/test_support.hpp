@@ -1,11 +1,13 @@
 #pragma once
-// Helpers shared by the test binaries: random images, comparisons with useful failure messages, temp folders.
+// Helpers shared by the test binaries: random images, comparisons with useful failure messages, the usage Error a
+// call throws, temp folders.
 #include <filesystem>
 #include <random>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "core/image.hpp"
 
 namespace ks::test {
@@ -15,6 +17,19 @@ Image random_image(int width, int height, int channels, ElemType type, std::uint
 
 // Exact equality for integer images; for F32, |a - b| <= rel_tol * max(|b|, 1). Reports the first mismatches.
 ::testing::AssertionResult images_match(const Image& actual, const Image& expected, double rel_tol = 1e-5);
+
+// The usage Error `f` throws, with its message and hint together; a test failure when it throws none.
+template <class F>
+std::string usage_error(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage) << e.full_message();
+    return e.full_message();
+  }
+  ADD_FAILURE() << "no error";
+  return {};
+}
 
 // A fresh, empty folder under the system temp dir, removed when the object goes.
 class TempDir {

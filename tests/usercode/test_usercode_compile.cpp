@@ -13,8 +13,10 @@
 namespace ks::usercode {
 namespace {
 
-#define KS_REQUIRE_NVRTC() \
-  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"
+#define KS_REQUIRE_NVRTC()                                          \
+  do {                                                              \
+    if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"; \
+  } while (0)
 
 CompileRequest request_for(const std::string& name, const std::string& source) {
   CompileRequest r;
@@ -56,7 +58,8 @@ TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
   for (const Expected& e : {Expected{"smooth3x3.cu", Family::Stencil, "smooth3x3", 0, 1},
                             Expected{"vecadd.cu", Family::Array, "vecadd", 0, 1},
                             Expected{"reduce_sum.cu", Family::Array, "reduce_sum", 1024 * 4, 0},
-                            Expected{"life_step.cu", Family::Step, "life_step", 0, 1}}) {
+                            Expected{"life_step.cu", Family::Step, "life_step", 0, 1},
+                            Expected{"box3x3_naive.cu", Family::Stencil, "box3x3_naive", 0, 0}}) {
     SCOPED_TRACE(e.file);
     const CompiledKernel k = compile_user_kernel(template_request(e.file));
     ASSERT_TRUE(k.ok()) << k.module->log;
@@ -75,7 +78,9 @@ TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
       EXPECT_EQ(f.spill_stores, 0);
       EXPECT_EQ(f.spill_loads, 0);
       EXPECT_EQ(f.shared_bytes, e.shared_bytes);
-      if (f.registers <= 64) EXPECT_EQ(f.max_threads_per_block, 1024);
+      if (f.registers <= 64) {
+        EXPECT_EQ(f.max_threads_per_block, 1024);
+      }
     }
     EXPECT_GT(k.module->compile_ms, 0);
     EXPECT_NE(k.module->ptx.find(".entry " + f.mangled_name), std::string::npos);

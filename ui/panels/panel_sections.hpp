@@ -12,6 +12,7 @@ class Session;
 namespace ks::ui::panels {
 
 void draw_kernel_section(app::Session& session, PanelState& state);
+void draw_user_kernel_section(app::Session& session, PanelState& state);  // stencil/user_kernel_section.cpp
 void draw_launch_section(app::Session& session, PanelState& state);
 void draw_timing_section(app::Session& session, PanelState& state);
 void draw_device_section(app::Session& session, PanelState& state);

@@ -30,7 +30,7 @@ struct PanelState {
   float sidebar_width = 380;    // logical pixels at the default text size, at the viewport's right edge
   float text_scale = 1;         // the panels' text size over the default (13 points): the sidebar widens with it
   // Which sections are open (the app keeps them in its settings).
-  bool kernel_open = true, launch_open = true, timing_open = true, device_open = false, view_open = false;
+  bool user_kernel_open = true, kernel_open = true, launch_open = true, timing_open = true, device_open = false, view_open = false;
 
   // The viewport's view: the View section edits its colormap, range, legend and split. Null: no View section.
   ViewState* view = nullptr;

@@ -14,27 +14,35 @@ void AppSettings::set_last_folder(const QString& folder) { settings_.setValue("f
 QString AppSettings::last_save_folder() const { return settings_.value("files/last_save_folder").toString(); }
 void AppSettings::set_last_save_folder(const QString& folder) { settings_.setValue("files/last_save_folder", folder); }
 
-QStringList AppSettings::recent_files() const {
-  QStringList list = settings_.value("files/recent").toStringList();
+QStringList AppSettings::recent_list(const char* key) const {
+  QStringList list = settings_.value(key).toStringList();
   while (list.size() > kRecentLimit) list.removeLast();
   return list;
 }
 
-void AppSettings::add_recent_file(const QString& path) {
-  QStringList list = recent_files();
+void AppSettings::add_to_recent_list(const char* key, const QString& path) {
+  QStringList list = recent_list(key);
   list.removeAll(path);
   list.prepend(path);
   while (list.size() > kRecentLimit) list.removeLast();
-  settings_.setValue("files/recent", list);
+  settings_.setValue(key, list);
 }
 
-void AppSettings::remove_recent_file(const QString& path) {
-  QStringList list = recent_files();
+void AppSettings::remove_from_recent_list(const char* key, const QString& path) {
+  QStringList list = recent_list(key);
   list.removeAll(path);
-  settings_.setValue("files/recent", list);
+  settings_.setValue(key, list);
 }
 
+QStringList AppSettings::recent_files() const { return recent_list("files/recent"); }
+void AppSettings::add_recent_file(const QString& path) { add_to_recent_list("files/recent", path); }
+void AppSettings::remove_recent_file(const QString& path) { remove_from_recent_list("files/recent", path); }
 void AppSettings::clear_recent_files() { settings_.remove("files/recent"); }
+
+QStringList AppSettings::recent_kernels() const { return recent_list("files/recent_kernels"); }
+void AppSettings::add_recent_kernel(const QString& path) { add_to_recent_list("files/recent_kernels", path); }
+void AppSettings::remove_recent_kernel(const QString& path) { remove_from_recent_list("files/recent_kernels", path); }
+void AppSettings::clear_recent_kernels() { settings_.remove("files/recent_kernels"); }
 
 void AppSettings::load_panels(PanelState& s) const {
   s.visible = settings_.value("panels/visible", s.visible).toBool();

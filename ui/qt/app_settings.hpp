@@ -34,6 +34,11 @@ class AppSettings {
   void add_recent_file(const QString& path);  // moves it to the front
   void remove_recent_file(const QString& path);
   void clear_recent_files();
+  // The kernel sources (.cu) opened or saved in the kernel editor, kept apart from the images.
+  QStringList recent_kernels() const;  // newest first, at most kRecentLimit
+  void add_recent_kernel(const QString& path);
+  void remove_recent_kernel(const QString& path);
+  void clear_recent_kernels();
 
   void load_panels(PanelState& state) const;
   void save_panels(const PanelState& state);
@@ -43,6 +48,10 @@ class AppSettings {
   void set_appearance(const Appearance& a);
 
  private:
+  QStringList recent_list(const char* key) const;
+  void add_to_recent_list(const char* key, const QString& path);
+  void remove_from_recent_list(const char* key, const QString& path);
+
   QSettings& settings_;
 };
 

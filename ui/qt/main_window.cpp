@@ -27,6 +27,8 @@
 #include "core/error.hpp"
 #include "io/image_io.hpp"
 #include "panels/window_words.hpp"
+#include "qt/editor/kernel_editor.hpp"
+#include "qt/editor/kernel_editor_dock.hpp"
 #include "qt/eliding_status_bar.hpp"
 #include "qt/focus_after_dialogs.hpp"
 #include "qt/qimage_convert.hpp"
@@ -124,6 +126,9 @@ void MainWindow::build_menus() {
   add_playlist_file_actions(file);
   add_simulation_entries(file, simulation_menu_context());
   file->addSeparator();
+  auto* kernel = new QMenu("&Kernel", this);
+  add_kernel_editor(file, kernel);
+  file->addSeparator();
   file->addAction("&Export result image...", QKeySequence::Save, this, &MainWindow::export_result_dialog);
   file->addAction("Save &screenshot...", QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
                   [this] { screenshot_dialog(true); });
@@ -152,6 +157,7 @@ void MainWindow::build_menus() {
   launch_grid_action_->setCheckable(true);
   add_topology_view_action(view);
   add_presenter_actions(view);
+  menuBar()->addMenu(kernel);
 
   QMenu* help = menuBar()->addMenu("&Help");
   help->addAction("&About kernelscope", this, &MainWindow::about);
@@ -296,6 +302,7 @@ void MainWindow::set_presenter_view(bool on) {
 void MainWindow::set_appearance(const Appearance& a) {
   viewport_->set_appearance(a);  // checks it first: a refused value changes nothing
   settings_.set_appearance(a);
+  editor_dock_->editor().set_text_size(a.font_size);
   for (QAction* action : text_size_group_->actions())
     action->setChecked(action->data().toFloat() == a.font_size);
   contrast_action_->setChecked(a.high_contrast);
@@ -516,6 +523,10 @@ QString MainWindow::about_text() const {
 // ---- window events ----
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!editor_dock_->confirm_close()) {  // "save changes to the kernel?" answered Cancel
+    event->ignore();
+    return;
+  }
   close_playlist();  // the panels as the user left them, not as the show did
   settings_.set_geometry(saveGeometry());
   settings_.save_panels(panels_);
@@ -541,6 +552,11 @@ void MainWindow::dropEvent(QDropEvent* event) {
     if (u.isLocalFile()) {
       if (app::is_life_pattern_file(path_of(u.toLocalFile()))) {  // .rle: life starts from the pattern
         open_pattern_file(simulation_menu_context(), u.toLocalFile());
+        event->acceptProposedAction();
+        return;
+      }
+      if (KernelEditorDock::is_kernel_path(u.toLocalFile())) {  // .cu: the kernel editor's
+        edit_kernel(u.toLocalFile());
         event->acceptProposedAction();
         return;
       }

@@ -1,6 +1,6 @@
 #pragma once
-// The main window: menus (File, View, Help), the viewport, the status bar (device, backend, last kernel time,
-// display fps), drag and drop of files, settings kept between runs. Every action goes through the session;
+// The main window: menus (File, View, Kernel, Help), the viewport, the kernel editor's dock, the status bar
+// (device, backend, last kernel time, display fps), drag and drop of files, settings kept between runs. Every action goes through the session;
 // failures are shown (a dialog for what the user asked for, the status bar for background work) and the window
 // keeps running.
 #include <QLabel>
@@ -13,6 +13,8 @@
 #include <optional>
 #include <string>
 #include <utility>
+
+#include "usercode/user_kernel.hpp"
 
 #include "panels/panels.hpp"
 #include "qt/app_settings.hpp"
@@ -30,6 +32,7 @@ struct PlaylistViewChange;
 namespace ks::ui::qt {
 
 class ViewportWidget;
+class KernelEditorDock;
 struct SimulationMenuContext;  // qt/simulation_menu.hpp
 
 class MainWindow : public QMainWindow {
@@ -93,6 +96,14 @@ class MainWindow : public QMainWindow {
   // or folder dialog, the question before replacing files, then the write; a failure is shown. Returns whether
   // it wrote (false: cancelled, refused or failed).
   bool serve_save_request(const SaveRequest& request);
+  // The kernel editor (main_window_editor.cpp; Kernel > Edit kernel...): opens FILE in it (false: the user kept
+  // the text they had, or the file was refused and the error shown); busy while it compiles the current text.
+  KernelEditorDock& kernel_editor() noexcept { return *editor_dock_; }
+  bool edit_kernel(const QString& path);
+  bool kernel_editor_busy() const;
+  // Scripted runs: the answer to "save changes to the kernel?" (discard until set).
+  void set_save_changes_answer(const QString& answer);  // save, discard or cancel; a usage Error otherwise
+
   // Help > About: version, GPU, driver and CUDA versions, GL renderer, the display path (rich text).
   QString about_text() const;
 
@@ -104,6 +115,10 @@ class MainWindow : public QMainWindow {
  private:
   void build_menus();
   void add_topology_file_actions(QMenu* file);
+  // Runs the editor's kernel instead of the built-in (a stencil), keeping the values of parameters it shares with
+  // the kernel it replaces; other families say where they run.
+  void run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
+  void add_kernel_editor(QMenu* file, QMenu* kernel);
   SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
   void add_topology_view_action(QMenu* view);
   void add_presenter_actions(QMenu* view);
@@ -157,6 +172,8 @@ class MainWindow : public QMainWindow {
   std::optional<ViewBeforePlaylist> view_before_playlist_;
   bool playlist_colormap_ = false;  // a step chose the colormap (otherwise the View section's choice stands)
   QAction* launch_grid_action_ = nullptr;
+  KernelEditorDock* editor_dock_ = nullptr;
+  int save_changes_answer_ = 1;  // EditorDockContext::Answer for scripted runs: Discard
   QLabel* device_label_ = nullptr;
   QLabel* backend_label_ = nullptr;
   QLabel* kernel_label_ = nullptr;

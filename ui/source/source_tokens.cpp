@@ -116,6 +116,8 @@ std::size_t quoted_end(std::string_view line, std::size_t i) {
   return std::min(line.size(), j + 1);
 }
 
+}  // namespace
+
 std::vector<Token> tokenize_line(std::string_view line, bool& in_block_comment) {
   std::vector<Token> out;
   std::size_t i = 0;
@@ -170,8 +172,6 @@ std::vector<Token> tokenize_line(std::string_view line, bool& in_block_comment) 
   }
   return out;
 }
-
-}  // namespace
 
 std::vector<std::string_view> split_lines(std::string_view text) {
   std::vector<std::string_view> lines;

@@ -32,4 +32,8 @@ std::vector<std::string_view> split_lines(std::string_view text);
 // line of plain text is one token. Block comments carry over from line to line.
 std::vector<std::vector<Token>> tokenize_lines(const std::vector<std::string_view>& lines);
 
+// One line's tokens, as above: `in_block_comment` says whether the line starts inside a /* */ comment and is left
+// saying whether the next one does (an editor colours one line at a time).
+std::vector<Token> tokenize_line(std::string_view line, bool& in_block_comment);
+
 }  // namespace ks::source

@@ -159,6 +159,13 @@ LaunchInfo StencilDocument::launch_info() const {
     info.problem = "no image loaded";
     return info;
   }
+  if (user_) {  // from the compiler's facts (or the driver's) at the block of the last run
+    if (last_report_ && last_report_->variant == "yours" && last_report_->occupancy)
+      info.occupancy = last_report_->occupancy;
+    else
+      info.problem = "your kernel's occupancy shows after its first run";
+    return info;
+  }
   try {
     const std::string variant = effective_variant();
     if (auto why = choice_.kernel->unavailable_reason(variant, choice_.params)) {

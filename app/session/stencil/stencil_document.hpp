@@ -33,7 +33,10 @@
 #include "session/session_shared.hpp"
 #include "session/stencil/block_sweep.hpp"
 #include "session/stencil/timing_history.hpp"
+#include "session/stencil/user_stencil_choice.hpp"
 #include "session/worker.hpp"
+#include "usercode/run/user_stencil.hpp"
+#include "usercode/run/worker_client.hpp"
 
 namespace ks::app {
 
@@ -101,6 +104,15 @@ class StencilDocument {
   // The request as the engine takes it.
   StencilRequest request() const;
 
+  // ---- your own kernel (stencil_document_user.cpp) ----
+  // Runs `choice` instead of the built-in kernel from now on (in the worker process that runs users' kernels),
+  // switching the element type to the one it takes; nullopt goes back to the built-in. A usage Error for a kernel
+  // that did not compile or is not a stencil.
+  void set_user_kernel(std::optional<UserStencilChoice> choice);
+  const std::optional<UserStencilChoice>& user_kernel() const noexcept { return user_; }
+  // A declared parameter's value (range-checked: a usage Error outside its declaration), then a run.
+  void set_user_param(std::size_t index, double value);
+
   // ---- running ----
   // A run soon: the first change runs at the next poll, later ones at most once per debounce interval.
   void request_run() { run_requested_ = true; }
@@ -152,11 +164,24 @@ class StencilDocument {
   void export_timings(const std::filesystem::path& path) const;
 
  private:
-  struct RunOutput;
+  // A finished run, posted back by the worker (built-in or user kernel).
+  struct RunOutput {
+    std::shared_ptr<const Image> output;  // null when the result stayed on the GPU only
+    DeviceImageRef output_device;
+    RunReport report;
+    std::optional<std::size_t> free_memory;
+  };
 
   void set_input(std::shared_ptr<const Image> file_image, std::string name, std::filesystem::path path);
   void prepare_input();
   void submit_run();
+  void submit_user_run();
+  // The report of a user kernel's run, as the built-ins' (on the session's worker thread).
+  RunReport user_report(const usercode::UserStencilRun& run, const UserStencilChoice& user, const std::string& border,
+                        const usercode::WorkerHello& hello, const ImageShape& shape) const;
+  // One block shape of the sweep for a user kernel: its report, or the Error of a block it cannot run.
+  RunReport measure_user_block(const UserStencilChoice& user, usercode::WorkerClient& client, const Image& input,
+                               int border, double border_value, BlockShape block) const;
   bool cpu_reference_due() const;
   void submit_cpu_reference();
   void apply_run(std::uint64_t input_generation, RunOutput out);
@@ -183,6 +208,9 @@ class StencilDocument {
   ImageShape loaded_shape_;
 
   KernelChoice choice_;  // the request it runs, as the session passed it
+  std::optional<UserStencilChoice> user_;  // runs instead of choice_'s kernel when set
+  // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.
+  std::shared_ptr<usercode::WorkerClient> user_worker_;
 
   // runs
   bool run_requested_ = false;

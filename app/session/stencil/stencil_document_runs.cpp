@@ -8,15 +8,9 @@
 #include <cmath>
 
 #include "session/stencil/stencil_document.hpp"
+#include "stencil/border.hpp"
 
 namespace ks::app {
-
-struct StencilDocument::RunOutput {
-  std::shared_ptr<const Image> output;  // null when the result stayed on the GPU only
-  DeviceImageRef output_device;
-  RunReport report;
-  std::optional<std::size_t> free_memory;
-};
 
 namespace {
 
@@ -99,6 +93,7 @@ void StencilDocument::drop_result() {
 }
 
 void StencilDocument::submit_run() {
+  if (user_) return submit_user_run();
   const StencilRequest req = request();
   const std::uint64_t ticket = ++next_ticket_;
   const std::uint64_t generation = generations_.input;
@@ -167,7 +162,9 @@ void StencilDocument::submit_cpu_reference() {
   req.variant = "cpu";
   req.block.reset();
   req.repeat = options_.reference_repeat;
-  const std::string key = reference_key();
+  // A user kernel filters every channel it is given: so does the reference it is checked against.
+  if (user_) req.keep_alpha = false;
+  const std::string key = reference_key() + (user_ ? "|all-channels" : "");
   // The CPU output of the same kernel, parameters and input is kept: comparing another variant or block with
   // it costs no new CPU run.
   std::shared_ptr<const Image> known = reference_key_ == key ? reference_output_ : nullptr;
@@ -207,8 +204,8 @@ void StencilDocument::start_sweep() {
                 device_.cuda ? "switch the backend to CUDA" : "this machine has no CUDA: " + device_.unavailable_reason);
   if (sweep_running_) throw_usage("a sweep is already running", "wait for it or cancel it");
   SweepGrid grid = make_sweep_grid(device_.info);
-  grid.kernel = choice_.kernel->id;
-  grid.variant = effective_variant();
+  grid.kernel = user_ ? user_->file_name : choice_.kernel->id;
+  grid.variant = user_ ? "yours" : effective_variant();
   grid.shape = input_->shape();
   for (const auto& [name, value] : choice_.params.as_text()) grid.params += (grid.params.empty() ? "" : " ") + name + "=" + value;
   sweep_ = grid;
@@ -221,11 +218,14 @@ void StencilDocument::start_sweep() {
   const std::uint64_t generation = generations_.input;
   worker_.submit(
       "sweep", fmt::format("Sweeping block shapes of {} ({})", grid.kernel, grid.variant),
-      [this, req, generation, grid, input = input_](Worker::Context& ctx) mutable {
+      [this, req, generation, grid, input = input_, user = user_, user_client = user_worker_,
+       border = static_cast<int>(border_from_string(choice_.params.get_choice("border"))),
+       border_value = choice_.params.get_float("border_value")](Worker::Context& ctx) mutable {
         SweepCallbacks cb;
         cb.measure = [&](BlockShape b) {
           StencilRequest r = req;
           r.block = b;
+          if (user) return measure_user_block(*user, *user_client, *input, border, border_value, b);
           return engine_.run_stencil(*input, r).report;
         };
         cb.cancelled = [&] { return ctx.cancelled(); };

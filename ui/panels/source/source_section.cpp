@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <optional>
 #include <cfloat>
 #include <span>
 #include <string>
@@ -16,6 +17,7 @@
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
 #include "source/embedded_sources.hpp"
+#include "source/token_colours.hpp"
 
 namespace ks::ui::panels {
 
@@ -192,24 +194,9 @@ void draw_source_controls(app::Session& s, PanelState& state) {
 
 }  // namespace
 
-// Colours that stay apart on a projector against the dark panel: CUDA's own words stand out the most.
+// The table is shared with the kernel editor (source/token_colours.hpp).
 ImVec4 source_token_colour(source::TokenKind kind) {
-  switch (kind) {
-    case source::TokenKind::Keyword:
-      return {0.40f, 0.65f, 1.00f, 1.0f};  // blue
-    case source::TokenKind::Cuda:
-      return {1.00f, 0.60f, 0.15f, 1.0f};  // orange
-    case source::TokenKind::Comment:
-      return {0.45f, 0.68f, 0.40f, 1.0f};  // green
-    case source::TokenKind::String:
-      return {0.90f, 0.62f, 0.50f, 1.0f};  // salmon
-    case source::TokenKind::Number:
-      return {0.70f, 0.90f, 0.65f, 1.0f};  // pale green
-    case source::TokenKind::Preprocessor:
-      return {0.80f, 0.55f, 0.85f, 1.0f};  // violet
-    case source::TokenKind::Plain:
-      break;
-  }
+  if (const std::optional<source::TokenColour> c = source::token_colour(kind)) return {c->r, c->g, c->b, 1.0f};
   return ImGui::GetStyleColorVec4(ImGuiCol_Text);
 }
 

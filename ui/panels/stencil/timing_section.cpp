@@ -25,7 +25,8 @@ std::string ms_or_dash(double ms, bool present) { return present ? report::forma
 void draw_timing_section(app::Session& s, PanelState& st) {
   if (s.simulating()) return draw_simulation_timing(s, st);
   if (s.in_lab()) return draw_lab_timing(s, st);
-  const std::string& kernel = s.kernel().id;
+  // A kernel of the user's keeps its runs under its file's name.
+  const std::string kernel = s.stencil().user_kernel() ? s.stencil().user_kernel()->file_name : s.kernel().id;
   // One series: the runs with the last run's input, variant, block, type and parameters (a change starts anew).
   const std::vector<app::TimingEntry> runs = s.history().series(kernel);
   if (runs.empty()) {

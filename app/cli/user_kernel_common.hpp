@@ -1,0 +1,42 @@
+#pragma once
+// What `run`, `lab` and `sim --kernel-file` share: compiling the user's file for the worker's GPU (its errors at
+// the file's lines, exit 2), starting the worker, and turning a reply that is not Ok into the error the CLI prints.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "usercode/run/user_launch.hpp"
+#include "usercode/run/worker_client.hpp"
+#include "usercode/user_kernel.hpp"
+
+namespace ks::cli {
+
+inline constexpr int kKernelDoesNotCompile = 2;
+
+struct UserKernelCommon {
+  std::string kernel_file;
+  std::vector<std::string> params;  // the kernel's declared ones (NAME=VALUE)
+  std::string block;                // "WxH" or "B"
+  bool checked = false;
+  double timeout_s = 2;
+};
+
+// A compiled user kernel with its worker, ready to run.
+struct PreparedUserKernel {
+  std::string source;
+  usercode::CompiledKernel kernel;
+  std::unique_ptr<usercode::WorkerClient> worker;
+  usercode::UserLaunchOptions launch;
+};
+
+// Compiles `common.kernel_file` as `family`, printing the diagnostics to stderr, and checks the parameters and
+// the block: false when it does not compile (the caller exits with kKernelDoesNotCompile). No device is needed.
+bool prepare_user_kernel(const UserKernelCommon& common, const std::string& family, PreparedUserKernel& out);
+// Then, once the rest of the request is checked: starts the worker (a Device error without a GPU) and compiles
+// again for its GPU's architecture when that is not sm_90.
+void start_user_worker(const UserKernelCommon& common, const std::string& family, PreparedUserKernel& out);
+
+// Throws the Device error a reply that is not Ok stands for (the fault's words, and what to try next).
+void throw_unless_ok(const usercode::WorkerReply& reply, bool checked);
+
+}  // namespace ks::cli

@@ -1,0 +1,38 @@
+#pragma once
+// The worker's side: runs a LaunchPlan on the GPU with the CUDA runtime (cudaLibraryLoadData on the CUBIN the
+// client compiled, cudaLaunchKernel on the entry), timing each launch with events. Modules stay loaded, keyed by
+// their hash, so running an unchanged kernel again loads nothing. Only the worker process uses this: a fault
+// here poisons the process's context, which is why the worker exits after replying Fault.
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <span>
+
+#include "usercode/run/launch_plan.hpp"
+
+namespace ks::usercode {
+
+class PlanExecutor {
+ public:
+  PlanExecutor();
+  PlanExecutor(const PlanExecutor&) = delete;
+  PlanExecutor& operator=(const PlanExecutor&) = delete;
+  ~PlanExecutor();
+
+  // Opens device 0: its name and architecture, or why there is no usable GPU.
+  WorkerHello open_device();
+
+  // The worker maps the client's shared memory once and keeps it; pinning it (cudaHostRegister) makes the copies
+  // to and from the GPU run at DMA speed instead of through the driver's staging buffers. unpin before unmapping.
+  void pin(std::span<std::byte> memory);
+  void unpin();
+
+  // `progress(k)`: 0 once the module is loaded and the buffers are on the device, then after each launch k.
+  WorkerReply execute(const LaunchPlan& plan, std::span<std::byte> memory, const std::function<void(int)>& progress);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ks::usercode

@@ -1,0 +1,15 @@
+#pragma once
+// The values of a user kernel's declared parameters (`// @param`), from NAME=VALUE assignments: each checked
+// against its declaration (a known name, a number, an integer for `int`, inside its range: never clamped);
+// undeclared ones keep their defaults. In declaration order, as the entry takes them.
+#include <string>
+#include <vector>
+
+#include "usercode/declarations.hpp"
+
+namespace ks::usercode {
+
+std::vector<double> user_param_values(const KernelDeclarations& declarations,
+                                      const std::vector<std::string>& assignments);
+
+}  // namespace ks::usercode

@@ -1,0 +1,163 @@
+// `run`, `lab` and `sim --kernel-file`: a user's own kernel from the command line. Without a GPU the compile
+// path still answers (errors at the file's lines, bad parameters: exit 2) and running says it needs one (exit 1,
+// nothing written); with a GPU the kernels run in the worker, results are checked against values computed here,
+// and a fault or an endless loop is an exit 1 with its message and no output file.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_runner.hpp"
+#include "io/npy.hpp"
+#include "support/test_support.hpp"
+
+namespace ks::test {
+namespace {
+
+const std::filesystem::path kTemplates = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels";
+
+bool cli_has_nvrtc() {
+  TempDir dir;
+  write_file(dir / "probe.cu", "__global__ void k() {}\n");
+  return run_cli({"compile", "probe.cu"}, dir.path()).err.find("needs NVRTC") == std::string::npos;
+}
+
+#define KS_REQUIRE_NVRTC()                                              \
+  do {                                                                  \
+    if (!cli_has_nvrtc()) GTEST_SKIP() << "this build has no NVRTC"; \
+  } while (0)
+
+void copy_template(const TempDir& dir, const char* name) {
+  std::filesystem::copy_file(kTemplates / name, dir / name);
+}
+
+TEST(CliUserKernel, AKernelThatDoesNotCompileOrABadParameterIsExitTwoWithNothingWritten) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  write_file(dir / "broken.cu",
+             "// @family stencil\n"
+             "__global__ void k(ks::InImage<float> in, ks::OutImage<float> out) {\n"
+             "  out.set(0, 0, 0, undeclared);\n"
+             "}\n");
+  CliResult r = run_cli({"run", "--kernel-file", "broken.cu", "-i", "sample", "-o", "out.png"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("broken.cu:3: error: identifier \"undeclared\" is undefined"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+
+  copy_template(dir, "smooth3x3.cu");
+  r = run_cli({"run", "--kernel-file", "smooth3x3.cu", "-i", "sample", "-o", "out.png", "-p", "strength=3"},
+              dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("`strength` = 3 is outside its declared range [0, 1]"), std::string::npos) << r.err;
+  r = run_cli({"run", "box", "--kernel-file", "smooth3x3.cu", "-i", "sample", "-o", "out.png"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  r = run_cli({"run", "--kernel-file", "smooth3x3.cu", "-i", "sample", "-o", "out.png", "--block", "64x32"},
+              dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("2048 threads; a CUDA block has at most 1024"), std::string::npos) << r.err;
+  copy_template(dir, "vecadd.cu");
+  r = run_cli({"sim", "--kernel-file", "vecadd.cu", "--steps", "3"}, dir.path());
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("declares the family array"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+}
+
+TEST(CliUserKernel, TheSmoothingTemplateRunsOnTheGpuOrSaysItNeedsOne) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  copy_template(dir, "smooth3x3.cu");
+  const CliResult r = run_cli({"run", "--kernel-file", "smooth3x3.cu", "-i", "sample", "-o", "out.png", "--json",
+                               "run.json", "-p", "strength=0.5", "-p", "border=wrap"},
+                              dir.path());
+  if (!gpu_available()) {
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("needs an NVIDIA GPU"), std::string::npos) << r.err;
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "run.json"));
+    return;
+  }
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "out.png"));
+  EXPECT_NE(r.out.find("variant yours"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir / "run.json"));
+  EXPECT_EQ(j["variant"], "yours");
+  EXPECT_EQ(j["backend"], "cuda");
+  EXPECT_EQ(j["timings_ms"]["kernel"]["count"], 5);
+  EXPECT_GT(j["timings_ms"]["kernel"]["median"].get<double>(), 0);
+  EXPECT_EQ(j["user_kernel"]["entry"], "smooth3x3");
+  EXPECT_EQ(j["params"]["strength"], "0.5");
+  EXPECT_EQ(j["params"]["border"], "wrap");
+}
+
+TEST(CliUserKernel, VecaddFromNpyInputsAndLifeStepsRunOrSayTheyNeedAGpu) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  copy_template(dir, "vecadd.cu");
+  copy_template(dir, "life_step.cu");
+  NdArray a, b;
+  a.type = b.type = DType::F32;
+  a.shape = b.shape = {1001};
+  a.data.resize(1001 * 4);
+  b.data.resize(1001 * 4);
+  for (int i = 0; i < 1001; ++i) {
+    a.as<float>()[static_cast<std::size_t>(i)] = static_cast<float>(i);
+    b.as<float>()[static_cast<std::size_t>(i)] = 0.5f * static_cast<float>(i % 7);
+  }
+  write_npy(dir / "a.npy", a);
+  write_npy(dir / "b.npy", b);
+  const CliResult lab = run_cli({"lab", "--kernel-file", "vecadd.cu", "--in", "in1=a.npy", "--in", "in2=b.npy",
+                                 "-p", "scale=-2", "--block", "96", "--out", "out=out.npy", "--json", "lab.json"},
+                                dir.path());
+  const CliResult sim = run_cli({"sim", "--kernel-file", "life_step.cu", "--steps", "7", "--size", "33x17", "-o",
+                                 "life.png", "--json", "sim.json"},
+                                dir.path());
+  if (!gpu_available()) {
+    for (const CliResult* r : {&lab, &sim}) {
+      EXPECT_EQ(r->exit_code, 1) << r->err;
+      EXPECT_NE(r->err.find("needs an NVIDIA GPU"), std::string::npos) << r->err;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "out.npy"));
+    EXPECT_FALSE(std::filesystem::exists(dir / "life.png"));
+    return;
+  }
+  ASSERT_EQ(lab.exit_code, 0) << lab.err;
+  NdArray out = read_npy(dir / "out.npy");
+  ASSERT_EQ(out.count(), 1001);
+  int wrong = 0;
+  for (std::size_t i = 0; i < 1001; ++i) wrong += out.as<float>()[i] != a.as<float>()[i] - 2.f * b.as<float>()[i];
+  EXPECT_EQ(wrong, 0);
+  const auto lj = nlohmann::json::parse(read_file(dir / "lab.json"));
+  EXPECT_EQ(lj["n"], 1001);
+  EXPECT_EQ(lj["grid"], 11);  // ceil(1001 / 96)
+  ASSERT_EQ(sim.exit_code, 0) << sim.err;
+  EXPECT_TRUE(std::filesystem::exists(dir / "life.png"));
+  const auto sj = nlohmann::json::parse(read_file(dir / "sim.json"));
+  EXPECT_EQ(sj["timings_ms"]["step"]["count"], 7);
+}
+
+TEST(CliUserKernel, AFaultOrAnEndlessLoopIsExitOneWithItsMessageAndNoOutput) {
+  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_GPU();
+  TempDir dir;
+  write_file(dir / "oob.cu",
+             "// @family stencil\n"
+             "__global__ void oob(ks::InImage<float> in, ks::OutImage<float> out) {\n"
+             "  out.data[-(1ll << 40) + ks::global_x()] = 1.f;\n"
+             "}\n");
+  write_file(dir / "spin.cu",
+             "// @family stencil\n"
+             "__global__ void spin(ks::InImage<float> in, ks::OutImage<float> out) {\n"
+             "  for (;;) if (clock64() < 0) break;\n"
+             "}\n");
+  CliResult r = run_cli({"run", "--kernel-file", "oob.cu", "-i", "sample", "-o", "out.png"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("illegal address"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--checked"), std::string::npos) << r.err;
+  r = run_cli({"run", "--kernel-file", "spin.cu", "-i", "sample", "-o", "out.png", "--timeout", "0.5"}, dir.path());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.err.find("stopped after 0.5 s: the kernel did not finish"), std::string::npos) << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+}
+
+}  // namespace
+}  // namespace ks::test

@@ -1,0 +1,214 @@
+// The client side of the worker process that runs users' kernels, without a GPU: fake workers (small shell
+// scripts speaking the protocol, or failing to) stand in for `kernelscope-cli worker`, so the watchdog, the
+// restarts and the messages are tested where CI runs. The GPU tests run the real worker (tests/gpu).
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+
+#include "core/error.hpp"
+#include "support/test_support.hpp"
+#include "usercode/run/child_process.hpp"
+#include "usercode/run/launch_plan.hpp"
+#include "usercode/run/shared_memory.hpp"
+#include "usercode/run/worker_client.hpp"
+
+namespace ks::usercode {
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr const char* kHello =
+    R"(echo '{"hello":{"ok":true,"device":"Fake GPU","arch":"sm_90","message":""}}')";
+constexpr const char* kOkReply =
+    R"(echo '{"reply":{"outcome":"ok","message":"","cuda_error":"","kernel_ms":[1.5,2.5],"upload_ms":0.5,)"
+    R"("download_ms":0.25,"load_ms":0}}')";
+
+// A worker made of a shell script: `body` runs after the shebang.
+class FakeWorker {
+ public:
+  explicit FakeWorker(const std::string& body) : path_(dir_ / "worker.sh") {
+    std::ofstream(path_) << "#!/bin/sh\n" << body << "\n";
+    std::filesystem::permissions(path_, std::filesystem::perms::owner_all);
+  }
+  WorkerClient::Options options(std::chrono::milliseconds launch = 2000ms,
+                                std::chrono::milliseconds setup = 5000ms) const {
+    WorkerClient::Options o;
+    o.executable = path_.string();
+    o.arguments = {};
+    o.launch_timeout = launch;
+    o.setup_timeout = setup;
+    return o;
+  }
+
+ private:
+  test::TempDir dir_;
+  std::filesystem::path path_;
+};
+
+LaunchPlan two_launches() {
+  LaunchPlan p;
+  p.warmup = 1;
+  p.timed = 1;
+  return p;
+}
+
+TEST(UserKernelWorker, AnswersARunWithTheWorkersTimings) {
+  FakeWorker fake(std::string(kHello) + "\nread request\necho '{\"progress\":0}'\necho '{\"progress\":1}'\n" +
+                  "echo '{\"progress\":2}'\n" + kOkReply + "\nread request");
+  WorkerClient client(fake.options());
+  EXPECT_EQ(client.hello().device, "Fake GPU");
+  const SharedMemory memory = SharedMemory::create(64);
+  std::vector<int> progress;
+  const WorkerReply reply = client.run(two_launches(), memory, nullptr, [&](int k) { progress.push_back(k); });
+  EXPECT_EQ(reply.outcome, RunOutcome::Ok);
+  EXPECT_EQ(reply.kernel_ms, (std::vector<double>{1.5, 2.5}));
+  EXPECT_EQ(progress, (std::vector<int>{1, 2}));
+  EXPECT_TRUE(client.running());
+}
+
+TEST(UserKernelWorker, StopsALaunchThatNeverEndsAndStartsAFreshWorkerNextTime) {
+  // The first run hangs after its first launch began; the script counts its starts in a file.
+  test::TempDir dir;
+  const auto starts = (dir / "starts").string();
+  FakeWorker fake(std::string("echo x >> ") + starts + "\n" + kHello +
+                  "\nread request\necho '{\"progress\":0}'\nif [ $(wc -l < " + starts +
+                  ") -eq 1 ]; then sleep 30; fi\necho '{\"progress\":1}'\necho '{\"progress\":2}'\n" + kOkReply +
+                  "\nread request");
+  WorkerClient client(fake.options(300ms));
+  const SharedMemory memory = SharedMemory::create(64);
+  const auto t0 = std::chrono::steady_clock::now();
+  const WorkerReply hung = client.run(two_launches(), memory);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_EQ(hung.outcome, RunOutcome::TimedOut);
+  EXPECT_NE(hung.message.find("stopped after 0.3 s: the kernel did not finish"), std::string::npos) << hung.message;
+  EXPECT_LT(seconds, 5.0);  // the watchdog, not the script's 30 s
+  EXPECT_FALSE(client.running());
+  const WorkerReply next = client.run(two_launches(), memory);
+  EXPECT_EQ(next.outcome, RunOutcome::Ok) << next.message;
+  std::ifstream count(starts);
+  int lines = 0;
+  for (std::string l; std::getline(count, l);) ++lines;
+  EXPECT_EQ(lines, 2);
+}
+
+TEST(UserKernelWorker, AFaultEndsTheWorkerAndTheNextRunStartsAnother) {
+  FakeWorker fake(std::string(kHello) + "\nread request\necho '{\"progress\":0}'\n" +
+                  R"x(echo '{"reply":{"outcome":"fault","message":"your kernel accessed memory outside its buffers )x"
+                  R"x((illegal address)","cuda_error":"cudaErrorIllegalAddress","kernel_ms":[],"upload_ms":0,)x"
+                  R"x("download_ms":0,"load_ms":0}}')x" +
+                  "\nexit 3");
+  WorkerClient client(fake.options());
+  const SharedMemory memory = SharedMemory::create(64);
+  const WorkerReply reply = client.run(two_launches(), memory);
+  EXPECT_EQ(reply.outcome, RunOutcome::Fault);
+  EXPECT_EQ(reply.cuda_error, "cudaErrorIllegalAddress");
+  EXPECT_FALSE(client.running());
+  EXPECT_EQ(client.run(two_launches(), memory).outcome, RunOutcome::Fault);  // a fresh worker answered again
+}
+
+TEST(UserKernelWorker, AWorkerThatDiesSaysHow) {
+  FakeWorker fake(std::string(kHello) + "\nread request\nkill -SEGV $$");
+  WorkerClient client(fake.options());
+  const SharedMemory memory = SharedMemory::create(64);
+  const WorkerReply reply = client.run(two_launches(), memory);
+  EXPECT_EQ(reply.outcome, RunOutcome::WorkerDied);
+  EXPECT_NE(reply.message.find("signal 11"), std::string::npos) << reply.message;
+  EXPECT_FALSE(client.running());
+}
+
+TEST(UserKernelWorker, AWorkerWithoutAGpuIsADeviceErrorWithItsReason) {
+  FakeWorker fake(R"(echo '{"hello":{"ok":false,"device":"","arch":"","message":"there is no CUDA device"}}')");
+  WorkerClient client(fake.options());
+  EXPECT_FALSE(client.hello().ok);
+  const SharedMemory memory = SharedMemory::create(64);
+  try {
+    client.run(two_launches(), memory);
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Device);
+    EXPECT_NE(e.full_message().find("there is no CUDA device"), std::string::npos) << e.full_message();
+    EXPECT_NE(e.full_message().find("compile"), std::string::npos) << e.full_message();
+  }
+}
+
+TEST(UserKernelWorker, AWorkerThatNeverSaysHelloOrCannotStartIsADeviceError) {
+  FakeWorker silent("sleep 30");
+  WorkerClient client(silent.options(2000ms, 300ms));
+  EXPECT_THROW(client.hello(), Error);
+  WorkerClient::Options missing;
+  missing.executable = "/nonexistent/kernelscope-cli";
+  WorkerClient absent(missing);
+  try {
+    absent.hello();
+    FAIL() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Device);
+    EXPECT_NE(e.full_message().find("/nonexistent/kernelscope-cli"), std::string::npos) << e.full_message();
+  }
+}
+
+TEST(UserKernelWorker, CancelStopsTheWorkerAtOnce) {
+  FakeWorker fake(std::string(kHello) + "\nread request\nsleep 30");
+  WorkerClient client(fake.options(60000ms, 60000ms));
+  const SharedMemory memory = SharedMemory::create(64);
+  std::atomic<bool> cancel{true};
+  EXPECT_THROW(client.run(two_launches(), memory, &cancel), Error);
+  EXPECT_FALSE(client.running());
+}
+
+TEST(UserKernelSharedMemory, TheWorkerSeesTheClientsBytesAndTheNameGoesWithTheObject) {
+  std::string name;
+  {
+    SharedMemory a = SharedMemory::create(1000);
+    a.bytes()[999] = std::byte{42};
+    name = a.name();
+    SharedMemory b = SharedMemory::open(name, 1000);
+    EXPECT_EQ(b.bytes()[999], std::byte{42});
+    b.bytes()[0] = std::byte{7};
+    EXPECT_EQ(a.bytes()[0], std::byte{7});
+    EXPECT_THROW(SharedMemory::open(name, 100000), Error);  // larger than it is
+  }
+  EXPECT_THROW(SharedMemory::open(name, 1), Error);
+}
+
+TEST(UserKernelLaunchPlan, CrossesThePipeUnchanged) {
+  LaunchPlan p;
+  p.module_bytes = 1234;
+  p.module_key = "abc";
+  p.entry = "_Z6smooth";
+  p.grid = {3, 4, 1};
+  p.block = {32, 8, 1};
+  p.buffers.push_back({100, 256, true, false, false, "image#3"});
+  p.buffers.push_back({4, 512, false, true, true, ""});
+  LaunchArgument image;
+  image.kind = ArgumentKind::InImage;
+  image.buffer = 0;
+  image.image = {5, 7, 4, 20, 1, 2, 9.5};
+  p.arguments.push_back(image);
+  LaunchArgument f;
+  f.kind = ArgumentKind::Float32;
+  f.real = 0.25;
+  p.arguments.push_back(f);
+  p.warmup = 2;
+  p.timed = 9;
+  p.swap_first_two = true;
+  p.checked = true;
+  const LaunchPlan q = launch_plan_from_json(nlohmann::json::parse(to_json(p).dump()));
+  EXPECT_EQ(to_json(q), to_json(p));
+  EXPECT_EQ(q.arguments[0].image.constant_value, 9.5);
+  EXPECT_EQ(q.buffers[1].zero_each_launch, true);
+  EXPECT_EQ(q.buffers[0].content_key, "image#3");
+}
+
+TEST(UserKernelChildProcess, WritingToAChildThatDiedFailsQuietly) {
+  ChildProcess child("/bin/sh", {"-c", "exit 0"});
+  std::string line;
+  EXPECT_EQ(child.read_line(line, 2000ms), ChildProcess::Read::Ended);
+  EXPECT_EQ(child.how_it_ended(), "exited with status 0");
+  EXPECT_FALSE(child.send_line(std::string(1 << 20, 'x')));  // no SIGPIPE: the test would die
+}
+
+}  // namespace
+}  // namespace ks::usercode
