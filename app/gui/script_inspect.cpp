@@ -118,9 +118,15 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
         .arg(double(r[2]), 0, 'f', 0).arg(double(r[3]), 0, 'f', 0);
   };
   line += " inspector=" + rect(window.panels().inspector_rect) + " caption=" + rect(window.panels().caption_rect);
+  // The boxes over the top of the image: the split's labels and the launch overlay's header.
+  const ui::SplitLabelBoxes& labels = window.viewport().split_labels();
+  line += " split_labels=" + rect(labels.input) + ";" + rect(labels.output) +
+          " launch_header=" + rect(window.panels().launch_header_rect) +
+          " launch_hover=" + rect(window.panels().launch_hover_rect);
   // The free area's right edge (where the sidebar starts, or the viewport's edge), and the Topology window's
   // place and how far it scrolls sideways (0: its contents fit), in logical pixels.
   const float viewport_width = float(window.viewport().width());
+  line += QString(" viewport=%1x%2").arg(window.viewport().width()).arg(window.viewport().height());
   line += QString(" sidebar_x=%1").arg(double(viewport_width - ui::panels_width(window.panels(), viewport_width)), 0, 'f', 0);
   if (const ui::TopologyPanelState& t = window.panels().topology; t.open)
     line += QString(" topology_window=%1,%2,%3,%4 topology_scroll_x=%5")

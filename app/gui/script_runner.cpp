@@ -243,6 +243,8 @@ std::span<const ScriptRunner::Command> ScriptRunner::session_commands() {
        }},
       {"variant", kArgument,
        [](ScriptRunner& r, const Line& l) { r.session_.set_variant(l.arg.toStdString()); }},
+      {"device-model", kArgument,
+       [](ScriptRunner& r, const Line& l) { r.session_.set_device_model(l.arg == "none" ? "" : l.arg.toStdString()); }},
       {"block", kArgument,
        [](ScriptRunner& r, const Line& l) {
          r.session_.set_block(l.arg == "default" ? std::nullopt

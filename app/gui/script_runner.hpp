@@ -7,6 +7,7 @@
 //   block WxH | block default    type u8|f32       run                  wait                fit
 //   split on|off                 panels on|off     sweep                colormap NAME       zoom FACTOR
 //   text-size POINTS             high-contrast on|off   presenter on|off   (View > Text size, ..., Presenter view)
+//   device-model ID|none         (the Launch section's device model, e.g. h100: the launch pictured without a GPU)
 //   drop PATH                    (a file dropped on the window, as from a file manager)
 //   click X Y                    (a left click at the viewport's logical pixel X, Y: panels included)
 //   mouse down|move|up X Y       (one mouse event there: the left button pressed or released, or the pointer

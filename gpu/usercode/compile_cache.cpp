@@ -7,7 +7,8 @@ namespace ks::usercode {
 CompileCache::CompileCache(std::size_t capacity) : capacity_(capacity == 0 ? 1 : capacity) {}
 
 std::string CompileCache::key(std::string_view source, const std::string& file_name, const CompileOptions& options) {
-  std::string k = nvrtc_version() + '\0' + file_name + '\0' + options.arch + '\0' + (options.use_pch ? "pch" : "") + '\0';
+  std::string k = nvrtc_version() + '\0' + file_name + '\0' + options.arch + '\0' + (options.use_pch ? "pch" : "") +
+                  '\0' + (options.line_info ? "lineinfo" : "") + '\0';
   for (const auto& o : options.extra) k += o + '\0';
   k += '\0';
   k.append(source);

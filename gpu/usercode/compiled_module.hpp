@@ -13,6 +13,9 @@ namespace ks::usercode {
 struct CompileOptions {
   std::string arch = "sm_90";      // sm_XX: a CUBIN for that GPU, with ptxas's facts
   bool use_pch = false;            // NVRTC's automatic precompiled header for the prelude (docs/PERF.md)
+  // -lineinfo: the PTX's .loc directives and the CUBIN's line table, which the listings (listing.hpp) map to the
+  // user's lines. It changes no instruction (tests/usercode/test_usercode_listing.cpp compares).
+  bool line_info = true;
   std::vector<std::string> extra;  // more NVRTC options, e.g. "-DRADIUS=2"
 };
 

@@ -70,7 +70,9 @@ std::vector<std::string> nvrtc_options(const CompileOptions& o) {
   if (!std::regex_match(o.arch, arch))
     throw_usage(fmt::format("`{}` is not a GPU architecture", o.arch),
                 "give one as sm_XX, e.g. sm_90 for an H100 (`nvrtc` builds for sm_75 and later)");
-  std::vector<std::string> opts = {"-arch=" + o.arch, "-std=c++17", "-lineinfo", "-Xptxas=-v"};
+  std::vector<std::string> opts = {"-arch=" + o.arch, "-std=c++17"};
+  if (o.line_info) opts.push_back("-lineinfo");
+  opts.push_back("-Xptxas=-v");
   // NVRTC's automatic PCH covers what precedes #line (the prelude) and warns (#20283) that it stops there; its
   // messages ("creating precompiled header file ...") are not the user's business.
   if (o.use_pch) opts.insert(opts.end(), {"-pch", "-pch-messages=false", "-diag-suppress=20283"});

@@ -1,9 +1,14 @@
 // `compile FILE.cu`: a user's kernel compiled without a GPU; its errors at the file's lines with exit 2, the facts
-// as text or JSON, and bad input refused with exit 2 and nothing written.
+// as text or JSON, the PTX / SASS listing with the source interleaved, and bad input refused with exit 2 and
+// nothing written.
 #include <gtest/gtest.h>
+
+#include <sys/stat.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
 
 #include "cli/cli_runner.hpp"
 #include "support/test_support.hpp"
@@ -105,6 +110,115 @@ TEST(CliCompile, BadInputIsRefusedBeforeCompiling) {
   expect_refused({"compile", "family.cu", "--family", "image"}, 2, "unknown kernel family `image`", dir.path());
   expect_refused({"compile", "missing.cu"}, 1, "cannot read missing.cu", dir.path());
   EXPECT_FALSE(std::filesystem::exists(dir / "f.json"));
+}
+
+// For each instruction line of a --ptx / --sass listing, the number of the source line above it ("   10 | ...");
+// -1 under "(prelude...)" and the other places without a user's line.
+std::vector<std::pair<std::string, int>> instructions_under_lines(const std::string& out) {
+  static const std::regex place(R"(^ *(\d*) \| )");
+  std::vector<std::pair<std::string, int>> found;
+  std::istringstream in(out);
+  std::string line;
+  int current = -1;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, place))
+      current = m[1].length() ? std::stoi(m[1]) : -1;
+    else if (line.starts_with("          "))
+      found.push_back({line.substr(10), current});
+  }
+  return found;
+}
+
+TEST(CliCompile, PtxListingPutsEachInstructionUnderItsSourceLine) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  std::filesystem::copy_file(kTemplates / "vecadd.cu", dir / "vecadd.cu");
+  CliResult r = run_cli({"compile", "vecadd.cu", "--ptx"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find("PTX of vecadd:\n"), std::string::npos) << r.out;
+  // The user's line, with its text, once; the prelude's global_index apart.
+  EXPECT_NE(r.out.find("   10 | if (i < n) out[i] = a[i] + scale * b[i];\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("      | (prelude: ks_prelude.cuh)\n          mov.u32 %r3, %ctaid.x;"), std::string::npos)
+      << r.out;
+  int memory = 0;
+  for (const auto& [instruction, line] : instructions_under_lines(r.out))
+    if (instruction.starts_with("ld.global") || instruction.starts_with("st.global")) {
+      ++memory;
+      EXPECT_EQ(line, 10) << instruction << "\n" << r.out;
+    }
+  EXPECT_EQ(memory, 3) << r.out;
+}
+
+TEST(CliCompile, SassWithoutADisassemblerIsThePtxAndSaysSo) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  std::filesystem::copy_file(kTemplates / "vecadd.cu", dir / "vecadd.cu");
+  CliResult r = run_cli({"compile", "vecadd.cu", "--sass", "--nvdisasm", (dir / "no-nvdisasm").string(),
+                         "--listing-json", "listing.json"},
+                        dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.err.find("note: SASS needs the CUDA toolkit's disassembler, and there is none at "), std::string::npos)
+      << r.err;
+  EXPECT_NE(r.out.find("PTX of vecadd:\n"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir / "listing.json"));
+  EXPECT_EQ(j["kind"], "PTX");
+  EXPECT_NE(j["note"].get<std::string>().find("this is the PTX"), std::string::npos);
+}
+
+TEST(CliCompile, ADisassemblerThatFailsSaysSoAndWritesNothing) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  std::filesystem::copy_file(kTemplates / "vecadd.cu", dir / "vecadd.cu");
+  write_file(dir / "nvdisasm", "#!/bin/sh\necho 'nvdisasm fatal   : Input file is not a CUBIN' >&2\nexit 3\n");
+  ::chmod((dir / "nvdisasm").c_str(), 0755);
+  CliResult r = run_cli({"compile", "vecadd.cu", "--sass", "--nvdisasm", (dir / "nvdisasm").string(), "--json",
+                         "facts.json", "--listing-json", "listing.json"},
+                        dir.path());
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("failed (exit status 3): nvdisasm fatal   : Input file is not a CUBIN"), std::string::npos)
+      << r.err;
+  EXPECT_FALSE(std::filesystem::exists(dir / "facts.json"));
+  EXPECT_FALSE(std::filesystem::exists(dir / "listing.json"));
+}
+
+TEST(CliCompile, ListingJsonOfATwoKernelFile) {
+  KS_REQUIRE_NVRTC();
+  TempDir dir;
+  write_file(dir / "two.cu",
+             "__global__ void scale(float* x, int n, float f) {\n"
+             "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+             "  if (i < n) x[i] *= f;\n"
+             "}\n"
+             "__global__ void fill(float* out) { out[threadIdx.x] = 0.f; }\n");
+  expect_refused({"compile", "two.cu", "--entry", "fill", "--listing-json", "l.json"}, 2,
+                 "--listing-json writes the listing --ptx or --sass asks for", dir.path());
+  expect_refused({"compile", "two.cu", "--entry", "fill", "--ptx", "--nvdisasm", "nvdisasm"}, 2,
+                 "--nvdisasm names the disassembler of --sass", dir.path());
+  EXPECT_FALSE(std::filesystem::exists(dir / "l.json"));
+  CliResult r = run_cli({"compile", "two.cu", "--entry", "fill", "--ptx", "--listing-json", "l.json"}, dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("PTX of scale:\n"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("PTX of fill:\n"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir / "l.json"));
+  EXPECT_EQ(j["schema"], "kernelscope.listing/1");
+  EXPECT_EQ(j["file"], "two.cu");
+  EXPECT_EQ(j["kind"], "PTX");
+  EXPECT_EQ(j["arch"], "sm_90");
+  ASSERT_EQ(j["kernels"].size(), 2u);
+  EXPECT_EQ(j["kernels"][0]["name"], "scale");
+  EXPECT_EQ(j["kernels"][1]["name"], "fill");
+  int stores_at_5 = 0;
+  for (const auto& line : j["kernels"][1]["lines"]) {
+    EXPECT_TRUE(line.contains("source_line") && line.contains("origin") && line.contains("text")) << line;
+    if (line["text"].get<std::string>().starts_with("st.global")) {
+      EXPECT_EQ(line["source_line"], 5);
+      EXPECT_EQ(line["origin"], "user");
+      ++stores_at_5;
+    }
+  }
+  EXPECT_EQ(stores_at_5, 1);
 }
 
 }  // namespace

@@ -377,7 +377,7 @@ TEST_F(KernelEditorTest, RunIsOfferedOnlyForAKernelThatCompilesOnceSomethingRuns
   e.set_untitled(kGood, "add.cu");
   wait_compiled(e);
   EXPECT_FALSE(e.run_button().isEnabled());
-  EXPECT_EQ(e.run_button().toolTip(), "running your own kernel comes next");
+  EXPECT_EQ(e.run_button().toolTip(), "nothing here runs kernels");
   QSignalSpy runs(&e, &KernelEditor::runRequested);  // a receiver, as the window's runner will be
   QTest::qWait(10);
   EXPECT_TRUE(e.run_button().isEnabled());

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <array>
 #include <functional>
 #include <string>
 #include <vector>
@@ -142,6 +143,41 @@ TEST(LabDrawing, TheRooflineDrawsTheRoofsAndThePoints) {
   const Image bare = draw_in_window(500, 320, [&] { drawn = ui::panels::draw_roofline({}, points); });
   EXPECT_EQ(drawn, 2);
   EXPECT_GT(count_colour(bare, rgb_of(ui::panels::series_colour(1)), 0, 0, 500, 320), 20);
+}
+
+bool boxes_overlap(const std::array<float, 4>& a, const std::array<float, 4>& b) {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
+}
+
+// Points of different kernels close together (the Roofline's vecadd and reduce on the CPU, both labelled "cpu")
+// and one under the legend: their labels stand apart, clear of the legend, instead of printing over each other
+// ("cpcpu" at 1024x700).
+TEST(LabDrawing, PointLabelsDoNotCoverEachOtherOrTheLegend) {
+  ui::panels::LogLogPlot plot;
+  plot.x_title = "FLOP per byte";
+  plot.y_title = "GFLOP/s";
+  plot.x_range = ImVec2(1e-3f, 1e9f);
+  plot.y_range = ImVec2(1e-2f, 1e4f);
+  const std::vector<std::pair<std::string, ImVec2>> points = {
+      {"vecadd", {0.083f, 0.8f}}, {"reduce", {0.25f, 1.3f}}, {"integrate2d", {0.2f, 0.9f}}, {"matmul", {0.002f, 3000}}};
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    ui::panels::LogLogSeries s;
+    s.name = points[i].first;
+    s.colour = ui::panels::series_colour(int(i) + 1);
+    s.line = false;
+    s.points = {points[i].second};
+    s.labels = {"cpu"};
+    plot.series.push_back(std::move(s));
+  }
+  ui::panels::LogLogFrame frame;
+  draw_in_window(360, 260, [&] { frame = ui::panels::draw_log_log_plot(plot, "labels"); });
+  ASSERT_TRUE(frame.valid);
+  ASSERT_GE(frame.label_boxes.size(), 3u) << "the labels that fit are drawn";
+  for (std::size_t i = 0; i < frame.label_boxes.size(); ++i) {
+    EXPECT_FALSE(boxes_overlap(frame.label_boxes[i], frame.legend_box)) << "label " << i << " covers the legend";
+    for (std::size_t j = i + 1; j < frame.label_boxes.size(); ++j)
+      EXPECT_FALSE(boxes_overlap(frame.label_boxes[i], frame.label_boxes[j])) << "labels " << i << " and " << j;
+  }
 }
 
 TEST(LabDrawing, DecadeLabels) {

@@ -115,9 +115,9 @@ void draw_legend(const FrameRenderer& renderer, const ViewState& view, LegendPla
   place.drawn = true;
 }
 
-void draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
+SplitLabelBoxes draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
   // Only where the split is drawn: a simulation's grid has no separate input to compare with.
-  if (!view.split || !renderer.has_output() || !renderer.has_input()) return;
+  if (!view.split || !renderer.has_output() || !renderer.has_input()) return {};
   const ImGuiIO& io = ImGui::GetIO();
   const float scale = io.DisplayFramebufferScale.x > 0 ? io.DisplayFramebufferScale.x : 1.0f;
   const Size2 framebuffer{int(io.DisplaySize.x * scale + 0.5f),
@@ -130,12 +130,15 @@ void draw_split_labels(const FrameRenderer& renderer, const ViewState& view) {
   auto label = [&](const char* text, bool left_of_line) {
     const ImVec2 size = ImGui::CalcTextSize(text);
     const float x0 = left_of_line ? x - size.x - 3 * pad : x + 2 * pad;
-    draw->AddRectFilled(ImVec2(x0 - pad, top - pad), ImVec2(x0 + size.x + pad, top + size.y + pad),
-                        IM_COL32(20, 20, 24, 200), 3.0f);
+    const ImVec2 box_min(x0 - pad, top - pad), box_max(x0 + size.x + pad, top + size.y + pad);
+    draw->AddRectFilled(box_min, box_max, IM_COL32(20, 20, 24, 200), 3.0f);
     draw->AddText(ImVec2(x0, top), IM_COL32(230, 230, 230, 255), text);
+    return std::array<float, 4>{box_min.x, box_min.y, box_max.x, box_max.y};
   };
-  label("input", true);
-  label("output", false);
+  SplitLabelBoxes boxes;
+  boxes.input = label("input", true);
+  boxes.output = label("output", false);
+  return boxes;
 }
 
 }  // namespace ks::ui

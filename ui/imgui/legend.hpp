@@ -2,6 +2,7 @@
 // The colormap legend, drawn with ImGui over the image (on the background draw list, so panels stay on top): the
 // renderer's own colormap texture as a bar, the values at its ends and middle, the colormap's name. Call between
 // ImGuiLayer::begin_frame and end_frame_and_render, in the Qt viewport and in headless frames alike.
+#include <array>
 #include <optional>
 
 #include "session/display_frame.hpp"
@@ -30,7 +31,12 @@ struct LegendPlacement {
 // panels stay over it.
 void draw_legend(const FrameRenderer& renderer, const ViewState& view, LegendPlacement& placement);
 
+// Where the split's labels were drawn (render/overlay_rows.hpp); both 0 when they were not.
+struct SplitLabelBoxes {
+  std::array<float, 4> input{}, output{};
+};
+
 // With the before/after split on: "input" and "output" at the top of each half, beside the split line.
-void draw_split_labels(const FrameRenderer& renderer, const ViewState& view);
+SplitLabelBoxes draw_split_labels(const FrameRenderer& renderer, const ViewState& view);
 
 }  // namespace ks::ui

@@ -9,7 +9,7 @@
 
 namespace ks::ui {
 
-void draw_image_overlays(const app::Session& session, const PanelState& state) {
+void draw_image_overlays(const app::Session& session, PanelState& state) {
   draw_launch_overlay(session, state);
   draw_brush_outline(session, state);
 }

@@ -10,7 +10,8 @@ namespace ks::ui {
 struct PanelState;
 
 // Both overlays, the launch first. Call between ImGuiLayer::begin_frame and the legend.
-void draw_image_overlays(const app::Session& session, const PanelState& state);
+// Keeps where the launch's header box was drawn in state.launch_header_rect.
+void draw_image_overlays(const app::Session& session, PanelState& state);
 
 // While a simulation's brush is on (Paint), a circle around the cell under the pointer (state.probe) holding
 // the cells a stroke there sets: every cell within the brush's radius of it. White over a dark rim, so it shows

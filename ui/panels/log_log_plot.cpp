@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -11,6 +12,28 @@ namespace ks::ui::panels {
 namespace {
 
 constexpr float kLeft = 42, kBottom = 30, kTop = 6, kRight = 8;  // room for labels, logical pixels
+
+using Box = std::array<float, 4>;  // min x, min y, max x, max y
+
+bool overlap(const Box& a, const Box& b) { return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3]; }
+
+// Where a point's label goes: right of it or left, above or below, then a line further up or down; the first
+// place inside the frame that covers no label drawn before and not the legend. None: the label is left out
+// (the legend and the point's tooltip still say whose it is), rather than printed over another.
+std::optional<Box> free_label_place(ImVec2 point, ImVec2 size, const LogLogFrame& frame,
+                                    const std::vector<Box>& taken) {
+  const float right = point.x + 4, left = point.x - 4 - size.x;
+  const float above = point.y - size.y, below = point.y + 1;
+  const ImVec2 candidates[] = {{right, above}, {right, below}, {left, above}, {left, below},
+                               {right, above - size.y}, {right, below + size.y}, {left, above - size.y},
+                               {left, below + size.y}};
+  for (const ImVec2& c : candidates) {
+    const Box box{c.x, c.y, c.x + size.x, c.y + size.y};
+    if (box[0] < frame.min.x || box[2] > frame.max.x || box[1] < frame.min.y || box[3] > frame.max.y) continue;
+    if (std::none_of(taken.begin(), taken.end(), [&](const Box& t) { return overlap(box, t); })) return box;
+  }
+  return std::nullopt;
+}
 
 // The decades that hold [lo, hi], at least one wide.
 void widen_to_decades(double& lo, double& hi) {
@@ -103,6 +126,17 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
                   label.c_str());
   }
 
+  // The legend's place first: the points' labels keep clear of it (it is drawn last, over the points).
+  float legend_bottom = frame.min.y + 3, legend_right = frame.min.x;
+  for (const auto& s : plot.series) {
+    if (s.name.empty()) continue;
+    legend_right = std::max(legend_right, frame.min.x + 19 + ImGui::CalcTextSize(s.name.c_str()).x);
+    legend_bottom += line_h;
+  }
+  if (legend_bottom > frame.min.y + 3)
+    frame.legend_box = {frame.min.x + 5, frame.min.y + 3, legend_right, legend_bottom};
+  std::vector<std::array<float, 4>> taken = {frame.legend_box};
+
   // The series, clipped to the frame; the point nearest the mouse for the tooltip.
   draw->PushClipRect(frame.min, frame.max, true);
   const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -119,12 +153,12 @@ LogLogFrame draw_log_log_plot(const LogLogPlot& plot, const char* id) {
       screen.push_back(q);
       draw->AddCircleFilled(q, 2.5f, s.colour);
       if (i < s.labels.size() && !s.labels[i].empty()) {
-        // Right of the point, or left of it near the right edge; above it, or below for every other point, so
-        // neighbours' labels overlap less.
-        const float w = ImGui::CalcTextSize(s.labels[i].c_str()).x;
-        const float x = q.x + 4 + w > frame.max.x ? q.x - 4 - w : q.x + 4;
-        const float y = i % 2 == 0 ? q.y - line_h : q.y + 1;
-        draw->AddText(ImVec2(x, y), s.colour, s.labels[i].c_str());
+        const ImVec2 size(ImGui::CalcTextSize(s.labels[i].c_str()).x, line_h);
+        if (const auto box = free_label_place(q, size, frame, taken)) {
+          draw->AddText(ImVec2((*box)[0], (*box)[1]), s.colour, s.labels[i].c_str());
+          frame.label_boxes.push_back(*box);
+          taken.push_back(*box);
+        }
       }
       const float dx = q.x - mouse.x, dy = q.y - mouse.y;
       if (hovered && dx * dx + dy * dy < best) {

@@ -5,6 +5,7 @@
 // Qt-free, GL-free.
 #include <imgui.h>
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +35,9 @@ struct LogLogFrame {
   double x0 = 1, x1 = 10, y0 = 1, y1 = 10;  // its data range (log scale)
   bool valid = false;
   ImVec2 to_screen(double x, double y) const;
+  // Where the points' labels and the legend were drawn (min x, min y, max x, max y), for tests of their layout.
+  std::vector<std::array<float, 4>> label_boxes;
+  std::array<float, 4> legend_box{};
 };
 
 // "0.001", "1", "1k", "1M", "1G": the label of a decade tick.

@@ -68,14 +68,21 @@ void draw_job_indicator(app::Session& s) {
 }
 
 // Bottom left, above the job indicator and a playlist's caption (`bottom`: logical pixels): the pixel under the
-// cursor. It takes no input, so it never blocks panning.
+// cursor, its line wrapped to the area beside the sidebar (with a presenter's text size it ran under it). It takes
+// no input, so it never blocks panning.
 void draw_inspector(PanelState& st, float bottom) {
   st.inspector_rect = {};
   if (!st.probe || !st.probe->inside) return;
+  const float display_width = ImGui::GetIO().DisplaySize.x;
+  const float free_width = display_width - panels_width(st, display_width);
+  const float wrap = std::max(free_width - 2 * kMargin - 2 * ImGui::GetStyle().WindowPadding.x,
+                              8 * ImGui::GetTextLineHeight());
   ImGui::SetNextWindowPos(ImVec2(kMargin, bottom), ImGuiCond_Always, ImVec2(0, 1));
   ImGui::SetNextWindowBgAlpha(0.75f);
   ImGui::Begin("##inspector", nullptr, kOverlay | ImGuiWindowFlags_NoInputs);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
   ImGui::TextUnformatted(format_probe(*st.probe).c_str());
+  ImGui::PopTextWrapPos();
   const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
   st.inspector_rect = {at.x, at.y, at.x + size.x, at.y + size.y};
   ImGui::End();

@@ -235,7 +235,7 @@ void ViewportWidget::paintGL() {
     draw_image_overlays(session_, panels_);  // first: under the legend and the panels
     legend_.free_width = panels_width(panels_, float(width()));
     draw_legend(*renderer_, view_, legend_);
-    draw_split_labels(*renderer_, view_);
+    split_labels_ = draw_split_labels(*renderer_, view_);
     if (!hide_panels_) draw_panels(session_, panels_);
   } catch (const std::exception& e) {
     // A panel that throws (a bug: the panels catch the session's refusals themselves) must not take the window

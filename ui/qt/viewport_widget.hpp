@@ -62,6 +62,8 @@ class ViewportWidget : public QOpenGLWidget {
 
   // Where the legend stands (dragged there, or its own place) and whether the last frame drew it.
   const LegendPlacement& legend() const noexcept { return legend_; }
+  // Where the last frame drew the split's "input" / "output" labels (both 0 when it did not).
+  const SplitLabelBoxes& split_labels() const noexcept { return split_labels_; }
   // Frames painted so far (scripts wait for frames, not for time).
   std::uint64_t frames_drawn() const noexcept { return frames_drawn_; }
   std::string gl_renderer() const { return gl_renderer_; }
@@ -108,6 +110,7 @@ class ViewportWidget : public QOpenGLWidget {
   std::unique_ptr<FrameRenderer> renderer_;
   std::unique_ptr<ImGuiLayer> imgui_;
   LegendPlacement legend_;  // kept for the session: a legend dragged aside stays there
+  SplitLabelBoxes split_labels_;
   Appearance appearance_;  // kept here too: the ImGui layer is made (and remade) with the GL context
   PendingReleases pending_;  // quick clicks and keys, held for ImGui's next frame
   std::string gl_renderer_, gl_version_;

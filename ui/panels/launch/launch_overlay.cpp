@@ -4,7 +4,9 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,16 +44,60 @@ struct Mapper {
   ImVec2 max(const PixelRect& r) const { return (*this)(r.x1, r.y1); }
 };
 
-void text_box(ImDrawList* draw, ImVec2 at, const std::vector<std::string>& lines, ImVec2 keep_inside) {
+// `lines` broken at spaces where wider than `width` (a single word wider than it stays whole).
+std::vector<std::string> wrapped(const std::vector<std::string>& lines, float width) {
+  std::vector<std::string> out;
+  for (const std::string& line : lines) {
+    std::string current;
+    std::size_t start = 0;
+    while (start <= line.size()) {
+      const std::size_t end = std::min(line.find(' ', start), line.size());
+      const std::string word = line.substr(start, end - start);
+      const std::string longer = current.empty() ? word : current + ' ' + word;
+      if (!current.empty() && ImGui::CalcTextSize(longer.c_str()).x > width) {
+        out.push_back(current);
+        current = word;
+      } else {
+        current = longer;
+      }
+      start = end + 1;
+    }
+    out.push_back(current);
+  }
+  return out;
+}
+
+// Lines of text in a box, and where the box stands.
+struct TextBox {
+  std::vector<std::string> lines;
+  std::array<float, 4> rect{};  // min x, min y, max x, max y
+};
+
+// A box of text placed at `at`, inside the area (0, 0)-`keep_inside` that the sidebar leaves free: its lines
+// wrapped to that width, moved left and up to fit, but never above `min_top` (a box too tall runs past the bottom
+// rather than over what stands above it).
+TextBox place_text_box(ImVec2 at, const std::vector<std::string>& text, ImVec2 keep_inside, float min_top = 0) {
   const float pad = 6, line_h = ImGui::GetTextLineHeight();
+  TextBox box{wrapped(text, std::max(keep_inside.x - 2 * pad, 8 * line_h)), {}};
   float w = 0;
-  for (const std::string& l : lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
-  const ImVec2 size(w + 2 * pad, float(lines.size()) * line_h + 2 * pad);
+  for (const std::string& l : box.lines) w = std::max(w, ImGui::CalcTextSize(l.c_str()).x);
+  const ImVec2 size(w + 2 * pad, float(box.lines.size()) * line_h + 2 * pad);
   at.x = std::clamp(at.x, 0.0f, std::max(0.0f, keep_inside.x - size.x));
-  at.y = std::clamp(at.y, 0.0f, std::max(0.0f, keep_inside.y - size.y));
-  draw->AddRectFilled(at, ImVec2(at.x + size.x, at.y + size.y), kBox, 4.0f);
-  for (std::size_t i = 0; i < lines.size(); ++i)
-    draw->AddText(ImVec2(at.x + pad, at.y + pad + float(i) * line_h), kText, lines[i].c_str());
+  at.y = std::max(min_top, std::clamp(at.y, 0.0f, std::max(0.0f, keep_inside.y - size.y)));
+  box.rect = {at.x, at.y, at.x + size.x, at.y + size.y};
+  return box;
+}
+
+void draw_text_box(ImDrawList* draw, const TextBox& box) {
+  const float pad = 6, line_h = ImGui::GetTextLineHeight();
+  const auto& r = box.rect;
+  draw->AddRectFilled(ImVec2(r[0], r[1]), ImVec2(r[2], r[3]), kBox, 4.0f);
+  for (std::size_t i = 0; i < box.lines.size(); ++i)
+    draw->AddText(ImVec2(r[0] + pad, r[1] + pad + float(i) * line_h), kText, box.lines[i].c_str());
+}
+
+bool overlap(const std::array<float, 4>& a, const std::array<float, 4>& b) {
+  return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }
 
 // The lines between blocks, over the visible part of the grid only.
@@ -120,7 +166,9 @@ void chosen_block(ImDrawList* draw, const Mapper& map, const LaunchGeometry& g, 
 
 }  // namespace
 
-void draw_launch_overlay(const app::Session& session, const PanelState& state) {
+void draw_launch_overlay(const app::Session& session, PanelState& state) {
+  state.launch_header_rect = {};
+  state.launch_hover_rect = {};
   if (!state.view || !state.view->show_launch_grid) return;
   const ViewState& view = *state.view;
   const ImGuiIO& io = ImGui::GetIO();
@@ -132,6 +180,8 @@ void draw_launch_overlay(const app::Session& session, const PanelState& state) {
 
   const app::LaunchPicture picture = session.launch_picture();
   std::vector<std::string> header = app::describe_launch(picture);
+  std::optional<ImVec2> hover_at;  // below right of the probed pixel
+  std::vector<std::string> hover;
   if (picture.geometry) {
     const LaunchGeometry& g = *picture.geometry;
     idle_regions(draw, map, g);
@@ -145,14 +195,25 @@ void draw_launch_overlay(const app::Session& session, const PanelState& state) {
     if (state.probe && state.probe->inside && state.probe->x < g.width && state.probe->y < g.height) {
       chosen_block(draw, map, g, state.probe->x, state.probe->y);
       const ImVec2 at = map(state.probe->x + 1, state.probe->y + 1);
-      text_box(draw, ImVec2(at.x + 12, at.y + 12), app::describe_pixel(g, state.probe->x, state.probe->y),
-               free_area);
+      hover_at = ImVec2(at.x + 12, at.y + 12);
+      hover = app::describe_pixel(g, state.probe->x, state.probe->y);
     }
   }
   // Top left, below where the legend stands, and below the split's labels when they are drawn.
   const DisplayFrame frame = session.display_frame();
   const bool split_labels = view.split && frame.input && (frame.output || frame.output_device);
-  text_box(draw, ImVec2(12, launch_header_top(ImGui::GetTextLineHeight(), split_labels)), header, free_area);
+  const float top = launch_header_top(ImGui::GetTextLineHeight(), split_labels);
+  const TextBox header_box = place_text_box(ImVec2(12, top), header, free_area, top);
+  draw_text_box(draw, header_box);
+  state.launch_header_rect = header_box.rect;
+  if (hover_at) {
+    // Where it would cover the header, below it: both stay readable.
+    TextBox hover_box = place_text_box(*hover_at, hover, free_area);
+    if (overlap(hover_box.rect, header_box.rect))
+      hover_box = place_text_box(*hover_at, hover, free_area, header_box.rect[3] + 4);
+    draw_text_box(draw, hover_box);
+    state.launch_hover_rect = hover_box.rect;
+  }
 }
 
 }  // namespace ks::ui

@@ -14,7 +14,10 @@ namespace ks::ui {
 struct PanelState;
 
 // Draws nothing unless state.view is set and its show_launch_grid is on. The cursor's pixel is state.probe.
-void draw_launch_overlay(const app::Session& session, const PanelState& state);
+// Keeps where it drew its header box and the hover text in state.launch_header_rect and launch_hover_rect. Both
+// boxes wrap their lines to the area beside the sidebar; the hover text stands below the header where it would
+// cover it.
+void draw_launch_overlay(const app::Session& session, PanelState& state);
 
 // Block outlines are skipped when blocks are narrower than this on screen (logical pixels): a mesh of lines.
 inline constexpr float kMinBlockOutlinePx = 4.0f;

@@ -213,8 +213,9 @@ void KernelEditor::update_run_button() {
   const bool runner = isSignalConnected(QMetaMethod::fromSignal(&KernelEditor::runRequested));
   const bool ready = shown_ && shown_->runnable() && !compiling();
   run_->setEnabled(runner && ready);
-  run_->setToolTip(!runner  ? "running your own kernel comes next"
-                   : ready ? "Run the kernel on the current input"
+  run_->setToolTip(!runner  ? "nothing here runs kernels"
+                   : ready ? "Run the kernel on the image instead of the built-in kernel (stencil kernels; "
+                             "array and step kernels run with kernelscope-cli lab and sim --kernel-file)"
                            : "The kernel must compile first");
 }
 
