@@ -1,6 +1,6 @@
 // `compile FILE.cu`: a user's own kernel through the compiler service (gpu/usercode), without a GPU: its errors
 // at the file's own lines (exit 2 when it does not compile), or, per kernel, what the compiler made of it, and with
-// --ptx / --sass its instructions under the source lines they came from (cli/listing_print.hpp).
+// --ptx / --sass its instructions under the source lines they came from (report/listing_text.hpp).
 #include <fmt/format.h>
 
 #include <memory>
@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/listing_print.hpp"
+#include "report/listing_text.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "report/table.hpp"
@@ -103,7 +103,7 @@ int run_compile(const CompileCliOptions& opt) {
   }
   if (!opt.json.empty()) write_text_atomically(opt.json, facts_json(m).dump(2) + "\n");
   if (listing && !opt.listing_json.empty())
-    write_text_atomically(opt.listing_json, cli::listing_json(*listing, opt.file, opt.arch).dump(2) + "\n");
+    write_text_atomically(opt.listing_json, report::listing_json(*listing, opt.file, opt.arch).dump(2) + "\n");
   fmt::print("{}: compiled for {} in {:.0f} ms (NVRTC {}){}\n", opt.file, opt.arch, m.compile_ms,
              usercode::nvrtc_version(), k.family ? fmt::format(", {} family", to_string(*k.family)) : "");
   fmt::print("{}", facts_text(k));
@@ -112,7 +112,7 @@ int run_compile(const CompileCliOptions& opt) {
       std::fflush(stdout);
       fmt::print(stderr, "note: {}\n", listing->note);
     }
-    fmt::print("\n{}", listing_text(*listing, request.source));
+    fmt::print("\n{}", report::listing_text(*listing, request.source));
   }
   return 0;
 }

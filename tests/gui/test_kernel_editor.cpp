@@ -7,6 +7,7 @@
 #ifdef KS_HAVE_QTEST
 #include <QApplication>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
@@ -29,6 +30,7 @@
 #include "qt/editor/find_bar.hpp"
 #include "qt/editor/kernel_editor.hpp"
 #include "qt/editor/kernel_editor_dock.hpp"
+#include "qt/editor/listing_view.hpp"
 #include "support/test_support.hpp"
 #include "usercode/nvrtc_compile.hpp"
 
@@ -389,6 +391,32 @@ TEST_F(KernelEditorTest, RunIsOfferedOnlyForAKernelThatCompilesOnceSomethingRuns
   EXPECT_FALSE(e.run_button().isEnabled()) << "not while the new text compiles";
   wait_compiled(e);
   EXPECT_FALSE(e.run_button().isEnabled()) << "not for a text that does not compile";
+}
+
+TEST_F(KernelEditorTest, ThePtxTabListsTheInstructionsUnderTheirLinesAndFollowsTheText) {
+  KernelEditor e;
+  e.resize(800, 700);
+  e.show();
+  e.set_untitled(kGood, "add.cu");
+  wait_compiled(e);
+  e.listing().show();  // as when its tab is chosen
+  QTabWidget* tabs = e.findChild<QTabWidget*>();
+  ASSERT_NE(tabs, nullptr);
+  tabs->setCurrentWidget(&e.listing());
+  ASSERT_TRUE(QTest::qWaitFor([&] { return e.listing().text().toPlainText().contains("st.global"); }, kCompileWaitMs))
+      << e.listing().note().toStdString();
+  const QString ptx = e.listing().text().toPlainText();
+  // The store belongs to line 4, the bounds check; the line's own text stands above it.
+  const auto line4 = ptx.indexOf("4 | if (i < n) out[i] = a[i] * 2.f;");
+  ASSERT_GE(line4, 0) << ptx.toStdString();
+  EXPECT_GT(ptx.indexOf("st.global", line4), line4) << ptx.toStdString();
+  // A text that does not compile empties it; fixing it lists again.
+  type(e, "oops");
+  wait_compiled(e);
+  EXPECT_TRUE(QTest::qWaitFor([&] { return e.listing().text().toPlainText().isEmpty(); }, kCompileWaitMs));
+  for (int i = 0; i < 4; ++i) QTest::keyClick(&e.code(), Qt::Key_Backspace);
+  wait_compiled(e);
+  EXPECT_TRUE(QTest::qWaitFor([&] { return e.listing().text().toPlainText().contains("st.global"); }, kCompileWaitMs));
 }
 
 }  // namespace

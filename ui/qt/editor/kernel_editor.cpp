@@ -19,6 +19,7 @@
 #include "qt/editor/cuda_highlighter.hpp"
 #include "qt/editor/diagnostics_list.hpp"
 #include "qt/editor/find_bar.hpp"
+#include "qt/editor/listing_view.hpp"
 #include "qt/editor/parameters_view.hpp"
 
 namespace ks::ui::qt {
@@ -44,6 +45,7 @@ KernelEditor::KernelEditor(QWidget* parent, editor::CompileFunction compile)
       problems_(new DiagnosticsList(this)),
       facts_(new CompileFactsView(this)),
       parameters_(new ParametersView(this)),
+      listing_(new ListingView(this)),
       tabs_(new QTabWidget(this)),
       status_(new QLabel(this)),
       run_(new QPushButton("Run", this)),
@@ -74,6 +76,8 @@ KernelEditor::KernelEditor(QWidget* parent, editor::CompileFunction compile)
   tabs_->setTabToolTip(0, "What the compiler made of the entry, and its occupancy at a block you choose");
   tabs_->addTab(parameters_, "Parameters");
   tabs_->setTabToolTip(1, "The parameters the kernel declares with // @param");
+  tabs_->addTab(listing_, "PTX / SASS");
+  tabs_->setTabToolTip(2, "The instructions the compiler made, each under the line of your file it came from");
   bottom_layout->addWidget(tabs_, 1);
   splitter->addWidget(bottom);
   // Most of the height for the code; the shares hold at any size (the splitter scales them).
@@ -189,6 +193,7 @@ void KernelEditor::show_outcome(std::shared_ptr<const editor::CompileOutcome> ou
   }
   parameters_->show_parameters(outcome->kernel ? outcome->kernel->declarations.parameters
                                                : std::vector<usercode::DeclaredParameter>{});
+  listing_->set_kernel(outcome->runnable() ? outcome->kernel : nullptr, compiled_text_);
   update_run_button();
   emit outcome_shown();
 }

@@ -24,6 +24,7 @@ class CompileWorker;
 class DiagnosticsList;
 class FindBar;
 class ParametersView;
+class ListingView;
 
 class KernelEditor : public QWidget {
   Q_OBJECT
@@ -65,6 +66,7 @@ class KernelEditor : public QWidget {
   DiagnosticsList& problems() noexcept { return *problems_; }
   CompileFactsView& facts() noexcept { return *facts_; }
   ParametersView& parameters() noexcept { return *parameters_; }
+  ListingView& listing() noexcept { return *listing_; }
   QPushButton& run_button() noexcept { return *run_; }
 
  signals:
@@ -88,6 +90,7 @@ class KernelEditor : public QWidget {
   DiagnosticsList* problems_;
   CompileFactsView* facts_;
   ParametersView* parameters_;
+  ListingView* listing_;
   QTabWidget* tabs_;
   QLabel* status_;
   QPushButton* run_;

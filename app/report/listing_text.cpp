@@ -1,11 +1,11 @@
-#include "cli/listing_print.hpp"
+#include "report/listing_text.hpp"
 
 #include <fmt/format.h>
 
 #include <set>
 #include <vector>
 
-namespace ks::cli {
+namespace ks::report {
 
 std::string listing_text(const usercode::Listing& listing, std::string_view source) {
   using usercode::LineOrigin;
@@ -58,4 +58,4 @@ nlohmann::ordered_json listing_json(const usercode::Listing& listing, const std:
           {"arch", arch},                      {"note", listing.note}, {"kernels", std::move(kernels)}};
 }
 
-}  // namespace ks::cli
+}  // namespace ks::report
