@@ -206,6 +206,9 @@ TEST(UsercodeListing, LineInfoChangesNoInstruction) {
     EXPECT_NE(with.cubin.size(), without.cubin.size()) << "the line table is there";
     ASSERT_EQ(with.kernels.size(), without.kernels.size());
     for (std::size_t i = 0; i < with.kernels.size(); ++i) {
+      // NVRTC 13.0.88 (the GPU machine's) sometimes leaves ptxas's report out of its log: figures it did not
+      // report are not compared (the code sections above already are).
+      if (!with.kernels[i].resources_reported || !without.kernels[i].resources_reported) continue;
       EXPECT_EQ(with.kernels[i].registers, without.kernels[i].registers);
       EXPECT_EQ(with.kernels[i].stack_bytes, without.kernels[i].stack_bytes);
       EXPECT_EQ(with.kernels[i].shared_bytes, without.kernels[i].shared_bytes);
