@@ -10,6 +10,7 @@
 #include "cli/cli_runner.hpp"
 #include "io/npy.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_sources.hpp"
 
 namespace ks::test {
 namespace {
@@ -165,25 +166,11 @@ TEST(CliUserKernel, AFaultOrAnEndlessLoopIsExitOneWithItsMessageAndNoOutput) {
 namespace ks::test {
 namespace {
 
-const char kSmoothU8[] = R"(// @family stencil
-// @param bias int [0, 10] = 0
-__global__ void smooth_u8(ks::InImage<unsigned char> in, ks::OutImage<unsigned char> out, int bias) {
-  const int x = ks::global_x(), y = ks::global_y();
-  if (!out.contains(x, y)) return;
-  for (int c = 0; c < in.channels; ++c) {
-    int sum = 0;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) sum += in.at(x + dx, y + dy, c);
-    out.set(x, y, c, static_cast<unsigned char>(min(255, (sum + 4) / 9 + bias)));
-  }
-}
-)";
-
 TEST(CliUserKernel, CompareWithABuiltInMatchesOrSaysWhereItDiffersWithAHeatmap) {
   KS_REQUIRE_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
-  write_file(dir / "smooth_u8.cu", kSmoothU8);
+  write_file(dir / "smooth_u8.cu", kSmoothU8WithBias);
   CliResult r = run_cli({"run", "--kernel-file", "smooth_u8.cu", "-i", "sample", "-o", "out.png", "--type", "u8",
                          "--compare", "box:cpu", "--compare-param", "radius=1", "-p", "border=replicate", "--json",
                          "r.json"},

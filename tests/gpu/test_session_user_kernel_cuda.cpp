@@ -10,24 +10,11 @@
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_sources.hpp"
 #include "usercode/user_kernel.hpp"
 
 namespace ks::app {
 namespace {
-
-const char kSmoothU8[] = R"(// @family stencil
-// @param bias int [0, 10] = 0
-__global__ void smooth_u8(ks::InImage<unsigned char> in, ks::OutImage<unsigned char> out, int bias) {
-  const int x = ks::global_x(), y = ks::global_y();
-  if (!out.contains(x, y)) return;
-  for (int c = 0; c < in.channels; ++c) {
-    int sum = 0;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) sum += in.at(x + dx, y + dy, c);
-    out.set(x, y, c, static_cast<unsigned char>(min(255, (sum + 4) / 9 + bias)));
-  }
-}
-)";
 
 const char kFault[] = R"(// @family stencil
 __global__ void fault(ks::InImage<unsigned char> in, ks::OutImage<unsigned char> out) {
@@ -61,7 +48,7 @@ TEST(SessionUserKernelCuda, RunsInsteadOfTheBuiltInAndIsCheckedAgainstItsCpuRefe
   s.set_backend(Backend::Cuda);
   s.select_kernel("box");
   s.set_param("radius", "1");
-  s.use_user_kernel(user_choice("smooth_u8.cu", kSmoothU8, {0}));
+  s.use_user_kernel(user_choice("smooth_u8.cu", test::kSmoothU8WithBias, {0}));
   s.run_now();
   ASSERT_TRUE(s.stencil().last_report());
   EXPECT_EQ(s.stencil().last_report()->variant, "yours");
@@ -104,7 +91,7 @@ TEST(SessionUserKernelCuda, RunsInsteadOfTheBuiltInAndIsCheckedAgainstItsCpuRefe
   // A fault: the session keeps running with the message; the next good run works.
   s.use_user_kernel(user_choice("fault.cu", kFault, {}));
   EXPECT_THROW(s.run_now(), Error);
-  s.use_user_kernel(user_choice("smooth_u8.cu", kSmoothU8, {0}));
+  s.use_user_kernel(user_choice("smooth_u8.cu", test::kSmoothU8WithBias, {0}));
   s.run_now();
   EXPECT_EQ(s.stencil().last_report()->variant, "yours");
 

@@ -15,6 +15,7 @@
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_sources.hpp"
 #include "usercode/run/user_array.hpp"
 #include "usercode/run/user_step.hpp"
 #include "usercode/run/user_stencil.hpp"
@@ -75,19 +76,6 @@ UserLaunchOptions launch(std::array<unsigned, 2> block, std::vector<double> para
   return o;
 }
 
-const char kSmoothU8[] = R"(// @family stencil
-__global__ void smooth_u8(ks::InImage<unsigned char> in, ks::OutImage<unsigned char> out) {
-  const int x = ks::global_x(), y = ks::global_y();
-  if (!out.contains(x, y)) return;
-  for (int c = 0; c < in.channels; ++c) {
-    int sum = 0;
-    for (int dy = -1; dy <= 1; ++dy)
-      for (int dx = -1; dx <= 1; ++dx) sum += in.at(x + dx, y + dy, c);
-    out.set(x, y, c, static_cast<unsigned char>((sum + 4) / 9));
-  }
-}
-)";
-
 const char kInvertRaw[] = R"(// @family stencil
 // @param offset int [0, 255] = 255
 __global__ void invert(const unsigned char* in, unsigned char* out, int width, int height, int channels, int pitch,
@@ -123,7 +111,7 @@ TEST(UserKernelRunCuda, TheSmoothingTemplateEqualsTheBoxFilterOnOddSizesBordersA
 
 TEST(UserKernelRunCuda, AU8SmoothingEqualsTheBuiltInsBytesAndTheStrengthParameterArrives) {
   KS_REQUIRE_GPU();
-  const CompiledKernel k = compile("smooth_u8.cu", kSmoothU8, worker().hello().arch);
+  const CompiledKernel k = compile("smooth_u8.cu", test::kSmoothU8WithBias, worker().hello().arch);
   const Image input = test::random_image(257, 31, 4, ElemType::U8, 3);
   const UserStencilRun run = run_user_stencil(worker(), k, input, static_cast<int>(Border::Reflect101), 0,
                                               launch({32, 8}));
