@@ -2,7 +2,7 @@
 // the built-in kernel they imitate: the 3x3 template against box radius 1 (f32 within 1e-5, u8 exact) on odd
 // sizes, 1 and 4 channels, several border modes and blocks; the raw signature; and the faults that must never
 // take the caller down: an illegal address, a trap and an endless loop each come back as a message, and the next
-// good kernel runs.
+// good kernel runs (tests/gpu_faults, alone on the GPU).
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -15,6 +15,7 @@
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_runs.hpp"
 #include "support/user_kernel_sources.hpp"
 #include "usercode/run/user_array.hpp"
 #include "usercode/run/user_step.hpp"
@@ -27,54 +28,7 @@ namespace ks::usercode {
 namespace {
 
 using namespace std::chrono_literals;
-
-ThreadPool& pool() {
-  static ThreadPool p(2);
-  return p;
-}
-
-WorkerClient& worker() {
-  static WorkerClient w([] {
-    WorkerClient::Options o;
-    o.executable = KS_CLI_PATH;
-    o.launch_timeout = 1500ms;
-    return o;
-  }());
-  return w;
-}
-
-CompiledKernel compile(const std::string& name, const std::string& source, const std::string& arch) {
-  CompileRequest r;
-  r.file_name = name;
-  r.source = source;
-  r.options.arch = arch;
-  CompiledKernel k = compile_user_kernel(r);
-  EXPECT_TRUE(k.ok()) << (k.module ? k.module->log : std::string("no module"));
-  return k;
-}
-
-CompiledKernel compile_template(const std::string& file) {
-  return compile(file, read_kernel_source(std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels" / file),
-                 worker().hello().arch);
-}
-
-Image box3x3_reference(const Image& input, const char* border, const char* border_value) {
-  const KernelSpec& spec = KernelRegistry::builtin().get("box");
-  ParamSet params = spec.default_params();
-  params.set("radius", "1");
-  params.set("border", border);
-  params.set("border_value", border_value);
-  return cpu::run_stencil(make_stencil_plan("box", params), input, pool(), cpu::CpuPath::Reference);
-}
-
-UserLaunchOptions launch(std::array<unsigned, 2> block, std::vector<double> params = {}) {
-  UserLaunchOptions o;
-  o.block = block;
-  o.params = std::move(params);
-  o.warmup = 0;
-  o.repeat = 2;
-  return o;
-}
+using namespace test::user_kernels;
 
 const char kInvertRaw[] = R"(// @family stencil
 // @param offset int [0, 255] = 255
@@ -140,46 +94,6 @@ TEST(UserKernelRunCuda, TheRawSignatureGetsSizeChannelsAndPitch) {
   EXPECT_TRUE(test::images_match(run.output, expected, 0));
 }
 
-struct Fault {
-  const char* name;
-  const char* body;
-  RunOutcome outcome;
-  const char* words;
-};
-
-TEST(UserKernelRunCuda, IllegalAddressTrapAndEndlessLoopLeaveTheCallerRunningWithAMessage) {
-  KS_REQUIRE_GPU();
-  const Fault faults[] = {
-      {"illegal_address", "out.data[-(1ll << 40) + x] = 1.f;", RunOutcome::Fault, "illegal address"},
-      {"trap", "if (x == 3 && y == 2) __trap(); out.set(x, y, 0, 1.f);", RunOutcome::Fault, "your kernel"},
-      {"endless", "for (;;) if (clock64() < 0) break;  out.set(x, y, 0, 1.f);", RunOutcome::TimedOut,
-       "the kernel did not finish"},
-  };
-  const CompiledKernel good = compile_template("smooth3x3.cu");
-  const Image input = test::random_image(128, 64, 1, ElemType::F32, 9);
-  for (const Fault& f : faults) {
-    SCOPED_TRACE(f.name);
-    const std::string source = std::string("// @family stencil\n__global__ void ") + f.name +
-                               "(ks::InImage<float> in, ks::OutImage<float> out) {\n"
-                               "  const int x = ks::global_x(), y = ks::global_y();\n"
-                               "  if (!out.contains(x, y)) return;\n  " +
-                               f.body + "\n}\n";
-    const CompiledKernel bad = compile(std::string(f.name) + ".cu", source, worker().hello().arch);
-    ASSERT_TRUE(bad.ok());
-    const auto t0 = std::chrono::steady_clock::now();
-    const UserStencilRun run = run_user_stencil(worker(), bad, input, 0, 0, launch({32, 8}));
-    EXPECT_LT(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(), 20.0);
-    EXPECT_EQ(run.reply.outcome, f.outcome) << run.reply.message;
-    EXPECT_NE(run.reply.message.find(f.words), std::string::npos) << run.reply.message;
-    EXPECT_TRUE(run.output.empty());
-    EXPECT_FALSE(worker().running());  // the poisoned worker has gone
-
-    const UserStencilRun next = run_user_stencil(worker(), good, input, 0, 0, launch({32, 8}, {1.0}));
-    ASSERT_EQ(next.reply.outcome, RunOutcome::Ok) << next.reply.message;
-    EXPECT_TRUE(test::images_match(next.output, box3x3_reference(input, "replicate", "0"), 1e-5));
-  }
-}
-
 TEST(UserKernelRunCuda, AnUnchangedKernelIsLoadedOnce) {
   KS_REQUIRE_GPU();
   const CompiledKernel k = compile_template("smooth3x3.cu");
@@ -202,6 +116,8 @@ TEST(UserKernelRunCuda, AnUnchangedKernelIsLoadedOnce) {
 
 namespace ks::usercode {
 namespace {
+
+using namespace test::user_kernels;
 
 std::span<const std::byte> bytes_of(const std::vector<float>& v) { return std::as_bytes(std::span(v)); }
 
