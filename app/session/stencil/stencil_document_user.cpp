@@ -36,7 +36,7 @@ void StencilDocument::set_user_kernel(std::optional<UserStencilChoice> choice) {
     if (input_ && input_->type() != form.type) {
       set_element_type(form.type);
       notify(Notice::Level::Info, Notice::Source::Run,
-             fmt::format("your kernel takes {} images: the image now runs as {}", to_string(form.type),
+             fmt::format("your kernel takes {} images, so the image now runs as {}", to_string(form.type),
                          to_string(form.type)));
     }
     if (!user_worker_) user_worker_ = std::make_shared<usercode::WorkerClient>(usercode::WorkerClient::Options{});
@@ -55,15 +55,10 @@ void StencilDocument::set_user_param(std::size_t index, double value) {
   const auto& declared = user_->kernel->declarations.parameters;
   if (index >= declared.size()) throw Error(ErrorKind::Internal, "no such declared parameter");
   // The same checks as the CLI's -p NAME=VALUE (never clamped).
-  user_->params = usercode::user_param_values(user_->kernel->declarations,
-                                              [&] {
-                                                std::vector<std::string> assignments;
-                                                for (std::size_t i = 0; i < declared.size(); ++i)
-                                                  assignments.push_back(fmt::format(
-                                                      "{}={}", declared[i].name,
-                                                      i == index ? value : user_->params[i]));
-                                                return assignments;
-                                              }());
+  std::vector<std::string> assignments;
+  for (std::size_t i = 0; i < declared.size(); ++i)
+    assignments.push_back(fmt::format("{}={}", declared[i].name, i == index ? value : user_->params[i]));
+  user_->params = usercode::user_param_values(user_->kernel->declarations, assignments);
   request_run();
 }
 
