@@ -4,7 +4,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -12,22 +11,14 @@
 #include "usercode/diagnostics.hpp"
 #include "usercode/family.hpp"
 #include "usercode/kernel_facts.hpp"
+#include "support/test_support.hpp"
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 
 namespace ks::usercode {
 namespace {
 
-std::string usage_message(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    EXPECT_EQ(e.kind(), ErrorKind::Usage) << e.full_message();
-    return e.full_message();
-  }
-  ADD_FAILURE() << "no error";
-  return {};
-}
+using test::usage_error;
 
 TEST(UsercodeDeclarations, ReadsFamilyEntryOutputAndParameters) {
   const std::string src =
@@ -59,22 +50,22 @@ TEST(UsercodeDeclarations, ReadsFamilyEntryOutputAndParameters) {
 
 TEST(UsercodeDeclarations, RefusesImpossibleRangesAndMalformedLines) {
   auto parse = [](const std::string& s) { return [s] { parse_declarations(s, "k.cu"); }; };
-  EXPECT_NE(usage_message(parse("\n// @param r int [8, 1] = 2\n")).find("k.cu:2: the parameter `r` has the impossible range [8, 1]"),
+  EXPECT_NE(usage_error(parse("\n// @param r int [8, 1] = 2\n")).find("k.cu:2: the parameter `r` has the impossible range [8, 1]"),
             std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param r int [1, 8] = 9\n")).find("default 9 of the parameter `r` is outside"),
+  EXPECT_NE(usage_error(parse("// @param r int [1, 8] = 9\n")).find("default 9 of the parameter `r` is outside"),
             std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param r int [1, 8.5] = 2\n")).find("not a 32-bit integer"), std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param r double [1, 8] = 2\n")).find("has the type `double`"), std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param r float [a, 8] = 2\n")).find("minimum `a` is not a finite number"),
+  EXPECT_NE(usage_error(parse("// @param r int [1, 8.5] = 2\n")).find("not a 32-bit integer"), std::string::npos);
+  EXPECT_NE(usage_error(parse("// @param r double [1, 8] = 2\n")).find("has the type `double`"), std::string::npos);
+  EXPECT_NE(usage_error(parse("// @param r float [a, 8] = 2\n")).find("minimum `a` is not a finite number"),
             std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param r float 1..8 = 2\n")).find("k.cu:1: cannot read the parameter"),
+  EXPECT_NE(usage_error(parse("// @param r float 1..8 = 2\n")).find("k.cu:1: cannot read the parameter"),
             std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param 2r float [1, 8] = 2\n")).find("not an identifier"), std::string::npos);
-  EXPECT_NE(usage_message(parse("// @param r float [1, 8] = 2\n// @param r int [1, 8] = 2\n"))
+  EXPECT_NE(usage_error(parse("// @param 2r float [1, 8] = 2\n")).find("not an identifier"), std::string::npos);
+  EXPECT_NE(usage_error(parse("// @param r float [1, 8] = 2\n// @param r int [1, 8] = 2\n"))
                 .find("k.cu:2: the parameter `r` is declared twice (first at line 1)"),
             std::string::npos);
-  EXPECT_NE(usage_message(parse("// @family step\n// @family array\n")).find("a second `@family`"), std::string::npos);
-  EXPECT_NE(usage_message(parse("// @output many\n")).find("neither array nor scalar"), std::string::npos);
+  EXPECT_NE(usage_error(parse("// @family step\n// @family array\n")).find("a second `@family`"), std::string::npos);
+  EXPECT_NE(usage_error(parse("// @output many\n")).find("neither array nor scalar"), std::string::npos);
 }
 
 TEST(UsercodeDiagnostics, ReadsNvrtcLogWithCaretsNotesAndEndOfSource) {
@@ -229,18 +220,18 @@ TEST(UsercodeContracts, SayWhichParameterDiffers) {
   EXPECT_NE(contract_mismatch(Family::Step, {"float*", "float*", "int", "int"}, none)
                 .find("parameter 1 is `float*`; the step contract wants the current state"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { parse_family("image"); }).find("unknown kernel family `image`"), std::string::npos);
+  EXPECT_NE(usage_error([] { parse_family("image"); }).find("unknown kernel family `image`"), std::string::npos);
 }
 
 TEST(UsercodeSourceText, RefusesEmptyBinaryAndHugeSources) {
-  EXPECT_NE(usage_message([] { check_source_text(" \n\t\n", "e.cu"); }).find("e.cu is empty"), std::string::npos);
-  EXPECT_NE(usage_message([] { check_source_text(std::string("__global__\0", 11), "b.cu"); })
+  EXPECT_NE(usage_error([] { check_source_text(" \n\t\n", "e.cu"); }).find("e.cu is empty"), std::string::npos);
+  EXPECT_NE(usage_error([] { check_source_text(std::string("__global__\0", 11), "b.cu"); })
                 .find("b.cu is not text: byte 10 is NUL"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { check_source_text("int x; // \xff\xfe", "u.cu"); })
+  EXPECT_NE(usage_error([] { check_source_text("int x; // \xff\xfe", "u.cu"); })
                 .find("byte 10 (0xff) is not UTF-8"),
             std::string::npos);
-  EXPECT_NE(usage_message([] { check_source_text(std::string(kMaxSourceBytes + 1, 'x'), "h.cu"); })
+  EXPECT_NE(usage_error([] { check_source_text(std::string(kMaxSourceBytes + 1, 'x'), "h.cu"); })
                 .find("h.cu has 1048577 bytes"),
             std::string::npos);
   EXPECT_NO_THROW(check_source_text("// caf\xc3\xa9\n__global__ void k() {}\n", "ok.cu"));
