@@ -2,6 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
+#include <string_view>
+#include <vector>
+
 #include "core/error.hpp"
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
@@ -66,6 +71,34 @@ int pick_entry(const CompileRequest& r, const KernelDeclarations& d, const Compi
   return found;
 }
 
+// The 1-based line where the entry's name follows a `__global__` (on that line or the next two), or 0: what the
+// editor marks for a refusal about the entry. `name` may be qualified or a template ("ns::f", "f<float>").
+int entry_line(std::string_view source, const std::string& name) {
+  std::string shortest = name.substr(name.rfind("::") == std::string::npos ? 0 : name.rfind("::") + 2);
+  shortest = shortest.substr(0, shortest.find('<'));
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start <= source.size();) {
+    const std::size_t end = std::min(source.find('\n', start), source.size());
+    lines.push_back(source.substr(start, end - start));
+    start = end + 1;
+  }
+  auto names_it = [&](std::string_view line) {
+    for (std::size_t at = line.find(shortest); at != std::string_view::npos; at = line.find(shortest, at + 1)) {
+      const bool starts = at == 0 || !(std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_');
+      const std::size_t after = at + shortest.size();
+      const bool ends = after == line.size() || line[after] == '(' || line[after] == '<' || line[after] == ' ';
+      if (starts && ends) return true;
+    }
+    return false;
+  };
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find("__global__") == std::string_view::npos) continue;
+    for (std::size_t j = i; j < std::min(i + 3, lines.size()); ++j)
+      if (names_it(lines[j])) return static_cast<int>(j + 1);
+  }
+  return 0;
+}
+
 void check_contract(const CompileRequest& r, Family family, const KernelDeclarations& d, const KernelFacts& entry) {
   if (entry.c_linkage)
     throw_usage(fmt::format("the entry `{}` of {} is extern \"C\", so its parameter types cannot be checked against "
@@ -73,10 +106,14 @@ void check_contract(const CompileRequest& r, Family family, const KernelDeclarat
                             entry.name, r.file_name, to_string(family)),
                 "declare it without extern \"C\"");
   const std::string mismatch = contract_mismatch(family, entry.parameter_types, d.parameters);
-  if (!mismatch.empty())
-    throw_usage(fmt::format("the entry {} of {} does not match the {} contract: {}", entry.signature, r.file_name,
-                            to_string(family), mismatch),
+  if (!mismatch.empty()) {
+    // "FILE:LINE: " as the declarations' errors: the editor marks the entry's line.
+    const int line = entry_line(r.source, entry.name);
+    throw_usage(fmt::format("{}the entry {} of {} does not match the {} contract: {}",
+                            line > 0 ? fmt::format("{}:{}: ", r.file_name, line) : std::string(), entry.signature,
+                            r.file_name, to_string(family), mismatch),
                 fmt::format("a {} kernel is\n{}", to_string(family), contract_text(family)));
+  }
   if (family != Family::Array && d.output)
     throw_usage(fmt::format("{} declares `@output`, which only the array family has", r.file_name),
                 "remove the line");

@@ -74,6 +74,15 @@ TEST(EditorModel, ARefusedRequestIsOneErrorAtTheLineItNames) {
   EXPECT_FALSE(bad_param.diagnostics[0].message.starts_with("mine.cu")) << "the line is taken out of the message";
   EXPECT_FALSE(bad_param.kernel);
 
+  // An entry that does not fit its family: marked at the entry's line (the name on the line after __global__).
+  const CompileOutcome contract = compile(request_for("// @family stencil\n"
+                                                      "\n"
+                                                      "__global__ void\n"
+                                                      "smooth(float* in, float* out) {}\n"));
+  ASSERT_EQ(contract.diagnostics.size(), 1u);
+  EXPECT_EQ(contract.diagnostics[0].line, 4) << contract.diagnostics[0].detail;
+  EXPECT_NE(contract.diagnostics[0].message.find("does not match the stencil contract"), std::string::npos);
+
   const CompileOutcome empty = compile(request_for("  \n\n"));
   ASSERT_EQ(empty.diagnostics.size(), 1u);
   EXPECT_EQ(empty.diagnostics[0].line, 0) << "an empty text has no line to mark";

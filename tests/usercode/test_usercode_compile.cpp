@@ -166,6 +166,8 @@ TEST(UsercodeCompile, EntriesAreAskedForAndContractsChecked) {
     EXPECT_NE(std::string(e.what()).find("parameter 1 is `float*`; the array contract wants an input"),
               std::string::npos)
         << e.what();
+    // At the entry's line, as the editor marks it.
+    EXPECT_EQ(std::string(e.what()).rfind("two.cu:1: the entry first(float*) of two.cu", 0), 0u) << e.what();
   }
   EXPECT_NE(usage_message(request_for("none.cu", "__device__ float twice(float v) { return 2.f * v; }\n"))
                 .find("none.cu has no __global__ function"),
