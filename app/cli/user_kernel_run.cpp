@@ -126,7 +126,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   start_user_worker(common, "stencil", prepared);
   const usercode::CompiledKernel& kernel = prepared.kernel;
 
-  const usercode::UserStencilRun run = usercode::run_user_stencil(*prepared.worker, kernel, *image,
+  usercode::UserStencilRun run = usercode::run_user_stencil(*prepared.worker, kernel, *image,
                                                                   static_cast<int>(border.border), border.value, launch);
   throw_unless_ok(run.reply, opt.checked);
   // A checked run that went out of bounds: its output holds skipped accesses, so nothing is written.
@@ -160,7 +160,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   context.params.emplace_back("border", to_string(border.border));
   const RunReport report = report::user_stencil_report(context, image->shape(), run.block, run.reply);
 
-  save_image(inputs::to_file_layout(Image(run.output), input_shape), opt.output);
+  save_image(inputs::to_file_layout(std::move(run.output), input_shape), opt.output);
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = to_json(report);
     j["input"] = {{"path", input.name}, {"image", to_json(input_shape)}};

@@ -173,11 +173,14 @@ bool run_editor_command(const QStringList& words, const QString& rest, ui::qt::M
   } else if (cmd == "block") {
     const BlockShape b = parse_block_shape(words.value(2).toStdString());
     e.facts().set_block({b.x, b.y});
+  } else if (cmd == "run") {  // the Run button, as a click would (refused while it is disabled)
+    if (!e.run_button().isEnabled()) throw_usage("editor run: Run is disabled (" + e.run_button().toolTip().toStdString() + ")");
+    e.run_button().click();
   } else if (cmd == "print") {
     print_editor(window);
   } else {
     throw_usage("unknown editor command '" + cmd.toStdString() + "'",
-                "show, open, text, type, go-to, undo, redo, click-problem, find, find-next, find-previous, save, "
+                "show, open, text, type, go-to, undo, redo, click-problem, find, find-next, find-previous, run, save, "
                 "save-as, answer, block, print");
   }
   return true;

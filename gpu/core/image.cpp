@@ -59,7 +59,8 @@ std::optional<std::size_t> checked_byte_size(const ImageShape& s) {
 
 }  // namespace
 
-Image::Image(ImageShape shape) {
+// The checks of a shape and the allocation of its bytes: zeros, or (`copy` given) a copy written as allocated.
+void Image::allocate(ImageShape shape, const std::span<const std::byte>* copy) {
   // The all-zero shape is what Image() holds; accepting it keeps Image(other.shape()) valid for every image.
   const bool default_shape = shape.width == 0 && shape.height == 0 && shape.channels == 0;
   if (shape.width < 0 || shape.height < 0) {
@@ -83,8 +84,14 @@ Image::Image(ImageShape shape) {
                             describe(shape), bytes, kMaxImageBytes),
                 "use a smaller image or crop it");
   }
+  if (copy && copy->size() != bytes)
+    throw Error(ErrorKind::Internal, fmt::format("{} bytes given for a {} image of {} bytes", copy->size(),
+                                                 describe(shape), bytes));
   try {
-    bytes_.resize(bytes);
+    if (copy)
+      bytes_.assign(copy->begin(), copy->end());  // no zero-filling pass before the copy
+    else
+      bytes_.resize(bytes);
   } catch (const std::bad_alloc&) {
     throw Error(ErrorKind::OutOfMemory,
                 fmt::format("out of memory allocating a {} image ({} bytes)", describe(shape), bytes),
@@ -96,6 +103,10 @@ Image::Image(ImageShape shape) {
   }
   shape_ = shape;
 }
+
+Image::Image(ImageShape shape) { allocate(shape, nullptr); }
+
+Image::Image(ImageShape shape, std::span<const std::byte> bytes) { allocate(shape, &bytes); }
 
 namespace {
 

@@ -33,6 +33,9 @@ class Image {
   // Allocates width*height*channels elements, zero-filled. Throws OutOfMemory with the size asked for.
   explicit Image(ImageShape shape);
   Image(int width, int height, int channels, ElemType type) : Image(ImageShape{width, height, channels, type}) {}
+  // A copy of `bytes` (exactly the shape's byte size, else an Internal Error), without zero-filling first: for
+  // results that arrive in memory the image does not own (a worker's shared memory).
+  Image(ImageShape shape, std::span<const std::byte> bytes);
 
   const ImageShape& shape() const noexcept { return shape_; }
   int width() const noexcept { return shape_.width; }
@@ -63,6 +66,8 @@ class Image {
   }
 
  private:
+  void allocate(ImageShape shape, const std::span<const std::byte>* copy);
+
   ImageShape shape_{};
   std::vector<std::byte> bytes_;
 };

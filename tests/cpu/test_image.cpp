@@ -1,4 +1,5 @@
 // Image allocation, element type and channel conversions. Expected values are worked out by hand in comments.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -64,6 +65,18 @@ TEST(Image, DefaultAndZeroSizedAreEmpty) {
   EXPECT_TRUE(zero.empty());
   EXPECT_EQ(zero.byte_size(), 0u);
   EXPECT_TRUE(Image(Image().shape()).empty());  // the default shape is accepted back
+}
+
+TEST(Image, MadeFromBytesHoldsACopyOfThemAndRefusesAWrongCount) {
+  std::vector<std::byte> bytes(3 * 2 * 4 * 4);
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = std::byte(i * 7 + 1);
+  const Image img(ImageShape{3, 2, 4, ElemType::F32}, bytes);
+  ASSERT_EQ(img.byte_size(), bytes.size());
+  EXPECT_TRUE(std::equal(bytes.begin(), bytes.end(), img.data()));
+  bytes[0] = std::byte{0};
+  EXPECT_EQ(img.data()[0], std::byte{1});  // a copy, not a view
+  EXPECT_EQ(kind_of_error([&] { Image(ImageShape{3, 2, 4, ElemType::U8}, bytes); }), ErrorKind::Internal);
+  EXPECT_EQ(kind_of_error([&] { Image(ImageShape{3, -2, 4, ElemType::U8}, bytes); }), ErrorKind::Usage);
 }
 
 TEST(Image, RefusesBadShapes) {

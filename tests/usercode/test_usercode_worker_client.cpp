@@ -153,8 +153,7 @@ TEST(UserKernelWorker, CancelStopsTheWorkerAtOnce) {
   FakeWorker fake(std::string(kHello) + "\nread request\nsleep 30");
   WorkerClient client(fake.options(60000ms, 60000ms));
   const SharedMemory memory = SharedMemory::create(64);
-  std::atomic<bool> cancel{true};
-  EXPECT_THROW(client.run(two_launches(), memory, &cancel), Error);
+  EXPECT_THROW(client.run(two_launches(), memory, [] { return true; }), Error);
   EXPECT_FALSE(client.running());
 }
 

@@ -43,7 +43,11 @@ void StencilDocument::set_user_kernel(std::optional<UserStencilChoice> choice) {
   }
   user_ = std::move(choice);
   if (input_) user_tolerance_ = usercode::default_tolerance(input_->type());
-  // The shown result, its report and reference belong to the other kernel.
+  // The shown result, its report and reference belong to the other kernel: none is shown until this one's arrives.
+  output_.reset();
+  output_device_ = {};
+  last_report_.reset();
+  ++generations_.output;
   cpu_reference_.reset();
   user_check_.reset();
   sweep_.reset();
@@ -132,20 +136,22 @@ void StencilDocument::submit_user_run() {
       [this, user, launch, border, border_value, ticket, generation, input = input_,
        client = user_worker_](Worker::Context& ctx) mutable {
         try {
-          std::atomic<bool> cancel{false};
-          launch.cancel = &cancel;
-          const usercode::UserStencilRun run =
+          launch.cancelled = [&ctx] { return ctx.cancelled(); };  // Cancel, or the app closing, stops the worker
+          usercode::UserStencilRun run =
               usercode::run_user_stencil(*client, *user.kernel, *input, border, border_value, launch);
           throw_unless_ok(run.reply);
           RunOutput out;
-          out.output = std::make_shared<const Image>(run.output);
           out.report = user_report(run, user, to_string(static_cast<Border>(border)), client->hello(), input->shape());
+          out.output = std::make_shared<const Image>(std::move(run.output));
           ctx.post([this, generation, out = std::move(out)]() mutable {
             output_signed_ = false;
             apply_run(generation, std::move(out));
           });
         } catch (const Error& e) {
-          ctx.post([this, ticket, e] { fail_run(ticket, e); });
+          if (e.kind() == ErrorKind::Cancelled)  // as a built-in run that is cancelled: no error, no result
+            ctx.post([this] { notify(Notice::Level::Info, Notice::Source::Run, "run cancelled; its result was dropped"); });
+          else
+            ctx.post([this, ticket, e] { fail_run(ticket, e); });
         }
       });
 }

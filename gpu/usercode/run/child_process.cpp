@@ -99,7 +99,7 @@ bool ChildProcess::send_line(const std::string& line) {
 }
 
 ChildProcess::Read ChildProcess::read_line(std::string& line, std::chrono::milliseconds timeout,
-                                           const std::atomic<bool>* cancel) {
+                                           const std::function<bool()>& cancelled) {
   using Clock = std::chrono::steady_clock;
   const auto deadline = Clock::now() + timeout;
   for (;;) {
@@ -108,11 +108,11 @@ ChildProcess::Read ChildProcess::read_line(std::string& line, std::chrono::milli
       pending_.erase(0, nl + 1);
       return Read::Line;
     }
-    if (cancel && cancel->load()) return Read::Cancelled;
+    if (cancelled && cancelled()) return Read::Cancelled;
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
     if (left <= 0) return Read::TimedOut;
     pollfd p{socket_, POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, cancel ? 50 : left)));
+    const int ready = ::poll(&p, 1, static_cast<int>(std::min<long long>(left, cancelled ? 50 : left)));
     if (ready < 0) {
       if (errno == EINTR) continue;
       return Read::Ended;

@@ -2,7 +2,7 @@
 // A child process spoken to in lines of text over one socket (its stdin and stdout); its stderr is the parent's.
 // The child is killed when this object goes, and also when the parent dies (PR_SET_PDEATHSIG), so a worker
 // stuck in an endless kernel never outlives the app. Writing to a child that died never raises SIGPIPE.
-#include <atomic>
+#include <functional>
 #include <chrono>
 #include <string>
 #include <sys/types.h>
@@ -22,8 +22,8 @@ class ChildProcess {
   bool send_line(const std::string& line);
 
   enum class Read { Line, TimedOut, Cancelled, Ended };
-  // Waits up to `timeout` for the next line (without its newline). `cancel`, when set, is polled every 50 ms.
-  Read read_line(std::string& line, std::chrono::milliseconds timeout, const std::atomic<bool>* cancel = nullptr);
+  // Waits up to `timeout` for the next line (without its newline). `cancelled`, when given, is asked every 50 ms.
+  Read read_line(std::string& line, std::chrono::milliseconds timeout, const std::function<bool()>& cancelled = {});
 
   // SIGKILL and reap (idempotent).
   void kill();

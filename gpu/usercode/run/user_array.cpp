@@ -90,7 +90,7 @@ UserArrayRun run_user_array(WorkerClient& worker, const CompiledKernel& kernel,
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
   for (std::size_t i = 0; i < inputs.size(); ++i)
     std::memcpy(memory.bytes().data() + plan.buffers[i].offset, inputs[i].data(), inputs[i].size());
-  run.reply = worker.run(plan, memory, options.cancel);
+  run.reply = worker.run(plan, memory, options.cancelled);
   if (run.reply.outcome == RunOutcome::Ok)
     run.output.assign(memory.bytes().data() + offset, memory.bytes().data() + offset + out_bytes);
   return run;

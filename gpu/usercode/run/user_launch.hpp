@@ -2,7 +2,7 @@
 // What every run of a user's kernel takes besides its inputs, and the checks common to every family: the block
 // must fit the device's limits and what the compiler allowed this kernel (its registers, its launch bounds).
 #include <array>
-#include <atomic>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,7 +17,7 @@ struct UserLaunchOptions {
   int warmup = 1;
   int repeat = 5;
   bool checked = false;              // compiled with -DKS_CHECKED; the reply carries the check record
-  const std::atomic<bool>* cancel = nullptr;
+  std::function<bool()> cancelled;  // asked while the run goes on: true stops it (the app's Cancel, its closing)
   // Names the input's content (the app: its image's generation): the worker keeps such an input on the GPU
   // between runs and skips its upload and its copy into shared memory. Empty: always sent.
   std::string input_key;

@@ -81,11 +81,8 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
     std::memcpy(memory.bytes().data() + in_offset, input.data(), image_bytes);
     worker.mark_input(options.input_key, in_offset);
   }
-  run.reply = worker.run(plan, memory, options.cancel);
-  if (run.reply.outcome == RunOutcome::Ok) {
-    run.output = Image(input.shape());
-    std::memcpy(run.output.data(), memory.bytes().data() + out_offset, image_bytes);
-  }
+  run.reply = worker.run(plan, memory, options.cancelled);
+  if (run.reply.outcome == RunOutcome::Ok) run.output = Image(input.shape(), memory.bytes().subspan(out_offset, image_bytes));
   return run;
 }
 

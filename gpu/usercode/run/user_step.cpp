@@ -62,11 +62,8 @@ UserStepRun run_user_steps(WorkerClient& worker, const CompiledKernel& kernel, c
   worker.mark_input({}, 0);  // whatever input the block held is overwritten now
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
   std::memcpy(memory.bytes().data() + state_offset, initial.data(), bytes);
-  run.reply = worker.run(plan, memory, options.cancel);
-  if (run.reply.outcome == RunOutcome::Ok) {
-    run.state = Image(initial.shape());
-    std::memcpy(run.state.data(), memory.bytes().data() + state_offset, bytes);
-  }
+  run.reply = worker.run(plan, memory, options.cancelled);
+  if (run.reply.outcome == RunOutcome::Ok) run.state = Image(initial.shape(), memory.bytes().subspan(state_offset, bytes));
   return run;
 }
 

@@ -87,7 +87,7 @@ const WorkerHello& WorkerClient::hello() {
   return *hello_;
 }
 
-WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory, const std::atomic<bool>* cancel,
+WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory, const std::function<bool()>& cancelled,
                               const std::function<void(int)>& progress) {
   if (!hello().ok) {
     const std::string message = hello_->message;
@@ -109,7 +109,7 @@ WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory
     const bool launching = done >= 0 && done < launches;
     std::string line;
     const auto read =
-        child_->read_line(line, launching ? options_.launch_timeout : options_.setup_timeout, cancel);
+        child_->read_line(line, launching ? options_.launch_timeout : options_.setup_timeout, cancelled);
     if (read == ChildProcess::Read::Cancelled) {
       stop();
       throw Error(ErrorKind::Cancelled, "stopped: your kernel's run was cancelled");

@@ -4,7 +4,6 @@
 // runs in a child process (`kernelscope-cli worker`, with its own context) that this client starts on first use,
 // feeds through shared memory and one JSON line per request, watches, kills when a launch does not finish in
 // time, and starts again for the next run after a fault. Built-in kernels keep running in the caller's process.
-#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -41,10 +40,10 @@ class WorkerClient {
 
   // Runs `plan` with its buffers and module in `memory` (outputs come back there). Never throws for what the
   // kernel did: faults, refused launches, time-outs and a dying worker come back as the reply's outcome and
-  // message, and the next run starts a fresh worker where needed. Throws Error (Cancelled) when `cancel` was set
+  // message, and the next run starts a fresh worker where needed. Throws Error (Cancelled) when `cancelled` said so
   // (the worker is stopped), Error (Device) when the worker cannot be started or has no GPU.
   // `progress(launches_done)` is called from this thread after each launch.
-  WorkerReply run(const LaunchPlan& plan, const SharedMemory& memory, const std::atomic<bool>* cancel = nullptr,
+  WorkerReply run(const LaunchPlan& plan, const SharedMemory& memory, const std::function<bool()>& cancelled = {},
                   const std::function<void(int)>& progress = {});
 
   // A block of shared memory of at least `bytes` for the next run's buffers: the same block while it is large
