@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "core/device_image_ref.hpp"
 #include "core/image.hpp"
@@ -40,6 +41,10 @@ struct DisplayFrame {
   // its textures rather than keep a second copy of a large image in the GL driver (in host memory without a GPU),
   // and uploads it again when it is drawn.
   bool input_shown = true;
+  // Why results must not go through CUDA-GL interop any more (empty: they may). Set once a user's kernel faulted
+  // in the worker process: on the NVIDIA driver measured (docs/PERF.md, "A fault and the display"), interop frames
+  // drawn after another process's GPU fault stall and come out black, while host uploads stay right.
+  std::string interop_refused;
 };
 
 // The colormaps and their tables are app/report's (the simulation pictures of the CLI and the app use them

@@ -233,6 +233,7 @@ class Session {
   // session_simulation.cpp: the hooks of the live simulation into the session.
   void make_simulation_runner();
   void enter_simulation();
+  ui::DisplayFrame stencil_frame() const;
   ui::DisplayFrame simulation_frame() const;
   void run_simulation_now();
   void sync_simulation_launch_info();

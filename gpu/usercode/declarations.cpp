@@ -88,7 +88,6 @@ const char* to_string(ParamType t) noexcept { return t == ParamType::Int ? "int"
 KernelDeclarations parse_declarations(std::string_view source, const std::string& file_name) {
   KernelDeclarations out;
   int line = 0;
-  int entry_line = 0;
   int output_line = 0;
   while (!source.empty()) {
     ++line;
@@ -111,7 +110,7 @@ KernelDeclarations parse_declarations(std::string_view source, const std::string
       if (rest.empty()) at.fail("`@family` names no family", "write `// @family stencil`, `array` or `step`");
       out.family = std::string(rest);
     } else if (keyword == "entry") {
-      once(entry_line, "entry");
+      once(out.entry_line, "entry");
       if (!is_identifier(rest))
         at.fail(fmt::format("`@entry {}` does not name a function", rest), "write `// @entry NAME`");
       out.entry = std::string(rest);

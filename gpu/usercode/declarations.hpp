@@ -32,6 +32,7 @@ struct KernelDeclarations {
   std::optional<std::string> family;  // as written; checked by the family module
   int family_line = 0;
   std::string entry;
+  int entry_line = 0;
   std::optional<OutputKind> output;
   std::vector<DeclaredParameter> parameters;
 };

@@ -26,8 +26,8 @@ std::optional<Family> requested_family(const CompileRequest& r, const KernelDecl
   if (r.family.empty()) return from_source;
   const Family asked = parse_family(r.family);
   if (from_source && *from_source != asked)
-    throw_usage(fmt::format("{} declares the family {} (line {}) but {} was asked for", r.file_name,
-                            to_string(*from_source), d.family_line, to_string(asked)),
+    throw_usage(fmt::format("{}:{}: {} declares the family {} but {} was asked for", r.file_name, d.family_line,
+                            r.file_name, to_string(*from_source), to_string(asked)),
                 "drop one of the two, or make them agree");
   return asked;
 }
@@ -42,33 +42,6 @@ bool names(const KernelFacts& k, const std::string& wanted) {
   if (k.name == wanted || k.mangled_name == wanted) return true;
   // "ns::smooth" answers to "smooth" as well.
   return k.name.size() > wanted.size() + 2 && k.name.ends_with("::" + wanted);
-}
-
-int pick_entry(const CompileRequest& r, const KernelDeclarations& d, const CompiledModule& m) {
-  const std::string wanted = r.entry.empty() ? d.entry : r.entry;
-  if (m.kernels.empty())
-    throw_usage(fmt::format("{} has no __global__ function", r.file_name),
-                "write one (a template kernel is compiled only where it is instantiated), or start from a template "
-                "in assets/kernels/");
-  if (wanted.empty()) {
-    if (m.kernels.size() == 1) return 0;
-    throw_usage(fmt::format("{} has {} __global__ functions: {}", r.file_name, m.kernels.size(), kernel_list(m.kernels)),
-                "say which one is the kernel with --entry NAME (or a `// @entry NAME` line in the file)");
-  }
-  int found = -1;
-  for (std::size_t i = 0; i < m.kernels.size(); ++i) {
-    if (!names(m.kernels[i], wanted)) continue;
-    if (found >= 0)
-      throw_usage(fmt::format("`{}` names more than one __global__ function of {}: {} and {}", wanted, r.file_name,
-                              m.kernels[static_cast<std::size_t>(found)].signature, m.kernels[i].signature),
-                  "give the full name, as the list of kernels shows it");
-    found = static_cast<int>(i);
-  }
-  if (found < 0)
-    throw_usage(fmt::format("{} has no __global__ function `{}`; it has {}", r.file_name, wanted,
-                            kernel_list(m.kernels)),
-                "name one of those as the entry");
-  return found;
 }
 
 // The 1-based line where the entry's name follows a `__global__` (on that line or the next two), or 0: what the
@@ -99,6 +72,53 @@ int entry_line(std::string_view source, const std::string& name) {
   return 0;
 }
 
+// "FILE:LINE: " for a refusal the editor can mark at `line` (the compiler's own messages have that form), or
+// nothing when there is no line to mark.
+std::string place(const std::string& file_name, int line) {
+  return line > 0 ? fmt::format("{}:{}: ", file_name, line) : std::string();
+}
+
+// The first line holding `__global__` (a template kernel that nothing instantiates), else line 1: where a file
+// without a compiled kernel is marked.
+int first_global_line(std::string_view source) {
+  const std::size_t at = source.find("__global__");
+  if (at == std::string_view::npos) return 1;
+  return 1 + static_cast<int>(std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+}
+
+int pick_entry(const CompileRequest& r, const KernelDeclarations& d, const CompiledModule& m) {
+  const std::string wanted = r.entry.empty() ? d.entry : r.entry;
+  if (m.kernels.empty())
+    throw_usage(fmt::format("{}{} has no __global__ function", place(r.file_name, first_global_line(r.source)),
+                            r.file_name),
+                "write one (a template kernel is compiled only where it is instantiated), or start from a template "
+                "in assets/kernels/");
+  if (wanted.empty()) {
+    if (m.kernels.size() == 1) return 0;
+    throw_usage(fmt::format("{}{} has {} __global__ functions: {}",
+                            place(r.file_name, entry_line(r.source, m.kernels[1].name)), r.file_name,
+                            m.kernels.size(), kernel_list(m.kernels)),
+                "say which one is the kernel with --entry NAME (or a `// @entry NAME` line in the file)");
+  }
+  // A name from the file's `// @entry` is marked there; one from --entry has no line in the file.
+  const int wanted_line = r.entry.empty() ? d.entry_line : 0;
+  int found = -1;
+  for (std::size_t i = 0; i < m.kernels.size(); ++i) {
+    if (!names(m.kernels[i], wanted)) continue;
+    if (found >= 0)
+      throw_usage(fmt::format("{}`{}` names more than one __global__ function of {}: {} and {}",
+                              place(r.file_name, wanted_line), wanted, r.file_name,
+                              m.kernels[static_cast<std::size_t>(found)].signature, m.kernels[i].signature),
+                  "give the full name, as the list of kernels shows it");
+    found = static_cast<int>(i);
+  }
+  if (found < 0)
+    throw_usage(fmt::format("{}{} has no __global__ function `{}`; it has {}", place(r.file_name, wanted_line),
+                            r.file_name, wanted, kernel_list(m.kernels)),
+                "name one of those as the entry");
+  return found;
+}
+
 void check_contract(const CompileRequest& r, Family family, const KernelDeclarations& d, const KernelFacts& entry) {
   if (entry.c_linkage)
     throw_usage(fmt::format("the entry `{}` of {} is extern \"C\", so its parameter types cannot be checked against "
@@ -108,9 +128,8 @@ void check_contract(const CompileRequest& r, Family family, const KernelDeclarat
   const std::string mismatch = contract_mismatch(family, entry.parameter_types, d.parameters);
   if (!mismatch.empty()) {
     // "FILE:LINE: " as the declarations' errors: the editor marks the entry's line.
-    const int line = entry_line(r.source, entry.name);
     throw_usage(fmt::format("{}the entry {} of {} does not match the {} contract: {}",
-                            line > 0 ? fmt::format("{}:{}: ", r.file_name, line) : std::string(), entry.signature,
+                            place(r.file_name, entry_line(r.source, entry.name)), entry.signature,
                             r.file_name, to_string(family), mismatch),
                 fmt::format("a {} kernel is\n{}", to_string(family), contract_text(family)));
   }

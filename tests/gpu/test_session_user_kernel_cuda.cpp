@@ -1,7 +1,7 @@
 // A user's own stencil kernel in the desktop app's document (GPU machine; skipped without a device): it runs in
 // the worker process instead of the chosen built-in, its result is what the display shows and the CPU reference of
-// the built-in checks it, its declared parameters change the result, a fault leaves the session running with its
-// message, and the way back gives the built-in's result again.
+// the built-in checks it, its declared parameters change the result, and the way back gives the built-in's result
+// again. (A fault: tests/gpu_faults/test_session_faults_cuda.cpp.)
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -10,27 +10,13 @@
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "support/test_support.hpp"
+#include "support/session_user_kernels.hpp"
 #include "support/user_kernel_sources.hpp"
-#include "usercode/user_kernel.hpp"
 
 namespace ks::app {
 namespace {
 
-const char kFault[] = R"(// @family stencil
-__global__ void fault(ks::InImage<unsigned char> in, ks::OutImage<unsigned char> out) {
-  out.data[-(1ll << 40) + ks::global_x()] = 1;
-}
-)";
-
-UserStencilChoice user_choice(const std::string& name, const char* source, std::vector<double> params) {
-  usercode::CompileRequest r;
-  r.file_name = name;
-  r.source = source;
-  r.options.arch = "sm_90";
-  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(r));
-  EXPECT_TRUE(k->ok()) << k->module->log;
-  return {k, name, std::move(params)};
-}
+using test::user_choice;
 
 void wait_for_reference(Session& s) {
   for (int i = 0; i < 600 && !s.cpu_reference(); ++i) {
@@ -87,13 +73,6 @@ TEST(SessionUserKernelCuda, RunsInsteadOfTheBuiltInAndIsCheckedAgainstItsCpuRefe
   ASSERT_TRUE(s.stencil().user_check());
   EXPECT_TRUE(s.stencil().user_check()->comparison.matches()) << usercode::comparison_summary(s.stencil().user_check()->comparison);
   EXPECT_THROW(s.stencil().set_user_param(0, 11), Error);  // outside [0, 10]: refused, never clamped
-
-  // A fault: the session keeps running with the message; the next good run works.
-  s.use_user_kernel(user_choice("fault.cu", kFault, {}));
-  EXPECT_THROW(s.run_now(), Error);
-  s.use_user_kernel(user_choice("smooth_u8.cu", test::kSmoothU8WithBias, {0}));
-  s.run_now();
-  EXPECT_EQ(s.stencil().last_report()->variant, "yours");
 
   // Back to the built-in: its own variant and result again.
   s.use_user_kernel(std::nullopt);

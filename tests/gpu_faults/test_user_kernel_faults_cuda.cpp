@@ -1,5 +1,5 @@
-// Users' kernels that fault or never end, alone on the GPU (a binary of its own, run serially): an endless loop
-// holds the GPU until the watchdog kills its worker, and other tests' frames and kernels must not share it then.
+// Users' kernels that fault or never end, alone on the GPU (a binary of its own, run serially, and only with
+// KS_GPU_FAULT_TESTS=1: after a fault the driver draws interop frames black, see KS_REQUIRE_GPU_FAULTS).
 // Each fault comes back as a message, leaves the caller running, and the next good kernel runs; from the CLI a
 // fault or an endless loop is an exit 1 with its message and no output file.
 #include <gtest/gtest.h>
@@ -26,7 +26,7 @@ struct Fault {
 };
 
 TEST(UserKernelFaultsCuda, IllegalAddressTrapAndEndlessLoopLeaveTheCallerRunningWithAMessage) {
-  KS_REQUIRE_GPU();
+  KS_REQUIRE_GPU_FAULTS();
   const Fault faults[] = {
       {"illegal_address", "out.data[-(1ll << 40) + x] = 1.f;", RunOutcome::Fault, "illegal address"},
       {"trap", "if (x == 3 && y == 2) __trap(); out.set(x, y, 0, 1.f);", RunOutcome::Fault, "your kernel"},
@@ -65,7 +65,7 @@ namespace ks::test {
 namespace {
 
 TEST(UserKernelFaultsCuda, FromTheCliAFaultOrAnEndlessLoopIsExitOneWithItsMessageAndNoOutput) {
-  KS_REQUIRE_GPU();
+  KS_REQUIRE_GPU_FAULTS();
   TempDir dir;
   write_file(dir / "oob.cu",
              "// @family stencil\n"

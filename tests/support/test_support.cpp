@@ -1,7 +1,9 @@
 #include "support/test_support.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
+#include <string_view>
 
 #include "core/device_info.hpp"
 
@@ -85,5 +87,10 @@ TempDir::~TempDir() {
 }
 
 bool gpu_available() { return no_device_reason().empty(); }
+
+bool gpu_fault_tests_enabled() {
+  const char* value = std::getenv("KS_GPU_FAULT_TESTS");
+  return value && std::string_view(value) == "1";
+}
 
 }  // namespace ks::test

@@ -83,6 +83,30 @@ TEST(EditorModel, ARefusedRequestIsOneErrorAtTheLineItNames) {
   EXPECT_EQ(contract.diagnostics[0].line, 4) << contract.diagnostics[0].detail;
   EXPECT_NE(contract.diagnostics[0].message.find("does not match the stencil contract"), std::string::npos);
 
+  // Refusals about the entry are marked too: a file with no kernel at its template kernel (nothing instantiates
+  // it), several kernels at the second one, an `// @entry` naming none at that line, a family asked for that the
+  // file does not declare at its `@family` line.
+  auto line_of = [](const CompileOutcome& o) {
+    EXPECT_EQ(o.diagnostics.size(), 1u);
+    return o.diagnostics.empty() ? -1 : o.diagnostics[0].line;
+  };
+  EXPECT_EQ(line_of(compile(request_for("// only a template\n"
+                                        "template <typename T>\n"
+                                        "__global__ void fill(T* out) { out[0] = T(1); }\n"))),
+            3);
+  EXPECT_EQ(line_of(compile(request_for("__device__ float twice(float v) { return 2.f * v; }\n"))), 1);
+  EXPECT_EQ(line_of(compile(request_for("__global__ void a(float* o) { o[0] = 1.f; }\n"
+                                        "\n"
+                                        "__global__ void b(float* o) { o[0] = 2.f; }\n"))),
+            3);
+  EXPECT_EQ(line_of(compile(request_for("__global__ void a(float* o) { o[0] = 1.f; }\n"
+                                        "// @entry c\n"
+                                        "__global__ void b(float* o) { o[0] = 2.f; }\n"))),
+            2);
+  usercode::CompileRequest asked = request_for("\n// @family step\n__global__ void s(const float* a, float* b, int w, int h) {}\n");
+  asked.family = "stencil";
+  EXPECT_EQ(line_of(compile(asked)), 2);
+
   const CompileOutcome empty = compile(request_for("  \n\n"));
   ASSERT_EQ(empty.diagnostics.size(), 1u);
   EXPECT_EQ(empty.diagnostics[0].line, 0) << "an empty text has no line to mark";

@@ -174,7 +174,7 @@ TEST(UsercodeCompile, EntriesAreAskedForAndContractsChecked) {
             std::string::npos);
   CompileRequest declared = request_for("d.cu", "// @family step\n__global__ void s(const float* a, float* b, int w, int h) {}\n");
   declared.family = "stencil";
-  EXPECT_NE(usage_message(declared).find("d.cu declares the family step (line 1) but stencil was asked for"),
+  EXPECT_NE(usage_message(declared).find("d.cu:1: d.cu declares the family step but stencil was asked for"),
             std::string::npos);
 }
 

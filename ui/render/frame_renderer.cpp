@@ -107,6 +107,11 @@ DisplayUpdate FrameRenderer::update_output(const DisplayFrame& frame, DisplayUpd
     path_ = "no result yet";
     return update;
   }
+  if (!frame.interop_refused.empty() && interop_blocked_ != frame.interop_refused) {
+    interop_.reset();  // unregistered now: no interop call after the fault
+    interop_blocked_ = frame.interop_refused;
+    if (interop_active_) output_generation_.reset();  // the shown result came through interop: upload it anew
+  }
   if (output_generation_ == frame.output_generation) return update;
   const ImageShape shape = device ? device.shape : host->shape();
   if (output_.allocate(shape, max_texture_size_)) interop_.reset();  // new textures: register them anew

@@ -111,6 +111,8 @@ class StencilDocument {
   // that did not compile or is not a stencil.
   void set_user_kernel(std::optional<UserStencilChoice> choice);
   const std::optional<UserStencilChoice>& user_kernel() const noexcept { return user_; }
+  // Whether a user kernel's GPU work was ever cut off (a fault, or its worker stopped mid-launch).
+  bool user_gpu_work_cut_off() const noexcept { return user_worker_ && user_worker_->gpu_work_cut_off() > 0; }
   // A declared parameter's value (range-checked: a usage Error outside its declaration), then a run.
   void set_user_param(std::size_t index, double value);
   // The check of the user kernel's result against the chosen built-in's CPU reference: the whole comparison and

@@ -111,10 +111,12 @@ WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory
     const auto read =
         child_->read_line(line, launching ? options_.launch_timeout : options_.setup_timeout, cancelled);
     if (read == ChildProcess::Read::Cancelled) {
+      if (launching) cut_off_.fetch_add(1, std::memory_order_relaxed);
       stop();
       throw Error(ErrorKind::Cancelled, "stopped: your kernel's run was cancelled");
     }
     if (read == ChildProcess::Read::TimedOut) {
+      cut_off_.fetch_add(1, std::memory_order_relaxed);
       stop();
       if (launching)
         return ended(RunOutcome::TimedOut,
@@ -143,7 +145,10 @@ WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory
       continue;
     }
     WorkerReply reply = worker_reply_from_json(message.at("reply"));
-    if (reply.outcome == RunOutcome::Fault) stop();  // its context is gone; it exits after replying
+    if (reply.outcome == RunOutcome::Fault) {
+      cut_off_.fetch_add(1, std::memory_order_relaxed);
+      stop();  // its context is gone; it exits after replying
+    }
     return reply;
   }
 }

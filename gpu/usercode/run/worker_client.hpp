@@ -4,6 +4,7 @@
 // runs in a child process (`kernelscope-cli worker`, with its own context) that this client starts on first use,
 // feeds through shared memory and one JSON line per request, watches, kills when a launch does not finish in
 // time, and starts again for the next run after a fault. Built-in kernels keep running in the caller's process.
+#include <atomic>
 #include <chrono>
 #include <functional>
 #include <memory>
@@ -56,6 +57,9 @@ class WorkerClient {
 
   // Whether a worker process is running now (for tests: a fault or a time-out ends it).
   bool running() const { return child_ != nullptr; }
+  // Runs whose GPU work was cut off: a fault, or the worker stopped while a launch ran (time-out, cancel). Read
+  // from any thread: the app stops using CUDA-GL interop after one (docs/PERF.md, "A fault and the display").
+  unsigned gpu_work_cut_off() const noexcept { return cut_off_.load(std::memory_order_relaxed); }
   const Options& options() const { return options_; }
 
  private:
@@ -68,6 +72,7 @@ class WorkerClient {
   std::optional<SharedMemory> memory_;
   std::string memory_input_key_;  // what mark_input recorded; empty: nothing known
   std::uint64_t memory_input_offset_ = 0;
+  std::atomic<unsigned> cut_off_{0};
 };
 
 }  // namespace ks::usercode
