@@ -142,6 +142,8 @@ class Session {
   // a kernel that did not compile, is not of the array family, or that no lab kernel fits (the words say what each
   // takes). session_user_array.cpp.
   void use_user_array_kernel(std::optional<UserArrayChoice> choice);
+  // The user's array kernel running in the Lab, if any (for Qt code, which cannot include the lab's headers).
+  const std::optional<UserArrayChoice>& user_array_kernel() const noexcept;
 
   // ---- running (the active document's) ----
   void run_now();      // runs the current request and waits for it; throws its ks::Error

@@ -37,6 +37,8 @@ void Session::use_user_array_kernel(std::optional<UserArrayChoice> choice) {
   lab_->set_user_kernel(std::move(choice));
 }
 
+const std::optional<UserArrayChoice>& Session::user_array_kernel() const noexcept { return lab_->user_kernel(); }
+
 void Session::keep_user_array_kernel_if_it_fits() {
   const auto& user = lab_->user_kernel();
   if (!user) return;
