@@ -12,22 +12,11 @@
 #include "cli/cli_runner.hpp"
 #include "io/npy.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
-#include "usercode/nvrtc_compile.hpp"
 
 namespace ks::test {
 namespace {
-
-bool cli_has_nvrtc() {
-  TempDir dir;
-  write_file(dir / "probe.cu", "__global__ void k() {}\n");
-  return run_cli({"compile", "probe.cu"}, dir.path()).err.find("needs NVRTC") == std::string::npos;
-}
-
-#define KS_REQUIRE_NVRTC()                                           \
-  do {                                                               \
-    if (!cli_has_nvrtc()) GTEST_SKIP() << "this build has no NVRTC"; \
-  } while (0)
 
 NdArray npy_of(DType type, std::int64_t n, double value) {
   NdArray a;
@@ -45,7 +34,7 @@ TEST(CliUserArrayCompare, UsageErrorsAreExitTwoBeforeAnythingRuns) {
   KS_REQUIRE_NVRTC();
   TempDir dir;
   write_file(dir / "add.cu", kVecaddRight);
-  write_file(dir / "sum.cu", kReduceRight);
+  write_file(dir / "sum.cu", kernel_template("reduce_sum.cu"));
   struct Case {
     std::vector<std::string> args;
     const char* words;
@@ -118,7 +107,7 @@ TEST(CliUserArrayCompare, AReduceOfGivenValuesMatchesExactlyAndOnePaddingWithOne
   KS_REQUIRE_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
-  write_file(dir / "sum.cu", kReduceRight);
+  write_file(dir / "sum.cu", kernel_template("reduce_sum.cu"));
   write_file(dir / "pads.cu", kReducePadsWithOne);
   for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1023}, (std::int64_t{1} << 20) + 3}) {
     SCOPED_TRACE(n);

@@ -15,8 +15,8 @@
 #include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
-#include "usercode/nvrtc_compile.hpp"
 #include "usercode/user_kernel.hpp"
 
 namespace ks::app {
@@ -24,13 +24,8 @@ namespace {
 
 using session_test::cpu_options;
 
-UserArrayChoice user_choice(const std::string& name, const char* source) {
-  usercode::CompileRequest r;
-  r.file_name = name;
-  r.source = source;
-  r.options.arch = "sm_90";
-  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(r));
-  EXPECT_TRUE(k->ok()) << k->module->log;
+UserArrayChoice user_choice(const std::string& name, const std::string& source) {
+  auto k = test::compiled_kernel(name, source);
   return {k, name, std::vector<double>(k->declarations.parameters.size())};
 }
 
@@ -56,11 +51,6 @@ std::string notices_text(Session& s) {
   for (const auto& n : s.take_notices()) text += n.text + "\n";
   return text;
 }
-
-#define KS_REQUIRE_NVRTC()                                                        \
-  do {                                                                            \
-    if (!usercode::nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"; \
-  } while (0)
 
 TEST(SessionUserArray, RunFromAStencilGoesToTheLabOnAFittingKernelAndSaysWhyItCannotRunWithoutAGpu) {
   KS_REQUIRE_NVRTC();
@@ -97,7 +87,7 @@ TEST(SessionUserArray, AChosenLabKernelThatDoesNotFitGivesWayToOneThatDoes) {
   Session s(cpu_options());
   s.select_kernel("matmul");
   notices_text(s);
-  s.use_user_array_kernel(user_choice("sum.cu", test::kReduceRight));
+  s.use_user_array_kernel(user_choice("sum.cu", test::kernel_template("reduce_sum.cu")));
   EXPECT_EQ(s.kernel().id, "reduce");
   EXPECT_NE(notices_text(s).find("your kernel (1 float input to a scalar) does not fit matmul: it runs on reduce's "
                                  "inputs"),

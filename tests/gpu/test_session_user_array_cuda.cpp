@@ -11,19 +11,15 @@
 #include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
 #include "usercode/user_kernel.hpp"
 
 namespace ks::app {
 namespace {
 
-UserArrayChoice user_choice(const std::string& name, const char* source) {
-  usercode::CompileRequest r;
-  r.file_name = name;
-  r.source = source;
-  r.options.arch = "sm_90";
-  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(r));
-  EXPECT_TRUE(k->ok()) << k->module->log;
+UserArrayChoice user_choice(const std::string& name, const std::string& source) {
+  auto k = test::compiled_kernel(name, source);
   return {k, name, std::vector<double>(k->declarations.parameters.size())};
 }
 
@@ -94,7 +90,7 @@ TEST(SessionUserArrayCuda, AReduceMatchesExactlyAndOnePaddingWithOnesDiffersByTh
   for (const std::int64_t n : {std::int64_t{1}, std::int64_t{1023}, (std::int64_t{1} << 20) + 3, std::int64_t{1} << 20}) {
     SCOPED_TRACE(n);
     s.lab().set_size(lab::LabSize::elements(n));
-    run_and_check(s, user_choice("sum.cu", test::kReduceRight));
+    run_and_check(s, user_choice("sum.cu", test::kernel_template("reduce_sum.cu")));
     s.lab().set_user_tolerance({0, 0});
     ASSERT_TRUE(s.lab().user_check());
     EXPECT_TRUE(s.lab().user_check()->comparison.matches()) << usercode::comparison_summary(s.lab().user_check()->comparison);

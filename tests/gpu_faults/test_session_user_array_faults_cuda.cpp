@@ -8,21 +8,12 @@
 #include "session/lab/lab_document.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
 #include "usercode/user_kernel.hpp"
 
 namespace ks::app {
 namespace {
-
-UserArrayChoice user_choice(const std::string& name, const char* source) {
-  usercode::CompileRequest r;
-  r.file_name = name;
-  r.source = source;
-  r.options.arch = "sm_90";
-  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(r));
-  EXPECT_TRUE(k->ok()) << k->module->log;
-  return {k, name, {}};
-}
 
 TEST(SessionUserArrayFaultsCuda, AnEndlessKernelIsStoppedAndTheNextOneRuns) {
   KS_REQUIRE_GPU();
@@ -31,17 +22,17 @@ TEST(SessionUserArrayFaultsCuda, AnEndlessKernelIsStoppedAndTheNextOneRuns) {
   s.select_kernel("vecadd");
   s.set_backend(Backend::Cuda);
   s.lab().set_size(lab::LabSize::elements(1023));
-  s.use_user_array_kernel(user_choice("endless.cu", R"(// @family array
+  s.use_user_array_kernel(UserArrayChoice{test::compiled_kernel("endless.cu", R"(// @family array
 __global__ void endless(const float* a, const float* b, float* out, int n) {
   for (;;) if (clock64() < 0) break;
   out[ks::global_index()] = 1.f;
 }
-)"));
+)"), "endless.cu", {}});
   s.wait_idle();
   ASSERT_TRUE(s.lab().last_error());
   EXPECT_NE(s.lab().last_error()->full_message().find("the kernel did not finish"), std::string::npos)
       << s.lab().last_error()->full_message();
-  s.use_user_array_kernel(user_choice("right.cu", test::kVecaddRight));
+  s.use_user_array_kernel(UserArrayChoice{test::compiled_kernel("right.cu", test::kVecaddRight), "right.cu", {}});
   s.wait_idle();
   EXPECT_FALSE(s.lab().last_error());
   ASSERT_TRUE(s.lab().user_check());

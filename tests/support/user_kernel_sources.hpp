@@ -36,24 +36,7 @@ __global__ void vecadd_tail(const float* a, const float* b, float* out, int n) {
 }
 )";
 
-// The shared-memory tree of the reduce_sum template (blocks of a power of two, at most 1024 threads).
-inline constexpr char kReduceRight[] = R"(// @family array
-// @output scalar
-__global__ void reduce_right(const float* in, float* out, int n) {
-  __shared__ float partial[1024];
-  const int tid = static_cast<int>(threadIdx.x);
-  const int i = ks::global_index();
-  partial[tid] = i < n ? in[i] : 0.f;
-  __syncthreads();
-  for (int stride = static_cast<int>(blockDim.x) / 2; stride > 0; stride /= 2) {
-    if (tid < stride) partial[tid] += partial[tid + stride];
-    __syncthreads();
-  }
-  if (tid == 0) atomicAdd(out, partial[0]);
-}
-)";
-
-// The same tree with the threads past n padding with 1 instead of 0: right when n is a multiple of the block,
+// The reduce_sum template's shared-memory tree with the threads past n padding with 1 instead of 0: right when n is a multiple of the block,
 // too large by (threads past n) otherwise.
 inline constexpr char kReducePadsWithOne[] = R"(// @family array
 // @output scalar

@@ -68,6 +68,10 @@ void LabDocument::select(const KernelSpec& spec, Backend backend) {
   spec_ = &spec;
   request_ = std::move(r);
   last_error_.reset();
+  // The check of a user's kernel was against the previous kernel's reference.
+  user_check_.reset();
+  user_output_.reset();
+  reference_output_.reset();
   // The shown report is the kernel's latest kept run (runs_ keeps every kernel's, for the Roofline).
   last_run_.reset();
   for (const LabRun& run : runs_)

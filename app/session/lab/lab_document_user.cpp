@@ -8,21 +8,13 @@
 #include "report/user_lab_report.hpp"
 #include "session/lab/lab_document.hpp"
 #include "session/lab/lab_job_control.hpp"
+#include "session/user_kernel_reply.hpp"
 #include "usercode/check/compare.hpp"
 #include "usercode/run/user_params.hpp"
 
 namespace ks::app {
 
 namespace {
-
-void throw_unless_ok(const usercode::WorkerReply& reply) {
-  if (reply.outcome == usercode::RunOutcome::Ok) return;
-  const std::string hint = reply.outcome == usercode::RunOutcome::TimedOut
-                               ? "fix the loop and run again"
-                               : "fix the kernel and run again; the next run starts a fresh worker";
-  throw Error(reply.outcome == usercode::RunOutcome::LaunchRefused ? ErrorKind::Usage : ErrorKind::Device,
-              reply.message, hint);
-}
 
 // The threads per block of a user's array kernel: the Lab's block, or the array family's default.
 unsigned user_block(const lab::LabRequest& request) {
@@ -54,13 +46,8 @@ void LabDocument::set_user_kernel(std::optional<UserArrayChoice> choice) {
 
 void LabDocument::set_user_param(std::size_t index, double value) {
   if (!user_) throw_usage("no kernel of yours is running", "open one in the kernel editor and press Run");
-  const auto& declared = user_->kernel->declarations.parameters;
-  if (index >= declared.size()) throw Error(ErrorKind::Internal, "no such declared parameter");
   // The same checks as the CLI's -p NAME=VALUE (never clamped).
-  std::vector<std::string> assignments;
-  for (std::size_t i = 0; i < declared.size(); ++i)
-    assignments.push_back(fmt::format("{}={}", declared[i].name, i == index ? value : user_->params[i]));
-  user_->params = usercode::user_param_values(user_->kernel->declarations, assignments);
+  user_->params = usercode::with_user_param(user_->kernel->declarations, user_->params, index, value);
   submit_user_run();
 }
 
@@ -111,7 +98,7 @@ void LabDocument::submit_user_run() {
           ctx.set_progress(0.2, "running your kernel on the GPU");
           const usercode::UserArrayRun run = usercode::run_user_array(*client, *user.kernel, spans,
                                                                       static_cast<std::size_t>(size.n()), launch);
-          throw_unless_ok(run.reply);
+          throw_unless_run_ok(run.reply);
 
           JobControl job(ctx, [&ctx](double f, const std::string& stage) { ctx.set_progress(0.6 + 0.4 * f, stage); });
           const inputs::LabReference reference =
