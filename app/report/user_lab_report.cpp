@@ -32,7 +32,7 @@ lab::LabReport user_array_lab_report(const UserRunContext& c, const UserLabRun& 
   if (reply.download_ms > 0) r.download_gbps = double(out_bytes) / (reply.download_ms * 1e6);
   const lab::LabInfo& info = u.lab_kernel->lab->info();
   r.cost.bytes = in_bytes + out_bytes;
-  r.cost.operations = u.lab_kernel->lab->cost(u.size, u.lab_kernel->default_params()).operations;
+  r.cost.operations = u.lab_kernel->lab->cost(u.size, *u.lab_params).operations;
   r.operation_kind = info.operations;
   r.copy_bandwidth_gbps = c.copy_bandwidth_gbps;
   r.occupancy = user_occupancy(c, static_cast<int>(u.run->block), reply);

@@ -14,6 +14,7 @@ namespace ks::report {
 
 struct UserLabRun {
   const KernelSpec* lab_kernel = nullptr;  // whose inputs it ran on (its cost model counts the operations)
+  const ParamSet* lab_params = nullptr;     // the lab kernel's parameters
   lab::LabSize size;
   usercode::ArrayForm form;
   const usercode::UserArrayRun* run = nullptr;

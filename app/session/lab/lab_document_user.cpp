@@ -129,8 +129,8 @@ void LabDocument::submit_user_run() {
             context.params.emplace_back(declared[i].name, fmt::format("{:g}", user.params[i]));
           for (const auto& p : request.params.as_text()) context.params.push_back(p);
           lab::LabResult result;
-          result.report = report::user_array_lab_report(context, {lab_kernel, size, form, &run, request.seed,
-                                                                  options_.warmup});
+          result.report = report::user_array_lab_report(
+              context, {lab_kernel, &request.params, size, form, &run, request.seed, options_.warmup});
           result.report.cpu_reference_ms = reference.ms;
           result.report.check = report::lab_check_of(check.comparison, reference.label);
           std::string inputs_text;
