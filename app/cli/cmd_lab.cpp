@@ -52,13 +52,15 @@ struct LabOptions {
   std::vector<std::string> in_arrays;
   std::vector<std::string> out_arrays;
   std::string kernel_file;  // your own `array` kernel (cli/user_kernel_lab.hpp)
+  LabCompareOptions compare;  // with kernel_file: the lab kernel it is checked against
   bool checked = false;
   double timeout_s = 2;
 };
 
 int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
   if (!opt.kernel.empty())
-    throw_usage(fmt::format("give either a lab kernel (`{}`) or --kernel-file, not both", opt.kernel));
+    throw_usage(fmt::format("give either a lab kernel (`{}`) or --kernel-file, not both", opt.kernel),
+                fmt::format("--compare {} checks your kernel against it", opt.kernel));
   if (!opt.variant.empty() || !opt.backend.empty() || !opt.host.empty() || opt.streams != 1 || opt.chunks ||
       !opt.input.empty() || !opt.output.empty() || !opt.csv.empty())
     throw_usage("--variant, --backend, --host, --streams, --chunks, -i, -o and --csv are for the built-in lab "
@@ -73,6 +75,7 @@ int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
   u.warmup = opt.warmup;
   u.seed = opt.seed;
   u.json = opt.json;
+  u.compare = opt.compare;
   return run_user_array_kernel(u, global);
 }
 
@@ -95,7 +98,11 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   if (!opt.kernel_file.empty()) return run_own_array_kernel(opt, global);
   if (opt.kernel.empty())
     throw_usage("name a lab kernel (" + lab_kernel_ids() + "), or your own with --kernel-file FILE.cu");
-  if (opt.checked) throw_usage("--checked goes with --kernel-file (your own kernel)");
+  if (opt.checked || !opt.compare.compare.empty() || !opt.compare.compare_params.empty() || opt.compare.abs_tol ||
+      opt.compare.rel_tol)
+    throw_usage("--checked, --compare, --compare-param, --abs-tol and --rel-tol go with --kernel-file (your own "
+                "kernel)",
+                "a built-in lab kernel is checked against its CPU reference by itself (--no-check skips it)");
   // Everything that needs no file and no device first.
   const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
   if (!spec.lab)
@@ -226,6 +233,18 @@ Command add_lab_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--kernel-file", opt->kernel_file,
                   "Run your own `array` kernel (a .cu file; README \"Your own kernel\"): inputs in1, in2, ... from "
                   "--in or generated from --seed, its output `out` written with --out out=FILE.npy");
+  sub->add_option("--compare", opt->compare.compare,
+                  "With --kernel-file: run the lab KERNEL[:VARIANT] (e.g. vecadd, reduce:warp; no variant: its CPU "
+                  "reference) on the same inputs, which your kernel then gets, and check your result against it");
+  sub->add_option("--compare-param", opt->compare.compare_params,
+                  "With --compare: the lab kernel's NAME=VALUE (repeat)")
+      ->allow_extra_args(false);
+  sub->add_option("--abs-tol", opt->compare.abs_tol,
+                  "With --compare: absolute tolerance (default 0 for int/unsigned, 1e-5 for float/double)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--rel-tol", opt->compare.rel_tol,
+                  "With --compare: relative tolerance (default 0 for int/unsigned, 1e-5 for float/double)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_flag("--checked", opt->checked, "With --kernel-file: compile with -DKS_CHECKED (bounds-checked accessors)");
   sub->add_option("--timeout", opt->timeout_s, "With --kernel-file: seconds one launch may take before it is stopped")
       ->check(CLI::Range(0.05, 3600.0))

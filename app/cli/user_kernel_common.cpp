@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "core/launch_shape.hpp"
+#include "registry/registry.hpp"
 #include "usercode/diagnostics.hpp"
 #include "usercode/run/user_params.hpp"
 #include "usercode/source_text.hpp"
@@ -75,6 +76,29 @@ void throw_unless_ok(const usercode::WorkerReply& reply, bool checked) {
   if (reply.outcome == usercode::RunOutcome::TimedOut)
     hint = "fix the loop, or give a slow kernel more time with --timeout SECONDS";
   throw Error(ErrorKind::Device, reply.message, hint);
+}
+
+ComparedKernel parse_compare(const std::string& text) {
+  const auto colon = text.find(':');
+  ComparedKernel c;
+  c.spec = &KernelRegistry::builtin().get(text.substr(0, colon));
+  c.variant = colon == std::string::npos ? "cpu" : text.substr(colon + 1);
+  if (!c.spec->find_variant(c.variant))
+    throw_usage(fmt::format("{} has no variant `{}`", c.spec->id, c.variant),
+                "see `kernelscope-cli list` for its variants");
+  c.label = c.spec->id + ":" + c.variant;
+  return c;
+}
+
+usercode::Tolerance chosen_tolerance(usercode::Tolerance defaults, std::optional<double> abs_tol,
+                                     std::optional<double> rel_tol) {
+  if (abs_tol) defaults.abs = *abs_tol;
+  if (rel_tol) defaults.rel = *rel_tol;
+  return defaults;
+}
+
+std::string comparison_line(const std::string& label, const usercode::Comparison& comparison) {
+  return fmt::format("check against {}: {}", label, usercode::comparison_summary(comparison));
 }
 
 }  // namespace ks::cli

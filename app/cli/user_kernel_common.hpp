@@ -2,8 +2,12 @@
 // What `run`, `lab` and `sim --kernel-file` share: compiling the user's file for the worker's GPU (its errors at
 // the file's lines, exit 2), starting the worker, and turning a reply that is not Ok into the error the CLI prints.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "registry/kernel_spec.hpp"
+#include "usercode/check/comparison.hpp"
 
 #include "usercode/run/user_launch.hpp"
 #include "usercode/run/worker_client.hpp"
@@ -38,5 +42,21 @@ void start_user_worker(const UserKernelCommon& common, const std::string& family
 
 // Throws the Device error a reply that is not Ok stands for (the fault's words, and what to try next).
 void throw_unless_ok(const usercode::WorkerReply& reply, bool checked);
+
+// --compare KERNEL[:VARIANT]: the built-in kernel and its variant ("cpu", the CPU reference, when none is named).
+// A usage Error for an unknown kernel or a variant it does not have; the caller checks the kernel's category.
+struct ComparedKernel {
+  const KernelSpec* spec = nullptr;
+  std::string variant;
+  std::string label;  // "box:naive"
+};
+ComparedKernel parse_compare(const std::string& text);
+
+// The check's tolerance: the element type's default with --abs-tol / --rel-tol in its place where given.
+usercode::Tolerance chosen_tolerance(usercode::Tolerance defaults, std::optional<double> abs_tol,
+                                     std::optional<double> rel_tol);
+
+// "check against box:naive: differs: ..." as `run`, `lab` and `sim --compare` print it.
+std::string comparison_line(const std::string& label, const usercode::Comparison& comparison);
 
 }  // namespace ks::cli

@@ -7,16 +7,19 @@
 #include <random>
 
 #include "core/error.hpp"
+#include "cli/request_checks.hpp"
 #include "core/timing.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
 #include "io/npy.hpp"
 #include "lab/lab_size.hpp"
 #include "inputs/image_files.hpp"
+#include "report/comparison_json.hpp"
 #include "report/report_json.hpp"
 #include "report/table.hpp"
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
+#include "usercode/check/compare.hpp"
 #include "usercode/run/checked_outcome.hpp"
 #include "usercode/run/user_array.hpp"
 
@@ -69,6 +72,10 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   prepared.launch.warmup = opt.warmup;
   prepared.launch.repeat = opt.repeat;
 
+  const std::optional<LabComparePlan> plan = plan_lab_compare(opt.compare, form);
+  // With --compare the .npy files stand for the built-in's arrays, so they are of its type.
+  const DType file_type = plan ? plan->mapping.lab_input_type : form.element;
+
   // The inputs: .npy files by name (in1, in2, ...), the rest generated; n from them or from --size.
   std::vector<NdArray> inputs(static_cast<std::size_t>(form.inputs));
   std::vector<bool> given(inputs.size(), false);
@@ -81,9 +88,12 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
                               form.inputs == 1 ? "" : "s", form.inputs > 1 ? fmt::format("..in{}", form.inputs) : "",
                               name));
     NdArray a = read_npy(file);
-    if (a.type != form.element || a.shape.size() != 1)
-      throw_usage(fmt::format("{} holds a {}-D {} array; your kernel takes 1-D {} ({})", file, a.shape.size(),
-                              to_string(a.type), to_string(form.element), usercode::c_type_name(form.element)));
+    if (a.type != file_type || a.shape.size() != 1)
+      throw_usage(plan ? fmt::format("{} holds a {}-D {} array; {} is {}'s `{}`, a 1-D {} array", file,
+                                     a.shape.size(), to_string(a.type), name, plan->reference.spec->id,
+                                     plan->mapping.inputs[static_cast<std::size_t>(index)], to_string(file_type))
+                       : fmt::format("{} holds a {}-D {} array; your kernel takes 1-D {} ({})", file, a.shape.size(),
+                                     to_string(a.type), to_string(form.element), usercode::c_type_name(form.element)));
     inputs[static_cast<std::size_t>(index)] = std::move(a);
     given[static_cast<std::size_t>(index)] = true;
   }
@@ -102,8 +112,19 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   }
   if (n == 0) n = std::int64_t{1} << 20;
   if (n > INT_MAX) throw_usage(fmt::format("n = {}: an array kernel takes at most {} elements (n is an int)", n, INT_MAX));
-  for (std::size_t i = 0; i < inputs.size(); ++i)
-    if (!given[i]) inputs[i] = generated_input(form.element, static_cast<std::size_t>(n), opt.seed, static_cast<int>(i));
+  Engine engine(Engine::Options{global.threads});
+  std::vector<NdArray> lab_arrays;  // with --compare: the built-in's inputs, in its types
+  if (plan) {
+    lab_arrays = lab_compare_inputs(engine, *plan, n, opt.seed, std::move(inputs));
+    if (plan->reference.spec->find_variant(plan->reference.variant)->backend == Backend::Cuda)
+      require_cuda(engine, "--compare " + plan->reference.spec->id + ":cpu");
+    inputs.clear();
+    for (const NdArray& a : lab_arrays) inputs.push_back(inputs::as_element_type(a, form.element));
+  } else {
+    for (std::size_t i = 0; i < inputs.size(); ++i)
+      if (!given[i])
+        inputs[i] = generated_input(form.element, static_cast<std::size_t>(n), opt.seed, static_cast<int>(i));
+  }
   std::vector<std::pair<std::string, std::string>> outs;
   for (const auto& text : opt.out_arrays) {
     outs.push_back(name_and_file(text, "--out"));
@@ -127,7 +148,20 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
     throw Error(ErrorKind::Device, "your kernel went outside its arrays: " + *violation,
                 "fix the index at that access; nothing was written");
 
-  Engine engine(Engine::Options{global.threads});
+  std::optional<usercode::Comparison> comparison;
+  if (plan) {
+    const inputs::LabReference reference =
+        inputs::run_lab_reference(engine, *plan->reference.spec, plan->reference.variant, lab::LabSize::elements(n),
+                                  plan->params, opt.seed, plan->mapping, lab_arrays, form.element);
+    NdArray got;
+    got.type = form.element;
+    got.shape = {static_cast<std::int64_t>(run.output.size() / dtype_size(form.element))};
+    got.data = run.output;
+    comparison = usercode::compare_arrays(
+        got, reference.output,
+        chosen_tolerance(usercode::default_tolerance(form.element), opt.compare.abs_tol, opt.compare.rel_tol),
+        &engine.pool());
+  }
   const double copy_gbps = engine.cuda().copy_bandwidth_gbps();
   const TimingStats kernel_time = TimingStats::of(run.reply.kernel_ms);
   const std::uint64_t bytes = (static_cast<std::uint64_t>(form.inputs) * static_cast<std::uint64_t>(n) +
@@ -158,6 +192,12 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
     j["percent_of_copy"] = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     if (form.scalar_output) j["scalar"] = scalar_text(form.element, run.output);
     j["user_kernel"] = report::user_kernel_json(opt.common.kernel_file, prepared.kernel);
+    if (comparison) {
+      j["comparison"] = report::comparison_json(*comparison);
+      j["comparison"]["reference"] = plan->reference.label;
+      j["comparison"]["inputs"] = plan->mapping.inputs;
+      j["comparison"]["output"] = plan->mapping.output;
+    }
     write_text_atomically(opt.json, j.dump(2) + "\n");
   }
 
@@ -180,9 +220,11 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   t.add_row({"download", "", report::format_ms(run.reply.download_ms), "", "", "", ""});
   fmt::print("{}", t.render(2));
   if (form.scalar_output) fmt::print("result: {}\n", scalar_text(form.element, run.output));
+  if (comparison) fmt::print("{}\n", comparison_line(plan->reference.label, *comparison));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array out)\n", file);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
-  return 0;
+  // A result that differs from its reference is a failure of the kernel (the files are still written).
+  return comparison && !comparison->matches() ? 1 : 0;
 }
 
 }  // namespace ks::cli

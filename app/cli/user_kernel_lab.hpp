@@ -1,6 +1,6 @@
 #pragma once
 // `lab --kernel-file FILE.cu` and `sim --kernel-file FILE.cu`: a user's own `array` kernel on generated or .npy
-// inputs, and a user's own `step` kernel for N steps from a random soup or an image, in the worker process, with
+// inputs (or, with --compare KERNEL[:VARIANT], a lab kernel's, and checked against it), and a user's own `step` kernel for N steps from a random soup or an image, in the worker process, with
 // the timings against the copy bandwidth and the outputs written as files.
 #include <cstdint>
 #include <string>
@@ -8,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/user_kernel_common.hpp"
+#include "cli/user_kernel_lab_compare.hpp"
 
 namespace ks::cli {
 
@@ -20,6 +21,7 @@ struct UserArrayCliOptions {
   int warmup = 1;
   std::uint64_t seed = 1;
   std::string json;
+  LabCompareOptions compare;  // --compare KERNEL[:VARIANT]: the inputs are the built-in's, and it is checked
 };
 int run_user_array_kernel(const UserArrayCliOptions& options, const GlobalOptions& global);
 

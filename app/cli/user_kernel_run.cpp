@@ -71,20 +71,16 @@ struct Reference {
 };
 
 Reference parse_reference(const UserKernelRunOptions& opt, const BorderChoice& border) {
-  const auto colon = opt.compare.find(':');
-  const std::string id = opt.compare.substr(0, colon);
-  const KernelSpec& spec = KernelRegistry::builtin().get(id);
+  const ComparedKernel compared = parse_compare(opt.compare);
+  const KernelSpec& spec = *compared.spec;
   if (spec.category != "stencil")
     throw_usage(fmt::format("--compare {}: a stencil kernel of yours is checked against a built-in stencil, and {} "
                             "is a {} kernel",
-                            opt.compare, id, spec.category));
+                            opt.compare, spec.id, spec.category));
   Reference r;
   r.request.kernel = spec.id;
-  r.request.variant = colon == std::string::npos ? "cpu" : opt.compare.substr(colon + 1);
+  r.request.variant = compared.variant;
   const VariantSpec* variant = spec.find_variant(r.request.variant);
-  if (!variant)
-    throw_usage(fmt::format("{} has no variant `{}`", spec.id, r.request.variant),
-                "see `kernelscope-cli list` for its variants");
   r.request.backend = variant->backend;
   std::vector<std::string> assignments = {fmt::format("border={}", to_string(border.border)),
                                           fmt::format("border_value={}", border.value)};
@@ -95,7 +91,7 @@ Reference parse_reference(const UserKernelRunOptions& opt, const BorderChoice& b
   r.request.keep_alpha = false;  // your kernel filters every channel it is given
   r.request.warmup = 0;
   r.request.repeat = 1;
-  r.label = spec.id + ":" + r.request.variant;
+  r.label = compared.label;
   return r;
 }
 
@@ -138,9 +134,8 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   std::optional<usercode::Comparison> comparison;
   if (reference) {
     const StencilResult expected = engine.run_stencil(*image, reference->request);
-    usercode::Tolerance tolerance = usercode::default_tolerance(image->type());
-    if (opt.abs_tol) tolerance.abs = *opt.abs_tol;
-    if (opt.rel_tol) tolerance.rel = *opt.rel_tol;
+    const usercode::Tolerance tolerance =
+        chosen_tolerance(usercode::default_tolerance(image->type()), opt.abs_tol, opt.rel_tol);
     comparison = usercode::compare_images(run.output, expected.output, tolerance, &engine.pool());
     if (!opt.diff.empty()) {
       const Image diff = usercode::difference_image(run.output, expected.output, &engine.pool());
@@ -179,7 +174,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
              prepared.worker->hello().arch, kernel.module->compile_ms, kernel.from_cache ? " (cached)" : "");
   fmt::print("{}", report::run_report_text(report));
   if (opt.checked) fmt::print("checked: no access outside the images\n");
-  if (comparison) fmt::print("check against {}: {}\n", reference->label, usercode::comparison_summary(*comparison));
+  if (comparison) fmt::print("{}\n", comparison_line(reference->label, *comparison));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   if (!opt.diff.empty()) fmt::print("wrote {} (|difference| as a heatmap)\n", opt.diff);

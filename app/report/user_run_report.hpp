@@ -4,6 +4,7 @@
 // and the app's Timing panel treat it like any built-in kernel; plus what only a user kernel has (its file, entry,
 // compile facts), as JSON.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,11 @@ struct UserRunContext {
   ComputePeaks peaks;
   std::vector<std::pair<std::string, std::string>> params;  // as the user typed them
 };
+
+// The occupancy of a user kernel's launch of `block_threads` threads on context.device_info, from the compiler's
+// registers and shared memory (or the driver's where NVRTC gave no ptxas report); none without a device or figures.
+std::optional<OccupancyReport> user_occupancy(const UserRunContext& context, int block_threads,
+                                             const usercode::WorkerReply& reply);
 
 // The report of a stencil run: cost = one read and one write of the image (as the built-ins'); no operations are
 // counted for a kernel whose arithmetic is unknown, so its roofline point sits on the memory slope.

@@ -103,6 +103,7 @@ void Session::select_kernel(const std::string& id) {
   if (simulating()) enter_simulation();
   else simulation_->deactivate();
   if (in_lab()) enter_lab();
+  keep_user_array_kernel_if_it_fits();
   pass_request_to_stencil();
   stencil_->drop_sweep();
   refresh_launch_info();

@@ -36,6 +36,7 @@
 #include "session/display_frame.hpp"
 #include "session/exports.hpp"
 #include "session/launch/launch_picture.hpp"
+#include "session/lab/user_array_choice.hpp"
 #include "session/stencil/user_stencil_choice.hpp"
 #include "session/session_shared.hpp"
 #include "session/simulation/simulation_runner.hpp"
@@ -133,6 +134,16 @@ class Session {
   // user kernel's result is checked against; a simulation or lab kernel chosen now gives way to `box`. Usage
   // Error for a kernel that did not compile or is not a stencil.
   void use_user_kernel(std::optional<UserStencilChoice> choice);
+  // Runs a user's `array` kernel (from the kernel editor) in the Lab instead of the chosen lab kernel's variants,
+  // on that lab kernel's inputs, checked against its CPU reference (LabDocument::set_user_kernel), or (nullopt)
+  // goes back to the built-in variants. A lab kernel the user's does not fit (or no lab kernel chosen) gives way to
+  // the first that fits its inputs and output (vecadd for two arrays to one, reduce for one array to a scalar;
+  // inputs/lab_user_inputs.hpp), with a notice; a user stencil kernel stops. Usage Error, and nothing changes, for
+  // a kernel that did not compile, is not of the array family, or that no lab kernel fits (the words say what each
+  // takes). session_user_array.cpp.
+  void use_user_array_kernel(std::optional<UserArrayChoice> choice);
+  // The user's array kernel running in the Lab, if any (for Qt code, which cannot include the lab's headers).
+  const std::optional<UserArrayChoice>& user_array_kernel() const noexcept;
 
   // ---- running (the active document's) ----
   void run_now();      // runs the current request and waits for it; throws its ks::Error
@@ -242,6 +253,9 @@ class Session {
   void enter_lab();
   ui::DisplayFrame lab_frame() const;
   void run_lab_now();
+  // session_user_array.cpp: after another kernel is chosen, the user's array kernel stays where the new one is a
+  // lab kernel it fits, and stops (with a notice) elsewhere.
+  void keep_user_array_kernel_if_it_fits();
   void notify(Notice::Level level, Notice::Source source, std::string text);
 
   Options options_;

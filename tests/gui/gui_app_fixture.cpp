@@ -24,7 +24,8 @@ void GuiApp::SetUp() {
   xvfb_ = std::make_unique<XvfbServer>(width, height);
 }
 
-AppRun GuiApp::run_script(const std::string& script, const std::vector<std::string>& args) {
+AppRun GuiApp::run_script(const std::string& script, const std::vector<std::string>& args,
+                          const std::vector<std::string>& environment) {
   const auto script_path = dir_ / "script.txt";
   std::ofstream(script_path) << script;
   AppLaunch launch;
@@ -34,6 +35,7 @@ AppRun GuiApp::run_script(const std::string& script, const std::vector<std::stri
   launch.environment = private_folders(dir_.path());
   launch.environment.push_back("DISPLAY=" + xvfb_->display());
   launch.environment.push_back("QT_QPA_PLATFORM=xcb");
+  launch.environment.insert(launch.environment.end(), environment.begin(), environment.end());
   launch.cwd = dir_.path();
   launch.time_limit = std::chrono::seconds(kScriptLimitS + 30);
   return run_app(launch);

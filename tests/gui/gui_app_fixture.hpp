@@ -26,8 +26,9 @@ class GuiApp : public ::testing::Test {
   virtual std::pair<int, int> screen_size() const { return {kScreenWidth, kScreenHeight}; }
 
   // Runs the app with `script` (one command per line, see app/gui/script_runner.hpp) and `args` (a file to open,
-  // --backend ...), with the settings in settings_path().
-  AppRun run_script(const std::string& script, const std::vector<std::string>& args = {});
+  // --backend ...), with the settings in settings_path(); `environment` adds "NAME=value"s to the app's.
+  AppRun run_script(const std::string& script, const std::vector<std::string>& args = {},
+                    const std::vector<std::string>& environment = {});
   // Runs the app without a display server: --screenshot needs none.
   AppRun run_headless(const std::vector<std::string>& args);
 

@@ -118,6 +118,8 @@ class MainWindow : public QMainWindow {
   // Runs the editor's kernel instead of the built-in (a stencil), keeping the values of parameters it shares with
   // the kernel it replaces; other families say where they run.
   void run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
+  // The `array` family's Run: the kernel in the Lab, on a lab kernel's inputs (Session::use_user_array_kernel).
+  void run_user_array_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
   void add_kernel_editor(QMenu* file, QMenu* kernel);
   SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
   void add_topology_view_action(QMenu* view);

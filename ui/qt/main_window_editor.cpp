@@ -22,6 +22,24 @@ using Answer = EditorDockContext::Answer;
 
 const char* kKernelFilters = "CUDA kernels (*.cu *.cuh);;All files (*)";
 
+// The values of `kernel`'s declared parameters: its defaults, except where the kernel it replaces (`before`, with
+// `before_values`) had a parameter of the same name and type whose value is inside the new range.
+std::vector<double> carried_params(const usercode::CompiledKernel& kernel, const usercode::CompiledKernel* before,
+                                   const std::vector<double>& before_values) {
+  std::vector<double> values;
+  for (const auto& p : kernel.declarations.parameters) {
+    double value = p.value;
+    if (before)
+      for (std::size_t i = 0; i < before->declarations.parameters.size(); ++i) {
+        const auto& q = before->declarations.parameters[i];
+        if (q.name == p.name && q.type == p.type && before_values[i] >= p.min && before_values[i] <= p.max)
+          value = before_values[i];
+      }
+    values.push_back(value);
+  }
+  return values;
+}
+
 }  // namespace
 
 void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
@@ -61,10 +79,13 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
   // Live: while the kernel of this file runs, each compile that succeeds runs at once.
   connect(&editor, &KernelEditor::outcome_shown, this, [this] {
     KernelEditor& ed = editor_dock_->editor();
-    const auto& running = session_.stencil().user_kernel();
-    if (!running || !ed.shown_outcome() || !ed.shown_outcome()->runnable()) return;
-    if (running->file_name != ed.display_name().toStdString() || running->kernel == ed.shown_outcome()->kernel) return;
-    run_user_kernel(ed.shown_outcome()->kernel, ed.display_name());
+    if (!ed.shown_outcome() || !ed.shown_outcome()->runnable()) return;
+    auto runs_an_older_compile = [&](const auto& running) {
+      return running && running->file_name == ed.display_name().toStdString() &&
+             running->kernel != ed.shown_outcome()->kernel;
+    };
+    if (runs_an_older_compile(session_.stencil().user_kernel()) || runs_an_older_compile(session_.user_array_kernel()))
+      run_user_kernel(ed.shown_outcome()->kernel, ed.display_name());
   });
   editor_dock_->editor().set_text_size(viewport_->appearance().font_size);
   const app::DeviceStatus& d = session_.device();
@@ -76,6 +97,7 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
 }
 
 void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name) {
+  if (kernel->family && *kernel->family == usercode::Family::Array) return run_user_array_kernel(kernel, file_name);
   if (!kernel->family || *kernel->family != usercode::Family::Stencil) {
     show_error("Run your kernel",
                QString("The app runs your stencil kernels on its image. Run %1 kernels with kernelscope-cli %2 "
@@ -84,20 +106,25 @@ void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel>
                    .arg(kernel->family && *kernel->family == usercode::Family::Step ? "sim" : "lab"));
     return;
   }
-  app::UserStencilChoice choice{kernel, file_name.toStdString(), {}};
   const auto& before = session_.stencil().user_kernel();
-  for (const auto& p : kernel->declarations.parameters) {
-    double value = p.value;
-    if (before)
-      for (std::size_t i = 0; i < before->kernel->declarations.parameters.size(); ++i) {
-        const auto& q = before->kernel->declarations.parameters[i];
-        if (q.name == p.name && q.type == p.type && before->params[i] >= p.min && before->params[i] <= p.max)
-          value = before->params[i];
-      }
-    choice.params.push_back(value);
-  }
+  app::UserStencilChoice choice{kernel, file_name.toStdString(),
+                                before ? carried_params(*kernel, before->kernel.get(), before->params)
+                                       : carried_params(*kernel, nullptr, {})};
   try {
     session_.use_user_kernel(std::move(choice));
+  } catch (const Error& e) {
+    show_error("Run your kernel", QString::fromStdString(e.full_message()));
+  }
+}
+
+void MainWindow::run_user_array_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel,
+                                       const QString& file_name) {
+  const auto& before = session_.user_array_kernel();
+  app::UserArrayChoice choice{kernel, file_name.toStdString(),
+                              before ? carried_params(*kernel, before->kernel.get(), before->params)
+                                     : carried_params(*kernel, nullptr, {})};
+  try {
+    session_.use_user_array_kernel(std::move(choice));
   } catch (const Error& e) {
     show_error("Run your kernel", QString::fromStdString(e.full_message()));
   }

@@ -49,6 +49,8 @@ std::string lab_status_line(const Session& session) {
                                        : "cancelled");
   else
     line += " sweep=none";
+  line += " user=" + (lab.user_kernel() ? lab.user_kernel()->file_name : std::string("none"));
+  if (lab.last_error()) line += " error=" + lab.last_error()->full_message();  // last: it has spaces
   return line;
 }
 

@@ -14,7 +14,8 @@ void lab_sweep(Session& session);
 void lab_set_size(Session& session, const std::string& text);
 
 // "lab kernel=ID runs=N last=VARIANT@SIZE check=agrees|disagrees|unchecked image=WxH|none
-//  sweep=POINTS/TOTAL complete|running|cancelled|none"; a usage Error when no lab kernel is chosen.
+//  sweep=POINTS/TOTAL complete|running|cancelled|none user=FILE|none[ error=MESSAGE]" (user: your array
+//  kernel running there; error: why the last run failed); a usage Error when no lab kernel is chosen.
 std::string lab_status_line(const Session& session);
 // For the status bar: "vecadd cpu 1.23 ms", or "lab: press Run".
 std::string lab_status_bar_text(const Session& session);

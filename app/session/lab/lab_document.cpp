@@ -68,6 +68,10 @@ void LabDocument::select(const KernelSpec& spec, Backend backend) {
   spec_ = &spec;
   request_ = std::move(r);
   last_error_.reset();
+  // The check of a user's kernel was against the previous kernel's reference.
+  user_check_.reset();
+  user_output_.reset();
+  reference_output_.reset();
   // The shown report is the kernel's latest kept run (runs_ keeps every kernel's, for the Roofline).
   last_run_.reset();
   for (const LabRun& run : runs_)
@@ -197,9 +201,18 @@ void LabDocument::set_image(std::shared_ptr<const Image> image) {
   }
 }
 
+std::string LabDocument::current_key() const {
+  if (!user_) return lab_request_key(request_, effective_variant(), effective_size());
+  // A user kernel's runs: one kept per file, size, parameters and block (an edit replaces the file's run).
+  std::string key = lab_request_key(request_, "yours:" + user_->file_name, effective_size());
+  key += fmt::format("|user-block={}", request_.block ? request_.block->x : 0);
+  for (double v : user_->params) key += fmt::format("|{}", v);
+  return key;
+}
+
 const LabRun* LabDocument::run_for_request() const {
   if (!active()) return nullptr;
-  const std::string key = lab_request_key(request_, effective_variant(), effective_size());
+  const std::string key = current_key();
   for (auto it = runs_.rbegin(); it != runs_.rend(); ++it)
     if (it->key == key) return &*it;
   return nullptr;
@@ -207,7 +220,7 @@ const LabRun* LabDocument::run_for_request() const {
 
 bool LabDocument::last_run_is_current() const {
   return last_run_ && active() &&
-         last_run_->key == lab_request_key(request_, effective_variant(), effective_size());
+         last_run_->key == current_key();
 }
 
 }  // namespace ks::app

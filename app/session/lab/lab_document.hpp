@@ -20,7 +20,10 @@
 #include "core/image.hpp"
 #include "lab/lab.hpp"
 #include "registry/kernel_spec.hpp"
+#include "session/lab/user_array_choice.hpp"
 #include "session/worker.hpp"
+#include "usercode/check/comparison.hpp"
+#include "usercode/run/worker_client.hpp"
 
 namespace ks {
 class Engine;
@@ -126,6 +129,30 @@ class LabDocument {
   const Image* result_image() const noexcept { return result_image_.get(); }
   std::uint64_t result_generation() const noexcept { return result_generation_; }
 
+  // ---- your own array kernel (lab_document_user.cpp) ----
+  // Runs `choice` instead of the chosen lab kernel's variants from now on (in the worker process that runs users'
+  // kernels): on the lab kernel's inputs at the request's size, parameters and seed, with the request's block
+  // (default 256), timed and kept as a run whose variant is the file's name, and checked against the lab kernel's
+  // CPU reference. Runs it at once; run() runs it again. nullopt goes back to the built-in. A usage Error (and
+  // nothing changes) for a kernel that did not compile, is not of the array family, or does not fit the chosen lab
+  // kernel (inputs/lab_user_inputs.hpp; the Session picks one that fits first).
+  void set_user_kernel(std::optional<UserArrayChoice> choice);
+  const std::optional<UserArrayChoice>& user_kernel() const noexcept { return user_; }
+  // A declared parameter's value, checked against its range (never clamped); runs again.
+  void set_user_param(std::size_t index, double value);
+  // The check of the latest run of the user's kernel: the whole comparison, against what ("vecadd:cpu"), and
+  // which of the lab kernel's arrays its in1, in2, ... got and its out was compared with.
+  struct UserCheck {
+    usercode::Comparison comparison;
+    std::string reference;
+    std::vector<std::string> inputs;
+    std::string output;
+  };
+  const std::optional<UserCheck>& user_check() const noexcept { return user_check_; }
+  // Abs and rel tolerance of the check (default: the kernel's element type's); compares the kept outputs again.
+  void set_user_tolerance(const usercode::Tolerance& tolerance);
+  const usercode::Tolerance& user_tolerance() const noexcept { return user_tolerance_; }
+
   // ---- the size sweep ----
   // Every variant of the backend at lab_sweep_sizes(info, current size): usage Error for kmeans, while one
   // runs, or without a kernel. Cancel (Worker::cancel_running) stops it between points; the points stay.
@@ -137,6 +164,10 @@ class LabDocument {
   void change(const std::function<void(lab::LabRequest&)>& edit);
   lab::LabRequest with_image(lab::LabRequest request) const;
   void apply_run(lab::LabResult result, const std::string& key);
+  // The key of the run the current request makes: the built-in variant's, or the user kernel's.
+  std::string current_key() const;
+  void submit_user_run();
+  void fail_run(const Error& e);
 
   Engine& engine_;
   Worker& worker_;
@@ -154,6 +185,14 @@ class LabDocument {
   std::shared_ptr<const Image> result_image_;
   std::uint64_t result_generation_ = 0;
   std::optional<LabSweep> sweep_;
+
+  std::optional<UserArrayChoice> user_;  // runs instead of the lab kernel's variants when set
+  std::optional<UserCheck> user_check_;
+  usercode::Tolerance user_tolerance_;
+  // The latest user run's output and its reference's, kept so that a new tolerance compares again without a run.
+  std::shared_ptr<const NdArray> user_output_, reference_output_;
+  // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.
+  std::shared_ptr<usercode::WorkerClient> user_worker_;
 };
 
 }  // namespace ks::app

@@ -7,26 +7,11 @@
 
 #include "engine/engine.hpp"
 #include "session/lab/lab_document.hpp"
+#include "session/lab/lab_job_control.hpp"
 
 namespace ks::app {
 
 namespace {
-
-// A LabRunControl whose cancel flag follows the worker's: run_lab reports progress between its steps, and
-// that is where a Cancel pressed in the job indicator is noticed.
-struct JobControl {
-  std::atomic<bool> cancel{false};
-  lab::LabRunControl control;
-
-  JobControl(Worker::Context& ctx, std::function<void(double, const std::string&)> progress) {
-    control.cancel = &cancel;
-    control.progress = [this, &ctx, progress = std::move(progress)](double fraction,
-                                                                    const std::string& stage) {
-      if (ctx.cancelled()) cancel = true;
-      if (progress) progress(fraction, stage);
-    };
-  }
-};
 
 std::string size_words(const lab::LabSize& s) {
   return s.form == lab::SizeForm::Elements ? lab::short_text(s.n()) : lab::to_string(s);
@@ -35,6 +20,7 @@ std::string size_words(const lab::LabSize& s) {
 }  // namespace
 
 void LabDocument::run() {
+  if (user_) return submit_user_run();
   const lab::LabRequest request = request_;
   const std::string variant = effective_variant();
   const std::string key = lab_request_key(request, variant, effective_size());
@@ -57,15 +43,7 @@ void LabDocument::run() {
             apply_run(std::move(result), key);
           });
         } catch (const Error& e) {
-          ctx.post([this, e] {
-            --runs_in_flight_;
-            if (e.kind() == ErrorKind::Cancelled) {
-              if (hooks_.notify) hooks_.notify(false, "lab run cancelled");
-              return;
-            }
-            last_error_ = e;
-            if (hooks_.notify) hooks_.notify(true, e.full_message());
-          });
+          ctx.post([this, e] { fail_run(e); });
         } catch (
             const std::exception& e) {  // out of memory and the like: the Lab section must not wait forever
           ctx.post([this, what = std::string(e.what())] {
@@ -76,6 +54,16 @@ void LabDocument::run() {
         }
       },
       /*replace_waiting=*/false);
+}
+
+void LabDocument::fail_run(const Error& e) {
+  --runs_in_flight_;
+  if (e.kind() == ErrorKind::Cancelled) {
+    if (hooks_.notify) hooks_.notify(false, "lab run cancelled");
+    return;
+  }
+  last_error_ = e;
+  if (hooks_.notify) hooks_.notify(true, e.full_message());
 }
 
 void LabDocument::apply_run(lab::LabResult result, const std::string& key) {

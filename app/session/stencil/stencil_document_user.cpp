@@ -7,24 +7,12 @@
 #include "report/user_run_report.hpp"
 #include "usercode/check/compare.hpp"
 #include "session/stencil/stencil_document.hpp"
+#include "session/user_kernel_reply.hpp"
 #include "stencil/border.hpp"
 #include "usercode/check/tolerance.hpp"
 #include "usercode/run/user_params.hpp"
 
 namespace ks::app {
-
-namespace {
-
-void throw_unless_ok(const usercode::WorkerReply& reply) {
-  if (reply.outcome == usercode::RunOutcome::Ok) return;
-  const std::string hint = reply.outcome == usercode::RunOutcome::TimedOut
-                               ? "fix the loop and run again"
-                               : "fix the kernel and run again; the next run starts a fresh worker";
-  throw Error(reply.outcome == usercode::RunOutcome::LaunchRefused ? ErrorKind::Usage : ErrorKind::Device,
-              reply.message, hint);
-}
-
-}  // namespace
 
 void StencilDocument::set_user_kernel(std::optional<UserStencilChoice> choice) {
   if (choice) {
@@ -56,13 +44,8 @@ void StencilDocument::set_user_kernel(std::optional<UserStencilChoice> choice) {
 
 void StencilDocument::set_user_param(std::size_t index, double value) {
   if (!user_) throw_usage("no kernel of yours is running", "open one in the kernel editor and press Run");
-  const auto& declared = user_->kernel->declarations.parameters;
-  if (index >= declared.size()) throw Error(ErrorKind::Internal, "no such declared parameter");
   // The same checks as the CLI's -p NAME=VALUE (never clamped).
-  std::vector<std::string> assignments;
-  for (std::size_t i = 0; i < declared.size(); ++i)
-    assignments.push_back(fmt::format("{}={}", declared[i].name, i == index ? value : user_->params[i]));
-  user_->params = usercode::user_param_values(user_->kernel->declarations, assignments);
+  user_->params = usercode::with_user_param(user_->kernel->declarations, user_->params, index, value);
   request_run();
 }
 
@@ -113,7 +96,7 @@ RunReport StencilDocument::measure_user_block(const UserStencilChoice& user, use
   launch.warmup = options_.warmup;
   launch.repeat = options_.sweep_repeat;
   const usercode::UserStencilRun run = usercode::run_user_stencil(client, *user.kernel, input, border, border_value, launch);
-  throw_unless_ok(run.reply);
+  throw_unless_run_ok(run.reply);
   return user_report(run, user, to_string(static_cast<Border>(border)), client.hello(), input.shape());
 }
 
@@ -139,7 +122,7 @@ void StencilDocument::submit_user_run() {
           launch.cancelled = [&ctx] { return ctx.cancelled(); };  // Cancel, or the app closing, stops the worker
           usercode::UserStencilRun run =
               usercode::run_user_stencil(*client, *user.kernel, *input, border, border_value, launch);
-          throw_unless_ok(run.reply);
+          throw_unless_run_ok(run.reply);
           RunOutput out;
           out.report = user_report(run, user, to_string(static_cast<Border>(border)), client->hello(), input->shape());
           out.output = std::make_shared<const Image>(std::move(run.output));

@@ -52,4 +52,15 @@ std::vector<double> user_param_values(const KernelDeclarations& declarations,
   return values;
 }
 
+std::vector<double> with_user_param(const KernelDeclarations& declarations, const std::vector<double>& values,
+                                    std::size_t index, double value) {
+  const auto& declared = declarations.parameters;
+  if (index >= declared.size() || values.size() != declared.size())
+    throw Error(ErrorKind::Internal, "no such declared parameter");
+  std::vector<std::string> assignments;
+  for (std::size_t i = 0; i < declared.size(); ++i)
+    assignments.push_back(fmt::format("{}={}", declared[i].name, i == index ? value : values[i]));
+  return user_param_values(declarations, assignments);
+}
+
 }  // namespace ks::usercode

@@ -12,4 +12,9 @@ namespace ks::usercode {
 std::vector<double> user_param_values(const KernelDeclarations& declarations,
                                       const std::vector<std::string>& assignments);
 
+// `values` (one per declared parameter) with parameter `index` set to `value`, checked as NAME=VALUE is (the app's
+// sliders). Internal Error for an index or a count that does not match the declarations.
+std::vector<double> with_user_param(const KernelDeclarations& declarations, const std::vector<double>& values,
+                                    std::size_t index, double value);
+
 }  // namespace ks::usercode

@@ -173,6 +173,7 @@ void run_buttons(app::Session& s, app::LabDocument& lab, PanelState& st) {
 void draw_lab_section(app::Session& s, PanelState& st) {
   app::LabDocument& lab = s.lab();
   if (!lab.active()) return note_text("Choose a lab kernel in the Kernel section.");
+  draw_user_array_kernel(s, st);
   const bool cuda = s.backend() == Backend::Cuda;
   size_widgets(lab, st);
   block_widget(lab, st, cuda);

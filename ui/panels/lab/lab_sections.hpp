@@ -20,6 +20,9 @@ void draw_lab_section(app::Session& session, PanelState& state);
 // The report of run `number`: the check against the CPU, the launch arithmetic, the rates, facts, notes and
 // series (kmeans' inertia per iteration). `current`: false adds a note that the request changed since.
 void draw_lab_report(const lab::LabReport& report, std::uint64_t number, bool current);
+// Your kernel (while the user's array kernel runs in the Lab; user_array_section.cpp): which arrays it gets, its
+// parameters, the check against the lab kernel's CPU reference, the tolerances, and the way back.
+void draw_user_array_kernel(app::Session& session, PanelState& state);
 // Time against size, log-log, one line per variant.
 void draw_lab_sweep(const app::LabSweep& sweep);
 // Timing while a lab kernel is chosen: medians of the last run and the copy/kernel timeline.

@@ -220,7 +220,8 @@ void KernelEditor::update_run_button() {
   run_->setEnabled(runner && ready);
   run_->setToolTip(!runner  ? "nothing here runs kernels"
                    : ready ? "Run the kernel on the image instead of the built-in kernel (stencil kernels; "
-                             "array and step kernels run with kernelscope-cli lab and sim --kernel-file)"
+                             "array kernels run in the Lab on a lab kernel's inputs, step kernels with "
+                             "kernelscope-cli sim --kernel-file)"
                            : "The kernel must compile first");
 }
 

@@ -1,0 +1,43 @@
+// A user's array kernel that never ends, run in the app's Lab (alone on the GPU, like the other endless kernels):
+// the watchdog stops it, the session keeps running with the message, and the next good kernel runs and is checked.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "lab/lab_size.hpp"
+#include "session/lab/lab_document.hpp"
+#include "session/session.hpp"
+#include "support/test_support.hpp"
+#include "support/user_kernel_compiled.hpp"
+#include "support/user_kernel_sources.hpp"
+#include "usercode/user_kernel.hpp"
+
+namespace ks::app {
+namespace {
+
+TEST(SessionUserArrayFaultsCuda, AnEndlessKernelIsStoppedAndTheNextOneRuns) {
+  KS_REQUIRE_GPU();
+  ::setenv("KS_WORKER", KS_CLI_PATH, 1);
+  Session s;
+  s.select_kernel("vecadd");
+  s.set_backend(Backend::Cuda);
+  s.lab().set_size(lab::LabSize::elements(1023));
+  s.use_user_array_kernel(UserArrayChoice{test::compiled_kernel("endless.cu", R"(// @family array
+__global__ void endless(const float* a, const float* b, float* out, int n) {
+  for (;;) if (clock64() < 0) break;
+  out[ks::global_index()] = 1.f;
+}
+)"), "endless.cu", {}});
+  s.wait_idle();
+  ASSERT_TRUE(s.lab().last_error());
+  EXPECT_NE(s.lab().last_error()->full_message().find("the kernel did not finish"), std::string::npos)
+      << s.lab().last_error()->full_message();
+  s.use_user_array_kernel(UserArrayChoice{test::compiled_kernel("right.cu", test::kVecaddRight), "right.cu", {}});
+  s.wait_idle();
+  EXPECT_FALSE(s.lab().last_error());
+  ASSERT_TRUE(s.lab().user_check());
+  EXPECT_TRUE(s.lab().user_check()->comparison.matches());
+}
+
+}  // namespace
+}  // namespace ks::app
