@@ -10,13 +10,15 @@
 #include "stencil/cpu/stencil_cpu.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "support/test_support.hpp"
-#include "support/session_user_kernels.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
 
 namespace ks::app {
 namespace {
 
-using test::user_choice;
+UserStencilChoice user_choice(const std::string& name, const char* source, std::vector<double> params) {
+  return {test::compiled_kernel(name, source), name, std::move(params)};
+}
 
 void wait_for_reference(Session& s) {
   for (int i = 0; i < 600 && !s.cpu_reference(); ++i) {

@@ -9,7 +9,7 @@
 
 #include "session/session.hpp"
 #include "support/test_support.hpp"
-#include "support/session_user_kernels.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
 
 #ifdef KS_HAVE_HEADLESS
@@ -25,7 +25,9 @@ __global__ void fault(ks::InImage<unsigned char> in, ks::OutImage<unsigned char>
 }
 )";
 
-using test::user_choice;
+UserStencilChoice user_choice(const std::string& name, const char* source, std::vector<double> params) {
+  return {test::compiled_kernel(name, source), name, std::move(params)};
+}
 
 TEST(SessionUserKernelFaultsCuda, AFaultLeavesTheSessionRunningAndLaterFramesGoThroughTheHost) {
   KS_REQUIRE_GPU_FAULTS();

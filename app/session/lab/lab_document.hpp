@@ -138,6 +138,8 @@ class LabDocument {
   // kernel (inputs/lab_user_inputs.hpp; the Session picks one that fits first).
   void set_user_kernel(std::optional<UserArrayChoice> choice);
   const std::optional<UserArrayChoice>& user_kernel() const noexcept { return user_; }
+  // Whether a user kernel's GPU work was ever cut off here (a fault, or its worker stopped mid-launch).
+  bool user_gpu_work_cut_off() const noexcept { return user_worker_ && user_worker_->gpu_work_cut_off() > 0; }
   // A declared parameter's value, checked against its range (never clamped); runs again.
   void set_user_param(std::size_t index, double value);
   // The check of the latest run of the user's kernel: the whole comparison, against what ("vecadd:cpu"), and
