@@ -1,0 +1,54 @@
+#include "copies/kernel_copy.hpp"
+
+#include <fmt/format.h>
+
+#include "copies/stencil_copy.hpp"
+
+namespace ks::copies {
+
+namespace {
+
+// Why a variant of a kernel outside the stencils has no copy, and where a kernel of one's own starts instead.
+std::string reason_without_copy(const KernelSpec& kernel, const VariantSpec& v) {
+  const std::string& id = kernel.id;
+  if (v.backend != Backend::Cuda)
+    return "This variant runs on the CPU, not as a CUDA kernel, so it has no copy to edit: copy one of the CUDA "
+           "variants.";
+  if (v.name == "cub")
+    return "This variant calls CUB (cub::DeviceReduce): its copy would be one library call. Start from "
+           "assets/kernels/reduce_sum.cu instead (File > New kernel), a shared-memory sum of your own.";
+  if (v.name == "radix")
+    return "This variant calls CUB's radix sort (cub::DeviceRadixSort): its copy would be one library call, and "
+           "a sort takes several launches, which no family's one-launch contract expresses.";
+  if (v.name.starts_with("cublas"))
+    return "This variant calls cuBLAS (cublasSgemm): its copy would be one library call, and a matrix product "
+           "(two 2-D matrices in, one out) fits no family's contract yet: the array family is 1-D.";
+  if (kernel.category == "simulation")
+    return "Copies of the simulations' kernels are not written yet. A `step` kernel of your own runs with "
+           "`kernelscope-cli sim --kernel-file`: start from assets/kernels/life_step.cu (File > New kernel).";
+  if (id == "vecadd" || id == "saxpy")
+    return "Copies of the lab's kernels are not written yet. An `array` kernel of your own runs with "
+           "`kernelscope-cli lab --kernel-file`: start from assets/kernels/vecadd.cu (File > New kernel).";
+  if (id == "reduce" || id == "integrate2d")
+    return "Copies of the lab's kernels are not written yet. An `array` kernel with a scalar out runs with "
+           "`kernelscope-cli lab --kernel-file`: start from assets/kernels/reduce_sum.cu (File > New kernel).";
+  if (id == "sort")
+    return "The bitonic sort takes a launch per merge stage, which no family's one-launch contract expresses.";
+  if (id == "matmul")
+    return "A matrix product (two 2-D matrices in, one out) fits no family's contract yet: the array family is 1-D.";
+  if (id == "kmeans")
+    return "k-means' assignment reads points and centroids of different lengths, which the array family (inputs "
+           "of n elements each) does not express.";
+  return fmt::format("No family contract expresses the {} kernel {}, so it has no copy to edit.", kernel.category, id);
+}
+
+}  // namespace
+
+EditCopy edit_copy(const KernelSpec& kernel, const std::string& variant, const ParamSet& params, ElemType type) {
+  if (kernel.category == "stencil") return stencil_copy(kernel, variant, params, type);
+  const VariantSpec* v = kernel.find_variant(variant);
+  if (!v) return {std::nullopt, fmt::format("{} has no variant `{}`", kernel.id, variant)};
+  return {std::nullopt, reason_without_copy(kernel, *v)};
+}
+
+}  // namespace ks::copies
