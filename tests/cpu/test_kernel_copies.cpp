@@ -1,0 +1,194 @@
+// Edit a copy (app/copies): which built-in variants have a copy and which say why not, so that a new variant
+// cannot silently lack one; the copies' text (the parameters filled in as the built-in computes them, worked out
+// here from their definitions); and the template language they are written in.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <regex>
+#include <set>
+
+#include "copies/copy_template.hpp"
+#include "copies/kernel_copy.hpp"
+#include "core/error.hpp"
+#include "registry/registry.hpp"
+
+namespace ks::copies {
+namespace {
+
+const KernelSpec& kernel(const std::string& id) { return KernelRegistry::builtin().get(id); }
+
+EditCopy copy_of(const std::string& id, const std::string& variant, std::vector<std::string> params, ElemType type) {
+  ParamSet set = kernel(id).default_params();
+  for (const std::string& p : params) set.set_assignment(p);
+  return edit_copy(kernel(id), variant, set, type);
+}
+
+// The stencil variants that have no copy, with a word their reason must hold. Every other variant of every
+// stencil kernel must have one: a new variant fails here until it gets a copy or a reason listed here.
+const std::map<std::string, std::string> kStencilWithoutCopy = {{"*/cpu", "CPU"}, {"median/tiled", "naive"}};
+
+TEST(KernelCopies, EveryStencilVariantHasACopyOrAStatedReason) {
+  for (const KernelSpec& k : KernelRegistry::builtin().kernels()) {
+    if (k.category != "stencil") continue;
+    for (const VariantSpec& v : k.variants) {
+      for (const ElemType type : k.types) {
+        SCOPED_TRACE(k.id + " " + v.name + " " + to_string(type));
+        const EditCopy edit = edit_copy(k, v.name, k.default_params(), type);
+        auto listed = kStencilWithoutCopy.find(k.id + "/" + v.name);
+        if (listed == kStencilWithoutCopy.end()) listed = kStencilWithoutCopy.find("*/" + v.name);
+        if (k.unavailable_reason && k.unavailable_reason(v.name, k.default_params())) {
+          // Unavailable at these parameters (convolve's default matrix does not separate): says what to take.
+          EXPECT_FALSE(edit.copy);
+          EXPECT_NE(edit.reason.find("Edit a copy of the tiled variant"), std::string::npos) << edit.reason;
+          EXPECT_TRUE(copy_of(k.id, v.name, {"matrix=1,2,1;2,4,2;1,2,1"}, type).copy);  // a rank-1 matrix
+        } else if (listed == kStencilWithoutCopy.end()) {
+          ASSERT_TRUE(edit.copy) << edit.reason;
+          EXPECT_TRUE(edit.reason.empty());
+          EXPECT_EQ(edit.copy->family, "stencil");
+          EXPECT_EQ(edit.copy->file_name, k.id + "_" + v.name + ".cu");
+          EXPECT_NE(edit.copy->text.find("// @family stencil\n"), std::string::npos);
+          EXPECT_NE(edit.copy->text.find("__global__ void " + k.id + "_" + v.name + "("), std::string::npos);
+          // It says which built-in it copies and that it is the user's.
+          EXPECT_NE(edit.copy->text.find("`" + k.id + "`, variant `" + v.name + "`"), std::string::npos);
+          EXPECT_NE(edit.copy->text.find("This file is yours"), std::string::npos);
+          EXPECT_EQ(edit.copy->text.find("{{"), std::string::npos);
+        } else {
+          EXPECT_FALSE(edit.copy);
+          EXPECT_NE(edit.reason.find(listed->second), std::string::npos) << edit.reason;
+        }
+      }
+    }
+  }
+}
+
+TEST(KernelCopies, EveryOtherVariantSaysWhyItHasNoCopyAndLibraryCallsSayWhichLibrary) {
+  for (const KernelSpec& k : KernelRegistry::builtin().kernels()) {
+    if (k.category == "stencil") continue;
+    for (const VariantSpec& v : k.variants) {
+      SCOPED_TRACE(k.id + " " + v.name);
+      const EditCopy edit = edit_copy(k, v.name, k.default_params(), ElemType::F32);
+      EXPECT_FALSE(edit.copy);
+      EXPECT_GT(edit.reason.size(), 40u) << edit.reason;
+    }
+  }
+  EXPECT_NE(copy_of("matmul", "cublas", {}, ElemType::F32).reason.find("cuBLAS"), std::string::npos);
+  EXPECT_NE(copy_of("reduce", "cub", {}, ElemType::F32).reason.find("reduce_sum.cu"), std::string::npos);
+  EXPECT_NE(copy_of("sort", "radix", {}, ElemType::F32).reason.find("CUB"), std::string::npos);
+  EXPECT_NE(copy_of("life", "naive", {}, ElemType::U8).reason.find("life_step.cu"), std::string::npos);
+  // A variant the kernel does not have is said, not a crash.
+  EXPECT_NE(copy_of("box", "nonesuch", {}, ElemType::U8).reason.find("nonesuch"), std::string::npos);
+}
+
+// The numbers between the braces of `name`'s initialiser in `text`.
+std::vector<double> array_values(const std::string& text, const std::string& name) {
+  const std::size_t at = text.find(name + "[");
+  EXPECT_NE(at, std::string::npos) << name;
+  if (at == std::string::npos) return {};
+  const std::size_t open = text.find('{', at), close = text.find("};", at);
+  std::string body = text.substr(open, close - open);
+  std::vector<double> values;
+  const std::regex number(R"([-+]?[0-9]*\.?[0-9]+(e[-+]?[0-9]+)?)");
+  for (auto it = std::sregex_iterator(body.begin(), body.end(), number); it != std::sregex_iterator(); ++it)
+    values.push_back(std::stod(it->str()));
+  return values;
+}
+
+TEST(KernelCopies, TheTapsAreTheFilterOfTheChosenParameters) {
+  // Gaussian sigma 2 on f32: radius ceil(3 sigma) = 6, taps exp(-i^2 / 8) normalised to sum 1, in both factors.
+  const EditCopy g = copy_of("gaussian", "naive", {"sigma=2"}, ElemType::F32);
+  ASSERT_TRUE(g.copy);
+  EXPECT_NE(g.copy->text.find("constexpr int kRadiusX = 6, kRadiusY = 6;"), std::string::npos);
+  EXPECT_NE(g.copy->text.find("sigma=2, radius=0"), std::string::npos);  // the parameters it was made at
+  const std::vector<double> row = array_values(g.copy->text, "kRowWeights");
+  ASSERT_EQ(row.size(), 13u);
+  double total = 0;
+  for (int i = -6; i <= 6; ++i) total += std::exp(-i * i / 8.0);
+  for (int i = -6; i <= 6; ++i) EXPECT_NEAR(row[std::size_t(i + 6)], std::exp(-i * i / 8.0) / total, 1e-8) << i;
+  EXPECT_EQ(array_values(g.copy->text, "kColumnWeights"), row);
+
+  // The same on u8: 11-bit fixed point per axis summing to 2048, divided by 2^22 at the end.
+  const EditCopy g8 = copy_of("gaussian", "tiled", {"sigma=2"}, ElemType::U8);
+  ASSERT_TRUE(g8.copy);
+  const std::vector<double> irow = array_values(g8.copy->text, "kRowWeights");
+  ASSERT_EQ(irow.size(), 13u);
+  double isum = 0;
+  for (std::size_t i = 0; i < irow.size(); ++i) {
+    isum += irow[i];
+    if (i == 6) continue;  // the centre tap takes the rounding residue
+    EXPECT_EQ(irow[i], std::round(2048 * std::exp(-(double(i) - 6) * (double(i) - 6) / 8.0) / total));
+  }
+  EXPECT_EQ(isum, 2048);
+  EXPECT_NE(g8.copy->text.find("constexpr int kDivisor = 4194304;"), std::string::npos);
+
+  // A matrix that does not separate is written as its window, row by row, with its odd radii (5 wide, 3 high).
+  const EditCopy m = copy_of("convolve", "naive", {"matrix=0.5,0,-0.25,0,1;0,1,0,0,0;2,0,0,0,1.5"}, ElemType::F32);
+  ASSERT_TRUE(m.copy);
+  EXPECT_NE(m.copy->text.find("constexpr int kRadiusX = 2, kRadiusY = 1;"), std::string::npos);
+  EXPECT_NE(m.copy->text.find("__constant__ float kWeights[3][5] = {\n    {0.5f, 0.0f, -0.25f, 0.0f, 1.0f},\n"
+                              "    {0.0f, 1.0f, 0.0f, 0.0f, 0.0f},\n    {2.0f, 0.0f, 0.0f, 0.0f, 1.5f}};"),
+            std::string::npos)
+      << m.copy->text;
+
+  // The sharpen's amount is a declared parameter at the sidebar's value; the median's radius a constant.
+  const EditCopy s = copy_of("sharpen", "separable", {"amount=2.5"}, ElemType::U8);
+  ASSERT_TRUE(s.copy);
+  EXPECT_NE(s.copy->text.find("// @param amount float [0, 10] = 2.5 "), std::string::npos);
+  EXPECT_NE(s.copy->text.find(", float amount)"), std::string::npos);
+  const EditCopy med = copy_of("median", "naive", {"radius=3"}, ElemType::U8);
+  ASSERT_TRUE(med.copy);
+  EXPECT_NE(med.copy->text.find("constexpr int kRadius = 3;"), std::string::npos);
+  EXPECT_NE(med.copy->text.find("ks::InImage<unsigned char> in"), std::string::npos);
+}
+
+TEST(KernelCopies, ParametersTheBuiltInRefusesAreRefusedAlike) {
+  try {
+    copy_of("convolve", "naive", {"matrix=1,-1,0", "normalize=true"}, ElemType::F32);
+    FAIL() << "no error for weights that sum to 0";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(e.full_message().find("sum to 0"), std::string::npos) << e.full_message();
+  }
+  // A matrix of rank > 1 has no separable variant: the copy says which to take instead.
+  const EditCopy sep = copy_of("convolve", "separable", {"matrix=1,2,0;3,4,0;0,0,1"}, ElemType::F32);
+  EXPECT_FALSE(sep.copy);
+  EXPECT_NE(sep.reason.find("tiled"), std::string::npos) << sep.reason;
+}
+
+TEST(CopyTemplate, ReplacesPlaceholdersAndKeepsOrDropsBlocks) {
+  const std::string text = "a {{X}} b {{Y}}\n"
+                           "{{if one}}\n"
+                           "one\n"
+                           "  {{if two}}\n"
+                           "two {{X}}\n"
+                           "  {{else}}\n"
+                           "not two\n"
+                           "  {{end}}\n"
+                           "{{else}}\n"
+                           "not one\n"
+                           "{{end}}\n"
+                           "last";
+  const std::map<std::string, std::string> values = {{"X", "x"}, {"Y", ""}};
+  EXPECT_EQ(expand_template(text, values, {"one", "two"}), "a x b \none\ntwo x\nlast");
+  EXPECT_EQ(expand_template(text, values, {"one"}), "a x b \none\nnot two\nlast");
+  EXPECT_EQ(expand_template(text, values, {"two"}), "a x b \nnot one\nlast");
+}
+
+TEST(CopyTemplate, AMissingValueOrAnUnbalancedBlockIsAnInternalErrorNamingTheLine) {
+  auto message = [](const std::string& text) {
+    try {
+      expand_template(text, {{"X", "x"}}, {});
+    } catch (const Error& e) {
+      EXPECT_EQ(e.kind(), ErrorKind::Internal);
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_NE(message("ok\n{{NOPE}}\n").find("line 2: no value for the placeholder `NOPE`"), std::string::npos);
+  EXPECT_NE(message("{{if a}}\nx\n").find("line 1: `{{if}}` is never ended"), std::string::npos);
+  EXPECT_NE(message("x\n{{end}}\n").find("line 2: `{{end}}` without"), std::string::npos);
+  EXPECT_NE(message("a {{X\n").find("line 1: `{{` is never closed"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace ks::copies
