@@ -1,0 +1,84 @@
+// Edit a copy (app/copies) on the GPU: each stencil copy, compiled by NVRTC and run in the worker process as a
+// user's kernel, gives the output of the built-in variant it copies, run by the CUDA backend on the same image
+// with the same block: u8 exactly, f32 within the check's default tolerance (rel 1e-5 + abs 1e-5, README "Your
+// own kernel"), for every border mode, on odd sizes (1x1, 1023x7, 257x129), 1 and 4 channels, at each kernel's
+// defaults and the parameters of tests/support/kernel_copy_cases.hpp. Blocks vary so that the tiled and separable
+// copies also take their path for a block whose tile does not fit their shared memory (128x1 at a large radius).
+#include <gtest/gtest.h>
+
+#include "copies/kernel_copy.hpp"
+#include "engine/engine.hpp"
+#include "registry/registry.hpp"
+#include "stencil/border.hpp"
+#include "stencil/cuda/stencil_cuda.hpp"
+#include "stencil/stencil_plan.hpp"
+#include "support/kernel_copy_cases.hpp"
+#include "support/test_support.hpp"
+#include "support/user_kernel_runs.hpp"
+#include "usercode/check/compare.hpp"
+#include "usercode/check/comparison.hpp"
+#include "usercode/check/tolerance.hpp"
+#include "usercode/run/user_stencil.hpp"
+
+namespace ks::usercode {
+namespace {
+
+using namespace test::user_kernels;
+
+Engine& engine() {
+  static Engine e(Engine::Options{0});
+  return e;
+}
+
+struct Shape {
+  int width, height, channels;
+  BlockShape block;
+};
+const Shape kShapes[] = {{1, 1, 4, {32, 8}}, {1023, 7, 1, {128, 1}}, {257, 129, 4, {16, 16}}};
+const char* const kBorders[] = {"reflect101", "reflect", "replicate", "wrap", "constant"};
+
+TEST(KernelCopiesCuda, EachStencilCopyGivesItsBuiltInVariantsResult) {
+  KS_REQUIRE_GPU();
+  int compared = 0;
+  for (const test::CopyCase& c : test::copy_cases()) {
+    const KernelSpec& kernel = KernelRegistry::builtin().get(c.kernel);
+    for (const VariantSpec& v : kernel.variants) {
+      if (v.backend != Backend::Cuda) continue;
+      for (const ElemType type : {ElemType::U8, ElemType::F32}) {
+        ParamSet params = c.param_set();
+        const copies::EditCopy edit = copies::edit_copy(kernel, v.name, params, type);
+        if (!edit.copy) continue;  // tests/cpu/test_kernel_copies.cpp holds which variants have none
+        SCOPED_TRACE(c.label() + " " + v.name + " " + to_string(type));
+        const CompiledKernel k = compile(edit.copy->file_name, edit.copy->text, worker().hello().arch);
+        ASSERT_TRUE(k.ok());
+        // The sharpen's declared amount, at the value the copy was made with.
+        std::vector<double> declared;
+        for (const DeclaredParameter& p : k.declarations.parameters) declared.push_back(p.value);
+        for (const Shape& s : kShapes) {
+          const Image input = test::random_image(s.width, s.height, s.channels, type, 11 + s.width);
+          for (const char* border : kBorders) {
+            SCOPED_TRACE(std::to_string(s.width) + "x" + std::to_string(s.height) + " " +
+                         std::to_string(s.channels) + "ch " + border + " block " + to_string(s.block));
+            params.set("border", border);
+            // An integer for u8: the worker passes the constant as the pixel type, as the built-in's rounding
+            // of a whole number gives it.
+            params.set("border_value", type == ElemType::U8 ? "200" : "0.75");
+            const StencilPlan plan = make_stencil_plan(c.kernel, params);
+            const cuda::StencilRun builtin = cuda::run_stencil(engine().cuda(), plan, v.name, input, s.block, 0, 1);
+            const UserStencilRun mine =
+                run_user_stencil(worker(), k, input, static_cast<int>(border_from_string(border)),
+                                 params.get_float("border_value"), launch({unsigned(s.block.x), unsigned(s.block.y)}, declared));
+            ASSERT_EQ(mine.reply.outcome, RunOutcome::Ok) << mine.reply.message;
+            const Comparison cmp = compare_images(mine.output, builtin.output, default_tolerance(type));
+            EXPECT_TRUE(cmp.matches()) << comparison_summary(cmp);
+            ++compared;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 1000);
+}
+
+}  // namespace
+}  // namespace ks::usercode
