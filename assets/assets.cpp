@@ -8,6 +8,8 @@ std::span<const unsigned char> kernel_copy_naive_window_cu();
 std::span<const unsigned char> kernel_copy_tiled_window_cu();
 std::span<const unsigned char> kernel_copy_separable_cu();
 std::span<const unsigned char> kernel_copy_naive_median_cu();
+std::span<const unsigned char> kernel_copy_life_naive_cu();
+std::span<const unsigned char> kernel_copy_heat_naive_cu();
 
 namespace {
 std::string_view as_text(std::span<const unsigned char> bytes) {
@@ -36,7 +38,9 @@ struct CopyTemplate {
 constexpr CopyTemplate kCopyTemplates[] = {{"naive_window.cu", kernel_copy_naive_window_cu},
                                            {"tiled_window.cu", kernel_copy_tiled_window_cu},
                                            {"separable.cu", kernel_copy_separable_cu},
-                                           {"naive_median.cu", kernel_copy_naive_median_cu}};
+                                           {"naive_median.cu", kernel_copy_naive_median_cu},
+                                           {"life_naive.cu", kernel_copy_life_naive_cu},
+                                           {"heat_naive.cu", kernel_copy_heat_naive_cu}};
 }  // namespace
 
 std::string_view kernel_copy_template(std::string_view file_name) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <vector>
 
 #include "core/error.hpp"
@@ -82,6 +83,20 @@ std::string expand_template(std::string_view text, const std::map<std::string, s
   if (!blocks.empty())
     template_bug(fmt::format("copy template line {}: `{{{{if}}}}` is never ended", blocks.back().line));
   return out;
+}
+
+std::string float_text(float v) {
+  for (int digits = 1; digits < 9; ++digits) {
+    const std::string s = fmt::format("{:.{}g}", v, digits);
+    if (std::strtof(s.c_str(), nullptr) == v) return s;
+  }
+  return fmt::format("{:.9g}", v);  // 9 significant digits always read back as the same float
+}
+
+std::string float_literal(float v) {
+  std::string s = float_text(v);
+  if (s.find_first_of(".e") == std::string::npos) s += ".0";
+  return s + "f";
 }
 
 }  // namespace ks::copies

@@ -15,4 +15,9 @@ namespace ks::copies {
 std::string expand_template(std::string_view text, const std::map<std::string, std::string>& values,
                             const std::set<std::string>& conditions);
 
+// The fewest significant digits that read back as the same float ("0.2", "0.111111112"), and the same as a C++
+// float literal ("0.2f", "1.0f"): the copies' numbers are the built-in's floats exactly.
+std::string float_text(float v);
+std::string float_literal(float v);
+
 }  // namespace ks::copies

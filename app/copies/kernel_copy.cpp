@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "copies/sim_copy.hpp"
 #include "copies/stencil_copy.hpp"
 
 namespace ks::copies {
@@ -23,8 +24,11 @@ std::string reason_without_copy(const KernelSpec& kernel, const VariantSpec& v) 
   if (v.name.starts_with("cublas"))
     return "This variant calls cuBLAS (cublasSgemm): its copy would be one library call, and a matrix product "
            "(two 2-D matrices in, one out) fits no family's contract yet: the array family is 1-D.";
+  if (kernel.id == "life" || kernel.id == "heat")
+    return fmt::format("Only the naive variant of {} has a copy yet: Edit a copy of the naive variant (the same "
+                       "result, one thread per cell) and make it faster from there.", kernel.id);
   if (kernel.category == "simulation")
-    return "Copies of the simulations' kernels are not written yet. A `step` kernel of your own runs with "
+    return "Copies of this simulation's kernels are not written yet. A `step` kernel of your own runs with "
            "`kernelscope-cli sim --kernel-file`: start from assets/kernels/life_step.cu (File > New kernel).";
   if (id == "vecadd" || id == "saxpy")
     return "Copies of the lab's kernels are not written yet. An `array` kernel of your own runs with "
@@ -48,6 +52,8 @@ EditCopy edit_copy(const KernelSpec& kernel, const std::string& variant, const P
   if (kernel.category == "stencil") return stencil_copy(kernel, variant, params, type);
   const VariantSpec* v = kernel.find_variant(variant);
   if (!v) return {std::nullopt, fmt::format("{} has no variant `{}`", kernel.id, variant)};
+  if (kernel.category == "simulation")
+    if (std::optional<KernelCopy> copy = sim_copy(kernel, variant, params)) return {std::move(copy), {}};
   return {std::nullopt, reason_without_copy(kernel, *v)};
 }
 

@@ -19,13 +19,6 @@ namespace {
 // Shared memory a copy's static arrays may take: CUDA's 48 KiB of static shared memory per block, in 4-byte sums.
 constexpr int kSharedValues = 48 * 1024 / 4;
 
-// A float as a C++ literal that reads back as the same float ("0.111111112f", "1.0f", "-2.0f").
-std::string float_literal(float v) {
-  std::string s = fmt::format("{:.9g}", v);
-  if (s.find_first_of(".e") == std::string::npos) s += ".0";
-  return s + "f";
-}
-
 // `{a, b, c}` of the values, wrapped before 110 columns with lines indented by `indent` spaces.
 template <class T>
 std::string braced(const std::vector<T>& values, int indent) {

@@ -4,11 +4,15 @@
 // own kernel"), for every border mode, on odd sizes (1x1, 1023x7, 257x129), 1 and 4 channels, at each kernel's
 // defaults and the parameters of tests/support/kernel_copy_cases.hpp. Blocks vary so that the tiled and separable
 // copies also take their path for a block whose tile does not fit their shared memory (128x1 at a large radius).
+// Life's copy, run as a step kernel for 25 steps, gives the state of the built-in naive variant after as many,
+// cell for cell, on both borders and three rules; heat's copy after 25 steps gives the built-in naive variant's
+// state bit for bit (both round each operation on its own), for every boundary.
 #include <gtest/gtest.h>
 
 #include "copies/kernel_copy.hpp"
 #include "engine/engine.hpp"
 #include "registry/registry.hpp"
+#include "sim/simulation.hpp"
 #include "stencil/border.hpp"
 #include "stencil/cuda/stencil_cuda.hpp"
 #include "stencil/stencil_plan.hpp"
@@ -18,6 +22,7 @@
 #include "usercode/check/compare.hpp"
 #include "usercode/check/comparison.hpp"
 #include "usercode/check/tolerance.hpp"
+#include "usercode/run/user_step.hpp"
 #include "usercode/run/user_stencil.hpp"
 
 namespace ks::usercode {
@@ -78,6 +83,80 @@ TEST(KernelCopiesCuda, EachStencilCopyGivesItsBuiltInVariantsResult) {
     }
   }
   EXPECT_GT(compared, 1000);
+}
+
+TEST(KernelCopiesCuda, LifesCopyStepsLikeTheBuiltInNaiveVariant) {
+  KS_REQUIRE_GPU();
+  constexpr int kSteps = 25;
+  const KernelSpec& life = KernelRegistry::builtin().get("life");
+  for (const char* border : {"torus", "dead"}) {
+    for (const char* rule : {"B3/S23", "B36/S23", "B2/S"}) {
+      ParamSet params = life.default_params();
+      params.set("border", border);
+      params.set("rule", rule);
+      const copies::EditCopy edit = copies::edit_copy(life, "naive", params, ElemType::U8);
+      ASSERT_TRUE(edit.copy) << edit.reason;
+      const CompiledKernel k = compile(edit.copy->file_name, edit.copy->text, worker().hello().arch);
+      ASSERT_TRUE(k.ok());
+      for (const Shape& s : kShapes) {
+        SCOPED_TRACE(std::string(border) + " " + rule + " " + std::to_string(s.width) + "x" +
+                     std::to_string(s.height) + " block " + to_string(s.block));
+        // About a third of the cells alive, as 255 (how the built-in stores a live cell).
+        Image start = test::random_image(s.width, s.height, 1, ElemType::U8, 5 + s.height);
+        for (auto& v : start.elements<std::uint8_t>()) v = v < 90 ? 255 : 0;
+        SimulationRequest r;
+        r.kernel = "life";
+        r.params = params;
+        r.backend = Backend::Cuda;
+        r.variant = "naive";
+        r.block = s.block;
+        Simulation builtin(engine(), r, SimulationStart{.image = start});
+        builtin.step(kSteps);
+        const UserStepRun mine =
+            run_user_steps(worker(), k, start, kSteps, launch({unsigned(s.block.x), unsigned(s.block.y)}));
+        ASSERT_EQ(mine.reply.outcome, RunOutcome::Ok) << mine.reply.message;
+        const Comparison cmp = compare_images(mine.state, builtin.fields().at(0), default_tolerance(ElemType::U8));
+        EXPECT_TRUE(cmp.matches()) << comparison_summary(cmp);
+      }
+    }
+  }
+}
+
+TEST(KernelCopiesCuda, HeatsCopyStepsLikeTheBuiltInNaiveVariantBitForBit) {
+  KS_REQUIRE_GPU();
+  constexpr int kSteps = 25;
+  const KernelSpec& heat = KernelRegistry::builtin().get("heat");
+  for (const char* boundary : {"insulated", "periodic", "fixed"}) {
+    ParamSet params = heat.default_params();
+    params.set("boundary", boundary);
+    params.set("boundary_value", "0.7");
+    params.set("diffusivity", "0.9");  // r = 0.9 * 0.2: not a float of few bits
+    const copies::EditCopy edit = copies::edit_copy(heat, "naive", params, ElemType::F32);
+    ASSERT_TRUE(edit.copy) << edit.reason;
+    const CompiledKernel k = compile(edit.copy->file_name, edit.copy->text, worker().hello().arch);
+    ASSERT_TRUE(k.ok());
+    ASSERT_EQ(k.declarations.parameters.size(), 1u);
+    const double r = k.declarations.parameters[0].value;  // the declared default: the built-in's r
+    for (const Shape& s : kShapes) {
+      SCOPED_TRACE(std::string(boundary) + " " + std::to_string(s.width) + "x" + std::to_string(s.height) +
+                   " block " + to_string(s.block));
+      const Image start = test::random_image(s.width, s.height, 1, ElemType::F32, 17 + s.width);
+      SimulationRequest req;
+      req.kernel = "heat";
+      req.params = params;
+      req.backend = Backend::Cuda;
+      req.variant = "naive";
+      req.block = s.block;
+      Simulation builtin(engine(), req, SimulationStart{.image = start});
+      ASSERT_TRUE(test::images_match(builtin.fields().at(0), start, 0)) << "the built-in starts from the image as it is";
+      builtin.step(kSteps);
+      const UserStepRun mine =
+          run_user_steps(worker(), k, start, kSteps, launch({unsigned(s.block.x), unsigned(s.block.y)}, {r}));
+      ASSERT_EQ(mine.reply.outcome, RunOutcome::Ok) << mine.reply.message;
+      const Comparison cmp = compare_images(mine.state, builtin.fields().at(0), Tolerance{0, 0});
+      EXPECT_TRUE(cmp.matches()) << comparison_summary(cmp);
+    }
+  }
 }
 
 }  // namespace

@@ -58,5 +58,51 @@ TEST(KernelCopiesCompile, EveryStencilCopyCompilesAndKeepsTheContract) {
   EXPECT_GT(compiled, 60);
 }
 
+TEST(KernelCopiesCompile, HeatsCopyCompilesAsAStepKernelForEveryBoundary) {
+  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
+  const KernelSpec& heat = KernelRegistry::builtin().get("heat");
+  for (const char* boundary : {"insulated", "periodic", "fixed"}) {
+    SCOPED_TRACE(boundary);
+    ParamSet params = heat.default_params();
+    params.set("boundary", boundary);
+    const copies::EditCopy edit = copies::edit_copy(heat, "naive", params, ElemType::F32);
+    ASSERT_TRUE(edit.copy) << edit.reason;
+    CompileRequest r;
+    r.file_name = edit.copy->file_name;
+    r.source = edit.copy->text;
+    r.options.arch = "sm_90";
+    const CompiledKernel k = compile_user_kernel(r);
+    ASSERT_TRUE(k.ok()) << k.module->log;
+    ASSERT_TRUE(k.family);
+    EXPECT_EQ(*k.family, Family::Step);
+    EXPECT_EQ(k.entry_facts().name, "heat_naive");
+    ASSERT_EQ(k.declarations.parameters.size(), 1u);
+    EXPECT_EQ(float(k.declarations.parameters[0].value), 0.2f);  // diffusivity 1 * dt 0.2
+  }
+}
+
+TEST(KernelCopiesCompile, LifesCopyCompilesAsAStepKernel) {
+  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
+  const KernelSpec& life = KernelRegistry::builtin().get("life");
+  for (const char* border : {"torus", "dead"}) {
+    SCOPED_TRACE(border);
+    ParamSet params = life.default_params();
+    params.set("border", border);
+    const copies::EditCopy edit = copies::edit_copy(life, "naive", params, ElemType::U8);
+    ASSERT_TRUE(edit.copy) << edit.reason;
+    CompileRequest r;
+    r.file_name = edit.copy->file_name;
+    r.source = edit.copy->text;
+    r.options.arch = "sm_90";
+    const CompiledKernel k = compile_user_kernel(r);
+    ASSERT_TRUE(k.ok()) << k.module->log;
+    ASSERT_TRUE(k.family);
+    EXPECT_EQ(*k.family, Family::Step);
+    EXPECT_EQ(k.entry_facts().name, "life_naive");
+    EXPECT_EQ(k.entry_facts().parameter_types,
+              (std::vector<std::string>{"unsigned char const*", "unsigned char*", "int", "int"}));
+  }
+}
+
 }  // namespace
 }  // namespace ks::usercode
