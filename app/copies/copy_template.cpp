@@ -85,6 +85,28 @@ std::string expand_template(std::string_view text, const std::map<std::string, s
   return out;
 }
 
+std::string comment_lines(std::string_view text, std::size_t width) {
+  std::string out;
+  std::size_t line = 3;  // the template's "// "
+  std::size_t at = 0;
+  while (at < text.size()) {
+    std::size_t end = text.find(' ', at);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view word = text.substr(at, end - at);
+    if (!out.empty() && line + 1 + word.size() > width) {
+      out += "\n// ";
+      line = 3;
+    } else if (!out.empty()) {
+      out += ' ';
+      ++line;
+    }
+    out += word;
+    line += word.size();
+    at = end + 1;
+  }
+  return out;
+}
+
 std::string float_text(float v) {
   for (int digits = 1; digits < 9; ++digits) {
     const std::string s = fmt::format("{:.{}g}", v, digits);

@@ -15,6 +15,10 @@ namespace ks::copies {
 std::string expand_template(std::string_view text, const std::map<std::string, std::string>& values,
                             const std::set<std::string>& conditions);
 
+// `text` as comment lines of at most `width` columns: words moved to a next line that starts with "// " (the
+// first line's "// " is the template's). A word longer than a line keeps a line of its own.
+std::string comment_lines(std::string_view text, std::size_t width = 110);
+
 // The fewest significant digits that read back as the same float ("0.2", "0.111111112"), and the same as a C++
 // float literal ("0.2f", "1.0f"): the copies' numbers are the built-in's floats exactly.
 std::string float_text(float v);

@@ -57,9 +57,10 @@ KernelCopy heat_naive(const KernelSpec& kernel, const ParamSet& params) {
   const float outside = boundary == "fixed" ? float(heat.boundary_value) : 0.0f;
   const std::map<std::string, std::string> values = {
       {"TITLE", kernel.title},
-      {"PARAMS", fmt::format("diffusivity={}, dt={}, boundary={}{}", params.get_float("diffusivity"),
-                             params.get_float("dt"), boundary,
-                             boundary == "fixed" ? fmt::format(", boundary_value={}", heat.boundary_value) : "")},
+      {"PARAMS", comment_lines(fmt::format("Made at diffusivity={}, dt={}, boundary={}{}.", params.get_float("diffusivity"),
+                                           params.get_float("dt"), boundary,
+                                           boundary == "fixed" ? fmt::format(", boundary_value={}", heat.boundary_value)
+                                                               : ""))},
       {"FILE", entry + ".cu"},
       {"ENTRY", entry},
       // The declared default reads back as the built-in's float(diffusivity * dt).

@@ -19,25 +19,27 @@ namespace {
 // Shared memory a copy's static arrays may take: CUDA's 48 KiB of static shared memory per block, in 4-byte sums.
 constexpr int kSharedValues = 48 * 1024 / 4;
 
-// `{a, b, c}` of the values, wrapped before 110 columns with lines indented by `indent` spaces.
+// `{a, b, c}` of the values, wrapped before 110 columns with lines indented by `indent` spaces; the `{` is at
+// column `first_column` of its line.
 template <class T>
-std::string braced(const std::vector<T>& values, int indent) {
+std::string braced(const std::vector<T>& values, int indent, std::size_t first_column) {
   std::string out = "{";
-  std::size_t line_start = 0;
+  std::size_t column = first_column + 1;
   for (std::size_t i = 0; i < values.size(); ++i) {
     const std::string v = [&] {
       if constexpr (std::is_same_v<T, float>) return float_literal(values[i]);
       else return std::to_string(values[i]);
     }();
-    if (i > 0) out += ",";
-    if (out.size() - line_start + v.size() + 2 > std::size_t(110 - indent)) {
+    if (i > 0) out += ",", ++column;
+    if (column + 1 + v.size() + 2 > 110) {  // room for ", " or "};" after it
       out += '\n';
       out.append(std::size_t(indent), ' ');
-      line_start = out.size();
+      column = std::size_t(indent);
     } else if (i > 0) {
-      out += " ";
+      out += ' ', ++column;
     }
     out += v;
+    column += v.size();
   }
   return out + "}";
 }
@@ -51,7 +53,7 @@ struct Form {
 std::string weight_array(const Form& f, const std::string& name, const std::vector<float>& w,
                          const std::vector<std::int32_t>& iw) {
   const std::string head = fmt::format("__constant__ {} {}[{}] = ", f.weight_type(), name, f.u8 ? iw.size() : w.size());
-  return head + (f.u8 ? braced(iw, 4) : braced(w, 4)) + ";\n";
+  return head + (f.u8 ? braced(iw, 4, head.size()) : braced(w, 4, head.size())) + ";\n";
 }
 
 // The 2-D window of a filter that does not separate, one window row per line.
@@ -61,8 +63,8 @@ std::string window_table(const Form& f, const std::string& name, const LinearFil
   for (int y = 0; y < filter.height(); ++y) {
     const auto begin = std::size_t(y * filter.width()), end = begin + std::size_t(filter.width());
     out += "    " +
-           (f.u8 ? braced(std::vector<std::int32_t>(filter.iw.begin() + long(begin), filter.iw.begin() + long(end)), 4)
-                 : braced(std::vector<float>(filter.w.begin() + long(begin), filter.w.begin() + long(end)), 4));
+           (f.u8 ? braced(std::vector<std::int32_t>(filter.iw.begin() + long(begin), filter.iw.begin() + long(end)), 6, 4)
+                 : braced(std::vector<float>(filter.w.begin() + long(begin), filter.w.begin() + long(end)), 6, 4));
     out += y + 1 < filter.height() ? ",\n" : "};\n";
   }
   return out;
@@ -230,7 +232,7 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
   values["KERNEL"] = kernel.id;
   values["VARIANT"] = variant;
   values["ENTRY"] = entry;
-  values["PARAMS"] = params_text(params);
+  values["PARAMS"] = comment_lines("Made at " + params_text(params) + " (the border is the sidebar's, read by in.at).");
   values["TYPE"] = f.u8 ? "u8" : "f32";
   values["PIXEL"] = f.u8 ? "unsigned char" : "float";
   values["TOLERANCE"] = f.u8 ? ", bit for bit" : ", to float rounding (the check's 1e-5 relative)";
@@ -247,10 +249,17 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
       simplified += ";\n// the window's weights are written as the separable filter's row and column factors";
     values["SIMPLIFIED"] = simplified;
     values["DECLARATIONS"] =
-        unsharp ? fmt::format("// @param amount float [0, 10] = {}  how much of the detail (src - blur) to add back",
+        unsharp ? fmt::format("// @param amount float [0, 10] = {}  how much of the detail (src - blur) to add back\n",
                               params.get_float("amount"))
                 : "";
-    values["EXTRA_PARAMETERS"] = unsharp ? ", float amount" : "";
+    // After `out`, on a line of its own where the signature would pass 110 columns.
+    const std::string pixel = values["PIXEL"];
+    const std::size_t one_line = std::string("__global__ void (ks::InImage<> in, ks::OutImage<> out, float amount) {").size() +
+                                 entry.size() + 2 * pixel.size();
+    values["EXTRA_PARAMETERS"] =
+        !unsharp ? "" : (one_line <= 110 ? ", float amount"
+                                          : ",\n" + std::string(std::string("__global__ void (").size() + entry.size(), ' ') +
+                                                "float amount");
     values["FINISH_CALL"] = gradient ? "finish(sum, sum_b)" : (unsharp ? "finish(sum, in.at(x, y, c), amount)" : "finish(sum)");
     values["HELPERS"] = helpers(f, plan.kind);
     values["WEIGHTS"] = weights(f, plan, variant == "separable");

@@ -25,6 +25,18 @@ EditCopy copy_of(const std::string& id, const std::string& variant, std::vector<
   return edit_copy(kernel(id), variant, set, type);
 }
 
+// Every line of a copy fits the editor and the Source window's 110 columns.
+void expect_short_lines(const std::string& text) {
+  std::size_t start = 0, number = 1;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    EXPECT_LE(end - start, 110u) << "line " << number << ": " << text.substr(start, end - start);
+    start = end + 1;
+    ++number;
+  }
+}
+
 // The stencil variants that have no copy, with a word their reason must hold. Every other variant of every
 // stencil kernel must have one: a new variant fails here until it gets a copy or a reason listed here.
 const std::map<std::string, std::string> kStencilWithoutCopy = {{"*/cpu", "CPU"}, {"median/tiled", "naive"}};
@@ -54,6 +66,7 @@ TEST(KernelCopies, EveryStencilVariantHasACopyOrAStatedReason) {
           EXPECT_NE(edit.copy->text.find("`" + k.id + "`, variant `" + v.name + "`"), std::string::npos);
           EXPECT_NE(edit.copy->text.find("This file is yours"), std::string::npos);
           EXPECT_EQ(edit.copy->text.find("{{"), std::string::npos);
+          expect_short_lines(edit.copy->text);
         } else {
           EXPECT_FALSE(edit.copy);
           EXPECT_NE(edit.reason.find(listed->second), std::string::npos) << edit.reason;
@@ -77,6 +90,7 @@ TEST(KernelCopies, EveryOtherVariantHasACopyOrSaysWhyAndLibraryCallsSayWhichLibr
         EXPECT_TRUE(edit.reason.empty());
         EXPECT_EQ(edit.copy->text.find("{{"), std::string::npos);
         EXPECT_NE(edit.copy->text.find("This file is yours"), std::string::npos);
+        expect_short_lines(edit.copy->text);
         continue;
       }
       EXPECT_FALSE(edit.copy);
@@ -223,6 +237,18 @@ TEST(CopyTemplate, ReplacesPlaceholdersAndKeepsOrDropsBlocks) {
   EXPECT_EQ(expand_template(text, values, {"one", "two"}), "a x b \none\ntwo x\nlast");
   EXPECT_EQ(expand_template(text, values, {"one"}), "a x b \none\nnot two\nlast");
   EXPECT_EQ(expand_template(text, values, {"two"}), "a x b \nnot one\nlast");
+}
+
+TEST(CopyTemplate, CommentLinesWrapAtTheWidthAndFloatsReadBack) {
+  const std::string long_text = "Made at matrix=1,2,3; 4,5,6; 7,8,9, normalize=true and some more words to wrap";
+  EXPECT_EQ(comment_lines(long_text, 40), "Made at matrix=1,2,3; 4,5,6; 7,8,9,\n// normalize=true and some more words to\n// wrap");
+  EXPECT_EQ(comment_lines("short", 40), "short");
+  EXPECT_EQ(float_literal(1.0f), "1.0f");
+  EXPECT_EQ(float_literal(0.2f), "0.2f");
+  EXPECT_EQ(float_literal(-0.25f), "-0.25f");
+  EXPECT_EQ(float_literal(1e-20f), "1e-20f");
+  for (const float v : {1.0f / 9.0f, 0.2f * 0.9f, 3.14159274f, 1.17549435e-38f})
+    EXPECT_EQ(std::strtof(float_text(v).c_str(), nullptr), v) << float_text(v);
 }
 
 TEST(CopyTemplate, AMissingValueOrAnUnbalancedBlockIsAnInternalErrorNamingTheLine) {

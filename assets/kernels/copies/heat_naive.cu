@@ -1,22 +1,24 @@
-// {{TITLE}}: a copy of the built-in simulation `heat`, variant `naive`, as your own kernel.
+// {{TITLE}}: the built-in simulation `heat`, variant `naive`, copied as your own kernel.
 // The built-in runs field_naive_kernel (gpu/sim/cuda/field_naive.cu) with heat's update (heat_update in
-// gpu/sim/sim_math.hpp); this copy has its parameters ({{PARAMS}}) filled in, so each step gives the built-in's
-// next state, bit for bit.
-// One thread per cell: the explicit 5-point step of the heat equation, u + r * (west + east + north + south - 4 u)
-// with r = diffusivity * dt (stable while r <= 1/4). Each addition and the multiplication are rounded on their own
-// (the __fadd_rn and __fmul_rn intrinsics: no fused multiply-add), as the built-in does so that its CPU and GPU
-// results agree exactly; a plain `u + r * lap` may be fused and differ in the last bit.
-// Simplified from the built-in: its template over the equation (heat and Gray-Scott share the kernel) is heat's
-// one field, and its boundary, a parameter there, is the one chosen, written out below.
-// This file is yours: change it and run it with `kernelscope-cli sim --kernel-file {{FILE}} --steps N`.
+// gpu/sim/sim_math.hpp); this copy has its parameters filled in, so each step gives the built-in's next
+// state, bit for bit.
+// {{PARAMS}}
+// One thread per cell: the explicit 5-point step of the heat equation,
+// u + r * (west + east + north + south - 4 u) with r = diffusivity * dt (stable while r <= 1/4). Each
+// addition and the multiplication are rounded on their own (the __fadd_rn and __fmul_rn intrinsics: no fused
+// multiply-add), as the built-in does so that its CPU and GPU results agree exactly; a plain `u + r * lap`
+// may be fused and differ in the last bit.
+// Simplified from the built-in: its template over the equation (heat and Gray-Scott share the kernel) is
+// heat's one field, and its boundary, a parameter there, is the one chosen, written out below.
+// This file is yours: change it and run it: `kernelscope-cli sim --kernel-file {{FILE}} --steps 100`.
 // @family step
 // @param r float [0, 0.25] = {{R}}  diffusivity * dt: how far heat spreads per step
 
 // The boundary: {{BOUNDARY_NOTE}}
 constexpr float kOutside = {{OUTSIDE}};
 
-// The cell to read for a neighbour at p (one step outside the grid at most) along an axis of n cells, or -1 for
-// the value outside the grid.
+// The cell to read for a neighbour at p (one step outside the grid at most) along an axis of n cells, or -1
+// for the value outside the grid.
 __device__ int neighbour_index(int p, int n) {
   if (p >= 0 && p < n) return p;
 {{if periodic}}

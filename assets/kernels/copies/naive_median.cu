@@ -1,7 +1,8 @@
-// {{TITLE}}: a copy of the built-in kernel `{{KERNEL}}`, variant `{{VARIANT}}`, as your own kernel.
-// The built-in runs naive_median_kernel (gpu/stencil/cuda/median.cu); this copy has its radius ({{PARAMS}}) and
-// the {{TYPE}} type filled in, so it gives the built-in's result on {{TYPE}} images, exactly: a median only
-// compares and copies.
+// {{TITLE}}: the built-in kernel `{{KERNEL}}`, variant `{{VARIANT}}`, copied as your own kernel.
+// The built-in runs naive_median_kernel (gpu/stencil/cuda/median.cu); this copy has its radius and the {{TYPE}}
+// type filled in, so it gives the built-in's result on {{TYPE}} images, exactly: a median only compares and
+// copies.
+// {{PARAMS}}
 // One thread per output pixel: the (2r+1)x(2r+1) window gathered into a local array through in.at() (which
 // applies the border mode chosen in the sidebar), then sorted until its middle is in place.
 // Simplified from the built-in: its template over pixel types and channel counts is this one case, and the
@@ -12,7 +13,8 @@
 constexpr int kRadius = {{RADIUS}};
 constexpr int kWindow = (2 * kRadius + 1) * (2 * kRadius + 1);
 
-// Sorts v[0..n/2] into place (selection sort, stopped at the middle), so v[n/2] is the median of the n values.
+// Sorts v[0..n/2] into place (selection sort, stopped at the middle), so v[n/2] is the median of the n
+// values.
 __device__ {{PIXEL}} select_middle({{PIXEL}}* v, int n) {
   const int mid = n / 2;
   for (int i = 0; i <= mid; ++i) {

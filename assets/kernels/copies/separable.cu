@@ -1,11 +1,12 @@
-// {{TITLE}}: a copy of the built-in kernel `{{KERNEL}}`, variant `{{VARIANT}}`, as your own kernel.
+// {{TITLE}}: the built-in kernel `{{KERNEL}}`, variant `{{VARIANT}}`, copied as your own kernel.
 // {{BUILTIN_KERNEL}}
-// This copy has its parameters ({{PARAMS}}) and the {{TYPE}} type filled in, so it gives the built-in's result
-// on {{TYPE}} images{{TOLERANCE}}.
+// This copy has its parameters and the {{TYPE}} type filled in, so it gives the built-in's result on {{TYPE}}
+// images{{TOLERANCE}}.
+// {{PARAMS}}
 // A separable filter's window is a column of weights times a row of weights, so the window sum is a row pass
-// (each pixel's 2rx+1 neighbours in its row) followed by a column pass over the row sums: 2r+1 + 2r+1 taps per
-// pixel instead of (2r+1)^2. Here one block does both: the row sums of its columns, for its rows and ry rows
-// above and below, go to shared memory; then each thread sums its column of them.
+// (each pixel's 2rx+1 neighbours in its row) followed by a column pass over the row sums: 2r+1 + 2r+1 taps
+// per pixel instead of (2r+1)^2. Here one block does both: the row sums of its columns, for its rows and ry
+// rows above and below, go to shared memory; then each thread sums its column of them.
 // Simplified from the built-in: one kernel with both passes in shared memory, one channel per pass, the sizes
 // taken from the block at run time; the built-in's strips, vector loads and warp shuffles are left out{{SIMPLIFIED}}.
 // This file is yours: change it, Run it, and the Your kernel section checks it against the built-in.
@@ -13,9 +14,9 @@
 {{DECLARATIONS}}
 {{WEIGHTS}}
 {{HELPERS}}
-// The row sums: block width x (block height + 2 ry) values{{TWO_BUFFERS}}. Shared memory is sized at compile
-// time, so it holds {{TILE_CAPACITY}} values, enough for blocks up to {{TILE_FITS}} at this radius; a block whose rows
-// would not fit sums its window from global memory instead, so every block size gives the result.
+// The row sums: block width x (block height + 2 ry) values{{TWO_BUFFERS}}. Shared memory is
+// sized at compile time, so it holds {{TILE_CAPACITY}} values, enough for blocks up to {{TILE_FITS}} at this radius; a block
+// whose rows would not fit sums its window from global memory instead, so every block size gives the result.
 constexpr int kTileCapacity = {{TILE_CAPACITY}};
 
 __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out{{EXTRA_PARAMETERS}}) {
@@ -53,7 +54,8 @@ __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out
       __syncthreads();
     }
     if (!out.contains(x, y)) continue;
-    // The column pass over this thread's column of row sums (or, when they did not fit, the row sums made here).
+    // The column pass over this thread's column of row sums (or, when they did not fit, the row sums made
+    // here).
     Sum sum = 0;
 {{if gradient}}
     Sum sum_b = 0;

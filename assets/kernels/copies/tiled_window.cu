@@ -1,21 +1,22 @@
-// {{TITLE}}: a copy of the built-in kernel `{{KERNEL}}`, variant `{{VARIANT}}`, as your own kernel.
+// {{TITLE}}: the built-in kernel `{{KERNEL}}`, variant `{{VARIANT}}`, copied as your own kernel.
 // {{BUILTIN_KERNEL}}
-// This copy has its parameters ({{PARAMS}}) and the {{TYPE}} type filled in, so it gives the built-in's result
-// on {{TYPE}} images{{TOLERANCE}}.
+// This copy has its parameters and the {{TYPE}} type filled in, so it gives the built-in's result on {{TYPE}}
+// images{{TOLERANCE}}.
+// {{PARAMS}}
 // Shared memory: a block first loads the pixels its outputs need (its own, plus a halo of the window's radius
-// around them) into a tile, once; then every tap is a read of the tile instead of global memory. in.at() applies
-// the border mode chosen in the sidebar while the tile loads, so the taps need no border rule.
+// around them) into a tile, once; then every tap is a read of the tile instead of global memory. in.at()
+// applies the border mode chosen in the sidebar while the tile loads, so the taps need no border rule.
 // Simplified from the built-in: one channel per pass over the tile, one output per thread, the tile's size
-// taken from the block at run time; the built-in's vector loads, several outputs per thread, radii known
-// at compile time and bank-conflict-free row pitch are left out{{SIMPLIFIED}}.
+// taken from the block at run time; the built-in's vector loads, several outputs per thread, radii known at
+// compile time and bank-conflict-free row pitch are left out{{SIMPLIFIED}}.
 // This file is yours: change it, Run it, and the Your kernel section checks it against the built-in.
 // @family stencil
 {{DECLARATIONS}}
 {{WEIGHTS}}
 {{HELPERS}}
-// The tile: (block width + 2 rx) x (block height + 2 ry) values. Shared memory is sized at compile time, so it
-// holds {{TILE_CAPACITY}} values, enough for blocks up to {{TILE_FITS}} at this radius; a block whose tile would not fit
-// reads every tap from global memory instead (as the naive variant does), so every block size gives the result.
+// The tile: (block width + 2 rx) x (block height + 2 ry) values. Shared memory is sized at compile time, so
+// it holds {{TILE_CAPACITY}} values, enough for blocks up to {{TILE_FITS}} at this radius; a block whose tile would not fit reads
+// every tap from global memory instead (as the naive variant does), so every block size gives the result.
 constexpr int kTileCapacity = {{TILE_CAPACITY}};
 
 __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out{{EXTRA_PARAMETERS}}) {
