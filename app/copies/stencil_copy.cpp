@@ -171,6 +171,21 @@ std::string weights(const Form& f, const StencilPlan& plan, bool as_factors) {
   return out;
 }
 
+// The window sums of one channel into `sum` (and the gradient's second filter into `sum_b`), each window row
+// summed on its own, then added, as the built-in does; `tap` is the expression that reads tap (dx, dy).
+std::string window_sum(bool gradient, const std::string& tap) {
+  std::string out = "    Sum sum = 0;\n";
+  if (gradient) out += "    Sum sum_b = 0;  // the second filter (dy) over the same taps\n";
+  out += "    for (int dy = -kRadiusY; dy <= kRadiusY; ++dy) {\n      Sum row = 0;\n";
+  if (gradient) out += "      Sum row_b = 0;\n";
+  out += "      for (int dx = -kRadiusX; dx <= kRadiusX; ++dx) {\n        const Sum v = " + tap +
+         ";\n        row += weight(dx, dy) * v;\n";
+  if (gradient) out += "        row_b += weight_b(dx, dy) * v;\n";
+  out += "      }\n      sum += row;\n";
+  if (gradient) out += "      sum_b += row_b;\n";
+  return out + "    }";
+}
+
 // The parameters as the sidebar shows them, less the border (the copy reads the sidebar's border through in.at).
 std::string params_text(const ParamSet& params) {
   std::vector<std::string> parts;
@@ -263,6 +278,9 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
     values["FINISH_CALL"] = gradient ? "finish(sum, sum_b)" : (unsharp ? "finish(sum, in.at(x, y, c), amount)" : "finish(sum)");
     values["HELPERS"] = helpers(f, plan.kind);
     values["WEIGHTS"] = weights(f, plan, variant == "separable");
+    const std::string global_tap = "Sum(in.at(x + dx, y + dy, c))";
+    values["WINDOW_SUM"] =
+        window_sum(gradient, variant == "tiled" ? "fits ? tile[(ty + dy) * tile_w + tx + dx] : " + global_tap : global_tap);
     const int rx = plan.radius_x(), ry = plan.radius_y();
     if (variant == "tiled") {
       values["BUILTIN_KERNEL"] = tiled_builtin(plan);

@@ -42,6 +42,17 @@ struct Shape {
 const Shape kShapes[] = {{1, 1, 4, {32, 8}}, {1023, 7, 1, {128, 1}}, {257, 129, 4, {16, 16}}};
 const char* const kBorders[] = {"reflect101", "reflect", "replicate", "wrap", "constant"};
 
+// The built-in simulation's naive variant from `start`, on the GPU with `block`.
+Simulation builtin_naive(const std::string& kernel, const ParamSet& params, BlockShape block, const Image& start) {
+  SimulationRequest r;
+  r.kernel = kernel;
+  r.params = params;
+  r.backend = Backend::Cuda;
+  r.variant = "naive";
+  r.block = block;
+  return Simulation(engine(), r, SimulationStart{.image = start});
+}
+
 TEST(KernelCopiesCuda, EachStencilCopyGivesItsBuiltInVariantsResult) {
   KS_REQUIRE_GPU();
   int compared = 0;
@@ -104,13 +115,7 @@ TEST(KernelCopiesCuda, LifesCopyStepsLikeTheBuiltInNaiveVariant) {
         // About a third of the cells alive, as 255 (how the built-in stores a live cell).
         Image start = test::random_image(s.width, s.height, 1, ElemType::U8, 5 + s.height);
         for (auto& v : start.elements<std::uint8_t>()) v = v < 90 ? 255 : 0;
-        SimulationRequest r;
-        r.kernel = "life";
-        r.params = params;
-        r.backend = Backend::Cuda;
-        r.variant = "naive";
-        r.block = s.block;
-        Simulation builtin(engine(), r, SimulationStart{.image = start});
+        Simulation builtin = builtin_naive("life", params, s.block, start);
         builtin.step(kSteps);
         const UserStepRun mine =
             run_user_steps(worker(), k, start, kSteps, launch({unsigned(s.block.x), unsigned(s.block.y)}));
@@ -141,13 +146,7 @@ TEST(KernelCopiesCuda, HeatsCopyStepsLikeTheBuiltInNaiveVariantBitForBit) {
       SCOPED_TRACE(std::string(boundary) + " " + std::to_string(s.width) + "x" + std::to_string(s.height) +
                    " block " + to_string(s.block));
       const Image start = test::random_image(s.width, s.height, 1, ElemType::F32, 17 + s.width);
-      SimulationRequest req;
-      req.kernel = "heat";
-      req.params = params;
-      req.backend = Backend::Cuda;
-      req.variant = "naive";
-      req.block = s.block;
-      Simulation builtin(engine(), req, SimulationStart{.image = start});
+      Simulation builtin = builtin_naive("heat", params, s.block, start);
       ASSERT_TRUE(test::images_match(builtin.fields().at(0), start, 0)) << "the built-in starts from the image as it is";
       builtin.step(kSteps);
       const UserStepRun mine =

@@ -13,6 +13,14 @@
 namespace ks::usercode {
 namespace {
 
+CompiledKernel compile_copy(const copies::KernelCopy& copy) {
+  CompileRequest r;
+  r.file_name = copy.file_name;
+  r.source = copy.text;
+  r.options.arch = "sm_90";
+  return compile_user_kernel(r);
+}
+
 TEST(KernelCopiesCompile, EveryStencilCopyCompilesAndKeepsTheContract) {
   if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
   int compiled = 0;
@@ -26,11 +34,7 @@ TEST(KernelCopiesCompile, EveryStencilCopyCompilesAndKeepsTheContract) {
         if (!edit.copy) continue;  // tests/cpu/test_kernel_copies.cpp says which variants have none
         const copies::KernelCopy& copy = *edit.copy;
         EXPECT_EQ(copy.text.find("{{"), std::string::npos);
-        CompileRequest r;
-        r.file_name = copy.file_name;
-        r.source = copy.text;
-        r.options.arch = "sm_90";
-        const CompiledKernel k = compile_user_kernel(r);
+        const CompiledKernel k = compile_copy(copy);
         ASSERT_TRUE(k.ok()) << k.module->log << "\n" << copy.text;
         ++compiled;
         ASSERT_TRUE(k.family);
@@ -67,11 +71,7 @@ TEST(KernelCopiesCompile, HeatsCopyCompilesAsAStepKernelForEveryBoundary) {
     params.set("boundary", boundary);
     const copies::EditCopy edit = copies::edit_copy(heat, "naive", params, ElemType::F32);
     ASSERT_TRUE(edit.copy) << edit.reason;
-    CompileRequest r;
-    r.file_name = edit.copy->file_name;
-    r.source = edit.copy->text;
-    r.options.arch = "sm_90";
-    const CompiledKernel k = compile_user_kernel(r);
+    const CompiledKernel k = compile_copy(*edit.copy);
     ASSERT_TRUE(k.ok()) << k.module->log;
     ASSERT_TRUE(k.family);
     EXPECT_EQ(*k.family, Family::Step);
@@ -90,11 +90,7 @@ TEST(KernelCopiesCompile, LifesCopyCompilesAsAStepKernel) {
     params.set("border", border);
     const copies::EditCopy edit = copies::edit_copy(life, "naive", params, ElemType::U8);
     ASSERT_TRUE(edit.copy) << edit.reason;
-    CompileRequest r;
-    r.file_name = edit.copy->file_name;
-    r.source = edit.copy->text;
-    r.options.arch = "sm_90";
-    const CompiledKernel k = compile_user_kernel(r);
+    const CompiledKernel k = compile_copy(*edit.copy);
     ASSERT_TRUE(k.ok()) << k.module->log;
     ASSERT_TRUE(k.family);
     EXPECT_EQ(*k.family, Family::Step);

@@ -20,27 +20,7 @@ __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out
   for (int c = 0; c < in.channels; ++c) {
     // Each window row is summed on its own, then added, as the built-in does: in float the rounding error
     // then grows with the row length plus the row count, not with their product.
-    Sum sum = 0;
-{{if gradient}}
-    Sum sum_b = 0;  // the second filter (dy) over the same taps
-{{end}}
-    for (int dy = -kRadiusY; dy <= kRadiusY; ++dy) {
-      Sum row = 0;
-{{if gradient}}
-      Sum row_b = 0;
-{{end}}
-      for (int dx = -kRadiusX; dx <= kRadiusX; ++dx) {
-        const Sum v = Sum(in.at(x + dx, y + dy, c));
-        row += weight(dx, dy) * v;
-{{if gradient}}
-        row_b += weight_b(dx, dy) * v;
-{{end}}
-      }
-      sum += row;
-{{if gradient}}
-      sum_b += row_b;
-{{end}}
-    }
+{{WINDOW_SUM}}
     out.set(x, y, c, {{FINISH_CALL}});
   }
 }

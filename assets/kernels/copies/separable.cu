@@ -24,31 +24,31 @@ __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out
 {{if gradient}}
   __shared__ Sum rows_b[kTileCapacity];  // the second filter's (dy) row sums
 {{end}}
-  const int rows_h = blockDim.y + 2 * kRadiusY;
-  const bool fits = int(blockDim.x) * rows_h <= kTileCapacity;  // the same for every thread of the block
-  const int x0 = blockIdx.x * blockDim.x;  // the block's first column and the first row it sums
-  const int y0 = blockIdx.y * blockDim.y - kRadiusY;
+  const int w = int(blockDim.x), h = int(blockDim.y), tx = int(threadIdx.x), ty = int(threadIdx.y);
+  const int rows_h = h + 2 * kRadiusY;
+  const bool fits = w * rows_h <= kTileCapacity;  // the same for every thread of the block
   const int x = ks::global_x();
   const int y = ks::global_y();
+  const int y0 = int(blockIdx.y) * h - kRadiusY;  // the first row the block sums
   for (int c = 0; c < in.channels; ++c) {
     if (fits) {
       __syncthreads();  // the last channel's row sums are read before they are overwritten
       // The row pass: every thread of the block sums rows of its column, blockDim.y apart.
-      for (int r = threadIdx.y; r < rows_h; r += blockDim.y) {
+      for (int r = ty; r < rows_h; r += h) {
         Sum s = 0;
 {{if gradient}}
         Sum s_b = 0;
 {{end}}
         for (int dx = -kRadiusX; dx <= kRadiusX; ++dx) {
-          const Sum v = Sum(in.at(x0 + threadIdx.x + dx, y0 + r, c));
+          const Sum v = Sum(in.at(x + dx, y0 + r, c));
           s += kRowWeights[dx + kRadiusX] * v;
 {{if gradient}}
           s_b += kRowWeightsB[dx + kRadiusX] * v;
 {{end}}
         }
-        rows[r * blockDim.x + threadIdx.x] = s;
+        rows[r * w + tx] = s;
 {{if gradient}}
-        rows_b[r * blockDim.x + threadIdx.x] = s_b;
+        rows_b[r * w + tx] = s_b;
 {{end}}
       }
       __syncthreads();
@@ -61,15 +61,15 @@ __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out
     Sum sum_b = 0;
 {{end}}
     for (int dy = -kRadiusY; dy <= kRadiusY; ++dy) {
-      const int r = threadIdx.y + kRadiusY + dy;
+      const int r = ty + kRadiusY + dy;
       Sum row = 0;
 {{if gradient}}
       Sum row_b = 0;
 {{end}}
       if (fits) {
-        row = rows[r * blockDim.x + threadIdx.x];
+        row = rows[r * w + tx];
 {{if gradient}}
-        row_b = rows_b[r * blockDim.x + threadIdx.x];
+        row_b = rows_b[r * w + tx];
 {{end}}
       } else {
         for (int dx = -kRadiusX; dx <= kRadiusX; ++dx) {

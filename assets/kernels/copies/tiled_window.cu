@@ -21,15 +21,15 @@ constexpr int kTileCapacity = {{TILE_CAPACITY}};
 
 __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out{{EXTRA_PARAMETERS}}) {
   __shared__ Sum tile[kTileCapacity];
-  const int tile_w = blockDim.x + 2 * kRadiusX;
-  const int tile_h = blockDim.y + 2 * kRadiusY;
+  const int tile_w = int(blockDim.x) + 2 * kRadiusX;
+  const int tile_h = int(blockDim.y) + 2 * kRadiusY;
   const bool fits = tile_w * tile_h <= kTileCapacity;  // the same for every thread of the block
-  const int x0 = blockIdx.x * blockDim.x - kRadiusX;     // the tile's top left corner in the image
-  const int y0 = blockIdx.y * blockDim.y - kRadiusY;
+  const int x0 = int(blockIdx.x * blockDim.x) - kRadiusX;  // the tile's top left corner in the image
+  const int y0 = int(blockIdx.y * blockDim.y) - kRadiusY;
   const int x = ks::global_x();
   const int y = ks::global_y();
-  const int threads = blockDim.x * blockDim.y;
-  const int me = threadIdx.y * blockDim.x + threadIdx.x;
+  const int threads = int(blockDim.x * blockDim.y);
+  const int me = int(threadIdx.y * blockDim.x + threadIdx.x);
   for (int c = 0; c < in.channels; ++c) {
     // Threads outside the image load too: the tile needs every thread, and __syncthreads() waits for all.
     if (fits) {
@@ -40,28 +40,8 @@ __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out
     }
     if (!out.contains(x, y)) continue;
     // The tap (dx, dy) of this thread's pixel: in the tile, or from global memory when the tile did not fit.
-    const int tx = threadIdx.x + kRadiusX, ty = threadIdx.y + kRadiusY;
-    Sum sum = 0;
-{{if gradient}}
-    Sum sum_b = 0;  // the second filter (dy) over the same taps
-{{end}}
-    for (int dy = -kRadiusY; dy <= kRadiusY; ++dy) {
-      Sum row = 0;
-{{if gradient}}
-      Sum row_b = 0;
-{{end}}
-      for (int dx = -kRadiusX; dx <= kRadiusX; ++dx) {
-        const Sum v = fits ? tile[(ty + dy) * tile_w + tx + dx] : Sum(in.at(x + dx, y + dy, c));
-        row += weight(dx, dy) * v;
-{{if gradient}}
-        row_b += weight_b(dx, dy) * v;
-{{end}}
-      }
-      sum += row;
-{{if gradient}}
-      sum_b += row_b;
-{{end}}
-    }
+    const int tx = int(threadIdx.x) + kRadiusX, ty = int(threadIdx.y) + kRadiusY;
+{{WINDOW_SUM}}
     out.set(x, y, c, {{FINISH_CALL}});
   }
 }
