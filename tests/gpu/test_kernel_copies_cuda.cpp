@@ -76,9 +76,8 @@ TEST(KernelCopiesCuda, EachStencilCopyGivesItsBuiltInVariantsResult) {
             SCOPED_TRACE(std::to_string(s.width) + "x" + std::to_string(s.height) + " " +
                          std::to_string(s.channels) + "ch " + border + " block " + to_string(s.block));
             params.set("border", border);
-            // An integer for u8: the worker passes the constant as the pixel type, as the built-in's rounding
-            // of a whole number gives it.
-            params.set("border_value", type == ElemType::U8 ? "200" : "0.75");
+            // Off the integers on u8: both round it to 201 (run_user_stencil as the built-ins' contract says).
+            params.set("border_value", type == ElemType::U8 ? "200.6" : "0.75");
             const StencilPlan plan = make_stencil_plan(c.kernel, params);
             const cuda::StencilRun builtin = cuda::run_stencil(engine().cuda(), plan, v.name, input, s.block, 0, 1);
             const UserStencilRun mine =
