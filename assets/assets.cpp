@@ -10,6 +10,9 @@ std::span<const unsigned char> kernel_copy_separable_cu();
 std::span<const unsigned char> kernel_copy_naive_median_cu();
 std::span<const unsigned char> kernel_copy_life_naive_cu();
 std::span<const unsigned char> kernel_copy_heat_naive_cu();
+std::span<const unsigned char> kernel_copy_vec_naive_cu();
+std::span<const unsigned char> kernel_copy_vec_gridstride_cu();
+std::span<const unsigned char> kernel_copy_vec_vector4_cu();
 
 namespace {
 std::string_view as_text(std::span<const unsigned char> bytes) {
@@ -40,7 +43,10 @@ constexpr CopyTemplate kCopyTemplates[] = {{"naive_window.cu", kernel_copy_naive
                                            {"separable.cu", kernel_copy_separable_cu},
                                            {"naive_median.cu", kernel_copy_naive_median_cu},
                                            {"life_naive.cu", kernel_copy_life_naive_cu},
-                                           {"heat_naive.cu", kernel_copy_heat_naive_cu}};
+                                           {"heat_naive.cu", kernel_copy_heat_naive_cu},
+                                           {"vec_naive.cu", kernel_copy_vec_naive_cu},
+                                           {"vec_gridstride.cu", kernel_copy_vec_gridstride_cu},
+                                           {"vec_vector4.cu", kernel_copy_vec_vector4_cu}};
 }  // namespace
 
 std::string_view kernel_copy_template(std::string_view file_name) {

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "copies/lab_copy.hpp"
 #include "copies/sim_copy.hpp"
 #include "copies/stencil_copy.hpp"
 
@@ -30,9 +31,6 @@ std::string reason_without_copy(const KernelSpec& kernel, const VariantSpec& v) 
   if (kernel.category == "simulation")
     return "Copies of this simulation's kernels are not written yet. A `step` kernel of your own runs with "
            "`kernelscope-cli sim --kernel-file`: start from assets/kernels/life_step.cu (File > New kernel).";
-  if (id == "vecadd" || id == "saxpy")
-    return "Copies of the lab's kernels are not written yet. An `array` kernel of your own runs with "
-           "`kernelscope-cli lab --kernel-file`: start from assets/kernels/vecadd.cu (File > New kernel).";
   if (id == "reduce" || id == "integrate2d")
     return "Copies of the lab's kernels are not written yet. An `array` kernel with a scalar out runs with "
            "`kernelscope-cli lab --kernel-file`: start from assets/kernels/reduce_sum.cu (File > New kernel).";
@@ -54,6 +52,8 @@ EditCopy edit_copy(const KernelSpec& kernel, const std::string& variant, const P
   if (!v) return {std::nullopt, fmt::format("{} has no variant `{}`", kernel.id, variant)};
   if (kernel.category == "simulation")
     if (std::optional<KernelCopy> copy = sim_copy(kernel, variant, params)) return {std::move(copy), {}};
+  if (kernel.category == "lab")
+    if (std::optional<KernelCopy> copy = lab_copy(kernel, variant, params)) return {std::move(copy), {}};
   return {std::nullopt, reason_without_copy(kernel, *v)};
 }
 

@@ -77,7 +77,9 @@ TEST(KernelCopies, EveryStencilVariantHasACopyOrAStatedReason) {
 }
 
 // The variants outside the stencils that have a copy; every other one must say why it has none.
-const std::set<std::string> kOtherWithCopy = {"life/naive", "heat/naive"};
+const std::set<std::string> kOtherWithCopy = {"life/naive",         "heat/naive",       "vecadd/naive",
+                                              "vecadd/gridstride",  "vecadd/vector4",   "saxpy/naive",
+                                              "saxpy/gridstride",   "saxpy/vector4"};
 
 TEST(KernelCopies, EveryOtherVariantHasACopyOrSaysWhyAndLibraryCallsSayWhichLibrary) {
   for (const KernelSpec& k : KernelRegistry::builtin().kernels()) {
@@ -204,6 +206,21 @@ TEST(KernelCopies, HeatsCopyHasRAsADeclaredParameterAndTheBoundaryChosen) {
   EXPECT_EQ(periodic.copy->text.find("return -1;"), std::string::npos);
   // An unstable dt is refused as the built-in refuses it.
   EXPECT_THROW(copy_of("heat", "naive", {"diffusivity=1", "dt=0.3"}, ElemType::F32), Error);
+}
+
+TEST(KernelCopies, VecaddAndSaxpyCopiesRoundAsTheBuiltInAndSaxpysAlphaIsDeclared) {
+  const EditCopy add = copy_of("vecadd", "vector4", {}, ElemType::F32);
+  ASSERT_TRUE(add.copy);
+  EXPECT_EQ(add.copy->family, "array");
+  EXPECT_NE(add.copy->text.find("// @family array\n"), std::string::npos);
+  EXPECT_NE(add.copy->text.find("__global__ void vecadd_vector4(const float* a, const float* b, float* out, int n)"),
+            std::string::npos);
+  EXPECT_NE(add.copy->text.find("return __fadd_rn(a, b);"), std::string::npos);
+  const EditCopy saxpy = copy_of("saxpy", "naive", {"alpha=-0.3"}, ElemType::F32);
+  ASSERT_TRUE(saxpy.copy);
+  EXPECT_NE(saxpy.copy->text.find("// @param alpha float [-1e6, 1e6] = -0.3 "), std::string::npos);
+  EXPECT_NE(saxpy.copy->text.find("out[i] = __fmaf_rn(alpha, x[i], y[i]);"), std::string::npos);
+  EXPECT_NE(saxpy.copy->text.find("int n, float alpha)"), std::string::npos);
 }
 
 TEST(KernelCopies, ParametersTheBuiltInRefusesAreRefusedAlike) {

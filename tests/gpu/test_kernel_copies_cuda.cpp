@@ -6,8 +6,14 @@
 // copies also take their path for a block whose tile does not fit their shared memory (128x1 at a large radius).
 // Life's copy, run as a step kernel for 25 steps, gives the state of the built-in naive variant after as many,
 // cell for cell, on both borders and three rules; heat's copy after 25 steps gives the built-in naive variant's
-// state bit for bit (both round each operation on its own), for every boundary.
+// state bit for bit (both round each operation on its own), for every boundary; the vecadd and saxpy copies give
+// a + b and std::fma(alpha, x, y), the CPU reference the built-ins equal bit for bit, on odd lengths and blocks.
 #include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <span>
 
 #include "copies/kernel_copy.hpp"
 #include "engine/engine.hpp"
@@ -22,6 +28,7 @@
 #include "usercode/check/compare.hpp"
 #include "usercode/check/comparison.hpp"
 #include "usercode/check/tolerance.hpp"
+#include "usercode/run/user_array.hpp"
 #include "usercode/run/user_step.hpp"
 #include "usercode/run/user_stencil.hpp"
 
@@ -153,6 +160,45 @@ TEST(KernelCopiesCuda, HeatsCopyStepsLikeTheBuiltInNaiveVariantBitForBit) {
       ASSERT_EQ(mine.reply.outcome, RunOutcome::Ok) << mine.reply.message;
       const Comparison cmp = compare_images(mine.state, builtin.fields().at(0), Tolerance{0, 0});
       EXPECT_TRUE(cmp.matches()) << comparison_summary(cmp);
+    }
+  }
+}
+
+TEST(KernelCopiesCuda, VecaddAndSaxpyCopiesGiveTheReferenceBitForBit) {
+  KS_REQUIRE_GPU();
+  for (const char* id : {"vecadd", "saxpy"}) {
+    const KernelSpec& kernel = KernelRegistry::builtin().get(id);
+    ParamSet params = kernel.default_params();
+    if (std::string(id) == "saxpy") params.set("alpha", "-0.37");
+    for (const char* variant : {"naive", "gridstride", "vector4"}) {
+      const copies::EditCopy edit = copies::edit_copy(kernel, variant, params, ElemType::F32);
+      ASSERT_TRUE(edit.copy) << edit.reason;
+      const CompiledKernel k = compile(edit.copy->file_name, edit.copy->text, worker().hello().arch);
+      ASSERT_TRUE(k.ok());
+      std::vector<double> declared;
+      for (const DeclaredParameter& p : k.declarations.parameters) declared.push_back(p.value);
+      for (const std::size_t n : {std::size_t(1), std::size_t(3), std::size_t(1023), std::size_t(100003)}) {
+        for (const unsigned block : {32u, 256u, 1024u}) {
+          SCOPED_TRACE(std::string(id) + " " + variant + " n " + std::to_string(n) + " block " + std::to_string(block));
+          std::mt19937 rng(unsigned(n) + block);
+          std::uniform_real_distribution<float> dist(-1.f, 1.f);
+          std::vector<float> x(n), y(n);
+          for (std::size_t i = 0; i < n; ++i) x[i] = dist(rng), y[i] = dist(rng);
+          const UserArrayRun run = run_user_array(worker(), k, {std::as_bytes(std::span(x)), std::as_bytes(std::span(y))},
+                                                  n, launch({block, 1}, declared));
+          ASSERT_EQ(run.reply.outcome, RunOutcome::Ok) << run.reply.message;
+          ASSERT_EQ(run.output.size(), n * sizeof(float));
+          const float alpha = std::string(id) == "saxpy" ? float(params.get_float("alpha")) : 0.f;
+          std::size_t differing = 0;
+          for (std::size_t i = 0; i < n; ++i) {
+            float got;
+            std::memcpy(&got, run.output.data() + i * sizeof(float), sizeof(float));
+            const float expected = std::string(id) == "vecadd" ? x[i] + y[i] : std::fma(alpha, x[i], y[i]);
+            differing += got != expected;
+          }
+          EXPECT_EQ(differing, 0u);
+        }
+      }
     }
   }
 }

@@ -81,6 +81,24 @@ TEST(KernelCopiesCompile, HeatsCopyCompilesAsAStepKernelForEveryBoundary) {
   }
 }
 
+TEST(KernelCopiesCompile, VecaddAndSaxpyCopiesCompileAsArrayKernels) {
+  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
+  for (const char* id : {"vecadd", "saxpy"}) {
+    const KernelSpec& kernel = KernelRegistry::builtin().get(id);
+    for (const char* variant : {"naive", "gridstride", "vector4"}) {
+      SCOPED_TRACE(std::string(id) + " " + variant);
+      const copies::EditCopy edit = copies::edit_copy(kernel, variant, kernel.default_params(), ElemType::F32);
+      ASSERT_TRUE(edit.copy) << edit.reason;
+      const CompiledKernel k = compile_copy(*edit.copy);
+      ASSERT_TRUE(k.ok()) << k.module->log;
+      ASSERT_TRUE(k.family);
+      EXPECT_EQ(*k.family, Family::Array);
+      EXPECT_EQ(k.entry_facts().name, std::string(id) + "_" + variant);
+      EXPECT_EQ(k.declarations.parameters.size(), std::string(id) == "saxpy" ? 1u : 0u);
+    }
+  }
+}
+
 TEST(KernelCopiesCompile, LifesCopyCompilesAsAStepKernel) {
   if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC";
   const KernelSpec& life = KernelRegistry::builtin().get("life");
