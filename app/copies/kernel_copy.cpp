@@ -31,9 +31,14 @@ std::string reason_without_copy(const KernelSpec& kernel, const VariantSpec& v) 
   if (kernel.category == "simulation")
     return "Copies of this simulation's kernels are not written yet. A `step` kernel of your own runs with "
            "`kernelscope-cli sim --kernel-file`: start from assets/kernels/life_step.cu (File > New kernel).";
-  if (id == "reduce" || id == "integrate2d")
-    return "Copies of the lab's kernels are not written yet. An `array` kernel with a scalar out runs with "
-           "`kernelscope-cli lab --kernel-file`: start from assets/kernels/reduce_sum.cu (File > New kernel).";
+  if (id == "reduce")
+    return "No copy yet: the built-in sums in float or double (its accumulate parameter) over a grid sized to the "
+           "device, and `shared` takes a second pass, while an `array` kernel has one launch and a scalar out of "
+           "its input's type. Start from assets/kernels/reduce_sum.cu (File > New kernel): a shared-memory sum of "
+           "your own, run with `kernelscope-cli lab --kernel-file`.";
+  if (id == "integrate2d")
+    return "The integrand is evaluated on a 2-D grid with no input arrays, which the array family (inputs of n "
+           "elements) does not express. Start from assets/kernels/reduce_sum.cu (File > New kernel) for the sum.";
   if (id == "sort")
     return "The bitonic sort takes a launch per merge stage, which no family's one-launch contract expresses.";
   if (id == "matmul")
