@@ -37,9 +37,12 @@ int run_copy(const CopyCliOptions& o) {
     return 0;
   }
   write_text_atomically(o.out, edit.copy->text);
-  std::printf("wrote %s (entry %s, family %s): run it with `kernelscope-cli run --kernel-file %s -i IMAGE -o OUT "
-              "--type %s`\n",
-              o.out.c_str(), edit.copy->entry.c_str(), edit.copy->family.c_str(), o.out.c_str(), o.type.c_str());
+  const std::string& family = edit.copy->family;
+  const std::string how = family == "stencil" ? fmt::format("run --kernel-file {} -i IMAGE -o OUT --type {}", o.out, o.type)
+                          : family == "step"  ? fmt::format("sim --kernel-file {} --steps 100", o.out)
+                                              : fmt::format("lab --kernel-file {}", o.out);
+  std::printf("wrote %s (entry %s, family %s): run it with `kernelscope-cli %s`\n", o.out.c_str(),
+              edit.copy->entry.c_str(), family.c_str(), how.c_str());
   return 0;
 }
 
@@ -48,10 +51,11 @@ int run_copy(const CopyCliOptions& o) {
 Command add_copy_command(CLI::App& app, const GlobalOptions&) {
   auto o = std::make_shared<CopyCliOptions>();
   CLI::App* sub = app.add_subcommand("copy", "A built-in variant written as your own kernel (the app's Edit a copy)");
-  sub->add_option("kernel", o->kernel, "A stencil kernel of `list`")->required();
-  sub->add_option("--variant", o->variant, "naive, tiled or separable")->capture_default_str();
+  sub->add_option("kernel", o->kernel, "A kernel of `list`: the stencils, life, heat, vecadd, saxpy")->required();
+  sub->add_option("--variant", o->variant, "Its variant (a stencil's naive, tiled or separable)")
+      ->capture_default_str();
   sub->add_option("-p,--param", o->params, "NAME=VALUE of the built-in, filled into the copy");
-  sub->add_option("--type", o->type, "u8 or f32: the copy's pixel type")->capture_default_str();
+  sub->add_option("--type", o->type, "u8 or f32: a stencil copy's pixel type")->capture_default_str();
   sub->add_option("-o,--out", o->out, "Write the copy to this .cu file (default: print it)");
   return {sub, [o] { return run_copy(*o); }};
 }

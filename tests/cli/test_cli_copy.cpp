@@ -28,6 +28,12 @@ TEST(CliCopy, WritesACopyThatCompilesWithTheParametersGiven) {
   EXPECT_EQ(compiled.exit_code, 0) << compiled.err;
   EXPECT_NE(compiled.out.find("stencil family"), std::string::npos) << compiled.out;
 
+  CliResult life = run_cli({"copy", "life", "-o", "life.cu"}, dir.path());
+  ASSERT_EQ(life.exit_code, 0) << life.err;
+  EXPECT_NE(life.out.find("family step): run it with `kernelscope-cli sim --kernel-file life.cu --steps 100`"),
+            std::string::npos)
+      << life.out;
+
   CliResult printed = run_cli({"copy", "median", "-p", "radius=2"}, dir.path());
   ASSERT_EQ(printed.exit_code, 0) << printed.err;
   EXPECT_NE(printed.out.find("constexpr int kRadius = 2;"), std::string::npos) << printed.out;

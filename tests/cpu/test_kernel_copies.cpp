@@ -5,10 +5,14 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
 
+#include "assets.hpp"
 #include "copies/copy_template.hpp"
 #include "copies/kernel_copy.hpp"
 #include "core/error.hpp"
@@ -235,6 +239,21 @@ TEST(KernelCopies, ParametersTheBuiltInRefusesAreRefusedAlike) {
   const EditCopy sep = copy_of("convolve", "separable", {"matrix=1,2,0;3,4,0;0,0,1"}, ElemType::F32);
   EXPECT_FALSE(sep.copy);
   EXPECT_NE(sep.reason.find("tiled"), std::string::npos) << sep.reason;
+}
+
+TEST(CopyTemplate, EveryTemplateInTheTreeIsEmbeddedAsItIs) {
+  std::set<std::string> files;
+  const std::filesystem::path folder = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels/copies";
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) files.insert(entry.path().filename().string());
+  std::set<std::string> embedded_names;
+  for (const std::string_view name : embedded::kernel_copy_template_names()) embedded_names.insert(std::string(name));
+  EXPECT_EQ(embedded_names, files);
+  for (const std::string& name : files) {
+    std::ifstream in(folder / name, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_EQ(embedded::kernel_copy_template(name), text) << name;
+  }
+  EXPECT_TRUE(embedded::kernel_copy_template("nonesuch.cu").empty());
 }
 
 TEST(CopyTemplate, ReplacesPlaceholdersAndKeepsOrDropsBlocks) {

@@ -36,7 +36,7 @@ struct SourcePanelState {
 };
 
 // The Source panel's Edit a copy, until the window opens it in the kernel editor (MainWindow::tick; headless
-// frames drop it).
+// frames have no editor and leave it).
 struct EditCopyRequest {
   std::string file_name;  // "gaussian_naive.cu": the untitled document's name
   std::string text;
