@@ -8,6 +8,7 @@ std::span<const unsigned char> kernel_copy_naive_window_cu();
 std::span<const unsigned char> kernel_copy_tiled_window_cu();
 std::span<const unsigned char> kernel_copy_separable_cu();
 std::span<const unsigned char> kernel_copy_naive_median_cu();
+std::span<const unsigned char> kernel_copy_tiled_median_cu();
 std::span<const unsigned char> kernel_copy_life_naive_cu();
 std::span<const unsigned char> kernel_copy_heat_naive_cu();
 std::span<const unsigned char> kernel_copy_vec_naive_cu();
@@ -42,6 +43,7 @@ constexpr CopyTemplate kCopyTemplates[] = {{"naive_window.cu", kernel_copy_naive
                                            {"tiled_window.cu", kernel_copy_tiled_window_cu},
                                            {"separable.cu", kernel_copy_separable_cu},
                                            {"naive_median.cu", kernel_copy_naive_median_cu},
+                                           {"tiled_median.cu", kernel_copy_tiled_median_cu},
                                            {"life_naive.cu", kernel_copy_life_naive_cu},
                                            {"heat_naive.cu", kernel_copy_heat_naive_cu},
                                            {"vec_naive.cu", kernel_copy_vec_naive_cu},

@@ -186,6 +186,26 @@ std::string window_sum(bool gradient, const std::string& tap) {
   return out + "    }";
 }
 
+// The median's selection: the built-in's select_middle (gpu/stencil/cuda/median.cu) for `pixel`.
+std::string select_middle(const std::string& pixel) {
+  return fmt::format(
+      "// Sorts v[0..n/2] into place (selection sort, stopped at the middle), so v[n/2] is the median of the n\n"
+      "// values.\n"
+      "__device__ {0} select_middle({0}* v, int n) {{\n"
+      "  const int mid = n / 2;\n"
+      "  for (int i = 0; i <= mid; ++i) {{\n"
+      "    int best = i;\n"
+      "    for (int j = i + 1; j < n; ++j)\n"
+      "      if (v[j] < v[best]) best = j;\n"
+      "    const {0} t = v[i];\n"
+      "    v[i] = v[best];\n"
+      "    v[best] = t;\n"
+      "  }}\n"
+      "  return v[mid];\n"
+      "}}\n",
+      pixel);
+}
+
 // The parameters as the sidebar shows them, less the border (the copy reads the sidebar's border through in.at).
 std::string params_text(const ParamSet& params) {
   std::vector<std::string> parts;
@@ -225,11 +245,6 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
             "for the same result as a kernel of your own."};
   const StencilPlan plan = make_stencil_plan(kernel.id, params);
   const bool median = plan.kind == StencilPlan::Kind::Median;
-  if (median && variant != "naive")
-    return {std::nullopt,
-            "The tiled median's selection networks (median_network.cu) are generated per radius and type and do "
-            "not read well as one kernel: Edit a copy of the naive variant (the same result, a selection per "
-            "pixel) and give it a shared tile as the tiled copies of the other filters do."};
   if (variant == "separable" && !plan.separable())
     return {std::nullopt, "The separable variant needs a separable filter (these parameters give none): Edit a "
                           "copy of the tiled variant."};
@@ -238,8 +253,9 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
 
   Form f;
   f.u8 = type == ElemType::U8;
-  const std::string template_name =
-      median ? "naive_median.cu" : (variant == "naive" ? "naive_window.cu" : variant + (variant == "tiled" ? "_window.cu" : ".cu"));
+  const std::string template_name = variant == "separable" ? "separable.cu"
+                                    : median                  ? variant + "_median.cu"
+                                                              : variant + "_window.cu";
   std::map<std::string, std::string> values;
   std::set<std::string> conditions;
   const std::string entry = kernel.id + "_" + variant;
@@ -253,6 +269,7 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
   values["TOLERANCE"] = f.u8 ? ", bit for bit" : ", to float rounding (the check's 1e-5 relative)";
   if (median) {
     values["RADIUS"] = std::to_string(plan.median_radius);
+    values["SELECT_MIDDLE"] = select_middle(values["PIXEL"]);
   } else {
     const bool gradient = plan.kind == StencilPlan::Kind::GradientMagnitude;
     const bool unsharp = plan.kind == StencilPlan::Kind::UnsharpMask;

@@ -13,21 +13,7 @@
 constexpr int kRadius = {{RADIUS}};
 constexpr int kWindow = (2 * kRadius + 1) * (2 * kRadius + 1);
 
-// Sorts v[0..n/2] into place (selection sort, stopped at the middle), so v[n/2] is the median of the n
-// values.
-__device__ {{PIXEL}} select_middle({{PIXEL}}* v, int n) {
-  const int mid = n / 2;
-  for (int i = 0; i <= mid; ++i) {
-    int best = i;
-    for (int j = i + 1; j < n; ++j)
-      if (v[j] < v[best]) best = j;
-    const {{PIXEL}} t = v[i];
-    v[i] = v[best];
-    v[best] = t;
-  }
-  return v[mid];
-}
-
+{{SELECT_MIDDLE}}
 __global__ void {{ENTRY}}(ks::InImage<{{PIXEL}}> in, ks::OutImage<{{PIXEL}}> out) {
   const int x = ks::global_x();
   const int y = ks::global_y();
