@@ -30,4 +30,9 @@ struct KernelTemplate {
   std::string_view text;
 };
 std::vector<KernelTemplate> kernel_templates();  // in the order of the first lessons: smoothing first
+
+// The templates of the built-ins' copies (assets/kernels/copies, the Source panel's Edit a copy: app/copies) by
+// file name ("naive_window.cu"); empty for a name that is not one.
+std::string_view kernel_copy_template(std::string_view file_name);
+std::vector<std::string_view> kernel_copy_template_names();
 }  // namespace ks::embedded

@@ -30,6 +30,7 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global);
 Command add_lab_command(CLI::App& app, const GlobalOptions& global);
 Command add_compile_command(CLI::App& app, const GlobalOptions& global);
 Command add_worker_command(CLI::App& app, const GlobalOptions& global);
+Command add_copy_command(CLI::App& app, const GlobalOptions& global);
 
 // "kernelscope-cli 0.1.0 (CUDA backend: built in)"; shared by --version of the app and every subcommand.
 std::string version_text();

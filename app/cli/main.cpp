@@ -33,7 +33,8 @@ int run_cli(int argc, char** argv) {
                                          add_run_command(app, global), add_bench_command(app, global),
                                          add_demo_command(app, global), add_sim_command(app, global),
                                          add_topo_command(app, global), add_lab_command(app, global),
-                                         add_compile_command(app, global), add_worker_command(app, global)};
+                                         add_compile_command(app, global), add_worker_command(app, global),
+                                         add_copy_command(app, global)};
   for (const auto& c : commands) c.app->set_version_flag("--version", version_text());
 
   try {

@@ -70,7 +70,8 @@ bool ScriptRunner::waiting() const {
   const bool behind = sim_wait_generation_ >= 0 && session_.simulating() && session_.simulation().playing() &&
                       session_.simulation().generation() < sim_wait_generation_;
   const bool topology = wait_for_topology_ && session_.topology().busy();
-  const bool requests = !window_.panels().save_requests.empty();  // asked for by a panel, not served yet
+  // Asked for by a panel, not served yet.
+  const bool requests = !window_.panels().save_requests.empty() || window_.panels().edit_copy.has_value();
   return session_.busy() || window_.opening() || behind || topology || requests || window_.kernel_editor_busy();
 }
 
@@ -322,6 +323,18 @@ std::span<const ScriptRunner::Command> ScriptRunner::view_commands() {
        [](ScriptRunner& r, const Line& l) { r.window_.set_presenter_view(on_off(l.arg)); }},
       {"panels", kNoArgument,
        [](ScriptRunner& r, const Line& l) { r.window_.set_panels_visible(on_off(l.arg)); }},
+      // The Source window on a variant's code (without one: the running variant's), as its header opens it;
+      // its Edit a copy is then `click-button Edit a copy`.
+      {"source", kNoArgument,
+       [](ScriptRunner& r, const Line& l) {
+         const std::string variant = l.arg.toStdString();
+         const KernelSpec& kernel = r.session_.kernel();
+         if (!variant.empty() && !kernel.find_variant(variant))
+           throw_usage("source: " + kernel.id + " has no variant '" + variant + "'",
+                       "`kernelscope-cli list " + kernel.id + "` lists its variants");
+         r.window_.panels().source_open = true;
+         r.window_.panels().source.variant = variant;
+       }},
       {"window-size", kArgument,
        [](ScriptRunner& r, const Line& l) {
          const QStringList wh = l.arg.split('x');

@@ -43,6 +43,7 @@ struct PanelState {
   // The demo playlist being shown (its caption and step list, drawn even without the sidebar); null: none.
   const app::PlaylistPlayer* playlist = nullptr;
   std::optional<int> playlist_clicked;  // a step clicked in its list (0-based), until the window goes there
+  std::optional<EditCopyRequest> edit_copy;  // the Source panel's Edit a copy, until the window opens it
   // Export buttons' requests for a file or folder, until the window asks for one (panels/save_request.hpp).
   std::vector<SaveRequest> save_requests;
   NamedButtons buttons;  // the sidebar's buttons a --script clicks by label (panels/named_buttons.hpp)

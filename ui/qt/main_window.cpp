@@ -187,6 +187,8 @@ void MainWindow::tick() {
   // Taken before serving: a dialog's own event loop runs tick again, which must not serve them twice.
   for (const SaveRequest& r : std::exchange(panels_.save_requests, {})) serve_save_request(r);
   if (const std::optional<int> step = std::exchange(panels_.playlist_clicked, std::nullopt)) playlist_go_to(*step);
+  if (const std::optional<EditCopyRequest> copy = std::exchange(panels_.edit_copy, std::nullopt))
+    editor_dock_->open_untitled(q(copy->text), q(copy->file_name));
   if (split_action_->isChecked() != viewport_->view().split) split_action_->setChecked(viewport_->view().split);
   if (launch_grid_action_->isChecked() != viewport_->view().show_launch_grid)  // the Launch section's checkbox
     launch_grid_action_->setChecked(viewport_->view().show_launch_grid);

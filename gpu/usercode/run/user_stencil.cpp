@@ -12,6 +12,17 @@ namespace {
 
 std::uint64_t round_up(std::uint64_t v, std::uint64_t to) { return (v + to - 1) / to * to; }
 
+// The constant border of a u8 image as the built-in stencils read it (stencil_plan.hpp's contract: saturate_u8,
+// rounded half up and saturated to 0..255, in float), so that a user's kernel and the built-in it is checked
+// against read the same pixel outside the image. gpu/stencil is not among ks_usercode's dependencies, hence the
+// few lines here.
+double constant_u8(double value) {
+  const float v = static_cast<float>(value);
+  if (!(v > 0.f)) return 0;
+  if (v >= 255.f) return 255;
+  return static_cast<int>(v + 0.5f);
+}
+
 }  // namespace
 
 StencilForm stencil_form(const CompiledKernel& kernel) {
@@ -64,7 +75,7 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
   image.pitch = input.width() * input.channels();
   image.element_bytes = static_cast<int>(elem_size(input.type()));
   image.border = border;
-  image.constant_value = constant_value;
+  image.constant_value = form.type == ElemType::U8 ? constant_u8(constant_value) : constant_value;
   if (form.accessors) {
     plan.arguments.push_back(image_argument(ArgumentKind::InImage, 0, image));
     plan.arguments.push_back(image_argument(ArgumentKind::OutImage, 1, image));

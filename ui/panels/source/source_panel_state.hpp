@@ -1,9 +1,12 @@
 #pragma once
 // What the Source section shows and what it computed for it: the file's lines, their tokens and the diff are
 // worked out once per choice, not on every frame (a diff of two 500-line files is a quarter million cells).
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "copies/kernel_copy.hpp"
 
 #include "source/line_diff.hpp"
 #include "source/source_tokens.hpp"
@@ -25,6 +28,18 @@ struct SourcePanelState {
   std::vector<source::DiffLine> diff;  // empty unless comparing two different files
   int anchor_row = -1;                 // the row of the variant's function, scrolled to on a new choice
   int scroll_frames = 0;  // frames left to keep asking for that scroll (a new child has no size yet)
+
+  // Edit a copy (app/copies) of the shown variant at the session's parameters and element type, made again
+  // only when `copy_key` ("kernel/variant/type/parameters") changes.
+  std::string copy_key;
+  copies::EditCopy copy;
+};
+
+// The Source panel's Edit a copy, until the window opens it in the kernel editor (MainWindow::tick; headless
+// frames have no editor and leave it).
+struct EditCopyRequest {
+  std::string file_name;  // "gaussian_naive.cu": the untitled document's name
+  std::string text;
 };
 
 }  // namespace ks::ui

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "copies/kernel_copy.hpp"
+#include "core/error.hpp"
 #include "imgui/imgui_layer.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
@@ -156,6 +158,37 @@ bool variant_combo(const char* label, const KernelSpec& kernel, std::string& cho
   return changed;
 }
 
+// The copy of `variant` at the session's parameters and element type, made when that choice changed.
+const copies::EditCopy& copy_of(SourcePanelState& st, app::Session& s, const std::string& variant) {
+  const KernelSpec& kernel = s.kernel();
+  const ElemType type = kernel.category == "stencil" ? s.element_type() : ElemType::F32;
+  std::string key = kernel.id + "/" + variant + "/" + to_string(type);
+  for (const auto& [name, value] : s.params().as_text()) key += "/" + name + "=" + value;
+  if (key == st.copy_key) return st.copy;
+  st.copy_key = key;
+  try {
+    st.copy = copies::edit_copy(kernel, variant, s.params(), type);
+  } catch (const Error& e) {  // parameters the built-in refuses too (its own error says so where it runs)
+    st.copy = {std::nullopt, "No copy at these parameters: " + e.full_message()};
+  }
+  return st.copy;
+}
+
+// Edit a copy: the button, or why this variant has none.
+void draw_edit_copy(app::Session& s, PanelState& state, const std::string& variant) {
+  const copies::EditCopy& copy = copy_of(state.source, s, variant);
+  if (!copy.copy) {
+    note_text(copy.reason);
+    return;
+  }
+  if (named_button(state.buttons, "Edit a copy"))
+    state.edit_copy = EditCopyRequest{copy.copy->file_name, copy.copy->text};
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Opens %s in the kernel editor: this variant written as your own kernel, with the current\n"
+                      "parameters filled in, so that Run gives the built-in's result. Yours to change.",
+                      copy.copy->file_name.c_str());
+}
+
 // The choice of variant, comparison and file, and the code.
 void draw_source_controls(app::Session& s, PanelState& state) {
   SourcePanelState& st = state.source;
@@ -185,6 +218,7 @@ void draw_source_controls(app::Session& s, PanelState& state) {
     return;
   }
   ImGui::TextDisabled("%s", st.path.c_str());
+  draw_edit_copy(s, state, variant);
   if (!st.compare.empty() && st.diff.empty() && st.compare_path == st.path)
     note_text(st.compare + " is in the same file: its function is further up or down.");
   else if (!st.diff.empty())

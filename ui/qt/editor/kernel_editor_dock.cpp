@@ -96,6 +96,14 @@ bool KernelEditorDock::new_kernel(const embedded::KernelTemplate& t) {
   return true;
 }
 
+bool KernelEditorDock::open_untitled(const QString& text, const QString& name) {
+  if (!confirm_discard()) return false;
+  editor_->set_untitled(text, name);
+  has_document_ = true;
+  show_editor();
+  return true;
+}
+
 bool KernelEditorDock::open_kernel(const QString& path) {
   if (!confirm_discard()) return false;
   std::string text;

@@ -43,6 +43,8 @@ class KernelEditorDock : public QDockWidget {
   // Each asks to save changes first (false: cancelled) and shows what went wrong (false); a file that cannot
   // be used (empty, binary, over 1 MiB, unreadable) leaves the text as it was.
   bool new_kernel(const embedded::KernelTemplate& t);
+  // An untitled text named `name` (the Source panel's Edit a copy): shown, raised and given the keyboard.
+  bool open_untitled(const QString& text, const QString& name);
   bool open_kernel(const QString& path);
   bool save();  // to its file, or as a new one
   bool save_as();
