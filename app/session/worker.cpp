@@ -59,6 +59,11 @@ void Worker::cancel_running() {
   if (running_) cancel_ = true;
 }
 
+void Worker::cancel_running(const std::string& kind) {
+  std::lock_guard lock(mutex_);
+  if (running_ && running_kind_ == kind) cancel_ = true;
+}
+
 Worker::Status Worker::status() const {
   std::lock_guard lock(mutex_);
   Status s;
@@ -105,6 +110,7 @@ void Worker::loop() {
       waiting_.pop_front();
       running_ = true;
       running_label_ = job.label;
+      running_kind_ = job.kind;
       detail_.clear();
       fraction_ = -1;
       cancel_ = false;

@@ -62,6 +62,9 @@ class Worker {
   void drop_waiting(const std::string& kind);
   // Asks the running job to stop; it checks between steps. Waiting jobs stay.
   void cancel_running();
+  // The same, only when the running job is of this kind: a check of a result about to be replaced stops rather
+  // than hold up the run that replaces it.
+  void cancel_running(const std::string& kind);
 
   Status status() const;
   bool idle() const;
@@ -88,6 +91,7 @@ class Worker {
   std::deque<Job> waiting_;
   bool running_ = false;
   std::string running_label_;
+  std::string running_kind_;
   std::string detail_;
   double fraction_ = -1;
   bool cancel_ = false;

@@ -90,6 +90,37 @@ TEST(SessionWorker, CancelReachesTheRunningJobOnly) {
   EXPECT_TRUE(second_ran) << "cancel stops the running job, not the queue";
 }
 
+TEST(SessionWorker, CancelOfAKindStopsOnlyARunningJobOfThatKind) {
+  Worker w([](const std::string&, std::exception_ptr) {});
+  std::atomic<int> steps{0};
+  std::atomic<bool> stopped_early{false};
+  auto long_job = [&](Worker::Context& ctx) {
+    for (int i = 0; i < 10000; ++i) {
+      if (ctx.cancelled()) {
+        stopped_early = true;
+        return;
+      }
+      ++steps;
+      std::this_thread::sleep_for(1ms);
+    }
+  };
+  w.submit("run", "a run", long_job);
+  ASSERT_TRUE(eventually([&] { return steps >= 3; }));
+  w.cancel_running("cpu-reference");  // another kind runs: it goes on
+  std::this_thread::sleep_for(20ms);
+  EXPECT_FALSE(stopped_early);
+  w.cancel_running();
+  w.wait_idle();
+  stopped_early = false;
+  steps = 0;
+  w.submit("cpu-reference", "a check", long_job);
+  ASSERT_TRUE(eventually([&] { return steps >= 3; }));
+  w.cancel_running("cpu-reference");
+  w.wait_idle();
+  EXPECT_TRUE(stopped_early);
+  EXPECT_LT(steps, 10000);
+}
+
 TEST(SessionWorker, AJobThatThrowsIsReportedAndTheWorkerGoesOn) {
   std::string reported;
   Worker w([&](const std::string& label, std::exception_ptr e) {

@@ -119,6 +119,7 @@ void StencilDocument::prepare_input() {
   sweep_.reset();
   worker_.drop_waiting("run");
   worker_.drop_waiting("cpu-reference");
+  worker_.cancel_running("cpu-reference");
   hooks_.input_changed();
 }
 

@@ -85,6 +85,7 @@ void StencilDocument::drop_result() {
   run_requested_ = false;
   worker_.drop_waiting("run");
   worker_.drop_waiting("cpu-reference");
+  worker_.cancel_running("cpu-reference");
   output_.reset();
   output_device_ = {};
   last_report_.reset();
@@ -100,7 +101,8 @@ void StencilDocument::submit_run() {
   const bool is_signed = input_->type() == ElemType::F32 && produces_signed_output(choice_.kernel->id, choice_.params);
   const std::string label = fmt::format("Running {} ({}) {}", choice_.kernel->id, effective_variant(),
                                         backend_words(choice_.backend));
-  worker_.drop_waiting("cpu-reference");  // it would compare with a result about to be replaced
+  worker_.drop_waiting("cpu-reference");
+  worker_.cancel_running("cpu-reference");  // it would compare with a result about to be replaced
   worker_.submit("run", label, [this, req, ticket, generation, is_signed, input = input_](Worker::Context& ctx) {
     try {
       StencilResult result = engine_.run_stencil(*input, req);
@@ -175,7 +177,9 @@ void StencilDocument::submit_cpu_reference() {
        generation = generations_.output,
        user_tolerance = user_ ? std::optional(user_tolerance_) : std::nullopt](Worker::Context& ctx) {
         try {
-          const Image gpu = gpu_host ? *gpu_host : download_device_image(gpu_device);
+          // The shown result itself (no copy of a large image), or the device result brought down.
+          const std::shared_ptr<const Image> gpu =
+              gpu_host ? gpu_host : std::make_shared<const Image>(download_device_image(gpu_device));
           std::shared_ptr<const Image> cpu = known;
           double ms = known_ms;
           if (!cpu) {
@@ -183,14 +187,23 @@ void StencilDocument::submit_cpu_reference() {
             cpu = std::make_shared<const Image>(std::move(r.output));
             ms = r.report.kernel_time.median_ms;
           }
-          if (ctx.cancelled()) return;
+          if (ctx.cancelled()) {
+            // A new result is on its way: no check of this one, but the CPU output serves the next check.
+            if (!known)
+              ctx.post([this, key, cpu, ms] {
+                reference_key_ = key;
+                reference_output_ = cpu;
+                reference_ms_ = ms;
+              });
+            return;
+          }
           // A user kernel's check compares every value once and gives the reference's figures too.
           std::optional<UserCheck> check;
-          if (user_tolerance) check = check_user_result(gpu, *cpu, *user_tolerance);
+          if (user_tolerance) check = check_user_result(*gpu, *cpu, *user_tolerance);
           CpuReference ref = check ? CpuReference{0, check->comparison.max_abs_diff,
                                                   check->comparison.max_abs_diff == 0 &&
                                                       check->comparison.nan_mismatches == 0}
-                                   : compare(gpu, *cpu);
+                                   : compare(*gpu, *cpu);
           ref.median_ms = ms;
           ctx.post([this, key, cpu, ref, generation, check = std::move(check)] {
             reference_key_ = key;
