@@ -59,9 +59,13 @@ TEST(SessionUserKernelCuda, RunsInsteadOfTheBuiltInAndIsCheckedAgainstItsCpuRefe
   EXPECT_EQ(c.max_abs_diff, 3);
   ASSERT_TRUE(c.first);
   EXPECT_EQ(c.first->got - c.first->expected, 3);
-  // The difference in place of the result, with a generation of its own; and back.
+  // The difference in place of the result, with a generation of its own; and back. The heatmap is made when it
+  // is asked for: until that check is back the result stays on screen.
   const std::uint64_t plain = s.display_frame().output_generation;
+  EXPECT_FALSE(s.stencil().user_check()->heatmap) << "no heatmap is made while none is shown";
   s.stencil().set_show_difference(true);
+  EXPECT_EQ(s.display_frame().output_generation, plain);
+  wait_for_reference(s);
   const ui::DisplayFrame diff = s.display_frame();
   ASSERT_NE(diff.output, nullptr);
   EXPECT_EQ(diff.output->channels(), 4);

@@ -127,8 +127,10 @@ class StencilDocument {
   void set_user_tolerance(const usercode::Tolerance& tolerance);
   const usercode::Tolerance& user_tolerance() const noexcept { return user_tolerance_; }
   // The viewport shows the heatmap in place of the result while this is on and there is a check.
-  void set_show_difference(bool on) noexcept { show_difference_ = on; }
-  bool showing_difference() const noexcept { return show_difference_ && user_ && user_check_; }
+  // The heatmap is made only while it is shown (at 8192² it costs a second of one core): turning it on checks
+  // the result again, with the CPU result kept, and the heatmap shows once that check is back.
+  void set_show_difference(bool on);
+  bool showing_difference() const noexcept { return show_difference_ && user_ && user_check_ && user_check_->heatmap; }
 
   // ---- running ----
   // A run soon: the first change runs at the next poll, later ones at most once per debounce interval.
@@ -197,7 +199,8 @@ class StencilDocument {
   RunReport user_report(const usercode::UserStencilRun& run, const UserStencilChoice& user, const std::string& border,
                         const usercode::WorkerHello& hello, const ImageShape& shape) const;
   // The check of a user kernel's result (on the session's worker thread).
-  UserCheck check_user_result(const Image& result, const Image& reference, const usercode::Tolerance& tolerance) const;
+  UserCheck check_user_result(const Image& result, const Image& reference, const usercode::Tolerance& tolerance,
+                              bool with_heatmap) const;
   // One block shape of the sweep for a user kernel: its report, or the Error of a block it cannot run.
   RunReport measure_user_block(const UserStencilChoice& user, usercode::WorkerClient& client, const Image& input,
                                int border, double border_value, BlockShape block) const;

@@ -175,7 +175,8 @@ void StencilDocument::submit_cpu_reference() {
       "cpu-reference", "Running the CPU reference of " + choice_.kernel->id,
       [this, req, key, known, known_ms, input = input_, gpu_host = output_, gpu_device = output_device_,
        generation = generations_.output,
-       user_tolerance = user_ ? std::optional(user_tolerance_) : std::nullopt](Worker::Context& ctx) {
+       user_tolerance = user_ ? std::optional(user_tolerance_) : std::nullopt,
+       with_heatmap = show_difference_](Worker::Context& ctx) {
         try {
           // The shown result itself (no copy of a large image), or the device result brought down.
           const std::shared_ptr<const Image> gpu =
@@ -199,7 +200,7 @@ void StencilDocument::submit_cpu_reference() {
           }
           // A user kernel's check compares every value once and gives the reference's figures too.
           std::optional<UserCheck> check;
-          if (user_tolerance) check = check_user_result(*gpu, *cpu, *user_tolerance);
+          if (user_tolerance) check = check_user_result(*gpu, *cpu, *user_tolerance, with_heatmap);
           CpuReference ref = check ? CpuReference{0, check->comparison.max_abs_diff,
                                                   check->comparison.max_abs_diff == 0 &&
                                                       check->comparison.nan_mismatches == 0}

@@ -50,12 +50,25 @@ void StencilDocument::set_user_param(std::size_t index, double value) {
 }
 
 StencilDocument::UserCheck StencilDocument::check_user_result(const Image& result, const Image& reference,
-                                                              const usercode::Tolerance& tolerance) const {
+                                                              const usercode::Tolerance& tolerance,
+                                                              bool with_heatmap) const {
   UserCheck check;
   check.comparison = usercode::compare_images(result, reference, tolerance, &engine_.pool());
-  const Image diff = usercode::difference_image(result, reference, &engine_.pool());
-  check.heatmap = std::make_shared<const Image>(convert_channels(report::diff_heatmap(diff), 4));
+  if (with_heatmap) {
+    const Image diff = usercode::difference_image(result, reference, &engine_.pool());
+    check.heatmap = std::make_shared<const Image>(convert_channels(report::diff_heatmap(diff), 4));
+  }
   return check;
+}
+
+void StencilDocument::set_show_difference(bool on) {
+  show_difference_ = on;
+  if (on && user_check_ && !user_check_->heatmap) {
+    // Checked again with the heatmap (the CPU result is kept, so no CPU run).
+    cpu_reference_.reset();
+    user_check_.reset();
+    reference_tried_for_ = 0;
+  }
 }
 
 void StencilDocument::set_user_tolerance(const usercode::Tolerance& tolerance) {
