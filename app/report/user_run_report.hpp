@@ -4,6 +4,7 @@
 // and the app's Timing panel treat it like any built-in kernel; plus what only a user kernel has (its file, entry,
 // compile facts), as JSON.
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +25,12 @@ struct UserRunContext {
   ComputePeaks peaks;
   std::vector<std::pair<std::string, std::string>> params;  // as the user typed them
 };
+
+// The occupancy of a user kernel at `block` on `device`: from the compiler's report where NVRTC gave it, else from
+// what the driver said of the loaded entry (`attributes`); none when neither is known.
+std::optional<OccupancyReport> user_occupancy(const usercode::CompiledKernel& kernel,
+                                              const usercode::EntryAttributes& attributes, const DeviceInfo& device,
+                                              std::array<unsigned, 2> block);
 
 // The report of a stencil run: cost = one read and one write of the image (as the built-ins'); no operations are
 // counted for a kernel whose arithmetic is unknown, so its roofline point sits on the memory slope.

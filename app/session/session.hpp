@@ -133,6 +133,14 @@ class Session {
   // user kernel's result is checked against; a simulation or lab kernel chosen now gives way to `box`. Usage
   // Error for a kernel that did not compile or is not a stencil.
   void use_user_kernel(std::optional<UserStencilChoice> choice);
+  // Steps the live simulation with a user's `step` kernel (session_user_step.cpp) instead of the built-in's
+  // variant, or (nullopt) goes back to the built-in. The simulation is the one whose state the kernel's element
+  // type fits — life for u8 cells (0 dead, 1 alive), heat for f32 temperatures (Gray-Scott keeps two values per
+  // cell, which no step kernel carries) — chosen now if another kernel is, with a notice; its start, patterns,
+  // brush, grid, block and steps per frame apply, and its CPU reference is what the kernel is checked against
+  // (simulation().user_check()). A stencil kernel of yours gives way. Usage Error for a kernel that did not
+  // compile or is not of the step family.
+  void use_user_step_kernel(std::optional<UserStepChoice> choice);
 
   // ---- running (the active document's) ----
   void run_now();      // runs the current request and waits for it; throws its ks::Error

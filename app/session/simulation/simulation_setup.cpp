@@ -36,7 +36,8 @@ SimChange classify_change(const SimulationSetup& a, const SimulationSetup& b) {
     change = SimChange::Params;
   }
   if (pa.size() != pb.size()) return SimChange::FreshStart;
-  if (a.backend != b.backend || a.variant != b.variant || a.block != b.block) change = SimChange::KeepState;
+  if (a.backend != b.backend || a.variant != b.variant || a.block != b.block || a.user != b.user)
+    change = SimChange::KeepState;
   return change;
 }
 

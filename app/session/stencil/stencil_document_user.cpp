@@ -7,24 +7,12 @@
 #include "report/user_run_report.hpp"
 #include "usercode/check/compare.hpp"
 #include "session/stencil/stencil_document.hpp"
+#include "session/user_reply_error.hpp"
 #include "stencil/border.hpp"
 #include "usercode/check/tolerance.hpp"
 #include "usercode/run/user_params.hpp"
 
 namespace ks::app {
-
-namespace {
-
-void throw_unless_ok(const usercode::WorkerReply& reply) {
-  if (reply.outcome == usercode::RunOutcome::Ok) return;
-  const std::string hint = reply.outcome == usercode::RunOutcome::TimedOut
-                               ? "fix the loop and run again"
-                               : "fix the kernel and run again; the next run starts a fresh worker";
-  throw Error(reply.outcome == usercode::RunOutcome::LaunchRefused ? ErrorKind::Usage : ErrorKind::Device,
-              reply.message, hint);
-}
-
-}  // namespace
 
 void StencilDocument::set_user_kernel(std::optional<UserStencilChoice> choice) {
   if (choice) {
