@@ -67,6 +67,24 @@ void start_user_worker(const UserKernelCommon& c, const std::string& family, Pre
   if (hello.arch != "sm_90") out.kernel = compile(c, out.source, family, hello.arch);
 }
 
+ReferenceName parse_reference_name(const std::string& compare) {
+  const auto colon = compare.find(':');
+  ReferenceName r;
+  r.kernel = compare.substr(0, colon);
+  r.variant = colon == std::string::npos ? "cpu" : compare.substr(colon + 1);
+  if (r.kernel.empty() || r.variant.empty())
+    throw_usage(fmt::format("--compare `{}` names no kernel", compare), "write KERNEL or KERNEL:VARIANT, e.g. box:naive");
+  return r;
+}
+
+usercode::Tolerance check_tolerance_of(ElemType type, std::optional<double> abs, std::optional<double> rel) {
+  usercode::Tolerance tolerance = usercode::default_tolerance(type);
+  if (abs) tolerance.abs = *abs;
+  if (rel) tolerance.rel = *rel;
+  usercode::check_tolerance(tolerance);
+  return tolerance;
+}
+
 void throw_unless_ok(const usercode::WorkerReply& reply, bool checked) {
   if (reply.outcome == usercode::RunOutcome::Ok) return;
   std::string hint = "fix the kernel and run again";

@@ -2,8 +2,12 @@
 // What `run`, `lab` and `sim --kernel-file` share: compiling the user's file for the worker's GPU (its errors at
 // the file's lines, exit 2), starting the worker, and turning a reply that is not Ok into the error the CLI prints.
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "core/image.hpp"
+#include "usercode/check/tolerance.hpp"
 
 #include "usercode/run/user_launch.hpp"
 #include "usercode/run/worker_client.hpp"
@@ -35,6 +39,19 @@ bool prepare_user_kernel(const UserKernelCommon& common, const std::string& fami
 // Then, once the rest of the request is checked: starts the worker (a Device error without a GPU) and compiles
 // again for its GPU's architecture when that is not sm_90.
 void start_user_worker(const UserKernelCommon& common, const std::string& family, PreparedUserKernel& out);
+
+// What `--compare KERNEL[:VARIANT]` names: the built-in's id and variant ("cpu" when none is given: the CPU
+// reference). Checked against the registry by the command, which knows the family.
+struct ReferenceName {
+  std::string kernel;
+  std::string variant;
+  std::string label() const { return kernel + ":" + variant; }
+};
+ReferenceName parse_reference_name(const std::string& compare);
+
+// The check's tolerance: the type's default (u8 exact, f32 1e-5 relative + 1e-5 absolute) with --abs-tol and
+// --rel-tol over it; a Usage Error for a negative or non-finite one.
+usercode::Tolerance check_tolerance_of(ElemType type, std::optional<double> abs, std::optional<double> rel);
 
 // Throws the Device error a reply that is not Ok stands for (the fault's words, and what to try next).
 void throw_unless_ok(const usercode::WorkerReply& reply, bool checked);

@@ -71,16 +71,15 @@ struct Reference {
 };
 
 Reference parse_reference(const UserKernelRunOptions& opt, const BorderChoice& border) {
-  const auto colon = opt.compare.find(':');
-  const std::string id = opt.compare.substr(0, colon);
-  const KernelSpec& spec = KernelRegistry::builtin().get(id);
+  const ReferenceName name = parse_reference_name(opt.compare);
+  const KernelSpec& spec = KernelRegistry::builtin().get(name.kernel);
   if (spec.category != "stencil")
     throw_usage(fmt::format("--compare {}: a stencil kernel of yours is checked against a built-in stencil, and {} "
                             "is a {} kernel",
-                            opt.compare, id, spec.category));
+                            opt.compare, name.kernel, spec.category));
   Reference r;
   r.request.kernel = spec.id;
-  r.request.variant = colon == std::string::npos ? "cpu" : opt.compare.substr(colon + 1);
+  r.request.variant = name.variant;
   const VariantSpec* variant = spec.find_variant(r.request.variant);
   if (!variant)
     throw_usage(fmt::format("{} has no variant `{}`", spec.id, r.request.variant),
@@ -138,9 +137,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   std::optional<usercode::Comparison> comparison;
   if (reference) {
     const StencilResult expected = engine.run_stencil(*image, reference->request);
-    usercode::Tolerance tolerance = usercode::default_tolerance(image->type());
-    if (opt.abs_tol) tolerance.abs = *opt.abs_tol;
-    if (opt.rel_tol) tolerance.rel = *opt.rel_tol;
+    const usercode::Tolerance tolerance = check_tolerance_of(image->type(), opt.abs_tol, opt.rel_tol);
     comparison = usercode::compare_images(run.output, expected.output, tolerance, &engine.pool());
     if (!opt.diff.empty()) {
       const Image diff = usercode::difference_image(run.output, expected.output, &engine.pool());

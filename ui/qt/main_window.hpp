@@ -118,6 +118,10 @@ class MainWindow : public QMainWindow {
   // Runs the editor's kernel instead of the built-in (a stencil), keeping the values of parameters it shares with
   // the kernel it replaces; other families say where they run.
   void run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
+  // main_window_user_step.cpp: a `step` kernel steps the live simulation its cells fit (life or heat), and while it
+  // does, each compile of its file that succeeds replaces it (the state carries on).
+  void run_user_step_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
+  void follow_user_step_edits();
   void add_kernel_editor(QMenu* file, QMenu* kernel);
   SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
   void add_topology_view_action(QMenu* view);

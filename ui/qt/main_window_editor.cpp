@@ -12,6 +12,7 @@
 #include "qt/editor/kernel_editor_dock.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
+#include "usercode/run/user_params.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::qt {
@@ -66,6 +67,7 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
     if (running->file_name != ed.display_name().toStdString() || running->kernel == ed.shown_outcome()->kernel) return;
     run_user_kernel(ed.shown_outcome()->kernel, ed.display_name());
   });
+  follow_user_step_edits();
   editor_dock_->editor().set_text_size(viewport_->appearance().font_size);
   const app::DeviceStatus& d = session_.device();
   if (d.cuda)
@@ -76,6 +78,7 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
 }
 
 void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name) {
+  if (kernel->family && *kernel->family == usercode::Family::Step) return run_user_step_kernel(kernel, file_name);
   if (!kernel->family || *kernel->family != usercode::Family::Stencil) {
     show_error("Run your kernel",
                QString("The app runs your stencil kernels on its image. Run %1 kernels with kernelscope-cli %2 "
@@ -86,16 +89,8 @@ void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel>
   }
   app::UserStencilChoice choice{kernel, file_name.toStdString(), {}};
   const auto& before = session_.stencil().user_kernel();
-  for (const auto& p : kernel->declarations.parameters) {
-    double value = p.value;
-    if (before)
-      for (std::size_t i = 0; i < before->kernel->declarations.parameters.size(); ++i) {
-        const auto& q = before->kernel->declarations.parameters[i];
-        if (q.name == p.name && q.type == p.type && before->params[i] >= p.min && before->params[i] <= p.max)
-          value = before->params[i];
-      }
-    choice.params.push_back(value);
-  }
+  choice.params = usercode::carried_param_values(kernel->declarations, before ? &before->kernel->declarations : nullptr,
+                                                 before ? before->params : std::vector<double>{});
   try {
     session_.use_user_kernel(std::move(choice));
   } catch (const Error& e) {
