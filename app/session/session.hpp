@@ -154,9 +154,12 @@ class Session {
   // does no more work afterwards.
   void shut_down();
   Worker::Status job_status() const { return worker_->status(); }
-  // A playing simulation keeps the worker going on its own: only what was asked of it counts.
+  // A playing simulation keeps the worker going on its own: only what was asked of it counts — a change not yet
+  // applied (a new start, pattern or kernel of yours), its follow-up (the check of a kernel of yours), queued steps.
   bool busy() const {
-    return stencil_->run_requested() || (simulating() && simulation_->work_queued()) ||
+    const bool simulation_asked =
+        simulating() && (simulation_->work_queued() || !(simulation_->settled() || simulation_->only_playing()));
+    return stencil_->run_requested() || simulation_asked ||
            !(worker_->idle() || (simulating() && simulation_->only_playing()));
   }
   // Blocks until every requested run and job is done and applied (tests, headless use); a run still waiting

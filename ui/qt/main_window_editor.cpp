@@ -81,10 +81,9 @@ void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel>
   if (kernel->family && *kernel->family == usercode::Family::Step) return run_user_step_kernel(kernel, file_name);
   if (!kernel->family || *kernel->family != usercode::Family::Stencil) {
     show_error("Run your kernel",
-               QString("The app runs your stencil kernels on its image. Run %1 kernels with kernelscope-cli %2 "
-                       "--kernel-file.")
-                   .arg(kernel->family ? usercode::to_string(*kernel->family) : "family-less")
-                   .arg(kernel->family && *kernel->family == usercode::Family::Step ? "sim" : "lab"));
+               QString("The app runs your stencil kernels on its image and your step kernels in its simulations. "
+                       "Run %1 kernels with kernelscope-cli lab --kernel-file.")
+                   .arg(kernel->family ? usercode::to_string(*kernel->family) : "family-less"));
     return;
   }
   app::UserStencilChoice choice{kernel, file_name.toStdString(), {}};

@@ -57,19 +57,21 @@ void UserStepBackend::set_model(const sim::SimModel& model) {
 }
 
 Image UserStepBackend::run_steps(const Image& from, long long n, std::vector<double>* step_ms) {
-  Image state = from;
+  Image state;
+  const Image* current = &from;  // no copy of a state that may be 256 MB: each request reads the last one
   usercode::UserLaunchOptions launch;
   launch.params = context_.choice->params;
   launch.block = context_.block;
   launch.cancelled = cancelled_;
   for (long long done = 0; done < n;) {
     const long long steps = std::min(n - done, kMaxStepsPerRequest);
-    usercode::UserStepRun run = usercode::run_user_steps(*context_.worker, *context_.choice->kernel, state,
+    usercode::UserStepRun run = usercode::run_user_steps(*context_.worker, *context_.choice->kernel, *current,
                                                          static_cast<int>(steps), launch);
     throw_unless_ok(run.reply);
     attributes_ = run.reply.attributes;
     if (step_ms) step_ms->insert(step_ms->end(), run.reply.kernel_ms.begin(), run.reply.kernel_ms.end());
     state = std::move(run.state);
+    current = &state;
     done += steps;
   }
   return state;

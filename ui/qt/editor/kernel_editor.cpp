@@ -219,8 +219,9 @@ void KernelEditor::update_run_button() {
   const bool ready = shown_ && shown_->runnable() && !compiling();
   run_->setEnabled(runner && ready);
   run_->setToolTip(!runner  ? "nothing here runs kernels"
-                   : ready ? "Run the kernel on the image instead of the built-in kernel (stencil kernels; "
-                             "array and step kernels run with kernelscope-cli lab and sim --kernel-file)"
+                   : ready ? "Run the kernel on the image instead of the built-in kernel (stencil kernels), or "
+                             "in the simulation instead of its built-in steps (step kernels); array kernels run "
+                             "with kernelscope-cli lab --kernel-file"
                            : "The kernel must compile first");
 }
 
