@@ -136,6 +136,8 @@ TEST(SessionUserStep, AU8KernelStepsLifeThroughTheWorkerAndIsCheckedAgainstItsCp
   s.wait_idle();
   EXPECT_EQ(s.simulation().user_step()->params[0], 4);
   EXPECT_EQ(s.simulation().generation(), 3);  // a new parameter carries the state on
+  ASSERT_TRUE(s.simulation().user_check());  // and the kernel with it is checked from there
+  EXPECT_EQ(s.simulation().user_check()->generation, 3);
 
   // Back to the built-in: its own variant, from the state shown.
   s.use_user_step_kernel(std::nullopt);

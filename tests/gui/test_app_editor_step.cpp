@@ -28,11 +28,12 @@ TEST_F(GuiApp, RunningAStepKernelStepsLifeChecksItAndTheWayBackIsTheBuiltIn) {
   const AppRun run = run_script("editor open " + kLifeTemplate +
                                     "\neditor run\nsim pause\nsim grid 33x17\nparam density=0\nsim print\n"
                                     "pattern blinker\nsim print\nsim step 2\nsim check 2\nsim print\n"
+                                    "editor go-to 1 1\neditor type // edited\\n\nsim print\n"
                                     "click-button Back to the built-in steps\nsim step 1\nsim print\nquit\n",
                                 {"--backend", "cpu"});
   ASSERT_EQ(run.exit_code, 0) << run.describe();
   const std::vector<std::string> states = lines_starting(run.out, "sim kernel=");
-  ASSERT_EQ(states.size(), 4u) << run.out;
+  ASSERT_EQ(states.size(), 5u) << run.out;
   // Run chose life (the template keeps u8 cells); an empty grid is what a kernel that changes nothing gets right.
   EXPECT_NE(states[0].find("sim kernel=life generation=0 playing=off frame=33x17"), std::string::npos) << states[0];
   EXPECT_NE(states[0].find("yours=life_step.cu"), std::string::npos) << states[0];
@@ -47,10 +48,16 @@ TEST_F(GuiApp, RunningAStepKernelStepsLifeChecksItAndTheWayBackIsTheBuiltIn) {
   EXPECT_NE(states[2].find("population=3 steps=2"), std::string::npos) << states[2];
   EXPECT_NE(states[2].find("check=\"2 steps from generation 2 against life on the CPU: matches"), std::string::npos)
       << states[2];
+  // An edit that compiles replaces the kernel at once; the state carries on from generation 2 and is checked again.
+  EXPECT_NE(states[3].find("generation=2"), std::string::npos) << states[3];
+  EXPECT_NE(states[3].find("yours=life_step.cu"), std::string::npos) << states[3];
+  EXPECT_NE(states[3].find("check=\"1 step from generation 2 against life on the CPU: differs: 4 of 561"),
+            std::string::npos)
+      << states[3];
   // The built-in's own step turns the blinker: still 3 cells, no kernel of yours.
-  EXPECT_NE(states[3].find("generation=3"), std::string::npos) << states[3];
-  EXPECT_EQ(states[3].find("yours="), std::string::npos) << states[3];
-  EXPECT_EQ(states[3].find("error="), std::string::npos) << states[3];
+  EXPECT_NE(states[4].find("generation=3"), std::string::npos) << states[4];
+  EXPECT_EQ(states[4].find("yours="), std::string::npos) << states[4];
+  EXPECT_EQ(states[4].find("error="), std::string::npos) << states[4];
 }
 
 TEST_F(GuiApp, RunningAnF32StepKernelStepsHeat) {

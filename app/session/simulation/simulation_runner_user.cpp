@@ -120,6 +120,7 @@ void SimulationRunner::submit_user_check(long long steps) {
                 ctx.post([this, ticket, check = std::move(check), diff = std::move(diff)]() mutable {
                   in_flight_ = play_slice_in_flight_ = false;
                   if (ticket != ticket_ || !active_) return;
+                  check.generation += generation_offset_;  // as the panel counts: across the kernels it carried on
                   user_check_ = std::move(check);
                   user_difference_ = std::move(diff);
                   user_difference_picture_.reset();
