@@ -17,6 +17,7 @@ void Session::make_simulation_runner() {
   hooks.notify = [this](bool error, std::string text) {
     notify(error ? Notice::Level::Error : Notice::Level::Info, Notice::Source::Run, std::move(text));
   };
+  hooks.app_uses_cuda = device_.cuda;
   simulation_ = std::make_unique<SimulationRunner>(*engine_, *worker_, std::move(hooks));
 }
 

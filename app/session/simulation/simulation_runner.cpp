@@ -85,14 +85,14 @@ void capture_state(Simulation& sim, SimulationRunner::Capture& c) {
 // when there is none.
 SimulationRunner::Capture start_simulation(Engine& engine, const SimulationSetup& setup,
                                            const std::shared_ptr<Simulation>& old,
-                                           const std::shared_ptr<usercode::WorkerClient>& user_worker) {
+                                           const std::shared_ptr<usercode::WorkerClient>& user_worker, bool app_gpu) {
   SimulationRunner::Capture c;
   c.fresh = !old;
   // The API starts a simulation from an image: the current state of the running one carries it over.
   SimulationStart start = old ? SimulationStart{.image = old->image()} : start_of(setup);
   c.carried_generations = old ? old->generation() : 0;
   SimulationRequest request = request_of(setup);
-  if (setup.user) attach_user_step(request, engine, setup, user_worker, &c.user_backend);
+  if (setup.user) attach_user_step(request, engine, app_gpu, setup, user_worker, &c.user_backend);
   c.sim = std::make_shared<Simulation>(engine, std::move(request), std::move(start));
   if (c.fresh) c.picture = app::suggested_picture(setup.kernel, c.sim->image(), setup.params);
   c.report = c.sim->report();
@@ -298,7 +298,7 @@ void SimulationRunner::submit_create(bool fresh) {
   worker_.submit(
       kJobKind, "",
       guarded(ticket, "starting the simulation", [this, ticket, setup = desired_, old](Worker::Context& ctx) {
-          Capture c = start_simulation(engine_, setup, old, user_worker_);
+          Capture c = start_simulation(engine_, setup, old, user_worker_, hooks_.app_uses_cuda);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       /*replace_waiting=*/false);
@@ -315,7 +315,7 @@ void SimulationRunner::submit_params() {
           // A parameter of the initial state is not applied: it needs a fresh start, which classify_change
           // normally chooses itself; the simulation has the last word.
           if (!sim->set_params(setup.params).applied) {
-            Capture c = start_simulation(engine_, setup, nullptr, user_worker_);
+            Capture c = start_simulation(engine_, setup, nullptr, user_worker_, hooks_.app_uses_cuda);
             ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
             return;
           }

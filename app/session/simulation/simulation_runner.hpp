@@ -73,6 +73,10 @@ class SimulationRunner {
     std::function<std::uint64_t()> next_frame_generation;  // a fresh output generation for each frame
     std::function<void()> grid_changed;                    // a grid of another shape: the viewport refits
     std::function<void(bool error, std::string text)> notify;
+    // Whether the app's process may use its GPU (Session::Options::use_cuda and a device): a step kernel of the
+    // user's then reports against the GPU's copy bandwidth and peaks; else against the CPU's, and the app's
+    // process never touches CUDA (the kernel itself runs in the worker either way).
+    bool app_uses_cuda = false;
   };
 
   struct Brush {

@@ -141,14 +141,14 @@ UserStepCheck UserStepBackend::check(Runtime& runtime, const Simulation& simulat
   return c;
 }
 
-void attach_user_step(SimulationRequest& request, Engine& engine, const SimulationSetup& setup,
+void attach_user_step(SimulationRequest& request, Engine& engine, bool app_gpu, const SimulationSetup& setup,
                       std::shared_ptr<usercode::WorkerClient> worker, UserStepBackend** made) {
   UserStepContext context;
   context.choice = setup.user;
   context.worker = std::move(worker);
   if (setup.block)
     context.block = {static_cast<unsigned>(setup.block->x), static_cast<unsigned>(setup.block->y)};
-  const bool gpu = engine.cuda_available();
+  const bool gpu = app_gpu && engine.cuda_available();
   if (gpu) {
     context.device = engine.cuda().device();
     context.copy_bandwidth_gbps = [&engine] { return engine.cuda().copy_bandwidth_gbps(); };

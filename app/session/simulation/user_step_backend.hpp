@@ -94,10 +94,11 @@ class UserStepBackend final : public sim::SimBackend {
 };
 
 // Makes `request` step with `setup.user` on `worker`: its own_backend runs the kernel with the setup's block (32x8
-// by default), the engine's GPU for the occupancy and its copy bandwidth; its variant is "yours", its backend CUDA
-// (the roofline's peaks) where the app has a GPU. `*made` is set to the backend (which the Simulation then owns)
-// when the simulation is constructed. Called on the worker thread.
-void attach_user_step(SimulationRequest& request, Engine& engine, const SimulationSetup& setup,
+// by default); with `app_gpu` (the app's process uses its GPU) the engine's GPU gives the occupancy and the copy
+// bandwidth and the backend is CUDA (the roofline's peaks), else the report has neither and the CPU's peaks. Its
+// variant is "yours". `*made` is set to the backend (which the Simulation then owns) when the simulation is
+// constructed. Called on the worker thread.
+void attach_user_step(SimulationRequest& request, Engine& engine, bool app_gpu, const SimulationSetup& setup,
                       std::shared_ptr<usercode::WorkerClient> worker, UserStepBackend** made);
 
 // While alive, the user kernel's requests of `backend` (none: nothing) stop when the job `ctx` is cancelled.
