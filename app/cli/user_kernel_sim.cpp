@@ -20,6 +20,7 @@
 #include "report/report_json.hpp"
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
+#include "sim/sim_params.hpp"
 #include "usercode/check/compare.hpp"
 #include "usercode/run/checked_outcome.hpp"
 #include "usercode/run/user_step.hpp"
@@ -84,6 +85,7 @@ StepReference parse_step_reference(const UserStepCliOptions& opt, ElemType type)
   r.request.variant = name.variant;
   r.request.backend = spec.find_variant(name.variant)->backend;
   r.request.params = params_from_assignments(spec, opt.compare_params);
+  sim::check_params(sim::sim_kind_of(spec.id), r.request.params);  // dt beyond the stability limit, ...
   r.tolerance = check_tolerance_of(type, opt.abs_tol, opt.rel_tol);
   return r;
 }

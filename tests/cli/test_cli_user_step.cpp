@@ -34,6 +34,9 @@ TEST(CliUserStep, ACompareThatCannotHoldIsExitTwoBeforeAnythingRuns) {
   expect_refused(sim({"--compare", "life:nope"}), 2, "life has no variant `nope`", dir.path());
   expect_refused(sim({"--compare", "life", "--compare-param", "nope=1"}), 2, "unknown parameter 'nope'", dir.path());
   expect_refused(sim({"--compare", "life", "--compare-param", "rule=B9/S"}), 2, "rule", dir.path());
+  write_file(dir / "heat.cu", kHeatPeriodic);
+  expect_refused({"sim", "--kernel-file", "heat.cu", "--steps", "3", "--compare", "heat", "--compare-param", "dt=1"},
+                 2, "dt", dir.path());  // beyond the stability limit 1 / (4 diffusivity): refused before it runs
   expect_refused(sim({"--compare-param", "rule=B36/S23"}), 2,
                  "--compare-param, --abs-tol and --rel-tol go with --compare", dir.path());
   expect_refused(sim({"--abs-tol", "0.5"}), 2, "go with --compare", dir.path());

@@ -42,11 +42,7 @@ SimChange classify_change(const SimulationSetup& a, const SimulationSetup& b) {
 }
 
 void check_simulation_params(const std::string& kernel, const ParamSet& params) {
-  switch (sim::sim_kind_of(kernel)) {
-    case sim::SimKind::Life: sim::life_params(params); break;
-    case sim::SimKind::Heat: sim::heat_params(params); break;
-    case sim::SimKind::GrayScott: sim::grayscott_params(params); break;
-  }
+  sim::check_params(sim::sim_kind_of(kernel), params);
 }
 
 SimulationRequest request_of(const SimulationSetup& s) {
