@@ -59,6 +59,9 @@ struct SimOptions {
   std::uint64_t seed = 1;
   bool checked = false;
   double timeout_s = 2;
+  std::string compare;                      // with --kernel-file: the built-in checked against
+  std::vector<std::string> compare_params;
+  std::optional<double> abs_tol, rel_tol;
 };
 
 int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
@@ -76,6 +79,10 @@ int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
   u.seed = opt.seed;
   u.output = opt.output;
   u.json = opt.json;
+  u.compare = opt.compare;
+  u.compare_params = opt.compare_params;
+  u.abs_tol = opt.abs_tol;
+  u.rel_tol = opt.rel_tol;
   return run_user_step_kernel(u, global);
 }
 
@@ -113,6 +120,9 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   if (opt.kernel.empty())
     throw_usage("name a simulation (life, heat, grayscott), or your own step kernel with --kernel-file FILE.cu");
   if (opt.checked) throw_usage("--checked goes with --kernel-file (your own kernel)");
+  if (!opt.compare.empty() || !opt.compare_params.empty() || opt.abs_tol || opt.rel_tol)
+    throw_usage("--compare, --compare-param, --abs-tol and --rel-tol go with --kernel-file (your own kernel)",
+                "a built-in simulation is the reference: sim --kernel-file FILE.cu --compare life");
   // Everything that needs no file and no device first: a bad request costs nothing.
   const KernelSpec& spec = KernelRegistry::builtin().get(opt.kernel);
   if (spec.category != "simulation")
@@ -284,6 +294,16 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
                   "state (--seed) or an image (-i)");
   sub->add_option("--seed", opt->seed, "With --kernel-file: seed of the random first state")->capture_default_str();
   sub->add_flag("--checked", opt->checked, "With --kernel-file: compile with -DKS_CHECKED (bounds-checked accessors)");
+  sub->add_option("--compare", opt->compare,
+                  "With --kernel-file: run the built-in simulation KERNEL[:VARIANT] (life for u8 cells, heat for f32; "
+                  "default variant cpu) from the same state for the same steps and check yours against it (exit 1 "
+                  "when they differ)");
+  sub->add_option("--compare-param", opt->compare_params, "With --compare: the reference's NAME=VALUE (repeat)")
+      ->allow_extra_args(false);
+  sub->add_option("--abs-tol", opt->abs_tol, "With --compare: absolute tolerance (default 0 for u8, 1e-5 for f32)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--rel-tol", opt->rel_tol, "With --compare: relative tolerance (default 0 for u8, 1e-5 for f32)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--timeout", opt->timeout_s, "With --kernel-file: seconds one step may take before it is stopped")
       ->check(CLI::Range(0.05, 3600.0))
       ->capture_default_str();

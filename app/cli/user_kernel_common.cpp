@@ -94,6 +94,7 @@ usercode::Tolerance chosen_tolerance(usercode::Tolerance defaults, std::optional
                                      std::optional<double> rel_tol) {
   if (abs_tol) defaults.abs = *abs_tol;
   if (rel_tol) defaults.rel = *rel_tol;
+  usercode::check_tolerance(defaults);  // a usage Error for a negative or non-finite one
   return defaults;
 }
 

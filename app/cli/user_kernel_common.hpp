@@ -8,7 +8,7 @@
 
 #include "registry/kernel_spec.hpp"
 #include "usercode/check/comparison.hpp"
-
+#include "usercode/check/tolerance.hpp"
 #include "usercode/run/user_launch.hpp"
 #include "usercode/run/worker_client.hpp"
 #include "usercode/user_kernel.hpp"

@@ -3,6 +3,7 @@
 // inputs (or, with --compare KERNEL[:VARIANT], a lab kernel's, and checked against it), and a user's own `step` kernel for N steps from a random soup or an image, in the worker process, with
 // the timings against the copy bandwidth and the outputs written as files.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,11 @@ struct UserStepCliOptions {
   std::uint64_t seed = 1;
   std::string output;
   std::string json;
+  // The built-in simulation run from the same state for the same steps, whose final state yours is checked
+  // against (inputs/step_reference.hpp): KERNEL[:VARIANT], its parameters, the tolerance over the type's default.
+  std::string compare;
+  std::vector<std::string> compare_params;
+  std::optional<double> abs_tol, rel_tol;
 };
 int run_user_step_kernel(const UserStepCliOptions& options, const GlobalOptions& global);
 

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <random>
 
+#include "cli/request_checks.hpp"
 #include "cli/user_kernel_lab.hpp"
 #include "core/error.hpp"
 #include "core/timing.hpp"
@@ -13,9 +14,14 @@
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
 #include "io/npy.hpp"
+#include "inputs/step_reference.hpp"
+#include "registry/registry.hpp"
+#include "report/comparison_json.hpp"
 #include "report/report_json.hpp"
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
+#include "sim/sim_params.hpp"
+#include "usercode/check/compare.hpp"
 #include "usercode/run/checked_outcome.hpp"
 #include "usercode/run/user_step.hpp"
 
@@ -59,6 +65,29 @@ Image state_picture(const Image& state, bool& stretched) {
   return picture;
 }
 
+// The built-in simulation `--compare` names, with its parameters: one that keeps a state of the kernel's type
+// (life u8, heat f32), any of its variants ("cpu" when none is named). Usage Errors name what fits.
+struct StepReference {
+  std::string label;
+  SimulationRequest request;
+  usercode::Tolerance tolerance;
+};
+
+StepReference parse_step_reference(const UserStepCliOptions& opt, ElemType type) {
+  const ComparedKernel compared = parse_compare(opt.compare);  // unknown kernels and variants refused there
+  const KernelSpec& spec = *compared.spec;
+  inputs::check_step_reference(spec.id, type);
+  StepReference r;
+  r.label = compared.label;
+  r.request.kernel = spec.id;
+  r.request.variant = compared.variant;
+  r.request.backend = spec.find_variant(compared.variant)->backend;
+  r.request.params = params_from_assignments(spec, opt.compare_params);
+  sim::check_params(sim::sim_kind_of(spec.id), r.request.params);  // dt beyond the stability limit, ...
+  r.tolerance = chosen_tolerance(usercode::default_tolerance(type), opt.abs_tol, opt.rel_tol);
+  return r;
+}
+
 }  // namespace
 
 int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& global) {
@@ -73,6 +102,10 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
   if (to_npy && type != ElemType::F32)
     throw_usage("a u8 state has no .npy form here (.npy arrays are f32, f64, i32, u32, u64)",
                 "write a picture (.png), or make the state float");
+  std::optional<StepReference> reference;
+  if (!opt.compare.empty()) reference = parse_step_reference(opt, type);
+  if (opt.compare.empty() && (opt.abs_tol || opt.rel_tol || !opt.compare_params.empty()))
+    throw_usage("--compare-param, --abs-tol and --rel-tol go with --compare KERNEL[:VARIANT]");
   if (!opt.output.empty()) inputs::check_output_folder(opt.output);
   if (!opt.json.empty()) inputs::check_output_folder(opt.json);
 
@@ -97,6 +130,12 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
                 "fix the index at that access; nothing was written");
 
   Engine engine(Engine::Options{global.threads});
+  // The built-in from the same first state for as many steps, compared with yours at the end.
+  std::optional<usercode::Comparison> comparison;
+  if (reference) {
+    const Image expected = inputs::builtin_steps(engine, reference->request, initial, opt.steps);
+    comparison = usercode::compare_images(run.state, expected, reference->tolerance, &engine.pool());
+  }
   const double copy_gbps = engine.cuda().copy_bandwidth_gbps();
   const TimingStats step_time = TimingStats::of(run.reply.kernel_ms);
   const std::uint64_t bytes = 2 * static_cast<std::uint64_t>(initial.byte_size());  // read the state, write the next
@@ -130,6 +169,10 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
     j["percent_of_copy"] = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     j["cell_updates_per_second"] = updates;
     j["user_kernel"] = report::user_kernel_json(opt.common.kernel_file, prepared.kernel);
+    if (comparison) {
+      j["comparison"] = report::comparison_json(*comparison);
+      j["comparison"]["reference"] = reference->label;
+    }
     write_text_atomically(opt.json, j.dump(2) + "\n");
   }
   fmt::print("your kernel {} ({}) on {}: {}x{} {} cells from {}, {} steps, block {}x{}\n",
@@ -139,10 +182,14 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
              report::format_ms(step_time.min_ms), report::format_ms(step_time.median_ms),
              report::format_ms(step_time.p95_ms), gbps,
              copy_gbps > 0 ? fmt::format("{:.1f}% of copy", 100 * gbps / copy_gbps) : "-", updates);
+  if (comparison)
+    fmt::print("check against {} after {} steps: {}\n", reference->label, opt.steps,
+               usercode::comparison_summary(*comparison));
   if (!opt.output.empty())
     fmt::print("wrote {}{}\n", opt.output, stretched ? " (cells 0 and 1 drawn black and white)" : "");
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
-  return 0;
+  // A final state that differs from the built-in's is a failure of the kernel, as with `run --compare`.
+  return comparison && !comparison->matches() ? 1 : 0;
 }
 
 }  // namespace ks::cli

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "session/simulation/life_pattern_files.hpp"
 #include "session/session.hpp"
+#include "usercode/check/comparison.hpp"
 
 namespace ks::gui {
 
@@ -36,6 +37,11 @@ std::string status(const app::Session& s) {
   if (r.stats().total) line += fmt::format(" total={:.6g}", *r.stats().total);
   line += fmt::format(" steps={}", r.timing().stats.count);
   if (r.error()) line += " error=\"" + r.error()->full_message() + "\"";
+  if (r.user_step()) line += " yours=" + r.user_step()->file_name;
+  if (r.user_check())
+    line += fmt::format(" check=\"{} step{} from generation {} against {}: {}\"", r.user_check()->steps,
+                        r.user_check()->steps == 1 ? "" : "s", r.user_check()->generation, r.user_check()->reference,
+                        usercode::comparison_summary(r.user_check()->comparison));
   return line;
 }
 
@@ -93,13 +99,15 @@ bool run_sim_command(const QStringList& w, app::Session& s, long long& wait_unti
     wait_until_generation = number(w, 2, "a generation");
     if (!r.playing() && r.generation() < wait_until_generation)
       throw_usage("the simulation is paused and would never get there", "sim play first");
+  } else if (sub == "check") {  // your step kernel: N steps of it and of the built-in from here, compared
+    r.check_user_steps(w.size() > 2 ? number(w, 2, "a number of steps") : 1);
   } else if (sub == "print") {
     std::puts(status(s).c_str());
     std::fflush(stdout);
   } else {
     throw_usage("unknown sim command '" + sub.toStdString() + "'",
                 "play, pause, reset, step N, steps-per-frame N, grid WxH, start ..., brush ..., paint X Y, "
-                "export-frames DIR N, export-gif FILE N K [DELAY], wait-generation N, print");
+                "export-frames DIR N, export-gif FILE N K [DELAY], wait-generation N, check [N], print");
   }
   s.request_run();  // the start, grid or pattern may have changed
   return true;

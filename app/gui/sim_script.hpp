@@ -8,7 +8,10 @@
 //   sim export-frames DIR N       (the next N steps as DIR/frame_00000.png ...)
 //   sim export-gif FILE N K [D]   (an animated GIF: the state shown, then every K-th step; D/100 s per frame)
 //   sim wait-generation N         (waits until the generation reaches N, while playing)
-//   sim print                     (prints "sim kernel=life generation=N population=P playing=on ...")
+//   sim check [N]                 (your step kernel: N steps, default 1, of it and of the built-in from here, compared)
+//   sim print                     (prints "sim kernel=life generation=N population=P playing=on ...", and with your
+//                                  step kernel " yours=FILE check=\"1 step from generation 0 against life on the
+//                                  CPU: matches: ...\"")
 #include <QStringList>
 
 namespace ks::app {

@@ -35,7 +35,7 @@ lab::LabReport user_array_lab_report(const UserRunContext& c, const UserLabRun& 
   r.cost.operations = u.lab_kernel->lab->cost(u.size, *u.lab_params).operations;
   r.operation_kind = info.operations;
   r.copy_bandwidth_gbps = c.copy_bandwidth_gbps;
-  r.occupancy = user_occupancy(c, static_cast<int>(u.run->block), reply);
+  if (c.device_info) r.occupancy = user_occupancy(*c.kernel, reply.attributes, *c.device_info, {u.run->block, 1});
   if (r.occupancy && c.device_info) {
     lab::LaunchGeometry g;
     g.grid_x = u.run->grid;

@@ -5,16 +5,16 @@
 
 namespace ks::report {
 
-std::optional<OccupancyReport> user_occupancy(const UserRunContext& c, int block_threads,
-                                             const usercode::WorkerReply& reply) {
+std::optional<OccupancyReport> user_occupancy(const usercode::CompiledKernel& kernel,
+                                              const usercode::EntryAttributes& attributes, const DeviceInfo& device,
+                                              std::array<unsigned, 2> block) {
   // The compiler's report where NVRTC gave it, else what the driver says of the loaded entry.
-  const usercode::KernelFacts& f = c.kernel->entry_facts();
-  const bool known = f.resources_reported || reply.attributes.known;
-  if (!c.device_info || !known) return std::nullopt;
-  const int registers = f.resources_reported ? f.registers : reply.attributes.registers;
-  const int shared = f.resources_reported ? f.shared_bytes : reply.attributes.shared_bytes;
-  const BlockResources resources{block_threads, registers, static_cast<std::size_t>(shared)};
-  const OccupancyLimits limits = occupancy_limits(*c.device_info, resources);
+  const usercode::KernelFacts& f = kernel.entry_facts();
+  if (!f.resources_reported && !attributes.known) return std::nullopt;
+  const int registers = f.resources_reported ? f.registers : attributes.registers;
+  const int shared = f.resources_reported ? f.shared_bytes : attributes.shared_bytes;
+  const BlockResources resources{static_cast<int>(block[0] * block[1]), registers, static_cast<std::size_t>(shared)};
+  const OccupancyLimits limits = occupancy_limits(device, resources);
   OccupancyReport o;
   o.kernel_name = f.name;
   o.block_threads = resources.threads;
@@ -44,7 +44,7 @@ RunReport user_stencil_report(const UserRunContext& c, const ImageShape& shape, 
   if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
   r.copy_bandwidth_gbps = c.copy_bandwidth_gbps;
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
-  r.occupancy = user_occupancy(c, static_cast<int>(block[0] * block[1]), reply);
+  if (c.device_info) r.occupancy = user_occupancy(*c.kernel, reply.attributes, *c.device_info, block);
   r.roofline = roofline_figures(r.cost.operations, r.cost.bytes, r.kernel_time.median_ms, c.peaks);
   return r;
 }

@@ -26,10 +26,11 @@ struct UserRunContext {
   std::vector<std::pair<std::string, std::string>> params;  // as the user typed them
 };
 
-// The occupancy of a user kernel's launch of `block_threads` threads on context.device_info, from the compiler's
-// registers and shared memory (or the driver's where NVRTC gave no ptxas report); none without a device or figures.
-std::optional<OccupancyReport> user_occupancy(const UserRunContext& context, int block_threads,
-                                             const usercode::WorkerReply& reply);
+// The occupancy of a user kernel at `block` on `device`: from the compiler's report where NVRTC gave it, else from
+// what the driver said of the loaded entry (`attributes`); none when neither is known.
+std::optional<OccupancyReport> user_occupancy(const usercode::CompiledKernel& kernel,
+                                              const usercode::EntryAttributes& attributes, const DeviceInfo& device,
+                                              std::array<unsigned, 2> block);
 
 // The report of a stencil run: cost = one read and one write of the image (as the built-ins'); no operations are
 // counted for a kernel whose arithmetic is unknown, so its roofline point sits on the memory slope.

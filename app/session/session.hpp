@@ -144,6 +144,14 @@ class Session {
   void use_user_array_kernel(std::optional<UserArrayChoice> choice);
   // The user's array kernel running in the Lab, if any (for Qt code, which cannot include the lab's headers).
   const std::optional<UserArrayChoice>& user_array_kernel() const noexcept;
+  // Steps the live simulation with a user's `step` kernel (session_user_step.cpp) instead of the built-in's
+  // variant, or (nullopt) goes back to the built-in. The simulation is the one whose state the kernel's element
+  // type fits — life for u8 cells (0 dead, 1 alive), heat for f32 temperatures (Gray-Scott keeps two values per
+  // cell, which no step kernel carries) — chosen now if another kernel is, with a notice; its start, patterns,
+  // brush, grid, block and steps per frame apply, and its CPU reference is what the kernel is checked against
+  // (simulation().user_check()). A stencil kernel of yours gives way. Usage Error for a kernel that did not
+  // compile or is not of the step family.
+  void use_user_step_kernel(std::optional<UserStepChoice> choice);
 
   // ---- running (the active document's) ----
   void run_now();      // runs the current request and waits for it; throws its ks::Error
@@ -157,9 +165,12 @@ class Session {
   // does no more work afterwards.
   void shut_down();
   Worker::Status job_status() const { return worker_->status(); }
-  // A playing simulation keeps the worker going on its own: only what was asked of it counts.
+  // A playing simulation keeps the worker going on its own: only what was asked of it counts — a change not yet
+  // applied (a new start, pattern or kernel of yours), its follow-up (the check of a kernel of yours), queued steps.
   bool busy() const {
-    return stencil_->run_requested() || (simulating() && simulation_->work_queued()) ||
+    const bool simulation_asked =
+        simulating() && (simulation_->work_queued() || !(simulation_->settled() || simulation_->only_playing()));
+    return stencil_->run_requested() || simulation_asked ||
            !(worker_->idle() || (simulating() && simulation_->only_playing()));
   }
   // Blocks until every requested run and job is done and applied (tests, headless use); a run still waiting

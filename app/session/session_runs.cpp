@@ -9,6 +9,7 @@
 #include "session/lab/lab_document.hpp"
 #include "session/lab/lab_exports.hpp"
 #include "session/session.hpp"
+#include "session/simulation/simulation_runner.hpp"
 #include "session/topology/topology_document.hpp"
 
 namespace ks::app {
@@ -97,7 +98,7 @@ void Session::note_display(std::uint64_t generation, double ms, std::string path
 
 ui::DisplayFrame Session::display_frame() const {
   ui::DisplayFrame f = simulating() ? simulation_frame() : in_lab() ? lab_frame() : stencil_frame();
-  if (stencil_->user_gpu_work_cut_off() || lab_->user_gpu_work_cut_off())
+  if (stencil_->user_gpu_work_cut_off() || lab_->user_gpu_work_cut_off() || simulation_->user_gpu_work_cut_off())
     f.interop_refused = "CUDA-GL interop is off since your kernel's GPU work was cut off (a fault or a stopped "
                         "launch): this driver draws interop frames black after that";
   return f;

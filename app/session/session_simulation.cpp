@@ -17,6 +17,7 @@ void Session::make_simulation_runner() {
   hooks.notify = [this](bool error, std::string text) {
     notify(error ? Notice::Level::Error : Notice::Level::Info, Notice::Source::Run, std::move(text));
   };
+  hooks.app_uses_cuda = device_.cuda;
   simulation_ = std::make_unique<SimulationRunner>(*engine_, *worker_, std::move(hooks));
 }
 
@@ -29,6 +30,12 @@ ui::DisplayFrame Session::simulation_frame() const {
   f.output_device = frame.device;
   f.input_generation = generations_.input;
   f.output_generation = frame.generation;
+  // Your step kernel's difference from the built-in in place of the state (Your kernel > Show the difference).
+  if (simulation_->showing_difference() && simulation_->difference_picture()) {
+    f.output = simulation_->difference_picture().get();
+    f.output_device = {};
+    f.output_generation = simulation_->difference_generation();
+  }
   // No input: the grid is what is shown and fitted (a random or pattern grid has nothing to compare with).
   return f;
 }

@@ -104,4 +104,12 @@ GrayScottParams grayscott_params(const ParamSet& p) {
   return g;
 }
 
+void check_params(SimKind kind, const ParamSet& params) {
+  switch (kind) {
+    case SimKind::Life: life_params(params); break;
+    case SimKind::Heat: heat_params(params); break;
+    case SimKind::GrayScott: grayscott_params(params); break;
+  }
+}
+
 }  // namespace ks::sim

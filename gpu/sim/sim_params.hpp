@@ -63,6 +63,8 @@ bool is_initial_state_param(const std::string& name);
 LifeParams life_params(const ParamSet& params);
 HeatParams heat_params(const ParamSet& params);          // usage Error when dt exceeds the stability limit
 GrayScottParams grayscott_params(const ParamSet& params);  // the same; and for a preset with F or k set too
+// The checks above for the simulation of `kind` alone (what a front end refuses before it starts anything).
+void check_params(SimKind kind, const ParamSet& params);
 
 // Gray-Scott presets: name -> (F, k). Classic regimes of Pearson's map ("Complex patterns in a simple system",
 // Science 1993), with the names they are usually shown under.

@@ -87,8 +87,9 @@ Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationSt
   const KernelSpec& spec = simulation_spec(request_.kernel);
   request_.kernel = spec.id;
   if (request_.params.specs().empty()) request_.params = spec.default_params();
-  variant_ = checked_variant(spec, request_.backend, request_.variant);
-  if (request_.backend == Backend::Cpu && request_.block)
+  variant_ = request_.own_backend ? (request_.variant.empty() ? std::string("yours") : request_.variant)
+                                  : checked_variant(spec, request_.backend, request_.variant);
+  if (request_.backend == Backend::Cpu && request_.block && !request_.own_backend)
     throw_usage("--block applies to the CUDA backend only", "drop --block, or use --backend cuda");
   if (start.image && start.pattern)
     throw_usage("give an image or a pattern, not both", "a pattern is placed on an empty grid");
@@ -111,7 +112,9 @@ Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationSt
   model_ = std::make_unique<sim::SimModel>(make_model(spec, request_.params, w, h));
   initial_ = sim::initial_fields(*model_, start.image, start.pattern);
 
-  if (request_.backend == Backend::Cpu) {
+  if (request_.own_backend) {
+    backend_ = request_.own_backend(*model_);
+  } else if (request_.backend == Backend::Cpu) {
     backend_ = sim::make_cpu_backend(*model_, variant_, runtime_.pool());
   } else {
     backend_ = sim::cuda::make_cuda_backend(runtime_.cuda(), *model_, variant_,

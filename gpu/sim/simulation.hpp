@@ -12,6 +12,7 @@
 // Everything about the request (kernel, parameters including the stability limit, variant, block against the
 // device and the kernel, grid size, pattern size) is checked in the constructor, before any memory is taken.
 // Not thread-safe: one thread drives a Simulation (the GUI's worker), others read what it hands out.
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,6 +44,11 @@ struct SimulationRequest {
   std::optional<BlockShape> block;   // CUDA only; empty: 32x8 (strip: a width that is a multiple of 32 or a
                                      // power of two, since neighbours travel by warp shuffles)
   int width = 0, height = 0;         // grid size; 0 x 0: the image's size, or kDefaultSimSize without an image
+  // A backend of the caller's own in place of the registry's variants (the app steps a user's `step` kernel
+  // through one): made once the model (kind, grid, parameters) is checked, and loaded with the initial state like
+  // any other. `variant` is then only its name in reports ("yours" when empty); `backend` says where it runs (its
+  // peaks are the roofline's); its frames are read on the host (image()), never through device_image().
+  std::function<std::unique_ptr<sim::SimBackend>(const sim::SimModel&)> own_backend;
 };
 
 inline constexpr int kDefaultSimSize = 512;
@@ -121,6 +127,8 @@ class Simulation {
   const std::string& kernel() const noexcept { return request_.kernel; }
   const std::string& variant() const noexcept { return variant_; }
   Backend backend() const noexcept { return request_.backend; }
+  // Whether device_image() shows the state (a CUDA variant of the registry); false: read it with image().
+  bool frames_on_device() const noexcept { return request_.backend == Backend::Cuda && !request_.own_backend; }
 
   // The state on the host, for display and export: life u8 (0 dead, 255 alive), heat f32 u, grayscott f32 v.
   Image image();

@@ -1,5 +1,7 @@
 #include "cli/cli_runner.hpp"
 
+#include "support/test_support.hpp"
+
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
@@ -119,6 +121,12 @@ void expect_refused(const std::vector<std::string>& args, int exit_code, const s
   const CliResult r = run_cli(args, cwd);
   EXPECT_EQ(r.exit_code, exit_code) << r.err;
   EXPECT_NE(r.err.find(message), std::string::npos) << r.err;
+}
+
+bool cli_has_nvrtc() {
+  TempDir dir;
+  write_file(dir / "probe.cu", "__global__ void k() {}\n");
+  return run_cli({"compile", "probe.cu"}, dir.path()).err.find("needs NVRTC") == std::string::npos;
 }
 
 }  // namespace ks::test

@@ -16,16 +16,6 @@
 namespace ks::test {
 namespace {
 
-// A build without the CUDA toolkit says so when asked to compile; these tests then have nothing to check.
-bool cli_has_nvrtc() {
-  TempDir dir;
-  write_file(dir / "probe.cu", "__global__ void k() {}\n");
-  return run_cli({"compile", "probe.cu"}, dir.path()).err.find("needs NVRTC") == std::string::npos;
-}
-
-#define KS_REQUIRE_NVRTC() \
-  if (!cli_has_nvrtc()) GTEST_SKIP() << "this build has no NVRTC"
-
 const std::filesystem::path kTemplates = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels";
 
 TEST(CliCompile, TemplateFactsAsTextAndJson) {

@@ -17,17 +17,6 @@ namespace {
 
 const std::filesystem::path kTemplates = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels";
 
-bool cli_has_nvrtc() {
-  TempDir dir;
-  write_file(dir / "probe.cu", "__global__ void k() {}\n");
-  return run_cli({"compile", "probe.cu"}, dir.path()).err.find("needs NVRTC") == std::string::npos;
-}
-
-#define KS_REQUIRE_NVRTC()                                              \
-  do {                                                                  \
-    if (!cli_has_nvrtc()) GTEST_SKIP() << "this build has no NVRTC"; \
-  } while (0)
-
 void copy_template(const TempDir& dir, const char* name) {
   std::filesystem::copy_file(kTemplates / name, dir / name);
 }

@@ -54,4 +54,40 @@ __global__ void reduce_pads(const float* in, float* out, int n) {
 }
 )";
 
+// Life as the template writes it, but born on 3 or 6 neighbours (HighLife's B36/S23): a wrong rule for Conway's
+// B3/S23, which a soup shows within a few steps.
+inline constexpr char kLifeBornOn3Or6[] = R"(// @family step
+__global__ void highlife_step(const unsigned char* state, unsigned char* next, int width, int height) {
+  const int x = ks::global_x();
+  const int y = ks::global_y();
+  if (x >= width || y >= height) return;
+  int n = 0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      if (dx != 0 || dy != 0) n += state[ks::floor_mod(y + dy, height) * width + ks::floor_mod(x + dx, width)];
+  const bool alive = state[y * width + x] != 0;
+  next[y * width + x] = (alive && (n == 2 || n == 3)) || (!alive && (n == 3 || n == 6)) ? 1 : 0;
+}
+)";
+
+// One explicit step of the heat equation on a torus (the built-in heat with boundary=periodic): u + r (sum of
+// the 4 neighbours - 4 u), with r a declared parameter (the built-in's diffusivity * dt, 0.2 by default). The
+// neighbours are summed as the built-in sums them and the products rounded separately (__fmul_rn, __fadd_rn), so
+// it agrees with the CPU reference to the last bit.
+inline constexpr char kHeatPeriodic[] = R"(// @family step
+// @param r float [0, 0.25] = 0.2   diffusivity * dt
+__global__ void heat_step(const float* state, float* next, int width, int height, float r) {
+  const int x = ks::global_x();
+  const int y = ks::global_y();
+  if (x >= width || y >= height) return;
+  const float u = state[y * width + x];
+  const float n = state[ks::floor_mod(y - 1, height) * width + x];
+  const float s = state[ks::floor_mod(y + 1, height) * width + x];
+  const float w = state[y * width + ks::floor_mod(x - 1, width)];
+  const float e = state[y * width + ks::floor_mod(x + 1, width)];
+  const float sum = __fadd_rn(__fadd_rn(w, e), __fadd_rn(n, s));
+  next[y * width + x] = __fadd_rn(u, __fmul_rn(r, __fadd_rn(sum, -4.0f * u)));
+}
+)";
+
 }  // namespace ks::test

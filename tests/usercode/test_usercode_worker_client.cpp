@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "support/fake_worker.hpp"
 #include "support/test_support.hpp"
 #include "usercode/run/child_process.hpp"
 #include "usercode/run/launch_plan.hpp"
@@ -19,33 +20,11 @@ namespace {
 
 using namespace std::chrono_literals;
 
-constexpr const char* kHello =
-    R"(echo '{"hello":{"ok":true,"device":"Fake GPU","arch":"sm_90","message":""}}')";
+using test::FakeWorker;
+constexpr const char* kHello = test::kFakeHello;
 constexpr const char* kOkReply =
     R"(echo '{"reply":{"outcome":"ok","message":"","cuda_error":"","kernel_ms":[1.5,2.5],"upload_ms":0.5,)"
     R"("download_ms":0.25,"load_ms":0}}')";
-
-// A worker made of a shell script: `body` runs after the shebang.
-class FakeWorker {
- public:
-  explicit FakeWorker(const std::string& body) : path_(dir_ / "worker.sh") {
-    std::ofstream(path_) << "#!/bin/sh\n" << body << "\n";
-    std::filesystem::permissions(path_, std::filesystem::perms::owner_all);
-  }
-  WorkerClient::Options options(std::chrono::milliseconds launch = 2000ms,
-                                std::chrono::milliseconds setup = 5000ms) const {
-    WorkerClient::Options o;
-    o.executable = path_.string();
-    o.arguments = {};
-    o.launch_timeout = launch;
-    o.setup_timeout = setup;
-    return o;
-  }
-
- private:
-  test::TempDir dir_;
-  std::filesystem::path path_;
-};
 
 LaunchPlan two_launches() {
   LaunchPlan p;

@@ -13,6 +13,7 @@ namespace ks::ui::panels {
 
 void draw_kernel_section(app::Session& session, PanelState& state);
 void draw_user_kernel_section(app::Session& session, PanelState& state);  // stencil/user_kernel_section.cpp
+void draw_user_step_section(app::Session& session, PanelState& state);    // simulation/user_step_section.cpp
 void draw_launch_section(app::Session& session, PanelState& state);
 void draw_timing_section(app::Session& session, PanelState& state);
 void draw_device_section(app::Session& session, PanelState& state);

@@ -138,6 +138,8 @@ void draw_panels(app::Session& s, PanelState& st) {
                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoTitleBar);
   ImGui::PushItemWidth(-ImGui::GetFontSize() * 9);  // room for the labels at the right ("neighbours (?)")
   if (s.stencil().user_kernel()) section("Your kernel", st.user_kernel_open, s, st, panels::draw_user_kernel_section);
+  if (s.simulating() && s.simulation().user_step())
+    section("Your kernel", st.user_kernel_open, s, st, panels::draw_user_step_section);
   section("Kernel", st.kernel_open, s, st, panels::draw_kernel_section);
   if (s.simulating()) section("Simulation", st.simulation_open, s, st, panels::draw_simulation_section);
   if (s.in_lab()) section("Lab", st.lab_open, s, st, panels::draw_lab_section);

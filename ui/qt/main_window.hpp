@@ -120,6 +120,10 @@ class MainWindow : public QMainWindow {
   void run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
   // The `array` family's Run: the kernel in the Lab, on a lab kernel's inputs (Session::use_user_array_kernel).
   void run_user_array_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
+  // main_window_user_step.cpp: a `step` kernel steps the live simulation its cells fit (life or heat), and while it
+  // does, each compile of its file that succeeds replaces it (the state carries on).
+  void run_user_step_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name);
+  void follow_user_step_edits();
   void add_kernel_editor(QMenu* file, QMenu* kernel);
   SimulationMenuContext simulation_menu_context();  // File menu entries and dropped .rle files of simulations
   void add_topology_view_action(QMenu* view);

@@ -12,6 +12,7 @@
 #include "qt/editor/kernel_editor_dock.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
+#include "usercode/run/user_params.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::qt {
@@ -22,22 +23,12 @@ using Answer = EditorDockContext::Answer;
 
 const char* kKernelFilters = "CUDA kernels (*.cu *.cuh);;All files (*)";
 
-// The values of `kernel`'s declared parameters: its defaults, except where the kernel it replaces (`before`, with
-// `before_values`) had a parameter of the same name and type whose value is inside the new range.
-std::vector<double> carried_params(const usercode::CompiledKernel& kernel, const usercode::CompiledKernel* before,
-                                   const std::vector<double>& before_values) {
-  std::vector<double> values;
-  for (const auto& p : kernel.declarations.parameters) {
-    double value = p.value;
-    if (before)
-      for (std::size_t i = 0; i < before->declarations.parameters.size(); ++i) {
-        const auto& q = before->declarations.parameters[i];
-        if (q.name == p.name && q.type == p.type && before_values[i] >= p.min && before_values[i] <= p.max)
-          value = before_values[i];
-      }
-    values.push_back(value);
-  }
-  return values;
+// The values of `kernel`'s declared parameters: its defaults, except where the running kernel it replaces
+// (`before`) had a parameter of the same name and type whose value is inside the new range.
+template <class Choice>
+std::vector<double> carried_params(const usercode::CompiledKernel& kernel, const std::optional<Choice>& before) {
+  return usercode::carried_param_values(kernel.declarations, before ? &before->kernel->declarations : nullptr,
+                                        before ? before->params : std::vector<double>{});
 }
 
 }  // namespace
@@ -87,6 +78,7 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
     if (runs_an_older_compile(session_.stencil().user_kernel()) || runs_an_older_compile(session_.user_array_kernel()))
       run_user_kernel(ed.shown_outcome()->kernel, ed.display_name());
   });
+  follow_user_step_edits();
   editor_dock_->editor().set_text_size(viewport_->appearance().font_size);
   const app::DeviceStatus& d = session_.device();
   if (d.cuda)
@@ -98,18 +90,14 @@ void MainWindow::add_kernel_editor(QMenu* file, QMenu* kernel) {
 
 void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel, const QString& file_name) {
   if (kernel->family && *kernel->family == usercode::Family::Array) return run_user_array_kernel(kernel, file_name);
+  if (kernel->family && *kernel->family == usercode::Family::Step) return run_user_step_kernel(kernel, file_name);
   if (!kernel->family || *kernel->family != usercode::Family::Stencil) {
-    show_error("Run your kernel",
-               QString("The app runs your stencil kernels on its image. Run %1 kernels with kernelscope-cli %2 "
-                       "--kernel-file.")
-                   .arg(kernel->family ? usercode::to_string(*kernel->family) : "family-less")
-                   .arg(kernel->family && *kernel->family == usercode::Family::Step ? "sim" : "lab"));
+    show_error("Run your kernel", "A kernel without `// @family stencil`, `array` or `step` has no place to run in "
+                                  "the app: declare its family (README, \"Your own kernel\")");
     return;
   }
   const auto& before = session_.stencil().user_kernel();
-  app::UserStencilChoice choice{kernel, file_name.toStdString(),
-                                before ? carried_params(*kernel, before->kernel.get(), before->params)
-                                       : carried_params(*kernel, nullptr, {})};
+  app::UserStencilChoice choice{kernel, file_name.toStdString(), carried_params(*kernel, before)};
   try {
     session_.use_user_kernel(std::move(choice));
   } catch (const Error& e) {
@@ -120,9 +108,7 @@ void MainWindow::run_user_kernel(std::shared_ptr<const usercode::CompiledKernel>
 void MainWindow::run_user_array_kernel(std::shared_ptr<const usercode::CompiledKernel> kernel,
                                        const QString& file_name) {
   const auto& before = session_.user_array_kernel();
-  app::UserArrayChoice choice{kernel, file_name.toStdString(),
-                              before ? carried_params(*kernel, before->kernel.get(), before->params)
-                                     : carried_params(*kernel, nullptr, {})};
+  app::UserArrayChoice choice{kernel, file_name.toStdString(), carried_params(*kernel, before)};
   try {
     session_.use_user_array_kernel(std::move(choice));
   } catch (const Error& e) {

@@ -22,7 +22,6 @@ namespace {
 
 constexpr int kMaxBrushRadius = 1024;
 constexpr double kSequenceFramesShownPerS = 30;  // an export shows its frames at most this often
-constexpr const char* kJobKind = "simulation";
 
 // Steps per frame a simulation starts with, so that each shows change at a watchable pace: Life a generation per
 // frame; heat and Gray-Scott change little per step (Gray-Scott's spots take thousands of steps to form).
@@ -65,13 +64,15 @@ struct SimulationRunner::Capture {
   bool cancelled = false;
   long long frames_written = -1;  // a sequence export: files complete so far
   bool last = true;               // the job's final post: the next job may start
+  // Your own step kernel (simulation_runner_user.cpp): the backend a (re)start made (owned by sim).
+  UserStepBackend* user_backend = nullptr;
 };
 
 namespace {
 
 // The state as the viewport takes it, with the statistics and the step times since the last capture.
 void capture_state(Simulation& sim, SimulationRunner::Capture& c) {
-  if (sim.backend() == Backend::Cuda)
+  if (sim.frames_on_device())
     c.device = sim.device_image();
   else
     c.host = std::make_shared<const Image>(sim.image());
@@ -83,13 +84,16 @@ void capture_state(Simulation& sim, SimulationRunner::Capture& c) {
 // A (re)start under `setup`: from the state of `old` (carried over as an image), or from the setup's start
 // when there is none.
 SimulationRunner::Capture start_simulation(Engine& engine, const SimulationSetup& setup,
-                                           const std::shared_ptr<Simulation>& old) {
+                                           const std::shared_ptr<Simulation>& old,
+                                           const std::shared_ptr<usercode::WorkerClient>& user_worker, bool app_gpu) {
   SimulationRunner::Capture c;
   c.fresh = !old;
   // The API starts a simulation from an image: the current state of the running one carries it over.
   SimulationStart start = old ? SimulationStart{.image = old->image()} : start_of(setup);
   c.carried_generations = old ? old->generation() : 0;
-  c.sim = std::make_shared<Simulation>(engine, request_of(setup), std::move(start));
+  SimulationRequest request = request_of(setup);
+  if (setup.user) attach_user_step(request, engine, app_gpu, setup, user_worker, &c.user_backend);
+  c.sim = std::make_shared<Simulation>(engine, std::move(request), std::move(start));
   if (c.fresh) c.picture = app::suggested_picture(setup.kernel, c.sim->image(), setup.params);
   c.report = c.sim->report();
   c.runs = setup;
@@ -126,6 +130,7 @@ void SimulationRunner::configure(const std::string& kernel, const ParamSet& para
   desired_.block = block;
   desired_.image = std::move(image);
   if (kernel_changed) {
+    drop_user_step();  // it fitted the simulation chosen before
     if (desired_.start == SimStart::Pattern && kernel != "life") desired_.start = SimStart::Parameters;
     if (desired_.start == SimStart::Image && !desired_.image) desired_.start = SimStart::Parameters;
     brush_ = default_brush(kernel, params, brush_.enabled);
@@ -136,8 +141,10 @@ void SimulationRunner::deactivate() {
   if (!active_) return;
   active_ = false;
   steps_per_frame_by_kernel_[desired_.kernel] = steps_per_frame_;
+  drop_user_step();
   ++ticket_;  // results of a job still running are dropped
   sim_.reset();
+  user_backend_ = nullptr;
   applied_.reset();
   running_.reset();
   actions_.clear();
@@ -185,7 +192,7 @@ void SimulationRunner::tick() {
     const Action a = actions_.front();
     if (a.kind != Action::Kind::Step) {
       actions_.pop_front();
-      return submit_export(a);
+      return a.kind == Action::Kind::Check ? submit_user_check(a.count) : submit_export(a);
     }
     return submit_slice(a.count, true);
   }
@@ -291,7 +298,7 @@ void SimulationRunner::submit_create(bool fresh) {
   worker_.submit(
       kJobKind, "",
       guarded(ticket, "starting the simulation", [this, ticket, setup = desired_, old](Worker::Context& ctx) {
-          Capture c = start_simulation(engine_, setup, old);
+          Capture c = start_simulation(engine_, setup, old, user_worker_, hooks_.app_uses_cuda);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       /*replace_waiting=*/false);
@@ -308,7 +315,7 @@ void SimulationRunner::submit_params() {
           // A parameter of the initial state is not applied: it needs a fresh start, which classify_change
           // normally chooses itself; the simulation has the last word.
           if (!sim->set_params(setup.params).applied) {
-            Capture c = start_simulation(engine_, setup, nullptr);
+            Capture c = start_simulation(engine_, setup, nullptr, user_worker_, hooks_.app_uses_cuda);
             ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
             return;
           }
@@ -328,7 +335,9 @@ void SimulationRunner::submit_slice(long long steps, bool from_action) {
   const double estimate_ms = timing_.stats.median_ms;
   worker_.submit(
       kJobKind, "",
-      guarded(ticket, "a simulation step", [this, ticket, sim = sim_, steps, from_action, estimate_ms](Worker::Context& ctx) {
+      guarded(ticket, "a simulation step", [this, ticket, sim = sim_, user = user_backend_, steps, from_action,
+                                            estimate_ms](Worker::Context& ctx) {
+          const UserCancelScope cancel(user, ctx);
           Capture c;
           c.from_action = from_action;
           // At least one step; more while the slice's time lasts, in chunks sized from the step time so that a
@@ -376,8 +385,9 @@ void SimulationRunner::submit_export(const Action& a) {
                                       : fmt::format("Writing {} frames to {}", a.count, a.dir.string());
   worker_.submit(
       kJobKind, label,
-      guarded(ticket, animation ? "writing the GIF" : "writing frames", [this, ticket, sim = sim_, a, animation](
-                                                                            Worker::Context& ctx) {
+      guarded(ticket, animation ? "writing the GIF" : "writing frames", [this, ticket, sim = sim_, user = user_backend_,
+                                                                         a, animation](Worker::Context& ctx) {
+          const UserCancelScope cancel(user, ctx);
           long long written = 0;
           // The GIF goes to a temporary file that becomes a.dir only when every frame is in it.
           std::optional<GifAnimation> gif;
@@ -443,6 +453,7 @@ void SimulationRunner::apply_capture(std::uint64_t ticket, Capture c) {
     report_ = std::move(c.report);  // the parameters it shows; the step times go on (the step costs the same)
     error_.reset();
   }
+  if (c.sim) apply_user_restart(c.user_backend);
   if (c.sim) {
     generation_offset_ = c.fresh ? 0 : generation_offset_ + c.carried_generations;
     carried_ = !c.fresh;
@@ -572,8 +583,9 @@ void SimulationRunner::export_animation(const std::filesystem::path& gif, long l
 
 void SimulationRunner::queue_export(Action action) {
   if (!active_ || !sim_) throw_usage("there is no simulation to export yet", "pick a simulation kernel first");
-  const bool queued = std::any_of(actions_.begin(), actions_.end(),
-                                  [](const Action& a) { return a.kind != Action::Kind::Step; });
+  const bool queued = std::any_of(actions_.begin(), actions_.end(), [](const Action& a) {
+    return a.kind == Action::Kind::Sequence || a.kind == Action::Kind::Animation;
+  });
   if (exporting_ || queued) throw_usage("an export is running already", "wait for it, or cancel it");
   actions_.push_back(std::move(action));
 }

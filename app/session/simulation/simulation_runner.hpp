@@ -30,6 +30,7 @@
 #include "io/gif_writer.hpp"
 #include "session/simulation/simulation_picture.hpp"
 #include "session/simulation/simulation_setup.hpp"
+#include "session/simulation/user_step_backend.hpp"
 #include "sim/sim_backend.hpp"
 #include "sim/simulation.hpp"
 #include "session/worker.hpp"
@@ -72,6 +73,10 @@ class SimulationRunner {
     std::function<std::uint64_t()> next_frame_generation;  // a fresh output generation for each frame
     std::function<void()> grid_changed;                    // a grid of another shape: the viewport refits
     std::function<void(bool error, std::string text)> notify;
+    // Whether the app's process may use its GPU (Session::Options::use_cuda and a device): a step kernel of the
+    // user's then reports against the GPU's copy bandwidth and peaks; else against the CPU's, and the app's
+    // process never touches CUDA (the kernel itself runs in the worker either way).
+    bool app_uses_cuda = false;
   };
 
   struct Brush {
@@ -148,7 +153,7 @@ class SimulationRunner {
   // each fresh start. The panels report what the view uses (set_picture), and exports use that.
   const SimPicture& suggested_picture() const noexcept { return suggested_; }
   std::uint64_t picture_generation() const noexcept { return picture_generation_; }
-  void set_picture(const SimPicture& picture) { picture_ = picture; }
+  void set_picture(const SimPicture& picture);  // simulation_runner_user.cpp (the difference follows it)
   const SimPicture& picture() const noexcept { return picture_; }
 
   // ---- exports ----
@@ -168,13 +173,42 @@ class SimulationRunner {
   // Which export runs: the panel shows its progress beside the button that started it.
   bool exporting_animation() const noexcept { return exporting_ && exporting_animation_; }
 
+  // ---- your own step kernel (simulation_runner_user.cpp) ----
+  // Steps with a user's `step` kernel (the editor's Run) instead of the built-in's variant, or (null) goes back to
+  // the built-in; either way the state on screen carries on (SimChange::KeepState), and Reset returns to the
+  // built-in's start. A new kernel restarts playing when the last one stopped on an error (a fault). The kernel's
+  // element type must fit the simulation (Session::use_user_step_kernel chooses it); choosing another simulation
+  // ends it. Each (re)start with it queues a check of one step.
+  static constexpr long long kMaxCheckSteps = 10000;
+  void set_user_step(std::shared_ptr<const UserStepChoice> choice);
+  const std::shared_ptr<const UserStepChoice>& user_step() const noexcept { return desired_.user; }
+  // A declared parameter's new value, checked against its range (never clamped): a usage Error otherwise.
+  void set_user_param(std::size_t index, double value);
+  // Queues a check (UserStepBackend::check): `steps` steps of the user's kernel and of the built-in on the CPU
+  // from the state shown, compared; the state does not move. Usage Error without a user kernel or for a count
+  // outside 1 .. kMaxCheckSteps.
+  void check_user_steps(long long steps);
+  const std::optional<UserStepCheck>& user_check() const noexcept { return user_check_; }
+  // Whether a user step kernel's GPU work was ever cut off (a fault, or its worker stopped mid-launch).
+  bool user_gpu_work_cut_off() const noexcept { return user_worker_ && user_worker_->gpu_work_cut_off() > 0; }
+  const usercode::Tolerance& user_tolerance() const noexcept { return user_tolerance_; }
+  // Checked (finite, >= 0; a usage Error otherwise); the last check runs again under it.
+  void set_user_tolerance(const usercode::Tolerance& tolerance);
+  // |yours - reference| of the last check as a heatmap in the picture's units (so the view's range shows it as
+  // it is), in place of the state while showing_difference(); null before a check.
+  void set_show_difference(bool on);
+  bool showing_difference() const noexcept { return show_difference_ && user_difference_; }
+  const std::shared_ptr<const Image>& difference_picture() const noexcept { return user_difference_picture_; }
+  std::uint64_t difference_generation() const noexcept { return user_difference_generation_; }
+
   struct Capture;  // what a job hands back to the GUI thread (internal)
   // Frames of the last sequence or animation written so far (for tests and the status line).
   long long frames_written() const noexcept { return frames_written_; }
 
  private:
+  static constexpr const char* kJobKind = "simulation";  // the worker's kind of every job of the runner
   struct Action {
-    enum class Kind { Step, Sequence, Animation } kind = Kind::Step;
+    enum class Kind { Step, Sequence, Animation, Check } kind = Kind::Step;
     long long count = 0;
     std::filesystem::path dir;  // the folder of a sequence, the file of an animation
     SimPicture picture;
@@ -187,6 +221,10 @@ class SimulationRunner {
   void submit_slice(long long steps, bool bounded);
   void submit_paint();
   void submit_export(const Action& action);  // a sequence or an animation
+  void submit_user_check(long long steps);   // simulation_runner_user.cpp
+  void apply_user_restart(UserStepBackend* backend);  // simulation_runner_user.cpp: a (re)start's backend
+  void drop_user_step();
+  void refresh_difference_picture();
   void queue_export(Action action);
   void apply_capture(std::uint64_t ticket, Capture capture);
   // `body` with its ks::Error (or any exception) posted to fail(): every job ends in exactly one final post.
@@ -237,6 +275,19 @@ class SimulationRunner {
 
   SimPicture suggested_, picture_;
   std::uint64_t picture_generation_ = 0;
+
+  // Your own step kernel: its worker process (made on first use), the backend of sim_ when it runs one (owned by
+  // sim_: valid while sim_ is; jobs hold both), the last check and its difference.
+  std::shared_ptr<usercode::WorkerClient> user_worker_;
+  UserStepBackend* user_backend_ = nullptr;
+  std::optional<UserStepCheck> user_check_;
+  usercode::Tolerance user_tolerance_;
+  bool user_tolerance_set_ = false;  // by the user: kept across kernels; else the element type's default
+  std::shared_ptr<const Image> user_difference_;  // |yours - reference| per cell, f32
+  std::shared_ptr<const Image> user_difference_picture_;
+  SimPicture user_difference_range_;  // the picture the heatmap was made for
+  std::uint64_t user_difference_generation_ = 0;  // its output generation (Hooks::next_frame_generation)
+  bool show_difference_ = false;
 };
 
 }  // namespace ks::app

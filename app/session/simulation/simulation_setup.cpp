@@ -36,16 +36,13 @@ SimChange classify_change(const SimulationSetup& a, const SimulationSetup& b) {
     change = SimChange::Params;
   }
   if (pa.size() != pb.size()) return SimChange::FreshStart;
-  if (a.backend != b.backend || a.variant != b.variant || a.block != b.block) change = SimChange::KeepState;
+  if (a.backend != b.backend || a.variant != b.variant || a.block != b.block || a.user != b.user)
+    change = SimChange::KeepState;
   return change;
 }
 
 void check_simulation_params(const std::string& kernel, const ParamSet& params) {
-  switch (sim::sim_kind_of(kernel)) {
-    case sim::SimKind::Life: sim::life_params(params); break;
-    case sim::SimKind::Heat: sim::heat_params(params); break;
-    case sim::SimKind::GrayScott: sim::grayscott_params(params); break;
-  }
+  sim::check_params(sim::sim_kind_of(kernel), params);
 }
 
 SimulationRequest request_of(const SimulationSetup& s) {

@@ -15,6 +15,7 @@
 #include "registry/params.hpp"
 #include "sim/rle.hpp"
 #include "sim/simulation.hpp"
+#include "session/simulation/user_step_choice.hpp"
 
 namespace ks::app {
 
@@ -35,6 +36,9 @@ struct SimulationSetup {
   std::shared_ptr<const Image> image;        // the loaded image (used with SimStart::Image); a new one per load
   std::shared_ptr<const sim::LifePattern> pattern;  // with SimStart::Pattern
   int width = kDefaultSimSize, height = kDefaultSimSize;  // the grid without an image
+  // A user's `step` kernel stepping in place of the built-in's variants (issue 24); null: the built-in. A new
+  // kernel (an edit compiled) or new values of its parameters come as a new object.
+  std::shared_ptr<const UserStepChoice> user;
 };
 
 // How to get from the simulation that runs under `current` to one under `next`.
@@ -42,7 +46,8 @@ enum class SimChange {
   None,        // nothing the simulation depends on changed
   Params,      // only rule, border, coefficients, boundary or preset: the running simulation takes them
                // (Simulation::set_params), keeping its whole state (Gray-Scott's u and v) and its generation
-  KeepState,   // backend, variant or block (and perhaps parameters as above): a new simulation from the current
+  KeepState,   // backend, variant or block (and perhaps parameters as above), or the user's step kernel (another
+               // kernel, new values of its parameters, or back to the built-in): a new simulation from the current
                // state, which it takes as an image (Gray-Scott: v, and u restarted as 1 - 2 v)
   FreshStart,  // kernel, start, grid, image, or a parameter of the initial state (sim::is_initial_state_param)
 };

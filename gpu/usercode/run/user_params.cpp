@@ -63,4 +63,20 @@ std::vector<double> with_user_param(const KernelDeclarations& declarations, cons
   return user_param_values(declarations, assignments);
 }
 
+std::vector<double> carried_param_values(const KernelDeclarations& declarations, const KernelDeclarations* before,
+                                         const std::vector<double>& before_values) {
+  std::vector<double> values;
+  for (const auto& p : declarations.parameters) {
+    double value = p.value;
+    if (before)
+      for (std::size_t i = 0; i < before->parameters.size() && i < before_values.size(); ++i) {
+        const auto& q = before->parameters[i];
+        if (q.name == p.name && q.type == p.type && before_values[i] >= p.min && before_values[i] <= p.max)
+          value = before_values[i];
+      }
+    values.push_back(value);
+  }
+  return values;
+}
+
 }  // namespace ks::usercode

@@ -219,9 +219,9 @@ void KernelEditor::update_run_button() {
   const bool ready = shown_ && shown_->runnable() && !compiling();
   run_->setEnabled(runner && ready);
   run_->setToolTip(!runner  ? "nothing here runs kernels"
-                   : ready ? "Run the kernel on the image instead of the built-in kernel (stencil kernels; "
-                             "array kernels run in the Lab on a lab kernel's inputs, step kernels with "
-                             "kernelscope-cli sim --kernel-file)"
+                   : ready ? "Run the kernel on the image instead of the built-in kernel (stencil kernels), in "
+                             "the Lab on a lab kernel's inputs (array kernels), or in the simulation instead of "
+                             "its built-in steps (step kernels)"
                            : "The kernel must compile first");
 }
 

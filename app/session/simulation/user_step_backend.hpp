@@ -1,0 +1,120 @@
+#pragma once
+// The live simulation's backend for a user's `step` kernel: a sim::SimBackend (so ks::Simulation, the runner, the
+// brush, Reset, the statistics and the Timing panel treat it as any variant) whose steps run in the worker process
+// (usercode/run/user_step.hpp). The state lives on the host in the kernel's form (u8 cells 0/1, f32 temperatures)
+// between requests: each request uploads it, runs up to kMaxStepsPerRequest launches (one per step, each timed by
+// CUDA events and watched by the worker client's time-out) and brings the last state back. A fault or a time-out
+// is a Device error from step(), and the state stays as it was before that request.
+//
+// Threads: made and driven on the session's worker thread only, like every backend.
+#include <array>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/device_info.hpp"
+#include "sim/sim_backend.hpp"
+#include "session/simulation/simulation_setup.hpp"
+#include "session/simulation/user_step_choice.hpp"
+#include "session/worker.hpp"
+#include "usercode/check/comparison.hpp"
+#include "usercode/check/tolerance.hpp"
+#include "usercode/run/worker_client.hpp"
+
+namespace ks {
+class Engine;
+class Runtime;
+class Simulation;
+}  // namespace ks
+
+namespace ks::app {
+
+// What the backend needs beside the simulation's model.
+struct UserStepContext {
+  std::shared_ptr<const UserStepChoice> choice;
+  std::shared_ptr<usercode::WorkerClient> worker;
+  std::array<unsigned, 2> block{32, 8};
+  std::optional<DeviceInfo> device;            // the app's GPU, for the occupancy; none: not reported
+  std::function<double()> copy_bandwidth_gbps;  // the app's measured copy bandwidth (0 without a GPU)
+};
+
+// What a check of the user's kernel against the built-in simulation found.
+struct UserStepCheck {
+  usercode::Comparison comparison;
+  long long generation = 0;  // the generation the steps started from
+  long long steps = 0;
+  std::string reference;      // "life on the CPU"
+  usercode::Tolerance tolerance;
+};
+
+class UserStepBackend final : public sim::SimBackend {
+ public:
+  // Steps per worker request: its launches are watched one by one, and the state comes back once per request.
+  static constexpr long long kMaxStepsPerRequest = 4096;
+
+  // Usage Error when the kernel does not fit the model (not a step kernel, or a state of another type: Life keeps
+  // u8 cells, heat f32, Gray-Scott two fields); Device error when the worker has no GPU (it is started here).
+  UserStepBackend(const sim::SimModel& model, UserStepContext context);
+
+  void load(const sim::Fields& state) override;
+  void set_model(const sim::SimModel& model) override;
+  void step(long long n, std::vector<double>& step_ms) override;
+  sim::Fields read() override;
+  void paint(const sim::Brush& brush) override;
+  long long population() override;
+  double total() override;
+  ImageShape stored_shape() const override;
+  std::string device_name() const override;
+  std::optional<BlockShape> block() const override;
+  std::optional<OccupancyReport> occupancy() const override;
+  double copy_bandwidth_gbps() override;
+
+  // The state in the kernel's form.
+  const Image& state() const noexcept { return state_; }
+  // Asked by the worker client while a request runs: true stops it (the app's Cancel, its closing).
+  void set_cancelled(std::function<bool()> cancelled) { cancelled_ = std::move(cancelled); }
+
+  // `steps` steps of the user's kernel and of the built-in simulation (`simulation`'s kernel and parameters, on the
+  // CPU: the reference) from the current state, compared under `tolerance`; the state itself does not move. With
+  // `difference`, |yours - reference| per cell goes there.
+  UserStepCheck check(Runtime& runtime, const Simulation& simulation, long long steps,
+                      const usercode::Tolerance& tolerance, Image* difference = nullptr);
+
+ private:
+  // `n` steps of the user's kernel from `from`; the step times are appended to `step_ms` when given.
+  Image run_steps(const Image& from, long long n, std::vector<double>* step_ms);
+
+  sim::SimModel model_;
+  UserStepContext context_;
+  ElemType type_;
+  Image state_;
+  usercode::EntryAttributes attributes_;  // of the last run: the occupancy where NVRTC gave no ptxas report
+  std::function<bool()> cancelled_;
+};
+
+// Makes `request` step with `setup.user` on `worker`: its own_backend runs the kernel with the setup's block (32x8
+// by default); with `app_gpu` (the app's process uses its GPU) the engine's GPU gives the occupancy and the copy
+// bandwidth and the backend is CUDA (the roofline's peaks), else the report has neither and the CPU's peaks. Its
+// variant is "yours". `*made` is set to the backend (which the Simulation then owns) when the simulation is
+// constructed. Called on the worker thread.
+void attach_user_step(SimulationRequest& request, Engine& engine, bool app_gpu, const SimulationSetup& setup,
+                      std::shared_ptr<usercode::WorkerClient> worker, UserStepBackend** made);
+
+// While alive, the user kernel's requests of `backend` (none: nothing) stop when the job `ctx` is cancelled.
+class UserCancelScope {
+ public:
+  UserCancelScope(UserStepBackend* backend, Worker::Context& ctx) : backend_(backend) {
+    if (backend_) backend_->set_cancelled([&ctx] { return ctx.cancelled(); });
+  }
+  ~UserCancelScope() {
+    if (backend_) backend_->set_cancelled({});
+  }
+  UserCancelScope(const UserCancelScope&) = delete;
+  UserCancelScope& operator=(const UserCancelScope&) = delete;
+
+ private:
+  UserStepBackend* backend_;
+};
+
+}  // namespace ks::app

@@ -1,0 +1,297 @@
+// A user's `step` kernel stepping the app's live simulation (Session::use_user_step_kernel), without a GPU: fake
+// workers (tests/support/fake_worker.hpp) stand in for `kernelscope-cli worker`, the first answering every step
+// with the state it was given (a kernel that changes nothing), so what the session does around the worker is
+// tested here — which simulation the kernel's cells fit, the check against the built-in on the CPU, the timing,
+// the frames, the difference, faults, refusals and the way back. The real kernel on a GPU: tests/gpu.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "cpu/session_sim_support.hpp"
+#include "session/session.hpp"
+#include "sim/life_patterns.hpp"
+#include "support/fake_worker.hpp"
+#include "support/user_kernel_sources.hpp"
+#include "usercode/source_text.hpp"
+#include "usercode/user_kernel.hpp"
+
+namespace ks::app {
+namespace {
+
+using test_sim::cpu_options;
+
+std::shared_ptr<const usercode::CompiledKernel> compile(const std::string& name, const std::string& source) {
+  usercode::CompileRequest r;
+  r.file_name = name;
+  r.source = source;
+  r.options.arch = "sm_90";
+  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(r));
+  EXPECT_TRUE(k->ok()) << (k->module ? k->module->log : std::string());
+  return k;
+}
+
+UserStepChoice life_template() {
+  const std::string source =
+      usercode::read_kernel_source(std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels/life_step.cu");
+  return {compile("life_step.cu", source), "life_step.cu", {3}};
+}
+
+// The worker the session starts: $KS_WORKER (usercode::default_worker_executable).
+struct WorkerFromEnvironment {
+  explicit WorkerFromEnvironment(const test::FakeWorker& fake) { ::setenv("KS_WORKER", fake.path().c_str(), 1); }
+  ~WorkerFromEnvironment() { ::unsetenv("KS_WORKER"); }
+};
+
+test::FakeWorker identity_worker() { return test::FakeWorker(std::string(test::kFakeHello) + "\n" + test::kFakeIdentityLoop); }
+
+bool has_notice(Session& s, const std::string& part) {
+  for (const auto& n : s.take_notices())
+    if (n.text.find(part) != std::string::npos) return true;
+  return false;
+}
+
+TEST(SessionUserStep, AU8KernelStepsLifeThroughTheWorkerAndIsCheckedAgainstItsCpuStep) {
+  const test::FakeWorker fake = identity_worker();
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.open_sample();
+  ASSERT_EQ(s.kernel().id, "box");
+  s.use_user_step_kernel(life_template());
+  EXPECT_TRUE(has_notice(s, "your kernel keeps u8 cells, so it steps the life simulation"));
+  ASSERT_TRUE(s.simulating());
+  EXPECT_EQ(s.kernel().id, "life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(33, 17);
+  s.set_param("density", "0");  // an empty grid: a still life, which a kernel that changes nothing gets right
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  ASSERT_TRUE(s.simulation().report());
+  EXPECT_EQ(s.simulation().report()->variant, "yours");
+  EXPECT_EQ(s.simulation().report()->device, "Fake GPU");
+  // Each (re)start checks one step against life on the CPU; the state does not move.
+  ASSERT_TRUE(s.simulation().user_check());
+  EXPECT_TRUE(s.simulation().user_check()->comparison.matches());
+  EXPECT_EQ(s.simulation().user_check()->comparison.compared, 33u * 17u);
+  EXPECT_EQ(s.simulation().user_check()->reference, "life on the CPU");
+  EXPECT_EQ(s.simulation().generation(), 0);
+
+  // A blinker turns on the CPU and stays as it is under this "kernel": its two ends die and two cells are born.
+  s.simulation().set_pattern(std::make_shared<const sim::LifePattern>(sim::builtin_pattern("blinker")));
+  s.request_run();
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().user_check());
+  const usercode::Comparison& c = s.simulation().user_check()->comparison;
+  EXPECT_FALSE(c.matches());
+  EXPECT_EQ(c.differing, 4u);
+  EXPECT_EQ(c.max_abs_diff, 1);
+  ASSERT_TRUE(c.first);  // row-major: the cell born above the centre comes first (the kernel says 0, life 1)
+  EXPECT_EQ(c.first->got, 0);
+  EXPECT_EQ(c.first->expected, 1);
+  EXPECT_EQ(c.first->x, 16);
+  EXPECT_EQ(c.first->y, 7);
+
+  // Steps go through the worker: the generation advances, the fake's 0.5 ms per step are the step times, and the
+  // frame (on the host) still shows the horizontal blinker as Life's 0/255 cells.
+  s.simulation().step(3);
+  s.wait_idle();
+  EXPECT_EQ(s.simulation().generation(), 3);
+  ASSERT_EQ(s.simulation().timing().recent_ms.size(), 3u);
+  EXPECT_EQ(s.simulation().timing().stats.median_ms, 0.5);
+  const Image& frame = test_sim::host_frame(s);
+  EXPECT_EQ(frame.row<std::uint8_t>(8)[15], 255);
+  EXPECT_EQ(frame.row<std::uint8_t>(8)[16], 255);
+  EXPECT_EQ(frame.row<std::uint8_t>(7)[16], 0);
+  ASSERT_TRUE(s.simulation().stats().population);
+  EXPECT_EQ(*s.simulation().stats().population, 3);
+
+  // The difference in place of the state, in a generation of its own; and back.
+  const std::uint64_t plain = s.display_frame().output_generation;
+  s.simulation().set_show_difference(true);
+  const ui::DisplayFrame diff = s.display_frame();
+  ASSERT_NE(diff.output, nullptr);
+  EXPECT_EQ(diff.output->channels(), 4);
+  EXPECT_EQ(diff.output->width(), 33);
+  EXPECT_NE(diff.output_generation, plain);
+  s.simulation().set_show_difference(false);
+  EXPECT_EQ(s.display_frame().output_generation, plain);
+
+  // A check of more steps from here, on demand: two steps bring the CPU's blinker back where this kernel keeps it.
+  s.simulation().check_user_steps(2);
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().user_check());
+  EXPECT_EQ(s.simulation().user_check()->steps, 2);
+  EXPECT_EQ(s.simulation().user_check()->generation, 3);
+  EXPECT_TRUE(s.simulation().user_check()->comparison.matches())
+      << usercode::comparison_summary(s.simulation().user_check()->comparison);
+  EXPECT_THROW(s.simulation().check_user_steps(0), Error);
+  EXPECT_THROW(s.simulation().check_user_steps(SimulationRunner::kMaxCheckSteps + 1), Error);
+
+  // The declared parameter: checked against its range, never clamped.
+  EXPECT_THROW(s.simulation().set_user_param(0, 9), Error);
+  s.simulation().set_user_param(0, 4);
+  s.wait_idle();
+  EXPECT_EQ(s.simulation().user_step()->params[0], 4);
+  EXPECT_EQ(s.simulation().generation(), 3);  // a new parameter carries the state on
+  ASSERT_TRUE(s.simulation().user_check());  // and the kernel with it is checked from there
+  EXPECT_EQ(s.simulation().user_check()->generation, 3);
+
+  // Back to the built-in: its own variant, from the state shown.
+  s.use_user_step_kernel(std::nullopt);
+  s.wait_idle();
+  EXPECT_FALSE(s.simulation().user_step());
+  EXPECT_EQ(s.simulation().report()->variant, "cpu");
+  EXPECT_EQ(s.simulation().generation(), 3);
+}
+
+std::vector<nlohmann::json> requests_in(const std::filesystem::path& file) {
+  std::vector<nlohmann::json> out;
+  std::ifstream in(file);
+  for (std::string line; std::getline(in, line);)
+    if (!line.empty()) out.push_back(nlohmann::json::parse(line).at("run"));
+  return out;
+}
+
+TEST(SessionUserStep, TheBlockChoiceAppliesAndStepsGoManyToARequest) {
+  // The identity worker, writing down every request it gets.
+  test::TempDir dir;
+  const auto log = (dir / "requests").string();
+  std::string loop = test::kFakeIdentityLoop;
+  loop.replace(loop.find("  n=$("), 0, "  printf '%s\\n' \"$request\" >> " + log + "\n");
+  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.select_kernel("life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(257, 129);
+  s.set_block(BlockShape{16, 4});
+  s.use_user_step_kernel(life_template());
+  s.simulation().step(1);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  // Once a step's time is known, a slice asks for as many steps as its time allows in one request: the worker
+  // then launches them back to back and the state crosses the pipe once.
+  s.simulation().step(40);
+  s.wait_idle();
+  EXPECT_EQ(s.simulation().generation(), 41);
+  const auto requests = requests_in(log);
+  ASSERT_GE(requests.size(), 3u);  // the check of the first step, the step, the 40 steps
+  for (const auto& r : requests) {
+    EXPECT_EQ(r.at("block"), (nlohmann::json{16, 4, 1}));
+    EXPECT_EQ(r.at("grid"), (nlohmann::json{17, 33, 1}));  // ceil(257 / 16), ceil(129 / 4)
+    EXPECT_TRUE(r.at("swap_first_two").get<bool>());
+  }
+  EXPECT_EQ(requests.back().at("timed"), 40);
+  ASSERT_TRUE(s.simulation().report());
+  ASSERT_TRUE(s.simulation().report()->block);
+  EXPECT_EQ(*s.simulation().report()->block, (BlockShape{16, 4}));
+}
+
+TEST(SessionUserStep, AF32KernelStepsHeatAndGrayScottGivesWayWithANotice) {
+  const test::FakeWorker fake = identity_worker();
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.select_kernel("grayscott");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(101, 63);
+  s.wait_idle();
+  s.take_notices();
+  s.use_user_step_kernel(UserStepChoice{compile("heat.cu", test::kHeatPeriodic), "heat.cu", {0.2}});
+  EXPECT_TRUE(has_notice(s, "Gray-Scott keeps two (u and v), so it steps heat instead"));
+  EXPECT_EQ(s.kernel().id, "heat");
+  s.simulation().set_playing(false);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  EXPECT_EQ(s.simulation().report()->variant, "yours");
+  // Hot spots spread on the CPU and stay as they are here: the f32 check finds them beyond its tolerance.
+  ASSERT_TRUE(s.simulation().user_check());
+  EXPECT_FALSE(s.simulation().user_check()->comparison.matches());
+  EXPECT_EQ(s.simulation().user_check()->tolerance, (usercode::Tolerance{1e-5, 1e-5}));
+  EXPECT_EQ(s.simulation().user_check()->reference, "heat on the CPU");
+  // Choosing another simulation ends your kernel; that simulation runs its built-in steps.
+  s.take_notices();
+  s.select_kernel("life");
+  EXPECT_TRUE(has_notice(s, "your step kernel stopped"));
+  EXPECT_FALSE(s.simulation().user_step());
+  s.wait_idle();
+  EXPECT_EQ(s.simulation().report()->variant, "cpu");
+}
+
+TEST(SessionUserStep, RefusesKernelsOfOtherFamiliesAndKernelsThatDoNotCompile) {
+  const test::FakeWorker fake = identity_worker();
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  try {
+    s.use_user_step_kernel(UserStepChoice{compile("smooth.cu", test::kSmoothU8WithBias), "smooth.cu", {0}});
+    ADD_FAILURE() << "a stencil kernel was taken as a step kernel";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(e.full_message().find("not of the step family"), std::string::npos) << e.full_message();
+  }
+  usercode::CompileRequest broken;
+  broken.file_name = "broken.cu";
+  broken.source = "// @family step\n__global__ void k(const float* state, float* next, int width, int height) { x; }\n";
+  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(broken));
+  ASSERT_FALSE(k->ok());
+  EXPECT_THROW(s.use_user_step_kernel(UserStepChoice{k, "broken.cu", {}}), Error);
+  EXPECT_EQ(s.kernel().id, "box");  // nothing changed
+  EXPECT_FALSE(s.simulating());
+}
+
+TEST(SessionUserStep, WithoutAGpuTheSimulationSaysSoAndTheBuiltInGoesOn) {
+  const test::FakeWorker fake(
+      R"(echo '{"hello":{"ok":false,"device":"","arch":"","message":"there is no CUDA device"}}')");
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.select_kernel("life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(21, 11);
+  s.wait_idle();
+  s.use_user_step_kernel(life_template());
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().error());
+  EXPECT_NE(s.simulation().error()->full_message().find("cannot run your kernel: there is no CUDA device"),
+            std::string::npos)
+      << s.simulation().error()->full_message();
+  EXPECT_TRUE(s.has_output());  // the built-in's frame stays
+  s.use_user_step_kernel(std::nullopt);
+  s.simulation().step(2);
+  s.wait_idle();
+  EXPECT_FALSE(s.simulation().error());
+  EXPECT_EQ(s.simulation().generation(), 2);
+}
+
+TEST(SessionUserStep, AFaultStopsTheSimulationWithItsWordsAndTheNextKernelRuns) {
+  // The first request faults (and the worker exits, as the real one does); a fresh worker answers the rest.
+  test::TempDir dir;
+  const auto flag = (dir / "faulted").string();
+  const test::FakeWorker fake(
+      std::string(test::kFakeHello) + "\nif [ ! -e " + flag + " ]; then\n  read request\n  touch " + flag +
+      "\n  echo '{\"progress\":0}'\n" +
+      R"x(  echo '{"reply":{"outcome":"fault","message":"your kernel accessed memory outside its buffers (illegal address)","cuda_error":"cudaErrorIllegalAddress","kernel_ms":[],"upload_ms":0,"download_ms":0,"load_ms":0}}')x" +
+      "\n  exit 3\nfi\n" + test::kFakeIdentityLoop);
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.select_kernel("life");
+  s.simulation().set_grid_size(21, 11);
+  s.use_user_step_kernel(life_template());
+  EXPECT_TRUE(s.simulation().playing());
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().error());
+  EXPECT_NE(s.simulation().error()->full_message().find("illegal address"), std::string::npos);
+  EXPECT_FALSE(s.simulation().playing());  // stopped, the state on screen kept
+  EXPECT_TRUE(s.has_output());
+  // The kernel fixed (a new compile): it replaces the faulty one, the error goes and playing goes on.
+  s.use_user_step_kernel(life_template());
+  s.simulation().step(2);
+  s.wait_idle();
+  EXPECT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  EXPECT_TRUE(s.simulation().playing());
+  ASSERT_TRUE(s.simulation().user_check());
+}
+
+}  // namespace
+}  // namespace ks::app
