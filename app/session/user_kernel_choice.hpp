@@ -1,8 +1,8 @@
 #pragma once
 // A user's own kernel as a document runs it instead of a built-in one (issue 24): the compiled kernel (from the
 // editor, a file or a playlist), its file's name, and the values of its declared parameters in declaration order.
-// The image document takes a `stencil` kernel (stencil/user_stencil_choice.hpp), the live simulation a `step`
-// kernel (simulation/user_step_choice.hpp).
+// The image document takes a `stencil` kernel (stencil/user_stencil_choice.hpp), the Lab an `array` kernel
+// (lab/user_array_choice.hpp), the live simulation a `step` kernel (simulation/user_step_choice.hpp).
 #include <memory>
 #include <string>
 #include <vector>

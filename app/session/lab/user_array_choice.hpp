@@ -4,18 +4,10 @@
 // kernel chosen in the Kernel section stays chosen: its inputs are the user kernel's, and its CPU reference is what
 // the user kernel's result is checked against (inputs/lab_user_inputs.hpp: which lab kernels fit and how).
 // No lab header here, so Qt code may include it (see session.hpp on Qt's `slots`).
-#include <memory>
-#include <string>
-#include <vector>
-
-#include "usercode/user_kernel.hpp"
+#include "session/user_kernel_choice.hpp"
 
 namespace ks::app {
 
-struct UserArrayChoice {
-  std::shared_ptr<const usercode::CompiledKernel> kernel;
-  std::string file_name;       // "vecadd.cu"
-  std::vector<double> params;  // declared order
-};
+using UserArrayChoice = UserKernelChoice;
 
 }  // namespace ks::app
