@@ -8,14 +8,14 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "report/report_json.hpp"
-#include "report/table.hpp"
-#include "report/text_format.hpp"
 #include "core/cpu_peaks.hpp"
 #include "core/cuda_context.hpp"
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
+#include "report/report_json.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 #include "stencil/cpu/simd/simd_target.hpp"
 
 namespace ks::cli {
@@ -37,7 +37,8 @@ struct DeviceEntry {
   DeviceInfo info;
   double copy_gbps = 0;         // 0 when not measured
   double fma_gflops = 0;        // 0 when not measured
-  double u8_gops = 0, i16_gops = 0, i32_gops = 0;  // integer ceilings (core/cuda/op_peaks.cu); 0 when not measured
+  // Integer ceilings (core/cuda/op_peaks.cu); 0 when not measured.
+  double u8_gops = 0, i16_gops = 0, i32_gops = 0;
   HostLinkBandwidth host;       // zeros when not measured
   std::string bandwidth_error;  // why the measurement failed, if it did
 };
@@ -89,7 +90,8 @@ nlohmann::ordered_json device_json(const DeviceEntry& e) {
   auto measured = [&](double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   j["copy_bandwidth_gbps"] = measured(e.copy_gbps);
   j["fma_peak_gflops"] = measured(e.fma_gflops);
-  j["int_peak_gops"] = {{"u8", measured(e.u8_gops)}, {"i16", measured(e.i16_gops)}, {"i32", measured(e.i32_gops)}};
+  j["int_peak_gops"] = {
+      {"u8", measured(e.u8_gops)}, {"i16", measured(e.i16_gops)}, {"i32", measured(e.i32_gops)}};
   j["clock_khz"] = d.clock_khz;
   j["host_bandwidth_gbps"] = {{"pageable_to_device", measured(e.host.pageable_to_device)},
                               {"pageable_from_device", measured(e.host.pageable_from_device)},
@@ -119,9 +121,9 @@ std::string device_text(const DeviceEntry& e) {
          fmt::format("{} GFLOP/s (f32, an FMA = 2 operations); ridge at {} op/B", format_gflops(e.fma_gflops),
                      format_intensity(ridge_intensity({e.copy_gbps, e.fma_gflops, d.name})))});
   if (e.i32_gops > 0)
-    t.add_row({"integer peaks", fmt::format("{} GOP/s u8, {} i16, {} i32 (add and min/max per lane)",
-                                            format_gflops(e.u8_gops), format_gflops(e.i16_gops),
-                                            format_gflops(e.i32_gops))});
+    t.add_row({"integer peaks",
+               fmt::format("{} GOP/s u8, {} i16, {} i32 (add and min/max per lane)", format_gflops(e.u8_gops),
+                           format_gflops(e.i16_gops), format_gflops(e.i32_gops))});
   if (e.host.pinned_to_device > 0) {
     t.add_row({"host -> device", fmt::format("{} GB/s pinned, {} GB/s pageable", format_gbps(e.host.pinned_to_device),
                                              format_gbps(e.host.pageable_to_device))});
@@ -169,8 +171,8 @@ std::string cpu_simd_text() {
 std::string cpu_peaks_text(const ComputePeaks& p) {
   std::string cached;
   for (const auto& c : p.cached_copies)
-    cached += fmt::format("{}{} at {}", cached.empty() ? "" : ", ", format_memory(std::uint64_t(c.footprint_bytes)),
-                          format_gbps(c.gbps));
+    cached += fmt::format("{}{} at {}", cached.empty() ? "" : ", ",
+                          format_memory(std::uint64_t(c.footprint_bytes)), format_gbps(c.gbps));
   return fmt::format(
       "CPU peaks: {} GFLOP/s f32 FMA, {} GB/s copy (read + write); ridge at {} op/B.\n"
       "CPU integer peaks (add and min/max per lane): {} GOP/s u8, {} i16, {} i32.\n"

@@ -40,7 +40,8 @@ nlohmann::ordered_json to_json(const OccupancyReport& o) {
 
 nlohmann::ordered_json to_json(const ComputePeaks& p) {
   nlohmann::ordered_json cached = nlohmann::ordered_json::array();
-  for (const auto& c : p.cached_copies) cached.push_back({{"footprint_bytes", c.footprint_bytes}, {"gbps", finite(c.gbps)}});
+  for (const auto& c : p.cached_copies)
+    cached.push_back({{"footprint_bytes", c.footprint_bytes}, {"gbps", finite(c.gbps)}});
   return {{"memory_gbps", finite(p.memory_gbps)},
           {"fma_gflops", finite(p.fma_gflops)},
           {"u8_gops", finite(p.u8_gops)},
@@ -60,8 +61,10 @@ nlohmann::ordered_json to_json(const RooflineFigures& f) {
           {"attainable_gflops", finite(f.attainable_gflops)},
           {"percent_of_roof", finite(f.percent_of_roof)},
           {"operations_by_kind", std::move(by_kind)},
-          {"ceiling", {{"name", f.ceiling.name.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(f.ceiling.name)},
-                       {"gops", finite(f.ceiling.gops)}}},
+          {"ceiling",
+           {{"name", f.ceiling.name.empty() ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(f.ceiling.name)},
+            {"gops", finite(f.ceiling.gops)}}},
           {"memory_ceiling", {{"name", f.memory.name}, {"gbps", finite(f.memory.gbps)}}},
           {"peaks", to_json(f.peaks)}};
 }

@@ -133,8 +133,8 @@ Rect draw_roof_line(Canvas& c, const RooflineLayout& l, double gbps, double gops
 
 // The roof of one series, clipped to the plot; returns where its ceiling label went.
 Rect draw_roof(Canvas& c, const RooflineLayout& l, const ComputePeaks& peaks, Rgb color, const Font& font) {
-  return draw_roof_line(c, l, peaks.memory_gbps, peaks.fma_gflops, "FMA " + rate_text(peaks.fma_gflops, "FLOP/s"),
-                        color, 2.5, font);
+  return draw_roof_line(c, l, peaks.memory_gbps, peaks.fma_gflops,
+                        "FMA " + rate_text(peaks.fma_gflops, "FLOP/s"), color, 2.5, font);
 }
 
 // The roofs of a series' points other than its f32 FMA and copy roof (integer ceilings, cached copies), thin
@@ -150,7 +150,8 @@ std::vector<Rect> draw_own_roofs(Canvas& c, const RooflineLayout& l, const Roofl
     if (std::find(drawn.begin(), drawn.end(), key) != drawn.end()) continue;
     drawn.push_back(key);
     labels.push_back(draw_roof_line(c, l, p.memory.gbps, p.ceiling.gops,
-                                    p.ceiling.name + " " + rate_text(p.ceiling.gops, "OP/s"), color, 1.0, font));
+                                    p.ceiling.name + " " + rate_text(p.ceiling.gops, "OP/s"), color, 1.0,
+                                    font));
   }
   return labels;
 }

@@ -1,5 +1,5 @@
-// Highway compiles this file once per instruction set (foreach_target.h re-includes it); cpu_int_loop() at the
-// end dispatches to the best one the CPU supports.
+// Highway compiles this file once per instruction set (foreach_target.h re-includes it); cpu_int_loop() at
+// the end dispatches to the best one the CPU supports.
 // clang-format off: foreach_target.h must follow HWY_TARGET_INCLUDE and come before highway.h.
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "core/cpu_int_loop.cpp"
@@ -15,7 +15,8 @@ namespace ks::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
 // x = min(x + step, limit): an add then a min, each waiting on the one before (latency ~1 cycle each), twelve
-// chains in flight (kCpuIntChains). Named variables, not an array: Highway's scalable vectors cannot be array elements.
+// chains in flight (kCpuIntChains). Named variables, not an array: Highway's scalable vectors cannot be array
+// elements.
 template <class T>
 std::uint64_t IntLoop(long long iterations, unsigned seed) {
   const hn::ScalableTag<T> d;
@@ -39,8 +40,9 @@ std::uint64_t IntLoop(long long iterations, unsigned seed) {
     x10 = hn::Min(hn::Add(x10, step), limit);
     x11 = hn::Min(hn::Add(x11, step), limit);
   }
-  const V all = hn::Xor(hn::Xor(hn::Xor(hn::Xor(x0, x1), hn::Xor(x2, x3)), hn::Xor(hn::Xor(x4, x5), hn::Xor(x6, x7))),
-                        hn::Xor(hn::Xor(x8, x9), hn::Xor(x10, x11)));
+  const V all =
+      hn::Xor(hn::Xor(hn::Xor(hn::Xor(x0, x1), hn::Xor(x2, x3)), hn::Xor(hn::Xor(x4, x5), hn::Xor(x6, x7))),
+              hn::Xor(hn::Xor(x8, x9), hn::Xor(x10, x11)));
   HWY_ALIGN T lanes[hn::MaxLanes(d)];
   hn::Store(all, d, lanes);
   std::uint64_t digest = 0;
@@ -48,11 +50,19 @@ std::uint64_t IntLoop(long long iterations, unsigned seed) {
   return digest;
 }
 
-std::uint64_t U8Loop(long long iterations, unsigned seed) { return IntLoop<std::uint8_t>(iterations, seed); }
-std::uint64_t I16Loop(long long iterations, unsigned seed) { return IntLoop<std::int16_t>(iterations, seed); }
-std::uint64_t I32Loop(long long iterations, unsigned seed) { return IntLoop<std::int32_t>(iterations, seed); }
+std::uint64_t U8Loop(long long iterations, unsigned seed) {
+  return IntLoop<std::uint8_t>(iterations, seed);
+}
+std::uint64_t I16Loop(long long iterations, unsigned seed) {
+  return IntLoop<std::int16_t>(iterations, seed);
+}
+std::uint64_t I32Loop(long long iterations, unsigned seed) {
+  return IntLoop<std::int32_t>(iterations, seed);
+}
 
-long long LanesU8() { return static_cast<long long>(hn::Lanes(hn::ScalableTag<std::uint8_t>())); }
+long long LanesU8() {
+  return static_cast<long long>(hn::Lanes(hn::ScalableTag<std::uint8_t>()));
+}
 
 }  // namespace ks::HWY_NAMESPACE
 HWY_AFTER_NAMESPACE();
@@ -70,14 +80,16 @@ CpuIntLoop cpu_int_loop(OpKind kind) {
   const long long per_lane = 2 * kCpuIntChains;  // an add and a min per chain per round
   switch (kind) {
     case OpKind::U8:
-      return {[](long long n, unsigned seed) { return HWY_DYNAMIC_DISPATCH(U8Loop)(n, seed); }, per_lane * u8_lanes};
+      return {[](long long n, unsigned seed) { return HWY_DYNAMIC_DISPATCH(U8Loop)(n, seed); },
+              per_lane * u8_lanes};
     case OpKind::I16:
       return {[](long long n, unsigned seed) { return HWY_DYNAMIC_DISPATCH(I16Loop)(n, seed); },
               per_lane * u8_lanes / 2};
     case OpKind::I32:
       return {[](long long n, unsigned seed) { return HWY_DYNAMIC_DISPATCH(I32Loop)(n, seed); },
               per_lane * u8_lanes / 4};
-    default: throw std::logic_error("cpu_int_loop: not an integer kind");
+    default:
+      throw std::logic_error("cpu_int_loop: not an integer kind");
   }
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// The inner loops of the CPU's integer ceilings (cpu_peaks.cpp): independent chains x = min(x + step, limit) in
-// SIMD on 8-, 16- and 32-bit lanes, compiled and dispatched by Google Highway like the FMA loop
+// The inner loops of the CPU's integer ceilings (cpu_peaks.cpp): independent chains x = min(x + step, limit)
+// in SIMD on 8-, 16- and 32-bit lanes, compiled and dispatched by Google Highway like the FMA loop
 // (cpu_fma_loop.hpp), so each integer ceiling is measured at the native vector width the kernels under it use
 // (64 u8 lanes to a 512-bit vector). An add and a min/max count 1 operation each: the kinds the cost models
 // count as integer (core/op_mix.hpp), the median's compare-exchanges among them.

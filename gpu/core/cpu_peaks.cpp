@@ -19,8 +19,8 @@ namespace ks {
 namespace {
 
 // One round of a ceiling's loop: `items` pieces of `iterations` rounds each on the pool (several per thread,
-// so an uneven split costs little); returns the wall time in ms. `run(iterations, item)` returns a digest of its
-// work, kept in `sink` so no loop can be dropped.
+// so an uneven split costs little); returns the wall time in ms. `run(iterations, item)` returns a digest of
+// its work, kept in `sink` so no loop can be dropped.
 using LoopRun = std::function<double(long long iterations, long long item)>;
 
 double timed_round(ThreadPool& pool, const LoopRun& run, long long items, long long iterations,
@@ -34,7 +34,8 @@ double timed_round(ThreadPool& pool, const LoopRun& run, long long items, long l
   return watch.elapsed_ms();
 }
 
-// Operations per second / 1e9 of a loop doing `operations_per_iteration` per round on every thread of the pool.
+// Operations per second / 1e9 of a loop doing `operations_per_iteration` per round on every thread of the
+// pool.
 double measure_loop_gops(ThreadPool& pool, const LoopRun& run, long long operations_per_iteration) {
   const long long items = 8LL * pool.size();
   std::atomic<double> sink{0};
@@ -55,22 +56,26 @@ double measure_loop_gops(ThreadPool& pool, const LoopRun& run, long long operati
 double measure_cpu_fma_gflops(ThreadPool& pool) {
   const CpuFmaLoop loop = cpu_fma_loop();
   return measure_loop_gops(
-      pool, [&](long long iterations, long long item) { return loop.run(iterations, 1.0f + float(item) * 1e-6f); },
+      pool,
+      [&](long long iterations, long long item) { return loop.run(iterations, 1.0f + float(item) * 1e-6f); },
       2 * loop.fmas_per_iteration);
 }
 
 double measure_cpu_int_gops(ThreadPool& pool, OpKind kind) {
   const CpuIntLoop loop = cpu_int_loop(kind);
   return measure_loop_gops(
-      pool, [&](long long iterations, long long item) { return double(loop.run(iterations, unsigned(item)) & 0xffff); },
+      pool,
+      [&](long long iterations, long long item) {
+        return double(loop.run(iterations, unsigned(item)) & 0xffff);
+      },
       loop.operations_per_iteration);
 }
 
 namespace {
 
 // memcpy across the pool of `footprint` bytes (half read, half written), each piece copied `repeats` times in
-// a row by the thread that owns it: (bytes read + bytes written) / s / 1e9, the fastest of five rounds (as the
-// compute ceilings).
+// a row by the thread that owns it: (bytes read + bytes written) / s / 1e9, the fastest of five rounds (as
+// the compute ceilings).
 double measure_copy_gbps(ThreadPool& pool, std::size_t footprint, int repeats) {
   const std::size_t bytes = footprint / 2;
   std::unique_ptr<std::byte[]> src(new std::byte[bytes]), dst(new std::byte[bytes]);
@@ -110,7 +115,9 @@ namespace {
 constexpr std::size_t kMemoryFootprint = std::size_t(256) << 20;
 }  // namespace
 
-double measure_cpu_copy_gbps(ThreadPool& pool) { return measure_copy_gbps(pool, kMemoryFootprint, 1); }
+double measure_cpu_copy_gbps(ThreadPool& pool) {
+  return measure_copy_gbps(pool, kMemoryFootprint, 1);
+}
 
 std::vector<ComputePeaks::CachedCopy> measure_cpu_cached_copies(ThreadPool& pool) {
   std::vector<ComputePeaks::CachedCopy> copies;
@@ -118,7 +125,8 @@ std::vector<ComputePeaks::CachedCopy> measure_cpu_cached_copies(ThreadPool& pool
   // and smaller; each round copies about 64 MiB so that a round lasts milliseconds.
   for (std::size_t footprint = std::size_t(128) << 10; footprint <= (std::size_t(32) << 20); footprint *= 4)
     copies.push_back({double(footprint),
-                      measure_copy_gbps(pool, footprint, int(std::max<std::size_t>(1, (std::size_t(64) << 20) / footprint)))});
+                      measure_copy_gbps(pool, footprint,
+                                        int(std::max<std::size_t>(1, (std::size_t(64) << 20) / footprint)))});
   return copies;
 }
 

@@ -1,7 +1,7 @@
 #pragma once
-// The CPU backend's roof, measured with short threaded loops on the engine's pool: f32 FMA and integer (u8, i16,
-// i32 add/min) throughput (many independent chains in vector registers), the copy bandwidth (memcpy of buffers
-// far larger than the caches) and that of working sets the caches hold. Together about a second;
+// The CPU backend's roof, measured with short threaded loops on the engine's pool: f32 FMA and integer (u8,
+// i16, i32 add/min) throughput (many independent chains in vector registers), the copy bandwidth (memcpy of
+// buffers far larger than the caches) and that of working sets the caches hold. Together about a second;
 // Engine::peaks(Backend::Cpu) measures them once per engine.
 #include "core/peaks.hpp"
 #include "core/thread_pool.hpp"

@@ -34,9 +34,9 @@ class CudaContext {
   // several timed launches after a warm-up (core/cuda/fma_peak.cu). The compute ceiling of the roofline.
   double fma_peak_gflops();
   // The ceiling of one kind of operation in operations/s / 1e9, measured on first call per kind like the FMA
-  // peak (core/cuda/op_peaks.cu): F32Fma (an independent check of fma_peak_gflops), U8, I16 and I32 (an integer
-  // add then a min per step, on 4, 2 and 1 lanes of a 32-bit register). F32One is a logic error: it is half
-  // the FMA peak (peaks.hpp's kind_ceiling_gops).
+  // peak (core/cuda/op_peaks.cu): F32Fma (an independent check of fma_peak_gflops), U8, I16 and I32 (an
+  // integer add then a min per step, on 4, 2 and 1 lanes of a 32-bit register). F32One is a logic error: it
+  // is half the FMA peak (peaks.hpp's kind_ceiling_gops).
   double op_peak_gops(OpKind kind);
   // Host <-> device bandwidth (bytes copied / time), measured on first call like the copy bandwidth: 256 MiB
   // (less if memory is short) each way from pageable and from pinned memory, median of several timed copies.

@@ -1,7 +1,8 @@
 #pragma once
-// A cost model's operations by the ceiling that bounds them. The roofline used to hold every operation against
-// the f32 FMA peak, so a u8 median (64 compare-exchanges to a 512-bit vector) or a box filter summing in 16-bit
-// lanes showed above 100% of its roof; each kind here has its own measured ceiling (core/peaks.hpp).
+// A cost model's operations by the ceiling that bounds them. The roofline used to hold every operation
+// against the f32 FMA peak, so a u8 median (64 compare-exchanges to a 512-bit vector) or a box filter summing
+// in 16-bit lanes showed above 100% of its roof; each kind here has its own measured ceiling
+// (core/peaks.hpp).
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -17,7 +18,7 @@ enum class OpKind {
 };
 inline constexpr int kOpKinds = 5;
 inline constexpr std::array<OpKind, kOpKinds> kAllOpKinds = {OpKind::F32Fma, OpKind::F32One, OpKind::U8,
-                                                            OpKind::I16, OpKind::I32};
+                                                             OpKind::I16, OpKind::I32};
 
 // The ceiling's name in reports: "f32 FMA", "f32 add/mul", "u8 integer", "i16 integer", "i32 integer".
 std::string_view ceiling_name(OpKind kind);

@@ -17,13 +17,18 @@ double ridge_intensity(const ComputePeaks& peaks) {
 
 double kind_ceiling_gops(const ComputePeaks& peaks, OpKind kind) {
   switch (kind) {
-    case OpKind::F32Fma: return peaks.fma_gflops;
-    case OpKind::F32One: return peaks.fma_gflops / 2;
+    case OpKind::F32Fma:
+      return peaks.fma_gflops;
+    case OpKind::F32One:
+      return peaks.fma_gflops / 2;
     // Narrow elements may be computed in wider lanes (the GPU's u8 medians work on 16-bit lane pairs): their
     // ceiling is the fastest of the widths that hold them.
-    case OpKind::U8: return std::max({peaks.u8_gops, peaks.i16_gops, peaks.i32_gops});
-    case OpKind::I16: return std::max(peaks.i16_gops, peaks.i32_gops);
-    case OpKind::I32: return peaks.i32_gops;
+    case OpKind::U8:
+      return std::max({peaks.u8_gops, peaks.i16_gops, peaks.i32_gops});
+    case OpKind::I16:
+      return std::max(peaks.i16_gops, peaks.i32_gops);
+    case OpKind::I32:
+      return peaks.i32_gops;
   }
   return 0;
 }
@@ -57,7 +62,8 @@ ComputeCeiling compute_ceiling(const ComputePeaks& peaks, const OpMix& mix) {
 
 MemoryCeiling memory_ceiling(const ComputePeaks& peaks, double bytes) {
   // The largest footprint not above the run's bytes (the smallest for a run below them all): a copy of more
-  // bytes is never faster, so its bandwidth bounds this run's. From the main copy's footprint on, the main copy.
+  // bytes is never faster, so its bandwidth bounds this run's. From the main copy's footprint on, the main
+  // copy.
   const ComputePeaks::CachedCopy* chosen = nullptr;
   for (const auto& c : peaks.cached_copies)
     if (!chosen || c.footprint_bytes <= bytes) chosen = &c;
@@ -69,7 +75,8 @@ MemoryCeiling memory_ceiling(const ComputePeaks& peaks, double bytes) {
           chosen->gbps};
 }
 
-RooflineFigures roofline_figures(const OpMix& mix, std::uint64_t bytes, double median_ms, const ComputePeaks& peaks) {
+RooflineFigures roofline_figures(const OpMix& mix, std::uint64_t bytes, double median_ms,
+                                 const ComputePeaks& peaks) {
   RooflineFigures f;
   f.peaks = peaks;
   f.mix = mix;

@@ -39,7 +39,8 @@ void fill_rates(LabReport& r, const ComputePeaks* peaks) {
   (flops ? r.arithmetic_intensity : r.comparisons_per_byte) = per_byte;
   r.percent_of_copy = r.copy_bandwidth_gbps > 0 ? 100.0 * r.gbps / r.copy_bandwidth_gbps : 0;
   if (r.peak_gflops && *r.peak_gflops > 0) r.percent_of_peak_flops = 100.0 * r.gflops / *r.peak_gflops;
-  r.roofline = roofline_figures(flops ? r.cost.roofline_mix() : OpMix{}, r.cost.bytes, r.kernel_time.median_ms, peaks ? *peaks : ComputePeaks{});
+  r.roofline = roofline_figures(flops ? r.cost.roofline_mix() : OpMix{}, r.cost.bytes,
+                                r.kernel_time.median_ms, peaks ? *peaks : ComputePeaks{});
 }
 
 }  // namespace ks::lab

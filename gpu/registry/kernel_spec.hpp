@@ -53,9 +53,7 @@ struct CostModel {
   // A model from its bytes and its operations by kind (operations = the mix's total).
   static CostModel of(std::uint64_t bytes, const OpMix& mix) { return {bytes, mix.operations(), mix}; }
   // The mix the roofline holds: `mix`, or `operations` as f32 FMA where the model has no mix.
-  OpMix roofline_mix() const {
-    return mix.total() > 0 ? mix : OpMix::of(OpKind::F32Fma, double(operations));
-  }
+  OpMix roofline_mix() const { return mix.total() > 0 ? mix : OpMix::of(OpKind::F32Fma, double(operations)); }
 };
 
 struct KernelSpec {

@@ -123,13 +123,14 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
   return variants;
 }
 
-// The fewest bytes a stencil must move: read the image once, write it once. Operations by kind (core/op_mix.hpp),
-// those of the work the plan needs: a multiply and an add per tap (separable filters count their two 1-D
-// passes), on f32 a fused multiply-add, on u8 an integer multiply and add in the lanes the sums fit (16-bit where
-// every sum fits int16, as the CPU's SIMD path and the GPU's packed kernels sum, else 32-bit); the finishing
-// steps (magnitude, unsharp blend) as lone operations; a median its compare-exchanges, a min and a max each, on
-// u8 lanes or as f32 operations: the 3x3 window as sorted columns then the median of their lows, middles and
-// highs (15 exchanges), larger ones as the pruned Batcher network (cpu/median_network.hpp).
+// The fewest bytes a stencil must move: read the image once, write it once. Operations by kind
+// (core/op_mix.hpp), those of the work the plan needs: a multiply and an add per tap (separable filters count
+// their two 1-D passes), on f32 a fused multiply-add, on u8 an integer multiply and add in the lanes the sums
+// fit (16-bit where every sum fits int16, as the CPU's SIMD path and the GPU's packed kernels sum, else
+// 32-bit); the finishing steps (magnitude, unsharp blend) as lone operations; a median its compare-exchanges,
+// a min and a max each, on u8 lanes or as f32 operations: the 3x3 window as sorted columns then the median of
+// their lows, middles and highs (15 exchanges), larger ones as the pruned Batcher network
+// (cpu/median_network.hpp).
 OpMix stencil_ops_per_element(const StencilPlan& plan, ElemType type) {
   const bool u8 = type == ElemType::U8;
   const OpKind taps_kind = !u8 ? OpKind::F32Fma : u8_sums_fit_int16(plan) ? OpKind::I16 : OpKind::I32;
@@ -138,10 +139,12 @@ OpMix stencil_ops_per_element(const StencilPlan& plan, ElemType type) {
   };
   OpMix ops;
   switch (plan.kind) {
-    case StencilPlan::Kind::Linear: ops.add(taps_kind, 2 * taps(plan.a)); break;
+    case StencilPlan::Kind::Linear:
+      ops.add(taps_kind, 2 * taps(plan.a));
+      break;
     case StencilPlan::Kind::GradientMagnitude:
-      // dx^2 + dy^2 and the root: three f32 operations and a sqrt, or on u8 integer squares and a sum (the root
-      // a table look-up).
+      // dx^2 + dy^2 and the root: three f32 operations and a sqrt, or on u8 integer squares and a sum (the
+      // root a table look-up).
       ops.add(taps_kind, 2 * (taps(plan.a) + taps(plan.b))).add(u8 ? OpKind::I32 : OpKind::F32One, 4);
       break;
     case StencilPlan::Kind::UnsharpMask:  // src + amount * (src - blur): in float on both types

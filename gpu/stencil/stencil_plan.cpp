@@ -1,12 +1,12 @@
 #include "stencil/stencil_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"

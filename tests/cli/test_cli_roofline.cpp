@@ -20,9 +20,9 @@ constexpr const char* kFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
 
 // The roof a report's roofline object should give, recomputed here from its peaks and its operations by kind:
 // the compute ceiling is the operations over the sum of each kind's operations / its ceiling (lone f32
-// operations at half the FMA peak, u8 at the fastest integer width, i16 at i16 or i32), the memory ceiling the
-// copy of the largest cached footprint not above the bytes (the smallest below them all), the main copy from
-// its footprint on; each taken independently of the code under test.
+// operations at half the FMA peak, u8 at the fastest integer width, i16 at i16 or i32), the memory ceiling
+// the copy of the largest cached footprint not above the bytes (the smallest below them all), the main copy
+// from its footprint on; each taken independently of the code under test.
 double expected_roof(const nlohmann::json& roof, double bytes, double operations) {
   const auto& peaks = roof.at("peaks");
   const double fma = peaks.at("fma_gflops").get<double>(), u8 = peaks.at("u8_gops").get<double>(),
@@ -193,7 +193,8 @@ TEST(CliRoofline, InfoJsonCarriesTheCpuPeaks) {
   EXPECT_NE(text.out.find("CPU peaks: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("GFLOP/s f32 FMA"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("CPU integer peaks"), std::string::npos) << text.out;
-  for (const char* width : {"u8", "i16", "i32"}) EXPECT_GT(j.at("cpu").at("int_peak_gops").at(width).get<double>(), 0);
+  for (const char* width : {"u8", "i16", "i32"})
+    EXPECT_GT(j.at("cpu").at("int_peak_gops").at(width).get<double>(), 0);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The honest roofline (issue 25, item 4): each kind of operation is held against its own ceiling, the compute
-// ceiling of a mix is the time-weighted one, the memory ceiling follows the run's footprint, the stencils count
-// their operations by kind, and no CPU stencil run lands above 100% of its own roof.
+// ceiling of a mix is the time-weighted one, the memory ceiling follows the run's footprint, the stencils
+// count their operations by kind, and no CPU stencil run lands above 100% of its own roof.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -51,14 +51,15 @@ TEST(RooflineCeilings, AMixIsBoundByTheSumOfItsKindsTimes) {
   EXPECT_EQ(mixed.name, "f32 FMA 67% + u8 integer 33%");
   EXPECT_EQ(compute_ceiling(p, OpMix{}).gops, 0.0);
   ComputePeaks no_int{10.0, 100.0, "old"};
-  EXPECT_EQ(compute_ceiling(no_int, OpMix::of(OpKind::I32, 5)).gops, 0.0) << "an unmeasured kind has no ceiling";
+  EXPECT_EQ(compute_ceiling(no_int, OpMix::of(OpKind::I32, 5)).gops, 0.0)
+      << "an unmeasured kind has no ceiling";
 }
 
 TEST(RooflineCeilings, TheMemoryCeilingFollowsTheFootprint) {
   const ComputePeaks p = test_peaks();
   EXPECT_EQ(memory_ceiling(p, 512 << 10).gbps, 50.0);  // below every footprint: the smallest
   EXPECT_EQ(memory_ceiling(p, 512 << 10).name, "copy of 1 MiB (cached)");
-  EXPECT_EQ(memory_ceiling(p, 3 << 20).gbps, 50.0);    // a 3 MiB run is bounded by the 1 MiB copy
+  EXPECT_EQ(memory_ceiling(p, 3 << 20).gbps, 50.0);  // a 3 MiB run is bounded by the 1 MiB copy
   EXPECT_EQ(memory_ceiling(p, 4 << 20).gbps, 30.0);
   EXPECT_EQ(memory_ceiling(p, 100 << 20).gbps, 30.0);
   EXPECT_EQ(memory_ceiling(p, 256 << 20).gbps, 10.0);  // past the caches: the main copy
@@ -83,7 +84,8 @@ TEST(CpuIntLoop, CountsItsLanes) {
   for (OpKind k : {OpKind::U8, OpKind::I16, OpKind::I32}) {
     const CpuIntLoop loop = cpu_int_loop(k);
     const long long bytes_per_lane = k == OpKind::U8 ? 1 : k == OpKind::I16 ? 2 : 4;
-    // 12 chains x (add + min) x lanes; a vector is 16 to 64 bytes on x86 (SSE to AVX-512), 8 on a scalar target.
+    // 12 chains x (add + min) x lanes; a vector is 16 to 64 bytes on x86 (SSE to AVX-512), 8 on a scalar
+    // target.
     const long long lanes = loop.operations_per_iteration / (2 * kCpuIntChains);
     EXPECT_EQ(loop.operations_per_iteration % (2 * kCpuIntChains), 0);
     EXPECT_TRUE(lanes * bytes_per_lane >= 8 && lanes * bytes_per_lane <= 256) << lanes << " lanes";
@@ -97,8 +99,8 @@ TEST(CpuPeaks, IntegerCeilingsAreMeasuredAtTheirVectorWidth) {
   const double fma = measure_cpu_fma_gflops(pool), u8 = measure_cpu_int_gops(pool, OpKind::U8),
                i32 = measure_cpu_int_gops(pool, OpKind::I32);
   ASSERT_GT(fma, 0.1);
-  // A u8 vector holds four times the lanes of an i32 one, and integer adds and mins issue at least as often as
-  // FMAs on every x86 core since Haswell (an i32 lane-op against an FMA's 2 operations: above a quarter).
+  // A u8 vector holds four times the lanes of an i32 one, and integer adds and mins issue at least as often
+  // as FMAs on every x86 core since Haswell (an i32 lane-op against an FMA's 2 operations: above a quarter).
   EXPECT_GT(u8, i32 * 1.5) << "u8 " << u8 << " i32 " << i32;
   EXPECT_GT(i32, fma / 4) << "i32 " << i32 << " fma " << fma;
   EXPECT_LT(u8, 1e5);
@@ -113,7 +115,8 @@ TEST(StencilCost, CountsOperationsByKind) {
   EXPECT_EQ(box.cost(u8, box.default_params()).mix[OpKind::I16], 12 * n);
   EXPECT_EQ(box.cost(f32, box.default_params()).mix[OpKind::F32Fma], 12 * n);
   EXPECT_EQ(box.cost(u8, box.default_params()).operations, std::uint64_t(12 * n));
-  // The 3x3 median: 15 compare-exchanges (a min and a max each) per window on u8 lanes, f32 operations on f32.
+  // The 3x3 median: 15 compare-exchanges (a min and a max each) per window on u8 lanes, f32 operations on
+  // f32.
   const KernelSpec& median = reg.get("median");
   EXPECT_EQ(median.cost(u8, median.default_params()).mix[OpKind::U8], 30 * n);
   EXPECT_EQ(median.cost(f32, median.default_params()).mix[OpKind::F32One], 30 * n);
@@ -142,9 +145,10 @@ TEST(HonestRoofline, NoCpuStencilRunIsAboveItsRoof) {
           req.repeat = 5;
           const RunReport r = engine.run_stencil(random_image(size, size, channels, type, 7), req).report;
           const RooflineFigures& f = r.roofline;
-          SCOPED_TRACE(spec->id + " " + std::string(to_string(type)) + " " + std::to_string(channels) + "ch " +
-                       std::to_string(size) + ": " + f.ceiling.name + " " + std::to_string(f.ceiling.gops) +
-                       " GOP/s, " + f.memory.name + " " + std::to_string(f.memory.gbps) + " GB/s");
+          SCOPED_TRACE(spec->id + " " + std::string(to_string(type)) + " " + std::to_string(channels) +
+                       "ch " + std::to_string(size) + ": " + f.ceiling.name + " " +
+                       std::to_string(f.ceiling.gops) + " GOP/s, " + f.memory.name + " " +
+                       std::to_string(f.memory.gbps) + " GB/s");
           EXPECT_GT(f.percent_of_roof, 0.0);
           EXPECT_LE(f.percent_of_roof, 100.0) << f.gflops << " GOP/s, " << f.gbps << " GB/s";
           EXPECT_FALSE(f.ceiling.name.empty());

@@ -35,8 +35,9 @@ TEST(FmaPeakCuda, IsPositiveAndBelowTheTheoreticalBound) {
 }
 
 // The ceilings of the honest roofline (core/cuda/op_peaks.cu): the same chains kernel with an f32 FMA step
-// matches the FMA peak's own kernel within 5%, and each integer width (an add and a min per lane) is positive,
-// below the 2x-generous lane bound and a u8 lane-op never slower than an i32 one by more than the lanes' 4x.
+// matches the FMA peak's own kernel within 5%, and each integer width (an add and a min per lane) is
+// positive, below the 2x-generous lane bound and a u8 lane-op never slower than an i32 one by more than the
+// lanes' 4x.
 TEST(OpPeaksCuda, IntegerCeilingsArePositiveAndTheF32OneMatchesTheFmaPeak) {
   KS_REQUIRE_GPU();
   auto ctx = CudaContext::create(0);
@@ -74,7 +75,8 @@ TEST(OpPeaksCuda, AU8MedianRunIsHeldAgainstItsIntegerCeiling) {
   const RunReport r = engine.run_stencil(random_image(4096, 4096, 1, ElemType::U8, 1), req).report;
   EXPECT_EQ(r.roofline.ceiling.name, "u8 integer");
   EXPECT_GT(r.roofline.percent_of_roof, 0.0);
-  EXPECT_LE(r.roofline.percent_of_roof, 100.0) << r.roofline.gflops << " GOP/s under " << r.roofline.ceiling.gops;
+  EXPECT_LE(r.roofline.percent_of_roof, 100.0)
+      << r.roofline.gflops << " GOP/s under " << r.roofline.ceiling.gops;
 }
 
 TEST(FmaPeakCuda, EnginePeaksAndCudaRunReports) {

@@ -1,7 +1,7 @@
 // CudaContext::op_peak_gops: the roofline's ceiling of each kind of operation (core/op_mix.hpp) on the GPU,
 // measured as the FMA peak is (fma_peak.cu): every thread runs kChains independent chains of one step of that
-// kind, the grid is one full wave (peak_wave.cuh). The f32 step is the FMA peak's own, so its figure checks this
-// kernel against that one; the integer steps are an add then a min, on four u8 lanes of a 32-bit word
+// kind, the grid is one full wave (peak_wave.cuh). The f32 step is the FMA peak's own, so its figure checks
+// this kernel against that one; the integer steps are an add then a min, on four u8 lanes of a 32-bit word
 // (__vadd4, __vminu4), two 16-bit lanes (__vadd2, __vmins2) or one int32.
 #include <cuda_runtime.h>
 
@@ -18,13 +18,15 @@ namespace {
 constexpr int kChains = 16;  // independent steps in flight per thread, as the FMA peak's kernel
 constexpr int kBlockThreads = 256;
 
-// Each step type: the register type T, one step from x with run-time constants a and b, its operations (lanes x
-// operations per lane) and a start that differs per thread and chain (so no chain is shared or folded).
+// Each step type: the register type T, one step from x with run-time constants a and b, its operations (lanes
+// x operations per lane) and a start that differs per thread and chain (so no chain is shared or folded).
 struct F32FmaStep {
   using T = float;
   static constexpr int kOperations = 2;  // an FMA counts 2
   static constexpr int kIterations = 32768;
-  __device__ static T start(unsigned id, int chain) { return 1.0f + float(id) * 1e-9f + float(chain) * 1e-3f; }
+  __device__ static T start(unsigned id, int chain) {
+    return 1.0f + float(id) * 1e-9f + float(chain) * 1e-3f;
+  }
   __device__ static T step(T x, T a, T b) { return __fmaf_rn(x, a, b); }  // x = 0.999 x + 0.001 stays near 1
 };
 
@@ -77,8 +79,8 @@ double measure_step_gops(int sm_count, cudaStream_t stream, typename Step::T a, 
   const cuda::PeakWave wave = cuda::full_wave(op_chains_kernel<Step>, kBlockThreads, sm_count);
   cuda::DeviceBuffer out(wave.threads * sizeof(typename Step::T), "an operation peak test");
   const double median_ms = cuda::median_launch_ms(stream, [&](cudaStream_t s) {
-    op_chains_kernel<Step><<<wave.blocks, kBlockThreads, 0, s>>>(static_cast<typename Step::T*>(out.get()), a, b,
-                                                                  Step::kIterations);
+    op_chains_kernel<Step><<<wave.blocks, kBlockThreads, 0, s>>>(static_cast<typename Step::T*>(out.get()), a,
+                                                                 b, Step::kIterations);
   });
   const double operations =
       double(wave.threads) * double(kChains) * double(Step::kIterations) * double(Step::kOperations);
@@ -94,12 +96,21 @@ double CudaContext::op_peak_gops(OpKind kind) {
   const auto s = static_cast<cudaStream_t>(stream_);
   const int sms = info_.sm_count;
   switch (kind) {
-    case OpKind::F32Fma: kept = measure_step_gops<F32FmaStep>(sms, s, 0.999f, 0.001f); break;
+    case OpKind::F32Fma:
+      kept = measure_step_gops<F32FmaStep>(sms, s, 0.999f, 0.001f);
+      break;
     // Steps of 1 (each lane) and limits well inside the lanes: the chains climb, then stay at the limit.
-    case OpKind::U8: kept = measure_step_gops<U8Step>(sms, s, 0x01010101u, 0xf0f0f0f0u); break;
-    case OpKind::I16: kept = measure_step_gops<I16Step>(sms, s, 0x00010001u, 0x7f007f00u); break;
-    case OpKind::I32: kept = measure_step_gops<I32Step>(sms, s, 1, 1 << 30); break;
-    case OpKind::F32One: throw std::logic_error("op_peak_gops: lone f32 operations are bounded by the FMA peak");
+    case OpKind::U8:
+      kept = measure_step_gops<U8Step>(sms, s, 0x01010101u, 0xf0f0f0f0u);
+      break;
+    case OpKind::I16:
+      kept = measure_step_gops<I16Step>(sms, s, 0x00010001u, 0x7f007f00u);
+      break;
+    case OpKind::I32:
+      kept = measure_step_gops<I32Step>(sms, s, 1, 1 << 30);
+      break;
+    case OpKind::F32One:
+      throw std::logic_error("op_peak_gops: lone f32 operations are bounded by the FMA peak");
   }
   return kept;
 }

@@ -32,10 +32,11 @@ std::string ceiling_sentence(const lab::LabReport& r) {
   const peaks::RooflineFigures& f = r.roofline;
   if (f.ceiling.name.empty() || !(f.memory.gbps > 0)) return {};
   const bool compute_bound = f.ceiling.gops <= f.intensity * f.memory.gbps;
-  return fmt::format("{} {} is held against the ceiling of its own operations, {} ({:.0f} GOP/s), and the {} "
-                     "({:.0f} GB/s); it is {} there and reached {:.0f}% of that roof.",
-                     r.kernel, r.variant, f.ceiling.name, f.ceiling.gops, f.memory.name, f.memory.gbps,
-                     compute_bound ? "compute-bound" : "memory-bound", f.percent_of_roof);
+  return fmt::format(
+      "{} {} is held against the ceiling of its own operations, {} ({:.0f} GOP/s), and the {} "
+      "({:.0f} GB/s); it is {} there and reached {:.0f}% of that roof.",
+      r.kernel, r.variant, f.ceiling.name, f.ceiling.gops, f.memory.name, f.memory.gbps,
+      compute_bound ? "compute-bound" : "memory-bound", f.percent_of_roof);
 }
 
 int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::RooflinePoint>& points) {
@@ -68,8 +69,8 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     ++drawn;
   }
   // Every point sits under the roof of its own operations and bytes (peaks.hpp's compute_ceiling and
-  // memory_ceiling): one polyline per distinct roof, labelled with its ceilings, so no point is drawn above its
-  // own; without such points, the backend's f32 FMA and copy roof.
+  // memory_ceiling): one polyline per distinct roof, labelled with its ceilings, so no point is drawn above
+  // its own; without such points, the backend's f32 FMA and copy roof.
   std::vector<std::pair<peaks::ComputeCeiling, peaks::MemoryCeiling>> roofs;
   for (const auto& p : points)
     if (!p.ceiling.name.empty() && p.memory.gbps > 0 &&
@@ -100,8 +101,9 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     for (const auto& [ceiling, memory] : roofs) {
       // The roof as a polyline in data units: the memory slope up to the ridge, then the ceiling.
       LogLogSeries roof;
-      roof.name = roofs.size() == 1 && memory.name == "copy" ? "roof (" + ceiling.name + ")"
-                                                             : "roof (" + ceiling.name + ", " + memory.name + ")";
+      roof.name = roofs.size() == 1 && memory.name == "copy"
+                      ? "roof (" + ceiling.name + ")"
+                      : "roof (" + ceiling.name + ", " + memory.name + ")";
       roof.colour = kRoof;
       const double a = plot.x_range->x, b = plot.x_range->y, ridge = ceiling.gops / memory.gbps;
       auto at = [&](double x) { return std::min(ceiling.gops, x * memory.gbps); };
@@ -115,7 +117,8 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     roof.name = "memory roof";
     roof.colour = kRoof;
     const double a = plot.x_range->x, b = plot.x_range->y;
-    roof.points = {ImVec2(float(a), float(roof_at(machine, a))), ImVec2(float(b), float(roof_at(machine, b)))};
+    roof.points = {ImVec2(float(a), float(roof_at(machine, a))),
+                   ImVec2(float(b), float(roof_at(machine, b)))};
     plot.series.insert(plot.series.begin(), std::move(roof));
   } else if (machine.fma_gflops > 0 && plot.x_range) {
     LogLogSeries ceiling;
