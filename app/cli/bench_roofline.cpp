@@ -23,7 +23,7 @@ std::vector<report::RooflineSeries> roofline_series(const std::vector<BenchRow>&
     for (const auto& r : rows) {
       if (r.status != BenchRow::Status::Ok || r.bench_case.backend != backend) continue;
       const RooflineFigures& f = r.report.roofline;
-      s.points.push_back({roofline_label(r.bench_case), f.intensity, f.gflops, f.gbps});
+      s.points.push_back({roofline_label(r.bench_case), f.intensity, f.gflops, f.gbps, f.ceiling, f.memory});
     }
     out.push_back(std::move(s));
   }

@@ -8,13 +8,14 @@
 #include <optional>
 
 #include "cli/commands.hpp"
-#include "report/table.hpp"
-#include "report/text_format.hpp"
 #include "core/cpu_peaks.hpp"
 #include "core/cuda_context.hpp"
 #include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
+#include "report/report_json.hpp"
+#include "report/table.hpp"
+#include "report/text_format.hpp"
 #include "stencil/cpu/simd/simd_target.hpp"
 
 namespace ks::cli {
@@ -36,6 +37,8 @@ struct DeviceEntry {
   DeviceInfo info;
   double copy_gbps = 0;         // 0 when not measured
   double fma_gflops = 0;        // 0 when not measured
+  // Integer ceilings (core/cuda/op_peaks.cu); 0 when not measured.
+  double u8_gops = 0, i16_gops = 0, i32_gops = 0;
   HostLinkBandwidth host;       // zeros when not measured
   std::string bandwidth_error;  // why the measurement failed, if it did
 };
@@ -43,13 +46,16 @@ struct DeviceEntry {
 std::vector<DeviceEntry> probe_devices(bool measure) {
   std::vector<DeviceEntry> out;
   for (const DeviceInfo& d : list_devices()) {
-    DeviceEntry e{d, 0, 0, {}, {}};
+    DeviceEntry e{d, 0, 0, 0, 0, 0, {}, {}};
     if (measure) {
       // One device failing (busy, out of memory) should not hide the others.
       try {
         auto context = CudaContext::create(d.index);
         e.copy_gbps = context->copy_bandwidth_gbps();
         e.fma_gflops = context->fma_peak_gflops();
+        e.u8_gops = context->op_peak_gops(OpKind::U8);
+        e.i16_gops = context->op_peak_gops(OpKind::I16);
+        e.i32_gops = context->op_peak_gops(OpKind::I32);
         e.host = context->host_bandwidth();
       } catch (const Error& err) {
         e.bandwidth_error = err.full_message();
@@ -84,6 +90,8 @@ nlohmann::ordered_json device_json(const DeviceEntry& e) {
   auto measured = [&](double v) { return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr); };
   j["copy_bandwidth_gbps"] = measured(e.copy_gbps);
   j["fma_peak_gflops"] = measured(e.fma_gflops);
+  j["int_peak_gops"] = {
+      {"u8", measured(e.u8_gops)}, {"i16", measured(e.i16_gops)}, {"i32", measured(e.i32_gops)}};
   j["clock_khz"] = d.clock_khz;
   j["host_bandwidth_gbps"] = {{"pageable_to_device", measured(e.host.pageable_to_device)},
                               {"pageable_from_device", measured(e.host.pageable_from_device)},
@@ -112,6 +120,10 @@ std::string device_text(const DeviceEntry& e) {
         {"FMA peak",
          fmt::format("{} GFLOP/s (f32, an FMA = 2 operations); ridge at {} op/B", format_gflops(e.fma_gflops),
                      format_intensity(ridge_intensity({e.copy_gbps, e.fma_gflops, d.name})))});
+  if (e.i32_gops > 0)
+    t.add_row({"integer peaks",
+               fmt::format("{} GOP/s u8, {} i16, {} i32 (add and min/max per lane)", format_gflops(e.u8_gops),
+                           format_gflops(e.i16_gops), format_gflops(e.i32_gops))});
   if (e.host.pinned_to_device > 0) {
     t.add_row({"host -> device", fmt::format("{} GB/s pinned, {} GB/s pageable", format_gbps(e.host.pinned_to_device),
                                              format_gbps(e.host.pageable_to_device))});
@@ -141,7 +153,12 @@ nlohmann::ordered_json cpu_json(unsigned threads, const std::optional<ComputePea
           {"simd", cpu::simd::simd_description()},
           {"simd_targets", std::move(runnable)},
           {"copy_bandwidth_gbps", peaks ? measured(peaks->memory_gbps) : nlohmann::ordered_json(nullptr)},
-          {"fma_peak_gflops", peaks ? measured(peaks->fma_gflops) : nlohmann::ordered_json(nullptr)}};
+          {"fma_peak_gflops", peaks ? measured(peaks->fma_gflops) : nlohmann::ordered_json(nullptr)},
+          {"int_peak_gops", peaks ? nlohmann::ordered_json{{"u8", measured(peaks->u8_gops)},
+                                                           {"i16", measured(peaks->i16_gops)},
+                                                           {"i32", measured(peaks->i32_gops)}}
+                                  : nlohmann::ordered_json(nullptr)},
+          {"cached_copies", peaks ? to_json(*peaks).at("cached_copies") : nlohmann::ordered_json(nullptr)}};
 }
 
 // The instruction set the CPU backend's SIMD loops run, and the others this build could run here.
@@ -152,9 +169,16 @@ std::string cpu_simd_text() {
 }
 
 std::string cpu_peaks_text(const ComputePeaks& p) {
-  return fmt::format("CPU peaks: {} GFLOP/s f32 FMA, {} GB/s copy (read + write); ridge at {} op/B.\n",
-                     format_gflops(p.fma_gflops), format_gbps(p.memory_gbps),
-                     format_intensity(ridge_intensity(p)));
+  std::string cached;
+  for (const auto& c : p.cached_copies)
+    cached += fmt::format("{}{} at {}", cached.empty() ? "" : ", ",
+                          format_memory(std::uint64_t(c.footprint_bytes)), format_gbps(c.gbps));
+  return fmt::format(
+      "CPU peaks: {} GFLOP/s f32 FMA, {} GB/s copy (read + write); ridge at {} op/B.\n"
+      "CPU integer peaks (add and min/max per lane): {} GOP/s u8, {} i16, {} i32.\n"
+      "CPU copy of working sets the caches hold (GB/s): {}.\n",
+      format_gflops(p.fma_gflops), format_gbps(p.memory_gbps), format_intensity(ridge_intensity(p)),
+      format_gflops(p.u8_gops), format_gflops(p.i16_gops), format_gflops(p.i32_gops), cached);
 }
 
 int run_info(const InfoOptions& opt, const GlobalOptions& global) {

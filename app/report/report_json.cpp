@@ -39,15 +39,33 @@ nlohmann::ordered_json to_json(const OccupancyReport& o) {
 }
 
 nlohmann::ordered_json to_json(const ComputePeaks& p) {
-  return {{"memory_gbps", finite(p.memory_gbps)}, {"fma_gflops", finite(p.fma_gflops)}, {"where", p.where}};
+  nlohmann::ordered_json cached = nlohmann::ordered_json::array();
+  for (const auto& c : p.cached_copies)
+    cached.push_back({{"footprint_bytes", c.footprint_bytes}, {"gbps", finite(c.gbps)}});
+  return {{"memory_gbps", finite(p.memory_gbps)},
+          {"fma_gflops", finite(p.fma_gflops)},
+          {"u8_gops", finite(p.u8_gops)},
+          {"i16_gops", finite(p.i16_gops)},
+          {"i32_gops", finite(p.i32_gops)},
+          {"cached_copies", std::move(cached)},
+          {"where", p.where}};
 }
 
 nlohmann::ordered_json to_json(const RooflineFigures& f) {
+  nlohmann::ordered_json by_kind = nlohmann::ordered_json::object();
+  for (OpKind k : kAllOpKinds)
+    if (f.mix[k] > 0) by_kind[std::string(op_kind_key(k))] = f.mix[k];
   return {{"arithmetic_intensity", finite(f.intensity)},
           {"gflops", finite(f.gflops)},
           {"gbps", finite(f.gbps)},
           {"attainable_gflops", finite(f.attainable_gflops)},
           {"percent_of_roof", finite(f.percent_of_roof)},
+          {"operations_by_kind", std::move(by_kind)},
+          {"ceiling",
+           {{"name", f.ceiling.name.empty() ? nlohmann::ordered_json(nullptr)
+                                            : nlohmann::ordered_json(f.ceiling.name)},
+            {"gops", finite(f.ceiling.gops)}}},
+          {"memory_ceiling", {{"name", f.memory.name}, {"gbps", finite(f.memory.gbps)}}},
           {"peaks", to_json(f.peaks)}};
 }
 

@@ -65,15 +65,20 @@ Table run_timing_table(const RunReport& r) {
 std::string roofline_line(const RooflineFigures& f) {
   if (f.peaks.fma_gflops <= 0 && f.peaks.memory_gbps <= 0) return {};
   if (f.intensity <= 0 && f.peaks.memory_gbps > 0)  // no FLOPs (sort counts comparisons): only the memory roof
-    return fmt::format("roofline: no floating-point operations counted, {} GB/s = {} of the memory roof ({}: {} GB/s "
-                       "copy)",
-                       format_gbps(f.gbps), format_percent(f.percent_of_roof), f.peaks.where,
-                       format_gbps(f.peaks.memory_gbps));
+    return fmt::format(
+        "roofline: no floating-point operations counted, {} GB/s = {} of the memory roof ({}: {} GB/s "
+        "{})",
+        format_gbps(f.gbps), format_percent(f.percent_of_roof), f.peaks.where, format_gbps(f.memory.gbps),
+        f.memory.name);
+  if (f.ceiling.name.empty())  // a kind without a measured ceiling (an older device record)
+    return fmt::format("roofline: {} op/B, {} GOP/s, {} GB/s ({}: no measured ceiling for these operations)",
+                       format_intensity(f.intensity), format_gflops(f.gflops), format_gbps(f.gbps),
+                       f.peaks.where);
   return fmt::format(
-      "roofline: {} op/B, {} GFLOP/s, {} GB/s = {} of the roof ({}: {} GFLOP/s FMA, {} GB/s copy)",
+      "roofline: {} op/B, {} GOP/s, {} GB/s = {} of the roof ({}: {} ceiling {} GOP/s, {} {} GB/s)",
       format_intensity(f.intensity), format_gflops(f.gflops), format_gbps(f.gbps),
-      format_percent(f.percent_of_roof), f.peaks.where, format_gflops(f.peaks.fma_gflops),
-      format_gbps(f.peaks.memory_gbps));
+      format_percent(f.percent_of_roof), f.peaks.where, f.ceiling.name, format_gflops(f.ceiling.gops),
+      f.memory.name, format_gbps(f.memory.gbps));
 }
 
 std::string run_report_text(const RunReport& r) {

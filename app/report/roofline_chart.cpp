@@ -106,28 +106,54 @@ void draw_axes(Canvas& c, const RooflineLayout& l, const Font& font) {
   font.draw(c, 14 * s, p.y + (p.h + font.text_width(y_title, size)) / 2, y_title, size, kInk, true);
 }
 
-// The roof of one series, clipped to the plot; returns where its ceiling label went.
-Rect draw_roof(Canvas& c, const RooflineLayout& l, const ComputePeaks& peaks, Rgb color, const Font& font) {
+// A roof (memory slope at `gbps` up to the ridge, then the ceiling at `gops`), clipped to the plot, with
+// `label` above the right end of its ceiling; returns where the label went.
+Rect draw_roof_line(Canvas& c, const RooflineLayout& l, double gbps, double gops, const std::string& label,
+                    Rgb color, double width, const Font& font) {
   const double s = l.scale;
   const double x_lo = std::pow(10.0, l.x.first_decade), x_hi = std::pow(10.0, l.x.last_decade);
-  const double ridge = ridge_intensity(peaks);
-  if (peaks.memory_gbps > 0 && peaks.fma_gflops > 0) {
-    double ax = l.x.to_pixel(x_lo), ay = l.y.to_pixel(x_lo * peaks.memory_gbps);
-    double bx = l.x.to_pixel(ridge), by = l.y.to_pixel(peaks.fma_gflops);
-    if (clip(ax, ay, bx, by, l.plot)) c.line(ax, ay, bx, by, color, 2.5 * s);
+  const double ridge = gbps > 0 ? gops / gbps : 0;
+  if (gbps > 0 && gops > 0) {
+    double ax = l.x.to_pixel(x_lo), ay = l.y.to_pixel(x_lo * gbps);
+    double bx = l.x.to_pixel(ridge), by = l.y.to_pixel(gops);
+    if (clip(ax, ay, bx, by, l.plot)) c.line(ax, ay, bx, by, color, width * s);
   }
-  if (peaks.fma_gflops > 0) {
-    double ax = l.x.to_pixel(std::max(ridge, x_lo)), ay = l.y.to_pixel(peaks.fma_gflops);
+  if (gops > 0) {
+    double ax = l.x.to_pixel(std::max(ridge, x_lo)), ay = l.y.to_pixel(gops);
     double bx = l.x.to_pixel(x_hi), by = ay;
-    if (clip(ax, ay, bx, by, l.plot)) c.line(ax, ay, bx, by, color, 2.5 * s);
+    if (clip(ax, ay, bx, by, l.plot)) c.line(ax, ay, bx, by, color, width * s);
     const double size = kLabelSize * s;
-    const std::string text = "FMA " + rate_text(peaks.fma_gflops, "FLOP/s");
-    const double w = font.text_width(text, size);
+    const double w = font.text_width(label, size);
     const Rect box{l.plot.right() - w - 6 * s, ay - 4 * s - font.ascent(size), w, font.ascent(size)};
-    font.draw(c, box.x, ay - 4 * s, text, size, color);
+    font.draw(c, box.x, ay - 4 * s, label, size, color);
     return box;
   }
   return {};
+}
+
+// The roof of one series, clipped to the plot; returns where its ceiling label went.
+Rect draw_roof(Canvas& c, const RooflineLayout& l, const ComputePeaks& peaks, Rgb color, const Font& font) {
+  return draw_roof_line(c, l, peaks.memory_gbps, peaks.fma_gflops,
+                        "FMA " + rate_text(peaks.fma_gflops, "FLOP/s"), color, 2.5, font);
+}
+
+// The roofs of a series' points other than its f32 FMA and copy roof (integer ceilings, cached copies), thin
+// and labelled with their ceiling, so that every point is drawn under its own roof.
+std::vector<Rect> draw_own_roofs(Canvas& c, const RooflineLayout& l, const RooflineSeries& sr, Rgb color,
+                                 const Font& font) {
+  std::vector<Rect> labels;
+  std::vector<std::pair<std::string, std::string>> drawn;
+  for (const auto& p : sr.points) {
+    if (p.ceiling.name.empty() || !(p.memory.gbps > 0)) continue;
+    if (p.ceiling.name == "f32 FMA" && p.memory.name == "copy") continue;  // the series' own roof
+    const std::pair<std::string, std::string> key{p.ceiling.name, p.memory.name};
+    if (std::find(drawn.begin(), drawn.end(), key) != drawn.end()) continue;
+    drawn.push_back(key);
+    labels.push_back(draw_roof_line(c, l, p.memory.gbps, p.ceiling.gops,
+                                    p.ceiling.name + " " + rate_text(p.ceiling.gops, "OP/s"), color, 1.0,
+                                    font));
+  }
+  return labels;
 }
 
 // Labels go beside their point where they overlap nothing drawn so far, else nowhere.
@@ -232,6 +258,8 @@ RooflineLayout roofline_layout(const std::vector<RooflineSeries>& series, const 
       x_lo = std::min(x_lo, ridge / 10), x_hi = std::max(x_hi, ridge * 10);
     }
     if (sr.peaks.fma_gflops > 0) y_hi = std::max(y_hi, sr.peaks.fma_gflops * 1.5);  // room for its label
+    for (const auto& p : sr.points)
+      if (drawable(p) && p.ceiling.gops > 0) y_hi = std::max(y_hi, p.ceiling.gops * 1.5);
   }
   if (!(x_hi > 0)) x_lo = 0.01, x_hi = 100;
   decades_around(x_lo, x_hi, l.x.first_decade, l.x.last_decade);
@@ -266,8 +294,10 @@ Image draw_roofline_chart(const std::vector<RooflineSeries>& series, const Roofl
   Canvas c(options.width, options.height, kBackground);
   draw_axes(c, l, font);
   std::vector<Rect> taken;
-  for (std::size_t i = 0; i < series.size(); ++i)
+  for (std::size_t i = 0; i < series.size(); ++i) {
     taken.push_back(draw_roof(c, l, series[i].peaks, roofline_color(i), font));
+    for (const Rect& r : draw_own_roofs(c, l, series[i], roofline_color(i), font)) taken.push_back(r);
+  }
   draw_points(c, l, series, std::move(taken), font);
   draw_header(c, l, series, options, font);
   return std::move(c).take_image();

@@ -2,9 +2,11 @@
 // The CUDA state of one process: the device in use, its properties, a stream, and the device's copy bandwidth
 // and FMA throughput measured once (lazily). Declared without CUDA headers. `CudaContext::create` throws a
 // Device error, whose hint suggests `--backend cpu`, when the build has no CUDA or there is no usable device.
+#include <array>
 #include <memory>
 
 #include "core/device_info.hpp"
+#include "core/op_mix.hpp"
 
 namespace ks {
 
@@ -31,6 +33,11 @@ class CudaContext {
   // the copy bandwidth: a kernel of many independent FMA chains per thread filling every SM, median of
   // several timed launches after a warm-up (core/cuda/fma_peak.cu). The compute ceiling of the roofline.
   double fma_peak_gflops();
+  // The ceiling of one kind of operation in operations/s / 1e9, measured on first call per kind like the FMA
+  // peak (core/cuda/op_peaks.cu): F32Fma (an independent check of fma_peak_gflops), U8, I16 and I32 (an
+  // integer add then a min per step, on 4, 2 and 1 lanes of a 32-bit register). F32One is a logic error: it
+  // is half the FMA peak (peaks.hpp's kind_ceiling_gops).
+  double op_peak_gops(OpKind kind);
   // Host <-> device bandwidth (bytes copied / time), measured on first call like the copy bandwidth: 256 MiB
   // (less if memory is short) each way from pageable and from pinned memory, median of several timed copies.
   const HostLinkBandwidth& host_bandwidth();
@@ -46,6 +53,7 @@ class CudaContext {
   void* stream_ = nullptr;
   double copy_bandwidth_gbps_ = 0;
   double fma_peak_gflops_ = 0;
+  std::array<double, kOpKinds> op_peaks_gops_{};
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
 };
 

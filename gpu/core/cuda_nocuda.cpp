@@ -30,6 +30,10 @@ double CudaContext::fma_peak_gflops() {
   return 0;
 }
 
+double CudaContext::op_peak_gops(OpKind) {
+  return 0;
+}
+
 const HostLinkBandwidth& CudaContext::host_bandwidth() {
   if (!host_bandwidth_) host_bandwidth_ = std::make_unique<HostLinkBandwidth>();
   return *host_bandwidth_;

@@ -41,6 +41,9 @@ const ComputePeaks& Runtime::peaks(Backend backend) {
   if (!cuda_peaks_) {
     CudaContext& ctx = cuda();
     cuda_peaks_ = ComputePeaks{ctx.copy_bandwidth_gbps(), ctx.fma_peak_gflops(), ctx.device().name};
+    cuda_peaks_->u8_gops = ctx.op_peak_gops(OpKind::U8);
+    cuda_peaks_->i16_gops = ctx.op_peak_gops(OpKind::I16);
+    cuda_peaks_->i32_gops = ctx.op_peak_gops(OpKind::I32);
   }
   return *cuda_peaks_;
 }

@@ -110,7 +110,8 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
   if (req.keep_alpha && input.channels() == 4 && !result.output.empty()) copy_alpha(input, result.output);
   if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
-  r.roofline = roofline_figures(r.cost.operations, r.cost.bytes, r.kernel_time.median_ms, peaks(req.backend));
+  r.roofline =
+      roofline_figures(r.cost.roofline_mix(), r.cost.bytes, r.kernel_time.median_ms, peaks(req.backend));
   return result;
 }
 

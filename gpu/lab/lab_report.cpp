@@ -30,7 +30,6 @@ LaunchArithmetic launch_arithmetic(const LaunchGeometry& g, int sm_count) {
 
 void fill_rates(LabReport& r, const ComputePeaks* peaks) {
   const bool flops = r.operation_kind == OperationKind::Flop;
-  const std::uint64_t flop_count = flops ? r.cost.operations : 0;
   if (flops && peaks && peaks->fma_gflops > 0) r.peak_gflops = peaks->fma_gflops;
   const double ms = r.kernel_time.median_ms;
   const double rate = ms > 0 ? double(r.cost.operations) / (ms * 1e6) : 0;
@@ -40,7 +39,8 @@ void fill_rates(LabReport& r, const ComputePeaks* peaks) {
   (flops ? r.arithmetic_intensity : r.comparisons_per_byte) = per_byte;
   r.percent_of_copy = r.copy_bandwidth_gbps > 0 ? 100.0 * r.gbps / r.copy_bandwidth_gbps : 0;
   if (r.peak_gflops && *r.peak_gflops > 0) r.percent_of_peak_flops = 100.0 * r.gflops / *r.peak_gflops;
-  r.roofline = roofline_figures(flop_count, r.cost.bytes, r.kernel_time.median_ms, peaks ? *peaks : ComputePeaks{});
+  r.roofline = roofline_figures(flops ? r.cost.roofline_mix() : OpMix{}, r.cost.bytes,
+                                r.kernel_time.median_ms, peaks ? *peaks : ComputePeaks{});
 }
 
 }  // namespace ks::lab

@@ -11,6 +11,7 @@
 
 #include "core/backend.hpp"
 #include "core/image.hpp"
+#include "core/op_mix.hpp"
 #include "registry/params.hpp"
 
 namespace ks {
@@ -45,6 +46,14 @@ struct VariantSpec {
 struct CostModel {
   std::uint64_t bytes = 0;       // the fewest bytes that must cross device memory: inputs read once, outputs written once
   std::uint64_t operations = 0;  // arithmetic operations (multiply-adds count as two)
+  // The same operations by kind, each held against its own ceiling on the roofline (core/op_mix.hpp). Empty
+  // for a model that does not tell them apart: its operations then count as f32 FMA (roofline_mix).
+  OpMix mix;
+
+  // A model from its bytes and its operations by kind (operations = the mix's total).
+  static CostModel of(std::uint64_t bytes, const OpMix& mix) { return {bytes, mix.operations(), mix}; }
+  // The mix the roofline holds: `mix`, or `operations` as f32 FMA where the model has no mix.
+  OpMix roofline_mix() const { return mix.total() > 0 ? mix : OpMix::of(OpKind::F32Fma, double(operations)); }
 };
 
 struct KernelSpec {

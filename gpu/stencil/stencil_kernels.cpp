@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "registry/registry.hpp"
+#include "stencil/cpu/median_network.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "stencil/tiled_design.hpp"
 
@@ -122,29 +123,47 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
   return variants;
 }
 
-// The fewest bytes a stencil must move: read the image once, write it once. Operations: a multiply and an add
-// per tap of the work the plan needs (separable filters count their two 1-D passes).
-CostModel stencil_cost(const std::string& id, const ImageShape& shape, const ParamSet& params) {
-  const StencilPlan plan = make_stencil_plan(id, params);
-  const double elements = double(shape.pixel_count()) * shape.channels;
+// The fewest bytes a stencil must move: read the image once, write it once. Operations by kind
+// (core/op_mix.hpp), those of the work the plan needs: a multiply and an add per tap (separable filters count
+// their two 1-D passes), on f32 a fused multiply-add, on u8 an integer multiply and add in the lanes the sums
+// fit (16-bit where every sum fits int16, as the CPU's SIMD path and the GPU's packed kernels sum, else
+// 32-bit); the finishing steps (magnitude, unsharp blend) as lone operations; a median its compare-exchanges,
+// a min and a max each, on u8 lanes or as f32 operations: the 3x3 window as sorted columns then the median of
+// their lows, middles and highs (15 exchanges), larger ones as the pruned Batcher network
+// (cpu/median_network.hpp).
+OpMix stencil_ops_per_element(const StencilPlan& plan, ElemType type) {
+  const bool u8 = type == ElemType::U8;
+  const OpKind taps_kind = !u8 ? OpKind::F32Fma : u8_sums_fit_int16(plan) ? OpKind::I16 : OpKind::I32;
   auto taps = [](const LinearFilter& f) {
     return f.separable ? double(f.width() + f.height()) : double(f.width()) * f.height();
   };
-  double ops = 0;
+  OpMix ops;
   switch (plan.kind) {
-    case StencilPlan::Kind::Linear: ops = 2 * taps(plan.a); break;
-    case StencilPlan::Kind::GradientMagnitude: ops = 2 * (taps(plan.a) + taps(plan.b)) + 4; break;
-    case StencilPlan::Kind::UnsharpMask: ops = 2 * taps(plan.a) + 3; break;
+    case StencilPlan::Kind::Linear:
+      ops.add(taps_kind, 2 * taps(plan.a));
+      break;
+    case StencilPlan::Kind::GradientMagnitude:
+      // dx^2 + dy^2 and the root: three f32 operations and a sqrt, or on u8 integer squares and a sum (the
+      // root a table look-up).
+      ops.add(taps_kind, 2 * (taps(plan.a) + taps(plan.b))).add(u8 ? OpKind::I32 : OpKind::F32One, 4);
+      break;
+    case StencilPlan::Kind::UnsharpMask:  // src + amount * (src - blur): in float on both types
+      ops.add(taps_kind, 2 * taps(plan.a)).add(OpKind::F32One, 3);
+      break;
     case StencilPlan::Kind::Median: {
-      const double n = double(2 * plan.median_radius + 1) * (2 * plan.median_radius + 1);
-      ops = n * std::log2(n);  // comparisons of a selection
+      const int taps_n = (2 * plan.median_radius + 1) * (2 * plan.median_radius + 1);
+      const double exchanges = plan.median_radius == 1 ? 15.0 : double(cpu::median_network(taps_n).size());
+      ops.add(u8 ? OpKind::U8 : OpKind::F32One, 2 * exchanges);
       break;
     }
   }
-  CostModel c;
-  c.bytes = 2 * shape.byte_size();
-  c.operations = static_cast<std::uint64_t>(ops * elements);
-  return c;
+  return ops;
+}
+
+CostModel stencil_cost(const std::string& id, const ImageShape& shape, const ParamSet& params) {
+  const StencilPlan plan = make_stencil_plan(id, params);
+  const double elements = double(shape.pixel_count()) * shape.channels;
+  return CostModel::of(2 * shape.byte_size(), stencil_ops_per_element(plan, shape.type).scaled(elements));
 }
 
 KernelSpec stencil_spec(std::string id, std::string title, std::string description, std::vector<ParamSpec> params,

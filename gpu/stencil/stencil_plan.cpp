@@ -1,11 +1,12 @@
 #include "stencil/stencil_plan.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <numeric>
-
-#include <fmt/format.h>
 
 #include "core/enum_names.hpp"
 #include "core/error.hpp"
@@ -252,6 +253,28 @@ const char* to_string(Border b) noexcept {
 
 Border border_from_string(const std::string& s) {
   return value_named(kBorderNames, s, "border mode");
+}
+
+namespace {
+
+// The largest |sum|, partial sums included, that a U8 image gives with this filter's integer weights: 255
+// times the sum of |weights| of the 2-D window, and for a separable filter of its row pass too.
+std::int64_t u8_sum_bound(const LinearFilter& f) {
+  auto abs_sum = [](const std::vector<std::int32_t>& v) {
+    std::int64_t s = 0;
+    for (std::int32_t x : v) s += x < 0 ? -std::int64_t(x) : std::int64_t(x);
+    return s;
+  };
+  std::int64_t bound = 255 * abs_sum(f.iw);
+  if (f.separable) bound = std::max(bound, 255 * abs_sum(f.separable->iwx));
+  return bound;
+}
+
+}  // namespace
+
+bool u8_sums_fit_int16(const StencilPlan& plan) {
+  const bool two = plan.kind == StencilPlan::Kind::GradientMagnitude;
+  return u8_sum_bound(plan.a) <= INT16_MAX && (!two || u8_sum_bound(plan.b) <= INT16_MAX);
 }
 
 }  // namespace ks

@@ -66,4 +66,9 @@ struct StencilPlan {
 // Throws a usage Error for combinations the ranges alone cannot catch (e.g. normalising weights that sum to 0).
 StencilPlan make_stencil_plan(const std::string& kernel_id, const ParamSet& params);
 
+// Whether every U8 sum of the plan's linear filters (partial sums included) fits int16: the CPU's SIMD path
+// then sums in int16 lanes (twice as many as int32), and the cost model counts those operations on 16-bit
+// lanes.
+bool u8_sums_fit_int16(const StencilPlan& plan);
+
 }  // namespace ks

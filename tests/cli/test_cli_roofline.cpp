@@ -3,7 +3,9 @@
 // agree with the cost model and the times in the same JSON; `info --json` carries the CPU's peaks.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "cli/cli_runner.hpp"
@@ -15,6 +17,38 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr const char* kFont = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+
+// The roof a report's roofline object should give, recomputed here from its peaks and its operations by kind:
+// the compute ceiling is the operations over the sum of each kind's operations / its ceiling (lone f32
+// operations at half the FMA peak, u8 at the fastest integer width, i16 at i16 or i32), the memory ceiling
+// the copy of the largest cached footprint not above the bytes (the smallest below them all), the main copy
+// from its footprint on; each taken independently of the code under test.
+double expected_roof(const nlohmann::json& roof, double bytes, double operations) {
+  const auto& peaks = roof.at("peaks");
+  const double fma = peaks.at("fma_gflops").get<double>(), u8 = peaks.at("u8_gops").get<double>(),
+               i16 = peaks.at("i16_gops").get<double>(), i32 = peaks.at("i32_gops").get<double>();
+  const std::map<std::string, double> ceiling = {{"f32_fma", fma},
+                                                 {"f32_one", fma / 2},
+                                                 {"u8", std::max({u8, i16, i32})},
+                                                 {"i16", std::max(i16, i32)},
+                                                 {"i32", i32}};
+  double seconds = 0, counted = 0;
+  for (const auto& [kind, ops] : roof.at("operations_by_kind").items()) {
+    seconds += ops.get<double>() / ceiling.at(kind);
+    counted += ops.get<double>();
+  }
+  EXPECT_NEAR(counted, operations, 1e-9 * operations + 1) << "the kinds add up to the operations";
+  double memory = peaks.at("memory_gbps").get<double>();
+  const auto& cached = peaks.at("cached_copies");
+  if (!cached.empty() && bytes < 256.0 * (1 << 20)) {  // the CPU's main copy moves 256 MiB
+    double chosen = cached.front().at("gbps").get<double>();
+    for (const auto& c : cached)
+      if (c.at("footprint_bytes").get<double>() <= bytes) chosen = c.at("gbps").get<double>();
+    memory = std::max(memory, chosen);
+  }
+  EXPECT_NEAR(roof.at("memory_ceiling").at("gbps").get<double>(), memory, 1e-9 * memory);
+  return std::min(operations / seconds, operations / bytes * memory);
+}
 
 // The roofline object of a report against its cost ({bytes, operations}) and median kernel time in ms.
 void expect_roofline_consistent(const nlohmann::json& roof, double bytes, double operations,
@@ -31,7 +65,8 @@ void expect_roofline_consistent(const nlohmann::json& roof, double bytes, double
   EXPECT_GT(fma, 0);
   EXPECT_GT(memory, 0);
   EXPECT_EQ(peaks.at("where").get<std::string>().rfind("CPU (", 0), 0u);
-  const double roof_there = std::min(fma, operations / bytes * memory);
+  EXPECT_FALSE(roof.at("ceiling").at("name").get<std::string>().empty());
+  const double roof_there = expected_roof(roof, bytes, operations);
   EXPECT_NEAR(roof.at("attainable_gflops").get<double>(), roof_there, 1e-9 * roof_there);
   EXPECT_NEAR(roof.at("percent_of_roof").get<double>(), 100 * gflops / roof_there,
               1e-7 * gflops / roof_there);
@@ -49,6 +84,11 @@ TEST(CliRoofline, RunJsonCarriesTheRooflineOfItsCostAndTime) {
   expect_roofline_consistent(j.at("roofline"), j.at("cost").at("bytes").get<double>(),
                              j.at("cost").at("operations").get<double>(),
                              j.at("timings_ms").at("kernel").at("median").get<double>());
+  // A u8 Gaussian (sigma 2) sums its 11-bit fixed-point weights in 32-bit lanes: its ceiling is the CPU's i32
+  // one, named in the JSON and the text.
+  EXPECT_EQ(j.at("roofline").at("ceiling").at("name"), "i32 integer");
+  EXPECT_EQ(j.at("roofline").at("operations_by_kind").size(), 1u);
+  EXPECT_NE(r.out.find("i32 integer ceiling"), std::string::npos) << r.out;
 }
 
 TEST(CliRoofline, LabJsonFillsThePeakAndTheRoofline) {
@@ -152,6 +192,9 @@ TEST(CliRoofline, InfoJsonCarriesTheCpuPeaks) {
   ASSERT_EQ(text.exit_code, 0) << text.err;
   EXPECT_NE(text.out.find("CPU peaks: "), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("GFLOP/s f32 FMA"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("CPU integer peaks"), std::string::npos) << text.out;
+  for (const char* width : {"u8", "i16", "i32"})
+    EXPECT_GT(j.at("cpu").at("int_peak_gops").at(width).get<double>(), 0);
 }
 
 }  // namespace

@@ -34,6 +34,51 @@ TEST(FmaPeakCuda, IsPositiveAndBelowTheTheoreticalBound) {
   EXPECT_EQ(ctx->fma_peak_gflops(), peak) << "measured once, then kept";
 }
 
+// The ceilings of the honest roofline (core/cuda/op_peaks.cu): the same chains kernel with an f32 FMA step
+// matches the FMA peak's own kernel within 5%, and each integer width (an add and a min per lane) is
+// positive, below the 2x-generous lane bound and a u8 lane-op never slower than an i32 one by more than the
+// lanes' 4x.
+TEST(OpPeaksCuda, IntegerCeilingsArePositiveAndTheF32OneMatchesTheFmaPeak) {
+  KS_REQUIRE_GPU();
+  auto ctx = CudaContext::create(0);
+  const DeviceInfo& d = ctx->device();
+  const double fma = ctx->fma_peak_gflops(), f32 = ctx->op_peak_gops(OpKind::F32Fma);
+  EXPECT_NEAR(f32, fma, 0.05 * fma) << "op_peaks.cu's f32 step against fma_peak.cu";
+  // 2 x 128 lanes per SM per clock x 2 operations (an add and a min) x 4 u8 lanes per 32-bit register.
+  const double bound = 2.0 * 128 * 2 * 4 * double(d.sm_count) * double(d.clock_khz) * 1e3 / 1e9;
+  for (OpKind k : {OpKind::U8, OpKind::I16, OpKind::I32}) {
+    const double gops = ctx->op_peak_gops(k);
+    EXPECT_GT(gops, 0.0) << ceiling_name(k);
+    EXPECT_TRUE(std::isfinite(gops)) << ceiling_name(k);
+    EXPECT_LT(gops, bound) << ceiling_name(k);
+    RecordProperty(std::string(op_kind_key(k)) + "_peak_gops", std::to_string(gops));
+    std::printf("%s: %s peak %.0f GOP/s (f32 FMA %.0f, op_peaks f32 %.0f)\n", d.name.c_str(),
+                std::string(ceiling_name(k)).c_str(), gops, fma, f32);
+    EXPECT_EQ(ctx->op_peak_gops(k), gops) << "measured once, then kept";
+  }
+  Engine engine;
+  const ComputePeaks& p = engine.peaks(Backend::Cuda);
+  EXPECT_GT(p.u8_gops, 0.0);
+  EXPECT_GT(p.i16_gops, 0.0);
+  EXPECT_GT(p.i32_gops, 0.0);
+}
+
+// A CUDA u8 median run is held against an integer ceiling, not the f32 FMA peak, and stays under its roof.
+TEST(OpPeaksCuda, AU8MedianRunIsHeldAgainstItsIntegerCeiling) {
+  KS_REQUIRE_GPU();
+  Engine engine;
+  StencilRequest req;
+  req.kernel = "median";
+  req.params = KernelRegistry::builtin().get("median").default_params();
+  req.backend = Backend::Cuda;
+  req.repeat = 10;
+  const RunReport r = engine.run_stencil(random_image(4096, 4096, 1, ElemType::U8, 1), req).report;
+  EXPECT_EQ(r.roofline.ceiling.name, "u8 integer");
+  EXPECT_GT(r.roofline.percent_of_roof, 0.0);
+  EXPECT_LE(r.roofline.percent_of_roof, 100.0)
+      << r.roofline.gflops << " GOP/s under " << r.roofline.ceiling.gops;
+}
+
 TEST(FmaPeakCuda, EnginePeaksAndCudaRunReports) {
   KS_REQUIRE_GPU();
   Engine engine;

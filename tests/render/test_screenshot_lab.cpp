@@ -145,6 +145,34 @@ TEST(LabDrawing, TheRooflineDrawsTheRoofsAndThePoints) {
   EXPECT_GT(count_colour(bare, rgb_of(ui::panels::series_colour(1)), 0, 0, 500, 320), 20);
 }
 
+// Points held against ceilings of their own (issue 25: a u8 kernel's integer ceiling, a cached copy) are drawn
+// under their own roofs, and the sentence under the chart names the newest run's ceilings.
+TEST(LabDrawing, TheRooflineSaysWhichCeilingApplies) {
+  ui::panels::peaks::ComputePeaks machine(10, 100, "test");
+  machine.u8_gops = 400;
+  machine.cached_copies = {{2 << 20, 50.0}};
+  lab::LabReport r;
+  r.kernel = "vecadd";
+  r.variant = "cpu";
+  // 1e6 lone f32 adds over 12e6 bytes in 1 ms: 1 GOP/s at 1/12 op/B, under min(50, 50 / 12) = 4.17: 24%.
+  r.roofline = roofline_figures(OpMix::of(OpKind::F32One, 1e6), 12'000'000, 1.0, machine);
+  const std::string sentence = ui::panels::ceiling_sentence(r);
+  EXPECT_NE(sentence.find("vecadd cpu"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("f32 add/mul (50 GOP/s)"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("copy of 2 MiB (cached) (50 GB/s)"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("memory-bound"), std::string::npos) << sentence;
+  EXPECT_NE(sentence.find("24% of that roof"), std::string::npos) << sentence;
+  EXPECT_TRUE(ui::panels::ceiling_sentence(lab::LabReport{}).empty()) << "no ceiling, no sentence";
+  const RooflineFigures u8 = roofline_figures(OpMix::of(OpKind::U8, 4e8), 2'000'000, 1.0, machine);
+  const std::vector<ui::panels::peaks::RooflinePoint> points = {
+      {"vecadd cpu", r.roofline.intensity, r.roofline.gflops, r.roofline.gbps, r.roofline.ceiling, r.roofline.memory},
+      {"median cpu", u8.intensity, u8.gflops, u8.gbps, u8.ceiling, u8.memory}};
+  int drawn = 0;
+  const Image frame = draw_in_window(500, 320, [&] { drawn = ui::panels::draw_roofline(machine, points); });
+  EXPECT_EQ(drawn, 2);
+  EXPECT_GT(count_colour(frame, rgb_of(ui::panels::series_colour(1)), 0, 0, 500, 320), 20) << "the points";
+}
+
 bool boxes_overlap(const std::array<float, 4>& a, const std::array<float, 4>& b) {
   return a[0] < b[2] && b[0] < a[2] && a[1] < b[3] && b[1] < a[3];
 }

@@ -151,9 +151,11 @@ class KmeansKernel final : public LabKernel {
 
   CostModel cost(const LabSize& size, const ParamSet& params) const override {
     // One assignment pass: 4 bytes read and a 4-byte label written per pixel; per pixel and centroid 3
-    // subtractions, 3 multiplications, 2 additions and a comparison.
-    const auto n = std::uint64_t(pixel_count(size));
-    return {8 * n, 9 * n * std::uint64_t(params.get_int("k"))};
+    // subtractions, 3 multiplications, 2 additions and a comparison: 2 FMAs (4 operations) and 5 lone ones.
+    const double per_pixel_centroid = double(pixel_count(size)) * double(params.get_int("k"));
+    return CostModel::of(
+        8 * std::uint64_t(pixel_count(size)),
+        OpMix{}.add(OpKind::F32Fma, 4 * per_pixel_centroid).add(OpKind::F32One, 5 * per_pixel_centroid));
   }
 
   void fill(const ArrayViews& arrays, const FillContext& ctx) const override {

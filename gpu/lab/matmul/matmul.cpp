@@ -134,7 +134,7 @@ class MatmulKernel final : public LabKernel {
 
   CostModel cost(const LabSize& size, const ParamSet&) const override {
     const MatmulShape s = shape_of(size);
-    return {matmul_bytes(s), std::uint64_t(matmul_flops(s))};
+    return CostModel::of(matmul_bytes(s), OpMix::of(OpKind::F32Fma, double(std::uint64_t(matmul_flops(s)))));
   }
 
   void fill(const ArrayViews& arrays, const FillContext& ctx) const override {

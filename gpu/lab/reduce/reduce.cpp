@@ -60,7 +60,8 @@ class ReduceKernel final : public LabKernel {
   }
 
   CostModel cost(const LabSize& size, const ParamSet&) const override {
-    return {4 * std::uint64_t(size.n()), std::uint64_t(size.n())};  // every value read once and added once
+    // Every value read once and added once (a lone f32 add).
+    return CostModel::of(4 * std::uint64_t(size.n()), OpMix::of(OpKind::F32One, double(size.n())));
   }
 
   void fill(const ArrayViews& arrays, const FillContext& ctx) const override {

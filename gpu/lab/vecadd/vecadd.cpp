@@ -70,9 +70,10 @@ class VecKernel final : public LabKernel {
   }
 
   CostModel cost(const LabSize& size, const ParamSet&) const override {
-    // Two f32 reads and one f32 write per element; an add (vecadd) or an FMA = 2 operations (saxpy).
+    // Two f32 reads and one f32 write per element; a lone add (vecadd) or an FMA = 2 operations (saxpy).
     const auto n = std::uint64_t(size.n());
-    return {12 * n, (op_ == VecOp::Add ? 1 : 2) * n};
+    return CostModel::of(12 * n, op_ == VecOp::Add ? OpMix::of(OpKind::F32One, double(n))
+                                                   : OpMix::of(OpKind::F32Fma, 2.0 * double(n)));
   }
 
   void fill(const ArrayViews& arrays, const FillContext& ctx) const override {

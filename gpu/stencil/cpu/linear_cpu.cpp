@@ -162,25 +162,6 @@ void unsharp_mask(const StencilPlan& plan, const Image& in, Image& out, ThreadPo
       });
 }
 
-// The largest |sum|, partial sums included, that a U8 image gives with this filter's integer weights: 255
-// times the sum of |weights| of the 2-D window, and for a separable filter of its row pass too.
-std::int64_t u8_sum_bound(const LinearFilter& f) {
-  auto abs_sum = [](const std::vector<std::int32_t>& v) {
-    std::int64_t s = 0;
-    for (std::int32_t x : v) s += x < 0 ? -std::int64_t(x) : std::int64_t(x);
-    return s;
-  };
-  std::int64_t bound = 255 * abs_sum(f.iw);
-  if (f.separable) bound = std::max(bound, 255 * abs_sum(f.separable->iwx));
-  return bound;
-}
-
-// Whether every U8 sum of the plan's filters fits int16, so that the SIMD path can sum in int16.
-bool fits_int16(const StencilPlan& plan) {
-  const bool two = plan.kind == StencilPlan::Kind::GradientMagnitude;
-  return u8_sum_bound(plan.a) <= INT16_MAX && (!two || u8_sum_bound(plan.b) <= INT16_MAX);
-}
-
 // f(Pix{}, Arith{}) for the image's element type and the path's arithmetic.
 template <class F>
 void with_types(const StencilPlan& plan, const Image& in, CpuPath path, F&& f) {
@@ -188,7 +169,7 @@ void with_types(const StencilPlan& plan, const Image& in, CpuPath path, F&& f) {
   if (path == CpuPath::Simd) {
     if (!u8)
       f(float{}, SimdArithmetic{});
-    else if (fits_int16(plan))
+    else if (u8_sums_fit_int16(plan))
       f(std::uint8_t{}, SimdArithmetic16{});
     else
       f(std::uint8_t{}, SimdArithmetic{});

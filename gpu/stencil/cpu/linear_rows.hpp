@@ -104,7 +104,8 @@ class LinearRows {
   // in double).
   static std::vector<Acc> weights(const std::vector<std::int32_t>& iw, const std::vector<float>& w) {
     if constexpr (std::is_integral_v<Acc>) {
-      return std::vector<Acc>(iw.begin(), iw.end());  // int16 only where every weight fits (fits_int16)
+      return std::vector<Acc>(iw.begin(),
+                              iw.end());  // int16 only where every weight fits (u8_sums_fit_int16)
     } else {
       return std::vector<Acc>(w.begin(), w.end());
     }

@@ -28,6 +28,17 @@ peaks::ComputePeaks peaks_of_newest(const std::vector<app::LabRun>& runs) {
 
 }  // namespace
 
+std::string ceiling_sentence(const lab::LabReport& r) {
+  const peaks::RooflineFigures& f = r.roofline;
+  if (f.ceiling.name.empty() || !(f.memory.gbps > 0)) return {};
+  const bool compute_bound = f.ceiling.gops <= f.intensity * f.memory.gbps;
+  return fmt::format(
+      "{} {} is held against the ceiling of its own operations, {} ({:.0f} GOP/s), and the {} "
+      "({:.0f} GB/s); it is {} there and reached {:.0f}% of that roof.",
+      r.kernel, r.variant, f.ceiling.name, f.ceiling.gops, f.memory.name, f.memory.gbps,
+      compute_bound ? "compute-bound" : "memory-bound", f.percent_of_roof);
+}
+
 int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::RooflinePoint>& points) {
   LogLogPlot plot;
   plot.x_title = "FLOP per byte";
@@ -57,12 +68,26 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
     y0 = std::min(y0, p.gflops), y1 = std::max(y1, p.gflops);
     ++drawn;
   }
+  // Every point sits under the roof of its own operations and bytes (peaks.hpp's compute_ceiling and
+  // memory_ceiling): one polyline per distinct roof, labelled with its ceilings, so no point is drawn above
+  // its own; without such points, the backend's f32 FMA and copy roof.
+  std::vector<std::pair<peaks::ComputeCeiling, peaks::MemoryCeiling>> roofs;
+  for (const auto& p : points)
+    if (!p.ceiling.name.empty() && p.memory.gbps > 0 &&
+        std::none_of(roofs.begin(), roofs.end(), [&](const auto& r) {
+          return r.first.name == p.ceiling.name && r.second.name == p.memory.name;
+        }))
+      roofs.emplace_back(p.ceiling, p.memory);
+  if (roofs.empty() && machine.memory_gbps > 0 && machine.fma_gflops > 0)
+    roofs.emplace_back(peaks::ComputeCeiling{"f32 FMA", machine.fma_gflops},
+                       peaks::MemoryCeiling{"copy", machine.memory_gbps});
   // The ranges hold the points and the roofs over them, in whole decades with a decade of air either side.
   if (machine.memory_gbps > 0 || machine.fma_gflops > 0) {
     if (drawn == 0) x0 = 0.1, x1 = 100;
     const double roof_hi =
         machine.fma_gflops > 0 ? machine.fma_gflops : roof_at(machine, x1 * 10);
     y1 = std::max(y1, roof_hi);
+    for (const auto& r : roofs) y1 = std::max(y1, r.first.gops);
     if (drawn == 0) y0 = std::max(1e-3, roof_at(machine, x0) / 10);
   }
   if (x1 > 0) {
@@ -72,17 +97,28 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
                           float(std::pow(10, std::ceil(std::log10(y1)) + 1)));
   }
   for (auto& k : kernels) plot.series.push_back(std::move(k));
-  if (machine.memory_gbps > 0 && plot.x_range) {
-    // The roof as a polyline in data units: the memory slope up to the ridge, then the ceiling.
+  if (!roofs.empty() && plot.x_range) {
+    for (const auto& [ceiling, memory] : roofs) {
+      // The roof as a polyline in data units: the memory slope up to the ridge, then the ceiling.
+      LogLogSeries roof;
+      roof.name = roofs.size() == 1 && memory.name == "copy"
+                      ? "roof (" + ceiling.name + ")"
+                      : "roof (" + ceiling.name + ", " + memory.name + ")";
+      roof.colour = kRoof;
+      const double a = plot.x_range->x, b = plot.x_range->y, ridge = ceiling.gops / memory.gbps;
+      auto at = [&](double x) { return std::min(ceiling.gops, x * memory.gbps); };
+      roof.points.emplace_back(float(a), float(at(a)));
+      if (ridge > a && ridge < b) roof.points.emplace_back(float(ridge), float(at(ridge)));
+      roof.points.emplace_back(float(b), float(at(b)));
+      plot.series.insert(plot.series.begin(), std::move(roof));
+    }
+  } else if (machine.memory_gbps > 0 && plot.x_range) {
     LogLogSeries roof;
-    roof.name = machine.fma_gflops > 0 ? "roof" : "memory roof";
+    roof.name = "memory roof";
     roof.colour = kRoof;
     const double a = plot.x_range->x, b = plot.x_range->y;
-    const double ridge = machine.fma_gflops > 0 ? machine.fma_gflops / machine.memory_gbps : b;
-    roof.points.emplace_back(float(a), float(roof_at(machine, a)));
-    if (ridge > a && ridge < b)
-      roof.points.emplace_back(float(ridge), float(roof_at(machine, ridge)));
-    roof.points.emplace_back(float(b), float(roof_at(machine, b)));
+    roof.points = {ImVec2(float(a), float(roof_at(machine, a))),
+                   ImVec2(float(b), float(roof_at(machine, b)))};
     plot.series.insert(plot.series.begin(), std::move(roof));
   } else if (machine.fma_gflops > 0 && plot.x_range) {
     LogLogSeries ceiling;
@@ -123,10 +159,15 @@ void draw_roofline_section(app::Session& s, PanelState&) {
     p.intensity = double(r.cost.operations) / double(r.cost.bytes);
     p.gflops = r.gflops;
     p.gbps = r.gbps;
+    p.ceiling = r.roofline.ceiling;
+    p.memory = r.roofline.memory;
     points.push_back(std::move(p));
   }
   if (runs.empty()) note_text("Each lab run adds a point here: its FLOP per byte and achieved GFLOP/s.");
   draw_roofline(peaks_of_newest(runs), points);
+  if (!runs.empty()) {
+    if (std::string which = ceiling_sentence(runs.back().report); !which.empty()) note_text(which);
+  }
   if (!off_the_roof.empty())
     note_text("Not plotted: " + off_the_roof +
               " (its cost counts key comparisons, which are no floating-point operations: the f32 FMA ceiling "

@@ -8,7 +8,7 @@
 //   u8 or int32 rows, int32 weights: exact int32 sums, the same integers as the reference (plan_check bounds
 //     every U8 sum below 2^31)
 //   u8 or int16 rows, int16 weights: exact int16 sums, twice the lanes, for filters whose every U8 sum stays
-//     within int16 (the caller checks: simd_arithmetic.hpp's fits_int16)
+//     within int16 (the caller checks: stencil_plan.hpp's u8_sums_fit_int16)
 // Taps of weight 0 are skipped (sobel's middle column); without taps the sums are 0.
 #include <cstddef>
 #include <cstdint>
