@@ -107,9 +107,11 @@ void draw_axes(Canvas& c, const RooflineLayout& l, const Font& font) {
 }
 
 // A roof (memory slope at `gbps` up to the ridge, then the ceiling at `gops`), clipped to the plot, with
-// `label` above the right end of its ceiling; returns where the label went.
-Rect draw_roof_line(Canvas& c, const RooflineLayout& l, double gbps, double gops, const std::string& label,
-                    Rgb color, double width, const Font& font) {
+// `label` above the right end of its ceiling, or below it where the place above holds a label of `taken`; where
+// both do (roofs a few percent apart), the line goes unlabelled rather than under another label. Adds the label's
+// place to `taken`.
+void draw_roof_line(Canvas& c, const RooflineLayout& l, double gbps, double gops, const std::string& label,
+                    Rgb color, double width, const Font& font, std::vector<Rect>& taken) {
   const double s = l.scale;
   const double x_lo = std::pow(10.0, l.x.first_decade), x_hi = std::pow(10.0, l.x.last_decade);
   const double ridge = gbps > 0 ? gops / gbps : 0;
@@ -123,25 +125,29 @@ Rect draw_roof_line(Canvas& c, const RooflineLayout& l, double gbps, double gops
     double bx = l.x.to_pixel(x_hi), by = ay;
     if (clip(ax, ay, bx, by, l.plot)) c.line(ax, ay, bx, by, color, width * s);
     const double size = kLabelSize * s;
-    const double w = font.text_width(label, size);
-    const Rect box{l.plot.right() - w - 6 * s, ay - 4 * s - font.ascent(size), w, font.ascent(size)};
-    font.draw(c, box.x, ay - 4 * s, label, size, color);
-    return box;
+    const double w = font.text_width(label, size), h = font.ascent(size);
+    const double x = l.plot.right() - w - 6 * s;
+    for (const double baseline : {ay - 4 * s, ay + 4 * s + h}) {
+      const Rect box{x, baseline - h, w, h};
+      if (std::any_of(taken.begin(), taken.end(), [&](const Rect& t) { return t.overlaps(box); })) continue;
+      font.draw(c, box.x, baseline, label, size, color);
+      taken.push_back(box);
+      return;
+    }
   }
-  return {};
 }
 
-// The roof of one series, clipped to the plot; returns where its ceiling label went.
-Rect draw_roof(Canvas& c, const RooflineLayout& l, const ComputePeaks& peaks, Rgb color, const Font& font) {
-  return draw_roof_line(c, l, peaks.memory_gbps, peaks.fma_gflops,
-                        "FMA " + rate_text(peaks.fma_gflops, "FLOP/s"), color, 2.5, font);
+// The roof of one series, clipped to the plot; its ceiling label's place goes into `taken`.
+void draw_roof(Canvas& c, const RooflineLayout& l, const ComputePeaks& peaks, Rgb color, const Font& font,
+               std::vector<Rect>& taken) {
+  draw_roof_line(c, l, peaks.memory_gbps, peaks.fma_gflops, "FMA " + rate_text(peaks.fma_gflops, "FLOP/s"), color,
+                 2.5, font, taken);
 }
 
 // The roofs of a series' points other than its f32 FMA and copy roof (integer ceilings, cached copies), thin
 // and labelled with their ceiling, so that every point is drawn under its own roof.
-std::vector<Rect> draw_own_roofs(Canvas& c, const RooflineLayout& l, const RooflineSeries& sr, Rgb color,
-                                 const Font& font) {
-  std::vector<Rect> labels;
+void draw_own_roofs(Canvas& c, const RooflineLayout& l, const RooflineSeries& sr, Rgb color, const Font& font,
+                    std::vector<Rect>& taken) {
   std::vector<std::pair<std::string, std::string>> drawn;
   for (const auto& p : sr.points) {
     if (p.ceiling.name.empty() || !(p.memory.gbps > 0)) continue;
@@ -149,11 +155,9 @@ std::vector<Rect> draw_own_roofs(Canvas& c, const RooflineLayout& l, const Roofl
     const std::pair<std::string, std::string> key{p.ceiling.name, p.memory.name};
     if (std::find(drawn.begin(), drawn.end(), key) != drawn.end()) continue;
     drawn.push_back(key);
-    labels.push_back(draw_roof_line(c, l, p.memory.gbps, p.ceiling.gops,
-                                    p.ceiling.name + " " + rate_text(p.ceiling.gops, "OP/s"), color, 1.0,
-                                    font));
+    draw_roof_line(c, l, p.memory.gbps, p.ceiling.gops, p.ceiling.name + " " + rate_text(p.ceiling.gops, "OP/s"),
+                   color, 1.0, font, taken);
   }
-  return labels;
 }
 
 // Labels go beside their point where they overlap nothing drawn so far, else nowhere.
@@ -295,8 +299,8 @@ Image draw_roofline_chart(const std::vector<RooflineSeries>& series, const Roofl
   draw_axes(c, l, font);
   std::vector<Rect> taken;
   for (std::size_t i = 0; i < series.size(); ++i) {
-    taken.push_back(draw_roof(c, l, series[i].peaks, roofline_color(i), font));
-    for (const Rect& r : draw_own_roofs(c, l, series[i], roofline_color(i), font)) taken.push_back(r);
+    draw_roof(c, l, series[i].peaks, roofline_color(i), font, taken);
+    draw_own_roofs(c, l, series[i], roofline_color(i), font, taken);
   }
   draw_points(c, l, series, std::move(taken), font);
   draw_header(c, l, series, options, font);
