@@ -18,9 +18,9 @@ Table run_timing_table(const RunReport& report);
 std::string occupancy_line(const RunReport& report);
 // "75% (registers)" for table cells; "-" without one.
 std::string occupancy_cell(const RunReport& report);
-// "roofline: 14.3 op/B, 412 GOP/s, 28.8 GB/s = 61.2% of the roof (CPU (2 threads): u8 integer ceiling 1850
-// GOP/s, copy of 2 MiB (cached) 47.1 GB/s)": the ceiling of the run's own operations and of its bytes; empty
-// when the peaks are unknown.
+// "roofline: I op/B, R GOP/s, B GB/s = P% of the roof (DEVICE: KIND ceiling C GOP/s, MEMORY M GB/s)", e.g.
+// KIND "u8 integer" and MEMORY "copy of 2 MiB (cached)": the ceiling of the run's own operations and of its
+// bytes; empty when the peaks are unknown.
 std::string roofline_line(const RooflineFigures& figures);
 // Heading, table, occupancy and roofline lines together, each line ending in '\n'.
 std::string run_report_text(const RunReport& report);

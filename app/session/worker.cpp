@@ -59,9 +59,11 @@ void Worker::cancel_running() {
   if (running_) cancel_ = true;
 }
 
-void Worker::cancel_running(const std::string& kind) {
+void Worker::supersede(const std::string& kind) {
   std::lock_guard lock(mutex_);
+  std::erase_if(waiting_, [&](const Job& j) { return j.kind == kind; });
   if (running_ && running_kind_ == kind) cancel_ = true;
+  if (!running_ && waiting_.empty()) idle_cv_.notify_all();
 }
 
 Worker::Status Worker::status() const {

@@ -62,9 +62,9 @@ class Worker {
   void drop_waiting(const std::string& kind);
   // Asks the running job to stop; it checks between steps. Waiting jobs stay.
   void cancel_running();
-  // The same, only when the running job is of this kind: a check of a result about to be replaced stops rather
-  // than hold up the run that replaces it.
-  void cancel_running(const std::string& kind);
+  // Jobs of this kind are no longer wanted: waiting ones are dropped, and a running one is asked to stop (a check
+  // of a result about to be replaced stops rather than hold up the run that replaces it).
+  void supersede(const std::string& kind);
 
   Status status() const;
   bool idle() const;

@@ -90,7 +90,7 @@ TEST(SessionWorker, CancelReachesTheRunningJobOnly) {
   EXPECT_TRUE(second_ran) << "cancel stops the running job, not the queue";
 }
 
-TEST(SessionWorker, CancelOfAKindStopsOnlyARunningJobOfThatKind) {
+TEST(SessionWorker, SupersedingAKindStopsOnlyARunningJobOfThatKind) {
   Worker w([](const std::string&, std::exception_ptr) {});
   std::atomic<int> steps{0};
   std::atomic<bool> stopped_early{false};
@@ -106,7 +106,7 @@ TEST(SessionWorker, CancelOfAKindStopsOnlyARunningJobOfThatKind) {
   };
   w.submit("run", "a run", long_job);
   ASSERT_TRUE(eventually([&] { return steps >= 3; }));
-  w.cancel_running("cpu-reference");  // another kind runs: it goes on
+  w.supersede("cpu-reference");  // another kind runs: it goes on
   std::this_thread::sleep_for(20ms);
   EXPECT_FALSE(stopped_early);
   w.cancel_running();
@@ -115,7 +115,7 @@ TEST(SessionWorker, CancelOfAKindStopsOnlyARunningJobOfThatKind) {
   steps = 0;
   w.submit("cpu-reference", "a check", long_job);
   ASSERT_TRUE(eventually([&] { return steps >= 3; }));
-  w.cancel_running("cpu-reference");
+  w.supersede("cpu-reference");
   w.wait_idle();
   EXPECT_TRUE(stopped_early);
   EXPECT_LT(steps, 10000);

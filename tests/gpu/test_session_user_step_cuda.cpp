@@ -13,6 +13,7 @@
 #include "registry/registry.hpp"
 #include "session/session.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_compiled.hpp"
 #include "support/user_kernel_sources.hpp"
 #include "usercode/source_text.hpp"
 #include "usercode/user_kernel.hpp"
@@ -27,13 +28,7 @@ __global__ void fault(const unsigned char* state, unsigned char* next, int width
 )";
 
 UserStepChoice choice(const std::string& name, const std::string& source, std::vector<double> params) {
-  usercode::CompileRequest r;
-  r.file_name = name;
-  r.source = source;
-  r.options.arch = "sm_90";  // what the worker's H100 or H200 takes
-  auto k = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(r));
-  EXPECT_TRUE(k->ok()) << k->module->log;
-  return {k, name, std::move(params)};
+  return {test::compiled_kernel(name, source), name, std::move(params)};  // for sm_90, the worker's H100 or H200
 }
 
 UserStepChoice life_template() {

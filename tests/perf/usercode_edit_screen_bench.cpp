@@ -11,12 +11,12 @@
 #include <GL/gl.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <memory>
 #include <vector>
 
+#include "core/timing.hpp"
 #include "headless/headless_renderer.hpp"
 #include "session/session.hpp"
 #include "usercode/source_text.hpp"
@@ -25,14 +25,8 @@
 namespace {
 
 using namespace ks;
-using Clock = std::chrono::steady_clock;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+double median(const std::vector<double>& v) { return TimingStats::of(v).median_ms; }
 
 }  // namespace
 
@@ -60,18 +54,18 @@ int main(int argc, char** argv) {
       request.source = source + fmt::format("\n// edit {}\n", i);
       request.options.arch = "sm_90";
       request.options.use_pch = true;
-      const auto t0 = Clock::now();
+      Stopwatch watch;
       auto kernel = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(request));
-      const double compile_ms = ms_since(t0);
-      const auto t1 = Clock::now();
+      const double compile_ms = watch.elapsed_ms();
+      watch.restart();
       session.use_user_kernel(app::UserStencilChoice{kernel, "smooth3x3.cu", {1.0}});
       session.run_now();
-      const double run_ms = ms_since(t1);
-      const auto t2 = Clock::now();
+      const double run_ms = watch.elapsed_ms();
+      watch.restart();
       ui::DisplayFrame frame = session.display_frame();
       const ui::DisplayUpdate update = screen.renderer().update(frame);
       glFinish();
-      const double display_ms = ms_since(t2);
+      const double display_ms = watch.elapsed_ms();
       if (!update.output_changed) throw Error(ErrorKind::Internal, "the new result did not reach the display");
       if (i == 0) continue;
       compile.push_back(compile_ms);

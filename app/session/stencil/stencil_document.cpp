@@ -118,8 +118,7 @@ void StencilDocument::prepare_input() {
   cpu_reference_.reset();
   sweep_.reset();
   worker_.drop_waiting("run");
-  worker_.drop_waiting("cpu-reference");
-  worker_.cancel_running("cpu-reference");
+  worker_.supersede("cpu-reference");
   hooks_.input_changed();
 }
 

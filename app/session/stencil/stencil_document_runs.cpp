@@ -84,8 +84,7 @@ void StencilDocument::throw_if_failed(std::uint64_t ticket) const {
 void StencilDocument::drop_result() {
   run_requested_ = false;
   worker_.drop_waiting("run");
-  worker_.drop_waiting("cpu-reference");
-  worker_.cancel_running("cpu-reference");
+  worker_.supersede("cpu-reference");
   output_.reset();
   output_device_ = {};
   last_report_.reset();
@@ -101,8 +100,7 @@ void StencilDocument::submit_run() {
   const bool is_signed = input_->type() == ElemType::F32 && produces_signed_output(choice_.kernel->id, choice_.params);
   const std::string label = fmt::format("Running {} ({}) {}", choice_.kernel->id, effective_variant(),
                                         backend_words(choice_.backend));
-  worker_.drop_waiting("cpu-reference");
-  worker_.cancel_running("cpu-reference");  // it would compare with a result about to be replaced
+  worker_.supersede("cpu-reference");  // it would compare with a result about to be replaced
   worker_.submit("run", label, [this, req, ticket, generation, is_signed, input = input_](Worker::Context& ctx) {
     try {
       StencilResult result = engine_.run_stencil(*input, req);

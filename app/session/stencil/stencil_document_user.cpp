@@ -126,8 +126,7 @@ void StencilDocument::submit_user_run() {
   launch.repeat = options_.repeat;
   // The image stays on the GPU (and in the shared memory) while only the kernel or its parameters change.
   launch.input_key = fmt::format("input#{}", generation);
-  worker_.drop_waiting("cpu-reference");
-  worker_.cancel_running("cpu-reference");
+  worker_.supersede("cpu-reference");
   worker_.submit(
       "run", fmt::format("Running your kernel {} on the GPU", user.kernel->entry_facts().name),
       [this, user, launch, border, border_value, ticket, generation, input = input_,

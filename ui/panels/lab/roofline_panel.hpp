@@ -17,8 +17,8 @@ namespace ks::ui::panels {
 int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::RooflinePoint>& points);
 
 // The sentence under the chart saying which ceiling applies to a run: "matmul openblas is held against the
-// ceiling of its own operations, f32 FMA (233 GOP/s), and the copy (45 GB/s); it is compute-bound there and
-// reached 61% of that roof." Empty without a ceiling.
+// ceiling of its own operations, f32 FMA (C GOP/s), and the copy (M GB/s); it is compute-bound there and
+// reached P% of that roof." Empty without a ceiling.
 std::string ceiling_sentence(const lab::LabReport& report);
 
 }  // namespace ks::ui::panels
