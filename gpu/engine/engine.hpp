@@ -8,6 +8,7 @@
 
 #include "core/device_image_ref.hpp"
 #include "core/image.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
 #include "core/peaks.hpp"
@@ -57,6 +58,7 @@ struct RunReport {
   double percent_of_copy = 0;         // gbps / copy_bandwidth_gbps * 100; 0 on the CPU backend
   std::optional<OccupancyReport> occupancy;
   RooflineFigures roofline;  // intensity, achieved rates and the backend's peaks (Engine::peaks)
+  std::optional<KernelCounters> counters;  // asked for (StencilRequest::counters) and readable: one launch's
 };
 
 struct StencilResult {

@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/kernel_counters.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
 #include "core/peaks.hpp"
@@ -101,6 +102,7 @@ struct LabReport {
 
   std::optional<LaunchArithmetic> launch;
   std::optional<OccupancyReport> occupancy;
+  std::optional<KernelCounters> counters;  // asked for and readable: one launch of the kernel
   std::vector<TimelineBar> timeline;         // the median repeat of the run as asked
   std::vector<TimelineBar> serial_timeline;  // with streams > 1: the median serial repeat
 };

@@ -20,6 +20,7 @@
 
 #include "core/device_image_ref.hpp"
 #include "core/image.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
 #include "core/peaks.hpp"
@@ -93,6 +94,7 @@ struct SimulationReport {
   // Per step, from the registry's cost model (operations per cell as sim_kernels.cpp counts them, bytes as
   // above) and the median step time, against the backend's peaks (Runtime::peaks).
   RooflineFigures roofline;
+  std::optional<KernelCounters> counters;  // asked for and readable: one step's launch
 };
 
 class Simulation {
