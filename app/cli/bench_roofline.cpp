@@ -4,6 +4,7 @@
 
 #include "core/launch_shape.hpp"
 #include "lab/lab_size.hpp"
+#include "report/counters_report.hpp"
 
 namespace ks::cli {
 
@@ -24,6 +25,11 @@ std::vector<report::RooflineSeries> roofline_series(const std::vector<BenchRow>&
       if (r.status != BenchRow::Status::Ok || r.bench_case.backend != backend) continue;
       const RooflineFigures& f = r.report.roofline;
       s.points.push_back({roofline_label(r.bench_case), f.intensity, f.gflops, f.gbps, f.ceiling, f.memory});
+      // With --counters: the same result at the intensity DRAM saw (the caches' saving, or extra traffic).
+      if (r.report.counters && r.report.counters->dram_bytes() > 0)
+        s.points.push_back({roofline_label(r.bench_case) + " (DRAM)",
+                            report::measured_intensity(*r.report.counters, double(r.report.cost.operations)),
+                            f.gflops, f.gbps, f.ceiling, f.memory});
     }
     out.push_back(std::move(s));
   }

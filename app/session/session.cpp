@@ -154,6 +154,14 @@ void Session::set_backend(Backend backend) {
   request_run();
 }
 
+void Session::set_counters(bool on) {
+  stencil_->set_counters(on);  // the switch is kept there for every document
+  if (in_lab()) {
+    lab_->set_counters(on);
+    if (on) request_run();
+  }
+}
+
 std::string Session::effective_variant() const {
   if (in_lab()) return lab_->effective_variant();
   if (simulating()) return choice_.variant.empty() ? Simulation::default_variant(*choice_.kernel, choice_.backend) : choice_.variant;

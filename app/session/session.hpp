@@ -115,6 +115,10 @@ class Session {
   Backend backend() const noexcept { return choice_.backend; }
   // A Device error when CUDA is asked for but unavailable. The variant goes back to the backend's default.
   void set_backend(Backend backend);
+  // The Timing section's Counters switch (off by default, so that timing stays clean): CUDA runs of built-in
+  // stencils and lab kernels then read the hardware counters of one more launch after the timed ones.
+  void set_counters(bool on);
+  bool counters() const noexcept { return stencil_->counters(); }
   // Empty: the backend's default ("cpu", or the fastest CUDA variant that applies).
   const std::string& variant() const noexcept { return choice_.variant; }
   std::string effective_variant() const;

@@ -36,6 +36,7 @@ void Session::enter_lab() {
   choice_.block.reset();
   lab_->set_image(stencil_->file_image());
   lab_->select(*choice_.kernel, choice_.backend);
+  lab_->set_counters(stencil_->counters());
   if (!choice_.variant.empty()) {  // kept from the previous kernel only where this one has it (select_kernel)
     try {
       lab_->set_variant(choice_.variant);

@@ -13,9 +13,7 @@
 
 namespace ks {
 
-namespace cuda {
 class CounterProfiler;
-}
 
 // Host <-> device copy bandwidth in GB/s, each direction, from pageable and from pinned host memory.
 struct HostLinkBandwidth {
@@ -66,7 +64,7 @@ class CudaContext {
   double fma_peak_gflops_ = 0;
   std::array<double, kOpKinds> op_peaks_gops_{};
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
-  std::unique_ptr<cuda::CounterProfiler> counters_;  // set up on the first reading
+  std::unique_ptr<CounterProfiler> counters_;  // set up on the first reading
 };
 
 }  // namespace ks

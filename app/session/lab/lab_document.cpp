@@ -109,6 +109,10 @@ void LabDocument::change(const std::function<void(lab::LabRequest&)>& edit) {
   request_ = std::move(next);
 }
 
+void LabDocument::set_counters(bool on) {
+  change([&](lab::LabRequest& r) { r.counters = on; });
+}
+
 void LabDocument::set_size(const lab::LabSize& size) {
   if (takes_image())
     throw_usage(fmt::format("{} runs on the loaded image ({}); its size is the image's", spec().id,

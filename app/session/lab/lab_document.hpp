@@ -106,6 +106,8 @@ class LabDocument {
   void set_block(std::optional<BlockShape> block);
   void set_host(lab::HostMode mode);
   void set_streams(int streams);
+  // The Timing section's Counters switch: CUDA runs then read the hardware counters of one more launch.
+  void set_counters(bool on);
   // The loaded image, for kernels that work on one (kmeans); others ignore it. Clears a result image made
   // from another image.
   void set_image(std::shared_ptr<const Image> image);

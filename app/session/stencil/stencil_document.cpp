@@ -188,6 +188,12 @@ BlockShape StencilDocument::suggest_block() const {
                              input_->type(), input_->channels());
 }
 
+void StencilDocument::set_counters(bool on) {
+  if (on == counters_) return;
+  counters_ = on;
+  if (on) request_run();
+}
+
 StencilRequest StencilDocument::request() const {
   StencilRequest r;
   r.kernel = choice_.kernel->id;
@@ -198,6 +204,7 @@ StencilRequest StencilDocument::request() const {
     r.block = choice_.block;
     r.keep_on_device = true;  // for the display (interop)
     r.download = options_.download_cuda_results;
+    r.counters = counters_;
   }
   r.warmup = options_.warmup;
   r.repeat = options_.repeat;

@@ -132,6 +132,11 @@ class StencilDocument {
   void set_show_difference(bool on);
   bool showing_difference() const noexcept { return show_difference_ && user_ && user_check_ && user_check_->heatmap; }
 
+  // The Timing section's Counters switch (off: timing stays clean): CUDA runs of built-in kernels then read the
+  // hardware counters of one more launch (RunReport::counters). Turning it on runs again.
+  void set_counters(bool on);
+  bool counters() const noexcept { return counters_; }
+
   // ---- running ----
   // A run soon: the first change runs at the next poll, later ones at most once per debounce interval.
   void request_run() { run_requested_ = true; }
@@ -234,6 +239,7 @@ class StencilDocument {
   std::optional<UserCheck> user_check_;    // of the shown result
   usercode::Tolerance user_tolerance_;
   bool show_difference_ = false;
+  bool counters_ = false;
   // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.
   std::shared_ptr<usercode::WorkerClient> user_worker_;
 

@@ -13,7 +13,7 @@
 
 #include "core/cuda/cupti_library.hpp"
 
-namespace ks::cuda {
+namespace ks {
 
 namespace {
 
@@ -270,4 +270,4 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   return reading;
 }
 
-}  // namespace ks::cuda
+}  // namespace ks

@@ -9,7 +9,7 @@
 
 #include "core/kernel_counters.hpp"
 
-namespace ks::cuda {
+namespace ks {
 
 class CuptiLibrary;
 
@@ -40,4 +40,4 @@ class CounterProfiler {
   int passes_ = 0;
 };
 
-}  // namespace ks::cuda
+}  // namespace ks

@@ -4,7 +4,7 @@
 
 #include <array>
 
-namespace ks::cuda {
+namespace ks {
 
 namespace {
 
@@ -27,7 +27,9 @@ bool resolve(void* handle, const char* name, F& out, std::string& failure) {
 
 CuptiLibrary::CuptiLibrary() {
   for (const std::string& path : candidates())
-    if ((handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL))) break;
+    // Never unloaded: CUPTI leaves callbacks in the driver that outlive a profiler (and a CudaContext), and a
+    // second context in the same process (tests, a worker per GPU) must find them still mapped.
+    if ((handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE))) break;
   if (!handle_) {
     failure_ = "CUPTI (libcupti.so.13, part of the CUDA toolkit) was not found; install the toolkit's CUPTI or add "
                "its folder to LD_LIBRARY_PATH";
@@ -65,4 +67,4 @@ std::string CuptiLibrary::describe(const char* call, CUptiResult result) const {
   return std::string(call) + " failed: " + (text ? text : "CUPTI error " + std::to_string(int(result)));
 }
 
-}  // namespace ks::cuda
+}  // namespace ks

@@ -1,7 +1,8 @@
 #pragma once
 // CUPTI's profiling entry points, loaded at run time (dlopen) rather than linked: a machine without CUPTI, or
 // without an NVIDIA driver, still starts every kernelscope program; only counters are then absent, with the
-// reason. One instance per CounterProfiler (RAII: the library is closed with it).
+// reason. One instance per CounterProfiler (RAII: its handle is closed with it; the library itself stays mapped,
+// see the constructor).
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -10,7 +11,7 @@
 
 #include <string>
 
-namespace ks::cuda {
+namespace ks {
 
 class CuptiLibrary {
  public:
@@ -50,4 +51,4 @@ class CuptiLibrary {
   std::string failure_;
 };
 
-}  // namespace ks::cuda
+}  // namespace ks

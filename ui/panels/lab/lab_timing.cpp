@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include "report/text_format.hpp"
+#include "panels/counters_view.hpp"
 #include "panels/lab/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
 #include "session/session.hpp"
@@ -49,6 +50,7 @@ void draw_lab_timing(app::Session& s, PanelState&) {
   }
   note_text(fmt::format("run {}: {} ({}), {}, {}", run->number, r.kernel, r.variant, lab::to_string(r.size),
                         r.device));
+  draw_counters(s, CountersShown{&r.counters, r.counters_unavailable, &r.occupancy, double(r.cost.operations)});
   ImGui::Spacing();
   draw_lab_timeline(r);
   note_text("File > Export timings: this run with its bars (CSV, JSON with the size sweep)");

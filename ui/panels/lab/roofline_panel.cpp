@@ -12,6 +12,7 @@
 #include "panels/lab/lab_sections.hpp"
 #include "panels/log_log_plot.hpp"
 #include "panels/panel_sections.hpp"
+#include "report/counters_report.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::panels {
@@ -161,7 +162,14 @@ void draw_roofline_section(app::Session& s, PanelState&) {
     p.gbps = r.gbps;
     p.ceiling = r.roofline.ceiling;
     p.memory = r.roofline.memory;
-    points.push_back(std::move(p));
+    points.push_back(p);
+    // With counters, the same run again at the intensity DRAM saw: right of the model's dot when the caches
+    // saved traffic, left of it when the kernel moved more than it must.
+    if (r.counters && r.counters->dram_bytes() > 0) {
+      p.label += " (DRAM)";
+      p.intensity = report::measured_intensity(*r.counters, double(r.cost.operations));
+      points.push_back(std::move(p));
+    }
   }
   if (runs.empty()) note_text("Each lab run adds a point here: its FLOP per byte and achieved GFLOP/s.");
   draw_roofline(peaks_of_newest(runs), points);

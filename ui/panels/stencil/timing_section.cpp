@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "report/text_format.hpp"
+#include "panels/counters_view.hpp"
 #include "panels/lab/lab_sections.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/simulation/simulation_section.hpp"
@@ -77,6 +78,13 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   }
   ImGui::TextDisabled("%s, %s, %s%s", last.variant.c_str(), last.device.c_str(), report::format_shape(last.shape).c_str(),
                       last.block ? (", block " + to_string(*last.block)).c_str() : "");
+  if (const auto& report = s.stencil().last_report()) {
+    CountersShown shown{&report->counters, report->counters_unavailable, &report->occupancy,
+                        double(report->cost.operations)};
+    if (s.stencil().user_kernel())
+      shown.unavailable = "your kernel runs in a worker process whose counters kernelscope does not read yet";
+    draw_counters(s, shown);
+  }
   if (!s.display_path().empty()) note_text("display: " + s.display_path());
   if (st.display_fps > 0) ImGui::TextDisabled("viewport %.0f fps", st.display_fps);
 }
