@@ -54,7 +54,7 @@ std::array<float, 4> draw_caption(const app::PlaylistPlayer& player, float sideb
   return {at.x, at.y, at.x + size.x, at.y + size.y};
 }
 
-std::optional<int> draw_step_list(const app::PlaylistPlayer& player) {
+std::optional<int> draw_step_list(const app::PlaylistPlayer& player, std::array<float, 4>& rect) {
   std::optional<int> clicked;
   ImGui::SetNextWindowPos(ImVec2(kMargin, kMargin), ImGuiCond_Always);
   ImGui::SetNextWindowBgAlpha(0.75f);
@@ -70,6 +70,8 @@ std::optional<int> draw_step_list(const app::PlaylistPlayer& player) {
     if (!s.ok() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", s.error.c_str());
   }
   ImGui::TextDisabled("Space / Page Down: next   Page Up: back   Esc: end");
+  const ImVec2 at = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+  rect = {at.x, at.y, at.x + size.x, at.y + size.y};
   ImGui::End();
   return clicked;
 }
@@ -78,7 +80,7 @@ std::optional<int> draw_step_list(const app::PlaylistPlayer& player) {
 
 PlaylistOverlayDrawn draw_playlist_overlay(const app::PlaylistPlayer& player, float sidebar_width) {
   PlaylistOverlayDrawn drawn;
-  drawn.clicked = draw_step_list(player);
+  drawn.clicked = draw_step_list(player, drawn.list);
   drawn.caption = draw_caption(player, sidebar_width);
   return drawn;
 }
