@@ -21,7 +21,7 @@ constexpr float kTimelineShare = 0.35f;             // of the chart's height, wh
 
 // "Last run: vecadd vector4 at 16777216: 0.84 ms, 480 GB/s (62% of the copy bandwidth)".
 std::string last_run_line(const lab::LabReport& r) {
-  std::string line = fmt::format("Last run: {} {} at {}: {} ms, {:.0f} GB/s", r.kernel, r.variant,
+  std::string line = fmt::format("Last run: {} {} at {}: {} ms, {:.3g} GB/s", r.kernel, r.variant,
                                  lab::to_string(r.size), report::format_ms(r.kernel_time.median_ms), r.gbps);
   if (r.percent_of_copy > 0) line += fmt::format(" ({:.0f}% of the copy bandwidth)", r.percent_of_copy);
   if (r.check.checked) line += r.check.agrees ? ", checked: agrees" : ", checked: DIFFERS";
@@ -62,7 +62,6 @@ LabViewDrawn draw_lab_view(const app::Session& session, const std::array<float, 
                       "FLOP per byte against its GFLOP/s); another variant or size adds another point.");
   else
     ImGui::TextUnformatted(last_run_line(newest->report).c_str());
-  ImGui::PopTextWrapPos();
   ImGui::Spacing();
   const bool timeline = newest && !newest->report.timeline.empty();
   // Room for the lines under the chart (roofs, ceiling sentence): about six lines of text.
@@ -73,6 +72,7 @@ LabViewDrawn draw_lab_view(const app::Session& session, const std::array<float, 
     ImGui::Spacing();
     panels::draw_lab_timeline(newest->report);
   }
+  ImGui::PopTextWrapPos();
   drawn.rect = {area[0], area[1], area[0] + width, area[1] + height};
   ImGui::End();
   return drawn;
