@@ -113,7 +113,8 @@ TEST(UsercodeListing, TheBorderRemapsInstructionsBelongToThePrelude) {
   const CompiledModule m = compile_with_nvrtc(test::kBorderRemaps, "remaps.cu", options);
   ASSERT_TRUE(m.ok) << m.log;
   int remainders = 0;
-  for (const ListingLine& i : only_kernel(ptx_listing(m)).lines) {
+  const Listing l = ptx_listing(m);
+  for (const ListingLine& i : only_kernel(l).lines) {
     EXPECT_NE(i.origin, LineOrigin::Header) << i.text;
     if (!i.text.starts_with("rem.s32")) continue;
     ++remainders;

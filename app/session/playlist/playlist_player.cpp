@@ -93,8 +93,8 @@ void apply_params(Session& session, const MergedState& m) {
   }
 }
 
-// The user's kernel of a step, compiled for the GPU in use, with its declared parameters set.
-UserStencilChoice user_kernel_of(const Session& session, const MergedState& m, usercode::CompileCache& cache) {
+// The user's kernel of a step, compiled as its family for the GPU in use, with its declared parameters set.
+UserKernelChoice user_kernel_of(const Session& session, const MergedState& m, usercode::CompileCache& cache) {
   usercode::CompileRequest request;
   request.file_name = std::filesystem::path(*m.kernel_file).filename().string();
   request.source = usercode::read_kernel_source(*m.kernel_file);
