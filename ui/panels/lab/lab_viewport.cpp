@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <imgui.h>
+#include <imgui_internal.h>  // BringWindowToDisplayBack
 
 #include <algorithm>
 
@@ -48,6 +49,7 @@ LabViewDrawn draw_lab_view(const app::Session& session, const std::array<float, 
                ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                    ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoFocusOnAppearing |
                    ImGuiWindowFlags_NoNav);
+  ImGui::BringWindowToDisplayBack(ImGui::GetCurrentWindow());  // made after them, it would otherwise come first
   ImGui::PushTextWrapPos(0.0f);
   ImGui::TextUnformatted(fmt::format("{} ({}) works on arrays, not an image: there is no picture to show. Here is "
                                      "where its runs stand against what this machine can do.",
