@@ -153,7 +153,8 @@ TEST(SessionUserKernelCuda, PlaylistStepsRunTheUsersArrayAndStepKernelsAndSayWhe
   Session s;
   const Playlist p = parse_playlist(
       R"({"schema": "kernelscope.playlist/1", "title": "T", "steps": [
-        {"kernel": "vecadd", "backend": "cuda", "kernel_file": "assets/kernels/vecadd.cu", "kernel_params": {"scale": 1}},
+        {"kernel": "vecadd", "backend": "cuda", "kernel_file": "assets/kernels/vecadd.cu",
+         "kernel_params": {"scale": 1}},
         {"kernel": "reduce"},
         {"kernel": "life", "kernel_file": "assets/kernels/life_step.cu", "play": false},
         {"kernel": "heat"},
@@ -167,7 +168,8 @@ TEST(SessionUserKernelCuda, PlaylistStepsRunTheUsersArrayAndStepKernelsAndSayWhe
   ASSERT_TRUE(s.user_array_kernel()) << all_notes(player);
   EXPECT_EQ(s.user_array_kernel()->file_name, "vecadd.cu");
   ASSERT_TRUE(s.lab().user_check()) << all_notes(player);
-  EXPECT_TRUE(s.lab().user_check()->comparison.matches()) << usercode::comparison_summary(s.lab().user_check()->comparison);
+  EXPECT_TRUE(s.lab().user_check()->comparison.matches())
+      << usercode::comparison_summary(s.lab().user_check()->comparison);
   EXPECT_EQ(s.lab().last_run()->report.variant, "vecadd.cu");
 
   player.go_to(s, 1);  // reduce takes one array to a scalar; vecadd.cu two arrays to an array

@@ -96,7 +96,8 @@ void LabDocument::submit_user_run() {
       "lab-run",
       fmt::format("Lab: your kernel {} on {}'s inputs at {}", user.file_name, lab_kernel->id,
                   lab::short_text(size.n())),
-      [this, user, lab_kernel, request, size, key, tolerance, cuda, reference_variant, client = user_worker_](Worker::Context& ctx) {
+      [this, user, lab_kernel, request, size, key, tolerance, cuda, reference_variant,
+       client = user_worker_](Worker::Context& ctx) {
         try {
           const usercode::ArrayForm form = usercode::array_form(*user.kernel);
           const inputs::LabArrayMapping mapping = inputs::lab_array_mapping(*lab_kernel, request.params, form);
@@ -121,8 +122,8 @@ void LabDocument::submit_user_run() {
 
           JobControl job(ctx, [&ctx](double f, const std::string& stage) { ctx.set_progress(0.6 + 0.4 * f, stage); });
           const inputs::LabReference reference =
-              inputs::run_lab_reference(engine_, *lab_kernel, reference_variant, size, request.params, request.seed, mapping,
-                                        lab_arrays, form.element, job.control);
+              inputs::run_lab_reference(engine_, *lab_kernel, reference_variant, size, request.params, request.seed,
+                                        mapping, lab_arrays, form.element, job.control);
           auto output = std::make_shared<NdArray>();
           output->name = "out";
           output->type = form.element;
