@@ -117,7 +117,10 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
     return QString("%1,%2,%3,%4").arg(double(r[0]), 0, 'f', 0).arg(double(r[1]), 0, 'f', 0)
         .arg(double(r[2]), 0, 'f', 0).arg(double(r[3]), 0, 'f', 0);
   };
-  line += " inspector=" + rect(window.panels().inspector_rect) + " caption=" + rect(window.panels().caption_rect);
+  line += " inspector=" + rect(window.panels().inspector_rect) + " caption=" + rect(window.panels().caption_rect) +
+          " playlist_list=" + rect(window.panels().playlist_list_rect) +
+          " lab_view=" + rect(window.panels().lab_view_rect) +
+          QString(" lab_view_points=%1").arg(window.panels().lab_view_points);
   // The boxes over the top of the image: the split's labels and the launch overlay's header.
   const ui::SplitLabelBoxes& labels = window.viewport().split_labels();
   line += " split_labels=" + rect(labels.input) + ";" + rect(labels.output) +

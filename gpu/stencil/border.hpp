@@ -1,44 +1,14 @@
 #pragma once
 // Border modes, with OpenCV's meaning, as one index remap shared by the CPU and CUDA code so that both read
-// exactly the same pixels. `remap` works for any distance outside the image (a 1x1 image with radius 24 too).
-//   replicate   aaaa|abcd|dddd
-//   reflect     dcba|abcd|dcba
-//   reflect101  dcb|abcd|cba      (the default, as in OpenCV)
-//   wrap        abcd|abcd|abcd
-//   constant    vvvv|abcd|vvvv    (remap returns -1: read the border value instead)
+// exactly the same pixels (core/border_remap.hpp, which users' stencil kernels get through NVRTC too), and their
+// names for the command line and the app.
 #include <string>
 
-#include "core/floor_mod.hpp"
-#include "core/hd.hpp"
+#include "core/border_remap.hpp"
 
 namespace ks {
 
-enum class Border : int { Replicate, Reflect, Reflect101, Wrap, Constant };
-
 const char* to_string(Border b) noexcept;
 Border border_from_string(const std::string& s);  // usage Error listing the modes otherwise
-
-// Index in [0, n) to read for position p, or -1 for the constant border.
-KS_HD int remap(int p, int n, Border b) {
-  if (p >= 0 && p < n) return p;
-  switch (b) {
-    case Border::Replicate:
-      return p < 0 ? 0 : n - 1;
-    case Border::Reflect: {
-      int m = floor_mod(p, 2 * n);
-      return m < n ? m : 2 * n - 1 - m;
-    }
-    case Border::Reflect101: {
-      if (n == 1) return 0;
-      int m = floor_mod(p, 2 * n - 2);
-      return m < n ? m : 2 * n - 2 - m;
-    }
-    case Border::Wrap:
-      return floor_mod(p, n);
-    case Border::Constant:
-    default:
-      return -1;
-  }
-}
 
 }  // namespace ks

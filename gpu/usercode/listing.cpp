@@ -1,5 +1,7 @@
 #include "usercode/listing.hpp"
 
+#include "usercode/prelude_headers.hpp"
+
 namespace ks::usercode {
 
 const char* to_string(ListingKind kind) { return kind == ListingKind::Ptx ? "PTX" : "SASS"; }
@@ -22,8 +24,10 @@ bool names_user_file(std::string_view path, std::string_view user_file) {
 
 SourcePlace place_in(std::string_view path, int line, std::string_view user_file) {
   if (names_user_file(path, user_file)) return {LineOrigin::User, line};
-  // The prelude is included by this name (nvrtc_compile.cpp), which NVRTC makes absolute like the user's.
-  if (names_user_file(path, kPreludeFileName)) return {LineOrigin::Prelude, 0};
+  // The prelude and the core headers it includes go by these names (nvrtc_compile.cpp), which NVRTC makes
+  // absolute like the user's.
+  for (std::string_view name : kPreludeHeaderNames)
+    if (names_user_file(path, name)) return {LineOrigin::Prelude, 0};
   return {LineOrigin::Header, 0};
 }
 

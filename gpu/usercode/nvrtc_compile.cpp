@@ -8,11 +8,8 @@
 
 #include "core/error.hpp"
 #include "usercode/nvrtc_compile.hpp"
+#include "usercode/prelude_headers.hpp"
 #include "usercode/source_text.hpp"
-
-namespace ks::embedded {  // embedded at build time (gpu/usercode/CMakeLists.txt)
-std::span<const unsigned char> usercode_prelude_cuh();  // prelude/ks_prelude.cuh
-}
 
 namespace ks::usercode {
 
@@ -20,11 +17,8 @@ namespace {
 
 // The headers NVRTC is given, by the names the program includes them with.
 struct Headers {
-  std::vector<std::string> names = {"ks_prelude.cuh"};
-  std::vector<std::string> texts;
-  Headers() {
-    for (auto bytes : {ks::embedded::usercode_prelude_cuh()}) texts.emplace_back(bytes.begin(), bytes.end());
-  }
+  std::vector<std::string> names{kPreludeHeaderNames.begin(), kPreludeHeaderNames.end()};
+  std::vector<std::string> texts = prelude_header_texts();
 };
 
 class Program {

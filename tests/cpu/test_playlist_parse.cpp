@@ -210,3 +210,74 @@ TEST(PlaylistParse, AStepWithAKernelFileOfTheUsersIsCheckedWhenRead) {
 
 }  // namespace
 }  // namespace ks::app
+
+namespace ks::app {
+namespace {
+
+void copy_template(const char* name, const std::filesystem::path& to) {
+  std::filesystem::copy_file(std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels" / name, to);
+}
+
+// Array (Lab) and step (simulation) kernels of the user's in a playlist: the family comes from the file's
+// `// @family`, each must fit the kernel chosen with it, and a missing file, a family no one knows, parameters
+// outside their range or a kernel of another kind are refused in words while the other steps stay usable.
+TEST(PlaylistParse, StepsWithArrayAndStepKernelsOfTheUsersAreCheckedAgainstTheKernelTheyRunWith) {
+  test::TempDir dir;
+  copy_template("vecadd.cu", dir / "vecadd.cu");
+  copy_template("life_step.cu", dir / "life_step.cu");
+  std::ofstream(dir / "odd.cu") << "// @family blob\n__global__ void k() {}\n";
+  const Playlist p = parse(R"([
+    {"kernel": "vecadd"},
+    {"kernel_file": "vecadd.cu", "kernel_params": {"scale": 2}},
+    {"kernel": "box", "kernel_file": "vecadd.cu"},
+    {"kernel": "life", "kernel_file": "life_step.cu", "kernel_params": {"birth": 3}},
+    {"kernel": "grayscott", "kernel_file": "life_step.cu"},
+    {"kernel": "heat", "kernel_file": "life_step.cu"},
+    {"kernel": "box", "kernel_file": "life_step.cu"},
+    {"kernel": "vecadd", "kernel_file": "no_such_step.cu"},
+    {"kernel_file": "vecadd.cu", "kernel_params": {"scale": 11}},
+    {"kernel_file": "odd.cu"},
+    {"kernel": "reduce", "kernel_file": "vecadd.cu"}
+  ])",
+                           dir.path());
+  ASSERT_EQ(p.steps.size(), 11u);
+  EXPECT_TRUE(p.steps[1].ok()) << p.steps[1].error;
+  EXPECT_EQ(p.steps[1].kernel_family, usercode::Family::Array);
+  EXPECT_EQ(p.steps[1].kernel_file, (dir / "vecadd.cu").lexically_normal().string());
+  EXPECT_NE(p.steps[2].error.find("vecadd.cu is an array kernel: it runs in the Lab on a lab kernel's inputs"),
+            std::string::npos)
+      << p.steps[2].error;
+  EXPECT_NE(p.steps[2].error.find("not 'box' (stencil)"), std::string::npos) << p.steps[2].error;
+  EXPECT_TRUE(p.steps[3].ok()) << p.steps[3].error;
+  EXPECT_EQ(p.steps[3].kernel_family, usercode::Family::Step);
+  EXPECT_NE(p.steps[4].error.find("Gray-Scott keeps two (u and v)"), std::string::npos) << p.steps[4].error;
+  // heat takes a step kernel; that this one keeps u8 cells (life's) is told when the step shows, after compiling
+  EXPECT_TRUE(p.steps[5].ok()) << p.steps[5].error;
+  EXPECT_NE(p.steps[6].error.find("life_step.cu is a step kernel: it steps life (u8 cells) or heat (f32), not 'box'"),
+            std::string::npos)
+      << p.steps[6].error;
+  EXPECT_NE(p.steps[7].error.find("kernel file 'no_such_step.cu': no such file"), std::string::npos)
+      << p.steps[7].error;
+  EXPECT_NE(p.steps[8].error.find("outside its declared range"), std::string::npos) << p.steps[8].error;
+  EXPECT_NE(p.steps[9].error.find("odd.cu:1: unknown kernel family `blob`"), std::string::npos) << p.steps[9].error;
+  // The failed steps changed nothing: heat is still in effect, and the step that chooses reduce with vecadd.cu
+  // (an array kernel the Lab checks against reduce once compiled) reads.
+  EXPECT_TRUE(p.steps[10].ok()) << p.steps[10].error;
+  EXPECT_EQ(p.error_count(), 6);
+}
+
+// The example beside the templates (a teacher's "ours next to the built-in" for each family) reads whole.
+TEST(PlaylistParse, TheYourOwnKernelsExampleValidates) {
+  const Playlist p =
+      load_playlist(std::filesystem::path(KS_SOURCE_DIR) / "assets" / "kernels" / "your-own-kernels.json");
+  EXPECT_EQ(p.error_count(), 0) << (p.error_count() ? p.steps[0].error : "");
+  for (const PlaylistStep& s : p.steps) EXPECT_TRUE(s.ok()) << s.error;
+  std::vector<usercode::Family> families;
+  for (const PlaylistStep& s : p.steps)
+    if (s.kernel_file && !s.kernel_file->empty()) families.push_back(s.kernel_family);
+  EXPECT_EQ(families, (std::vector<usercode::Family>{usercode::Family::Stencil, usercode::Family::Array,
+                                                      usercode::Family::Step}));
+}
+
+}  // namespace
+}  // namespace ks::app

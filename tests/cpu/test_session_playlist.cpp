@@ -169,3 +169,45 @@ TEST(SessionPlaylist, AUserKernelStepWithoutAGpuLeavesTheBuiltInWithANote) {
 
 }  // namespace
 }  // namespace ks::app
+
+namespace ks::app {
+namespace {
+
+// Without a GPU an array or step kernel of the user's is not run: the step says what it would run, the built-in
+// lab kernel / simulation shows; a later step choosing a kernel of another kind ends the user's kernel (no note
+// there any more), and going back to its step names it again.
+TEST(SessionPlaylist, ArrayAndStepKernelStepsWithoutAGpuLeaveTheBuiltInsWithANoteUntilAnotherKindIsChosen) {
+  Session s(cpu_options());
+  const Playlist p = parse_playlist(
+      R"({"schema": "kernelscope.playlist/1", "title": "T", "steps": [
+        {"kernel": "vecadd", "kernel_file": "assets/kernels/vecadd.cu", "kernel_params": {"scale": 2}},
+        {"kernel": "saxpy"},
+        {"kernel": "life", "kernel_file": "assets/kernels/life_step.cu", "play": false},
+        {"open": "sample", "kernel": "box"}]})",
+      KS_SOURCE_DIR, "test.json");
+  ASSERT_EQ(p.error_count(), 0) << p.steps[0].error << p.steps[2].error;
+  PlaylistPlayer player(p);
+  player.go_to(s, 0);
+  s.wait_idle();
+  EXPECT_TRUE(any_note_says(player, "No CUDA here: on a GPU this step runs vecadd.cu instead of the built-in"));
+  EXPECT_EQ(s.kernel().id, "vecadd");
+  EXPECT_FALSE(s.user_array_kernel());
+  player.go_to(s, 1);  // saxpy is a lab kernel too: still vecadd.cu
+  s.wait_idle();
+  EXPECT_TRUE(any_note_says(player, "this step runs vecadd.cu"));
+  player.go_to(s, 2);
+  s.wait_idle();
+  EXPECT_TRUE(any_note_says(player, "this step runs life_step.cu"));
+  EXPECT_TRUE(s.simulating());
+  EXPECT_FALSE(s.simulation().user_step());
+  player.go_to(s, 3);  // box: an image kernel, which a step kernel does not fit
+  s.wait_idle();
+  EXPECT_TRUE(player.notes().empty()) << player.notes()[0];
+  EXPECT_TRUE(s.has_output());
+  player.go_to(s, 1);
+  EXPECT_TRUE(any_note_says(player, "this step runs vecadd.cu"));
+  EXPECT_EQ(s.kernel().id, "saxpy");
+}
+
+}  // namespace
+}  // namespace ks::app

@@ -148,3 +148,36 @@ __global__ void ints(const int* a, const int* b, int* out, int n) {
 
 }  // namespace
 }  // namespace ks::app
+
+namespace ks::app {
+namespace {
+
+// The Lab's check can run against any built-in variant of the lab kernel: one it does not have, or a GPU one on a
+// machine without CUDA, is refused in words and the check stays against the CPU reference.
+TEST(SessionUserArray, TheCheckAgainstABuiltInVariantRefusesOnesThatCannotRunHere) {
+  Session s(cpu_options());
+  s.select_kernel("vecadd");
+  EXPECT_EQ(s.lab().user_reference(), "cpu");
+  try {
+    s.lab().set_user_reference("tiled");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(e.full_message().find("vecadd has no variant 'tiled'"), std::string::npos) << e.full_message();
+    EXPECT_NE(e.full_message().find("cpu, naive, gridstride, vector4"), std::string::npos) << e.full_message();
+  }
+  try {
+    s.lab().set_user_reference("vector4");
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_NE(e.full_message().find("vecadd:vector4 runs on the GPU, and CUDA is not usable here"),
+              std::string::npos)
+        << e.full_message();
+  }
+  EXPECT_EQ(s.lab().user_reference(), "cpu");
+  s.lab().set_user_reference("cpu");
+  EXPECT_EQ(s.lab().user_reference(), "cpu");
+}
+
+}  // namespace
+}  // namespace ks::app

@@ -108,3 +108,39 @@ TEST(SessionUserArrayCuda, AReduceMatchesExactlyAndOnePaddingWithOnesDiffersByTh
 
 }  // namespace
 }  // namespace ks::app
+
+namespace ks::app {
+namespace {
+
+// Checked against a built-in GPU variant instead of the CPU reference (the app's "check against"): a right vecadd
+// agrees with each of vecadd's CUDA variants at an odd size, a wrong one differs at the element it gets wrong, and
+// choosing another lab kernel goes back to the CPU reference.
+TEST(SessionUserArrayCuda, TheCheckRunsAgainstTheBuiltInVariantTheUserPicks) {
+  KS_REQUIRE_GPU();
+  ::setenv("KS_WORKER", KS_CLI_PATH, 1);
+  Session s;
+  s.select_kernel("vecadd");
+  s.set_backend(Backend::Cuda);
+  const std::int64_t n = (std::int64_t{1} << 20) + 3;
+  s.lab().set_size(lab::LabSize::elements(n));
+  for (const char* variant : {"naive", "gridstride", "vector4"}) {
+    SCOPED_TRACE(variant);
+    s.lab().set_user_reference(variant);
+    const LabDocument::UserCheck& right = run_and_check(s, user_choice("right.cu", test::kVecaddRight));
+    EXPECT_EQ(right.reference, std::string("vecadd:") + variant);
+    EXPECT_TRUE(right.comparison.matches()) << usercode::comparison_summary(right.comparison);
+    EXPECT_EQ(right.comparison.compared, std::size_t(n));
+    EXPECT_NE(s.lab().last_run()->report.check.detail.find(std::string("against vecadd:") + variant),
+              std::string::npos)
+        << s.lab().last_run()->report.check.detail;
+  }
+  const LabDocument::UserCheck& wrong = run_and_check(s, user_choice("tail.cu", test::kVecaddForgetsTheTail));
+  EXPECT_EQ(wrong.reference, "vecadd:vector4");
+  ASSERT_TRUE(wrong.comparison.first);
+  EXPECT_EQ(wrong.comparison.first->index, std::size_t(n - 1));
+  s.select_kernel("saxpy");
+  EXPECT_EQ(s.lab().user_reference(), "cpu");
+}
+
+}  // namespace
+}  // namespace ks::app

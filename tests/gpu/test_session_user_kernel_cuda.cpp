@@ -125,3 +125,83 @@ TEST(SessionUserKernelCuda, APlaylistStepRunsTheUsersKernelAndALaterOneGoesBack)
 
 }  // namespace
 }  // namespace ks::app
+
+#include "session/lab/lab_document.hpp"
+
+namespace ks::app {
+namespace {
+
+bool a_note_says(const PlaylistPlayer& player, const std::string& what) {
+  for (const std::string& n : player.notes())
+    if (n.find(what) != std::string::npos) return true;
+  return false;
+}
+
+std::string all_notes(const PlaylistPlayer& player) {
+  std::string text;
+  for (const std::string& n : player.notes()) text += n + "\n";
+  return text;
+}
+
+// An array kernel's step runs it in the Lab (checked against the lab kernel's CPU reference), a step kernel's
+// steps the simulation (checked against the built-in's steps); a lab kernel or simulation chosen later that the
+// kernel does not fit gets the refusal in words as a note, "kernel_file": null goes back, and going back to the
+// kernel's step puts it in place again.
+TEST(SessionUserKernelCuda, PlaylistStepsRunTheUsersArrayAndStepKernelsAndSayWhereTheyDoNotFit) {
+  KS_REQUIRE_GPU();
+  ::setenv("KS_WORKER", KS_CLI_PATH, 1);
+  Session s;
+  const Playlist p = parse_playlist(
+      R"({"schema": "kernelscope.playlist/1", "title": "T", "steps": [
+        {"kernel": "vecadd", "backend": "cuda", "kernel_file": "assets/kernels/vecadd.cu",
+         "kernel_params": {"scale": 1}},
+        {"kernel": "reduce"},
+        {"kernel": "life", "kernel_file": "assets/kernels/life_step.cu", "play": false},
+        {"kernel": "heat"},
+        {"kernel": "life", "kernel_file": null}]})",
+      KS_SOURCE_DIR, "test.json");
+  ASSERT_EQ(p.error_count(), 0);
+  PlaylistPlayer player(p);
+
+  player.go_to(s, 0);
+  s.wait_idle();
+  ASSERT_TRUE(s.user_array_kernel()) << all_notes(player);
+  EXPECT_EQ(s.user_array_kernel()->file_name, "vecadd.cu");
+  ASSERT_TRUE(s.lab().user_check()) << all_notes(player);
+  EXPECT_TRUE(s.lab().user_check()->comparison.matches())
+      << usercode::comparison_summary(s.lab().user_check()->comparison);
+  EXPECT_EQ(s.lab().last_run()->report.variant, "vecadd.cu");
+
+  player.go_to(s, 1);  // reduce takes one array to a scalar; vecadd.cu two arrays to an array
+  s.wait_idle();
+  EXPECT_EQ(s.kernel().id, "reduce");
+  EXPECT_FALSE(s.user_array_kernel());
+  EXPECT_TRUE(a_note_says(player, "kernel_file: ")) << all_notes(player);
+  EXPECT_TRUE(a_note_says(player, "reduce")) << all_notes(player);
+
+  player.go_to(s, 2);
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().user_step()) << all_notes(player);
+  s.simulation().check_user_steps(4);
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().user_check());
+  EXPECT_TRUE(s.simulation().user_check()->comparison.matches());
+
+  player.go_to(s, 3);  // heat keeps f32 temperatures; life_step.cu u8 cells
+  s.wait_idle();
+  EXPECT_EQ(s.kernel().id, "heat");
+  EXPECT_FALSE(s.simulation().user_step());
+  EXPECT_TRUE(a_note_says(player, "life")) << all_notes(player);
+
+  player.go_to(s, 4);
+  s.wait_idle();
+  EXPECT_EQ(s.kernel().id, "life");
+  EXPECT_FALSE(s.simulation().user_step());
+
+  player.go_to(s, 0);  // back to the first step: vecadd.cu again
+  s.wait_idle();
+  ASSERT_TRUE(s.user_array_kernel()) << all_notes(player);
+}
+
+}  // namespace
+}  // namespace ks::app

@@ -191,3 +191,32 @@ TEST(UserKernelRunCuda, TheLifeStepTemplateMatchesTheRuleOverManySteps) {
 
 }  // namespace
 }  // namespace ks::usercode
+
+namespace ks::usercode {
+namespace {
+
+// The border remap users' kernels get (the prelude hands NVRTC core/border_remap.hpp) and the built-ins' (the
+// same header, compiled by nvcc and the host compiler) give the same index for every mode, for positions up to
+// several image sizes off either side, sizes 1 to 8 included.
+TEST(UserKernelRunCuda, TheBorderRemapThroughNvrtcEqualsTheBuiltInsForEveryMode) {
+  KS_REQUIRE_GPU();
+  const CompiledKernel k = compile("remaps.cu", test::kBorderRemaps, worker().hello().arch);
+  for (const int size : {1, 2, 3, 5, 8}) {
+    std::vector<int> positions;
+    for (int p = -3 * size - 2; p <= 4 * size + 2; ++p) positions.push_back(p);
+    for (const Border border :
+         {Border::Replicate, Border::Reflect, Border::Reflect101, Border::Wrap, Border::Constant}) {
+      SCOPED_TRACE(std::string(to_string(border)) + " size " + std::to_string(size));
+      const UserArrayRun run = run_user_array(worker(), k, {std::as_bytes(std::span(positions))}, positions.size(),
+                                              launch({64, 1}, {double(size), double(static_cast<int>(border))}));
+      ASSERT_EQ(run.reply.outcome, RunOutcome::Ok) << run.reply.message;
+      ASSERT_EQ(run.output.size(), positions.size() * sizeof(int));
+      const int* got = reinterpret_cast<const int*>(run.output.data());
+      for (std::size_t i = 0; i < positions.size(); ++i)
+        ASSERT_EQ(got[i], remap(positions[i], size, border)) << "position " << positions[i];
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ks::usercode

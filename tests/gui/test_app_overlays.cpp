@@ -119,5 +119,38 @@ TEST_F(GuiApp, ThePixelTextsStayBesideTheSidebarWithLargeText) {
   }
 }
 
+
+// A playlist's caption and step list at a presenter's text size (24 points) on a 1024x700 projector, and on the
+// 1600x1000 screen at both sizes: the caption stands below the step list, and both beside the sidebar (at 24 points
+// the caption, twice the text size in the narrow free area, grew up over the list: issue 23).
+TEST_F(GuiApp, APlaylistsCaptionStandsClearOfItsStepListWithLargeText) {
+  struct Case {
+    int width, height, text_points;
+  };
+  const std::vector<Case> cases = {{1024, 700, 24}, {1600, 1000, 24}, {1024, 700, 13}};
+  std::string script;
+  constexpr int kSteps = 5;  // every step of the demo, from its first
+  for (const Case& c : cases) {
+    script += "text-size " + std::to_string(c.text_points) + "\nwindow-size " + std::to_string(c.width) + "x" +
+              std::to_string(c.height) + "\nplaylist naive-tiled-separable\n";
+    for (int step = 0; step < kSteps; ++step) script += (step ? "next\n" : "") + std::string("print-status\n");
+  }
+  const AppRun run = run_script(script + "quit\n", {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), cases.size() * kSteps) << run.out;
+  for (const std::string& s : status) {
+    const Box caption = box_named(s, "caption"), list = box_named(s, "playlist_list");
+    std::smatch sidebar;
+    ASSERT_TRUE(std::regex_search(s, sidebar, std::regex(" sidebar_x=(\\d+) "))) << s;
+    const float sidebar_x = std::stof(sidebar[1]);
+    ASSERT_TRUE(caption.drawn() && list.drawn()) << s;
+    EXPECT_FALSE(overlap(caption, list)) << "the caption covers the step list: " << s;
+    EXPECT_GE(caption.y0, list.y1) << "the caption is below the list: " << s;
+    EXPECT_LE(caption.x1, sidebar_x) << "the caption ends before the sidebar: " << s;
+    EXPECT_LE(list.x1, sidebar_x) << "the step list ends before the sidebar: " << s;
+  }
+}
+
 }  // namespace
 }  // namespace ks::test

@@ -90,4 +90,15 @@ __global__ void heat_step(const float* state, float* next, int width, int height
 }
 )";
 
+// ks::remap of the prelude (core/border_remap.hpp through NVRTC) at every position given, as an int array kernel.
+inline constexpr char kBorderRemaps[] = R"(// @family array
+// @output array
+// @param size int [1, 64] = 7   the image side the positions are remapped into
+// @param border int [0, 4] = 0  ks::Border: replicate, reflect, reflect101, wrap, constant
+__global__ void remaps(const int* positions, int* out, int n, int size, int border) {
+  const int i = ks::global_index();
+  if (i < n) out[i] = ks::remap(positions[i], size, static_cast<ks::Border>(border));
+}
+)";
+
 }  // namespace ks::test

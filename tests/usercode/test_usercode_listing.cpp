@@ -15,6 +15,7 @@
 
 #include "core/error.hpp"
 #include "support/test_support.hpp"
+#include "support/user_kernel_sources.hpp"
 #include "usercode/disassembler.hpp"
 #include "usercode/listing.hpp"
 #include "usercode/nvrtc_compile.hpp"
@@ -101,6 +102,25 @@ TEST(UsercodeListing, ThePreludesInstructionsBelongToThePrelude) {
     EXPECT_EQ(i.source_line, 0) << i.text;
   }
   EXPECT_EQ(found, 1);
+}
+
+// The border remap comes from core/border_remap.hpp, which NVRTC gets with the prelude (usercode/prelude_headers):
+// its instructions (floor_mod's remainders among them) are the prelude's, not a toolkit header's.
+TEST(UsercodeListing, TheBorderRemapsInstructionsBelongToThePrelude) {
+  KS_REQUIRE_NVRTC();
+  CompileOptions options;
+  options.line_info = true;
+  const CompiledModule m = compile_with_nvrtc(test::kBorderRemaps, "remaps.cu", options);
+  ASSERT_TRUE(m.ok) << m.log;
+  int remainders = 0;
+  const Listing l = ptx_listing(m);
+  for (const ListingLine& i : only_kernel(l).lines) {
+    EXPECT_NE(i.origin, LineOrigin::Header) << i.text;
+    if (!i.text.starts_with("rem.s32")) continue;
+    ++remainders;
+    EXPECT_EQ(i.origin, LineOrigin::Prelude) << i.text;
+  }
+  EXPECT_GT(remainders, 0);
 }
 
 TEST(UsercodeListing, AFileNamedWithItsFolderStillOwnsItsLines) {

@@ -13,6 +13,7 @@
 #include "usercode/kernel_facts.hpp"
 #include "support/test_support.hpp"
 #include "usercode/nvrtc_compile.hpp"
+#include "usercode/prelude_headers.hpp"
 #include "usercode/source_text.hpp"
 
 namespace ks::usercode {
@@ -246,36 +247,27 @@ TEST(UsercodeProgramText, KeepsTheUsersLines) {
   EXPECT_EQ(text, "#include \"ks_prelude.cuh\"\n#line 1 \"my \\\"odd\\\".cu\"\nline one\nline two\n");
 }
 
-// The prelude's border remap is a copy of the built-in stencils' (gpu/stencil/border.hpp declares host functions
-// that NVRTC refuses): the enum, the remap's switch and the floor_mod under it (gpu/core/floor_mod.hpp) must stay
-// word for word the same.
+// The prelude's border remap is the built-in stencils' own: NVRTC gets core/border_remap.hpp and the core headers
+// it includes as embedded from the source tree, byte for byte, and the prelude has no remap of its own. (The same
+// border cases through both: tests/gpu/test_usercode_run_cuda.cpp.)
 std::string text_of(const std::string& relative_path) {
-  std::ifstream in(std::filesystem::path(KS_SOURCE_DIR) / relative_path);
+  std::ifstream in(std::filesystem::path(KS_SOURCE_DIR) / relative_path, std::ios::binary);
   std::ostringstream s;
   s << in.rdbuf();
   return s.str();
 }
 
-// From the line holding `first` to the line holding `last`, both included, with runs of spaces made one.
-std::string excerpt(const std::string& text, const std::string& first, const std::string& last) {
-  const std::size_t begin = text.find(first);
-  if (begin == std::string::npos) return "missing: " + first;
-  const std::size_t end = text.find(last, begin);
-  if (end == std::string::npos) return "missing: " + last;
-  std::string out;
-  for (char c : text.substr(begin, end + last.size() - begin))
-    if (!(c == ' ' && !out.empty() && out.back() == ' ')) out += c;
-  return out;
-}
-
 TEST(UsercodePrelude, BorderRemapEqualsTheBuiltInStencils) {
-  const std::string prelude = text_of("gpu/usercode/prelude/ks_prelude.cuh");
-  const std::string builtin = text_of("gpu/stencil/border.hpp");
-  const std::string floor_mod = text_of("gpu/core/floor_mod.hpp");
-  EXPECT_EQ(excerpt(prelude, "enum class Border", ";"), excerpt(builtin, "enum class Border", ";"));
-  EXPECT_EQ(excerpt(prelude, "int m = a % n;", "return m < 0 ? m + n : m;"),
-            excerpt(floor_mod, "int m = a % n;", "return m < 0 ? m + n : m;"));
-  EXPECT_EQ(excerpt(prelude, "switch (b) {", "return -1;"), excerpt(builtin, "switch (b) {", "return -1;"));
+  const std::vector<std::string> texts = prelude_header_texts();
+  ASSERT_EQ(texts.size(), kPreludeHeaderNames.size());
+  EXPECT_EQ(texts[0], text_of("gpu/usercode/prelude/ks_prelude.cuh"));
+  for (std::size_t i = 1; i < texts.size(); ++i)
+    EXPECT_EQ(texts[i], text_of("gpu/" + std::string(kPreludeHeaderNames[i]))) << kPreludeHeaderNames[i];
+  EXPECT_NE(texts[0].find("#include \"core/border_remap.hpp\""), std::string::npos);
+  EXPECT_EQ(texts[0].find("enum class Border"), std::string::npos);
+  EXPECT_EQ(texts[0].find("switch (b)"), std::string::npos);
+  EXPECT_NE(text_of("gpu/stencil/border.hpp").find("#include \"core/border_remap.hpp\""), std::string::npos);
+  EXPECT_EQ(text_of("gpu/stencil/border.hpp").find("switch (b)"), std::string::npos);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "panels/lab/lab_sections.hpp"
+#include "panels/lab/lab_viewport.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/playlist/playlist_overlay.hpp"
 #include "panels/simulation/simulation_section.hpp"
@@ -105,6 +106,23 @@ ViewState fit_beside_panels(const ViewState& view, Size2 image, Size2 framebuffe
   return fitted;
 }
 
+namespace {
+
+// A lab kernel of arrays has no image: its roofline fills the free part of the image area instead
+// (panels/lab/lab_viewport.hpp), below a playlist's step list, above its caption and the job indicator.
+void draw_lab_view_in_free_area(const app::Session& s, PanelState& st, bool job_box) {
+  const ImGuiIO& io = ImGui::GetIO();
+  std::array<float, 4> area = {kMargin, kMargin, io.DisplaySize.x - panels_width(st, io.DisplaySize.x) - kMargin,
+                               io.DisplaySize.y - kMargin - (job_box ? kJobBoxHeight : 0.0f)};
+  if (st.playlist_list_rect[3] > 0) area[1] = st.playlist_list_rect[3] + kMargin;
+  if (st.caption_rect[3] > 0) area[3] = std::min(area[3], st.caption_rect[1] - kMargin);
+  const LabViewDrawn drawn = draw_lab_view(s, area);
+  st.lab_view_rect = drawn.rect;
+  st.lab_view_points = drawn.points;
+}
+
+}  // namespace
+
 void draw_panels(app::Session& s, PanelState& st) {
   st.buttons.rects.clear();  // those drawn in this frame come back
   st.topology.buttons.rects.clear();
@@ -119,13 +137,16 @@ void draw_panels(app::Session& s, PanelState& st) {
   float inspector_bottom = ImGui::GetIO().DisplaySize.y - kMargin;
   if (job.busy && job.elapsed_s >= kIndicatorAfterS) inspector_bottom -= kJobBoxHeight;
   st.caption_rect = {};
+  st.playlist_list_rect = {};
   if (st.playlist) {
     const PlaylistOverlayDrawn drawn = draw_playlist_overlay(*st.playlist, panels_width(st, ImGui::GetIO().DisplaySize.x));
     if (drawn.clicked) st.playlist_clicked = drawn.clicked;
     inspector_bottom = std::min(inspector_bottom, drawn.caption[1] - kMargin);  // above the caption
     st.caption_rect = drawn.caption;
+    st.playlist_list_rect = drawn.list;
   }
   draw_inspector(st, inspector_bottom);
+  draw_lab_view_in_free_area(s, st, job.busy && job.elapsed_s >= kIndicatorAfterS);
   if (!st.visible) return;
 
   const ImGuiIO& io = ImGui::GetIO();

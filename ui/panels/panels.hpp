@@ -47,10 +47,14 @@ struct PanelState {
   // Export buttons' requests for a file or folder, until the window asks for one (panels/save_request.hpp).
   std::vector<SaveRequest> save_requests;
   NamedButtons buttons;  // the sidebar's buttons a --script clicks by label (panels/named_buttons.hpp)
-  // Where the last frame drew the pixel inspector, a playlist's caption and the launch overlay's header and hover
-  // text (logical pixels: min x, min y, max x, max y; all 0 when not drawn), so that a script can tell they do not
-  // overlap.
-  std::array<float, 4> inspector_rect{}, caption_rect{}, launch_header_rect{}, launch_hover_rect{};
+  // Where the last frame drew the pixel inspector, a playlist's caption and step list, and the launch overlay's
+  // header and hover text (logical pixels: min x, min y, max x, max y; all 0 when not drawn), so that a script can
+  // tell they do not overlap.
+  std::array<float, 4> inspector_rect{}, caption_rect{}, playlist_list_rect{}, launch_header_rect{},
+      launch_hover_rect{};
+  // Where the roofline a lab kernel of arrays shows in place of an image was drawn, and how many runs it placed.
+  std::array<float, 4> lab_view_rect{};
+  int lab_view_points = 0;
 
   // Widgets' transient state.
   std::map<std::string, std::string> text_edits;  // matrix parameters being typed, by "kernel/param"

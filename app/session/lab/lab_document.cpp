@@ -69,6 +69,7 @@ void LabDocument::select(const KernelSpec& spec, Backend backend) {
   request_ = std::move(r);
   last_error_.reset();
   // The check of a user's kernel was against the previous kernel's reference.
+  user_reference_ = "cpu";
   user_check_.reset();
   user_output_.reset();
   reference_output_.reset();

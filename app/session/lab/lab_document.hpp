@@ -137,7 +137,8 @@ class LabDocument {
   // (default 256), timed and kept as a run whose variant is the file's name, and checked against the lab kernel's
   // CPU reference. Runs it at once; run() runs it again. nullopt goes back to the built-in. A usage Error (and
   // nothing changes) for a kernel that did not compile, is not of the array family, or does not fit the chosen lab
-  // kernel (inputs/lab_user_inputs.hpp; the Session picks one that fits first).
+  // kernel (inputs/lab_user_inputs.hpp; the Session picks one that fits first). set_user_reference picks a
+  // built-in variant to check against instead.
   void set_user_kernel(std::optional<UserArrayChoice> choice);
   const std::optional<UserArrayChoice>& user_kernel() const noexcept { return user_; }
   // Whether a user kernel's GPU work was ever cut off here (a fault, or its worker stopped mid-launch).
@@ -153,6 +154,13 @@ class LabDocument {
     std::string output;
   };
   const std::optional<UserCheck>& user_check() const noexcept { return user_check_; }
+  // Which of the lab kernel's built-in variants the user's kernel is checked against: "cpu" (the CPU reference, the
+  // default) or another of its variants ("naive", "vector4"), run on the same inputs with the Kernel section's
+  // parameters, as `kernelscope-cli lab --kernel-file F --compare KERNEL:VARIANT` does. Runs again. A usage Error
+  // (and nothing changes) for a variant the kernel does not have, or a CUDA one without a GPU. Choosing another lab
+  // kernel goes back to "cpu".
+  void set_user_reference(const std::string& variant);
+  const std::string& user_reference() const noexcept { return user_reference_; }
   // Abs and rel tolerance of the check (default: the kernel's element type's); compares the kept outputs again.
   void set_user_tolerance(const usercode::Tolerance& tolerance);
   const usercode::Tolerance& user_tolerance() const noexcept { return user_tolerance_; }
@@ -193,6 +201,7 @@ class LabDocument {
   std::optional<UserArrayChoice> user_;  // runs instead of the lab kernel's variants when set
   std::optional<UserCheck> user_check_;
   usercode::Tolerance user_tolerance_;
+  std::string user_reference_ = "cpu";  // the variant of spec() the user's kernel is checked against
   // The latest user run's output and its reference's, kept so that a new tolerance compares again without a run.
   std::shared_ptr<const NdArray> user_output_, reference_output_;
   // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.

@@ -1,6 +1,7 @@
 // The Lab running a user's own `array` kernel instead of the chosen lab kernel's variants: in the worker process
 // (usercode/run), on the lab kernel's inputs (inputs/lab_user_inputs.hpp), reported like a built-in variant's
-// run (report/user_lab_report.hpp) and checked against the lab kernel's CPU reference (usercode/check).
+// run (report/user_lab_report.hpp) and checked against the lab kernel's CPU reference or a built-in variant of it
+// (usercode/check).
 #include <fmt/format.h>
 
 #include "engine/engine.hpp"
@@ -51,6 +52,23 @@ void LabDocument::set_user_param(std::size_t index, double value) {
   submit_user_run();
 }
 
+void LabDocument::set_user_reference(const std::string& variant) {
+  const VariantSpec* v = spec().find_variant(variant);
+  if (!v) {
+    std::string known;
+    for (const VariantSpec& each : spec().variants) known += (known.empty() ? "" : ", ") + each.name;
+    throw_usage(fmt::format("{} has no variant '{}' to check your kernel against", spec().id, variant),
+                "its variants: " + known);
+  }
+  if (v->backend == Backend::Cuda && !options_.cuda)
+    throw_usage(fmt::format("{}:{} runs on the GPU, and CUDA is not usable here ({})", spec().id, variant,
+                            options_.cuda_unavailable),
+                "check against " + spec().id + ":cpu");
+  if (variant == user_reference_) return;
+  user_reference_ = variant;
+  if (user_) submit_user_run();
+}
+
 void LabDocument::set_user_tolerance(const usercode::Tolerance& tolerance) {
   usercode::check_tolerance(tolerance);
   user_tolerance_ = tolerance;
@@ -72,12 +90,14 @@ void LabDocument::submit_user_run() {
   const std::string key = current_key();
   const usercode::Tolerance tolerance = user_tolerance_;
   const bool cuda = options_.cuda;
+  const std::string reference_variant = user_reference_;
   ++runs_in_flight_;
   worker_.submit(
       "lab-run",
       fmt::format("Lab: your kernel {} on {}'s inputs at {}", user.file_name, lab_kernel->id,
                   lab::short_text(size.n())),
-      [this, user, lab_kernel, request, size, key, tolerance, cuda, client = user_worker_](Worker::Context& ctx) {
+      [this, user, lab_kernel, request, size, key, tolerance, cuda, reference_variant,
+       client = user_worker_](Worker::Context& ctx) {
         try {
           const usercode::ArrayForm form = usercode::array_form(*user.kernel);
           const inputs::LabArrayMapping mapping = inputs::lab_array_mapping(*lab_kernel, request.params, form);
@@ -102,8 +122,8 @@ void LabDocument::submit_user_run() {
 
           JobControl job(ctx, [&ctx](double f, const std::string& stage) { ctx.set_progress(0.6 + 0.4 * f, stage); });
           const inputs::LabReference reference =
-              inputs::run_lab_reference(engine_, *lab_kernel, "cpu", size, request.params, request.seed, mapping,
-                                        lab_arrays, form.element, job.control);
+              inputs::run_lab_reference(engine_, *lab_kernel, reference_variant, size, request.params, request.seed,
+                                        mapping, lab_arrays, form.element, job.control);
           auto output = std::make_shared<NdArray>();
           output->name = "out";
           output->type = form.element;
@@ -131,7 +151,7 @@ void LabDocument::submit_user_run() {
           lab::LabResult result;
           result.report = report::user_array_lab_report(
               context, {lab_kernel, &request.params, size, form, &run, request.seed, options_.warmup});
-          result.report.cpu_reference_ms = reference.ms;
+          if (reference_variant == "cpu") result.report.cpu_reference_ms = reference.ms;
           result.report.check = report::lab_check_of(check.comparison, reference.label);
           std::string inputs_text;
           for (std::size_t i = 0; i < mapping.inputs.size(); ++i)

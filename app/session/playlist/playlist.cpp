@@ -14,6 +14,7 @@
 #include "core/launch_shape.hpp"
 #include "registry/registry.hpp"
 #include "session/display_frame.hpp"
+#include "session/playlist/user_kernel_fit.hpp"
 #include "session/simulation/life_pattern_files.hpp"
 #include "usercode/declarations.hpp"
 #include "usercode/run/user_params.hpp"
@@ -110,6 +111,26 @@ std::string summary_of(const PlaylistStep& s) {
   if (s.kernel_file)
     add(s.kernel_file->empty() ? "the built-in kernel" : std::filesystem::path(*s.kernel_file).filename().string());
   return text.empty() ? "(no changes)" : text;
+}
+
+// What the valid steps before leave in effect, for the checks of the next one.
+struct InEffect {
+  const KernelSpec* kernel = nullptr;
+  std::optional<usercode::Family> user_kernel;  // the family of the user's kernel running, if one is
+};
+
+// A user kernel named in this step must fit the kernel in effect after it; one named before gives way to a
+// kernel chosen now that it does not fit (as the app's Kernel section does), and the player ends it there too.
+void check_user_kernel(const PlaylistStep& s, InEffect& now) {
+  if (s.kernel_file) now.user_kernel = s.kernel_file->empty() ? std::nullopt : std::optional(s.kernel_family);
+  if (!now.user_kernel || !now.kernel) return;
+  if (s.kernel_file) {
+    const std::string why = user_kernel_misfit(s.kernel_family, *now.kernel,
+                                               std::filesystem::path(*s.kernel_file).filename().string());
+    if (!why.empty()) throw_usage(why, "choose a kernel it fits in the same step, or give it \"kernel_file\": null");
+  } else if (!user_kernel_fits(*now.user_kernel, *now.kernel)) {
+    now.user_kernel.reset();
+  }
 }
 
 // The checks that need the registry, against the kernel in effect at this step (`kernel`, updated here).
@@ -233,6 +254,14 @@ void read_step(const json& j, PlaylistStep& s, const std::filesystem::path& base
     // Read and its declarations checked now (a usage Error says what is wrong); compiled when the step shows.
     const usercode::KernelDeclarations declared =
         usercode::parse_declarations(usercode::read_kernel_source(*s.kernel_file), *s.kernel_file);
+    if (declared.family) {
+      const std::optional<usercode::Family> family = usercode::family_from_string(*declared.family);
+      if (!family)
+        throw_usage(fmt::format("{}:{}: unknown kernel family `{}`", *s.kernel_file, declared.family_line,
+                                *declared.family),
+                    "the families are " + usercode::family_names());
+      s.kernel_family = *family;
+    }
     std::vector<std::string> assignments;
     for (const auto& [name, value] : s.kernel_params) assignments.push_back(name + "=" + value);
     usercode::user_param_values(declared, assignments);
@@ -267,15 +296,16 @@ Playlist parse_playlist(std::string_view json_text, const std::filesystem::path&
   if (!doc.contains("steps") || !doc["steps"].is_array() || doc["steps"].empty())
     throw_usage(playlist.source + ": a playlist needs \"steps\": a list of at least one step");
 
-  const KernelSpec* kernel = nullptr;  // the kernel in effect, as the valid steps before leave it
+  InEffect in_effect;  // as the valid steps before leave it
   for (const json& j : doc["steps"]) {
     PlaylistStep s;
     s.number = int(playlist.steps.size()) + 1;
     try {
       read_step(j, s, base_dir);
-      const KernelSpec* after = kernel;
-      check_against_registry(s, after);
-      kernel = after;  // a bad step changes nothing, for the later steps' checks as when they run
+      InEffect after = in_effect;
+      check_against_registry(s, after.kernel);
+      check_user_kernel(s, after);
+      in_effect = after;  // a bad step changes nothing, for the later steps' checks as when they run
     } catch (const Error& e) {
       s.error = e.full_message();
     }

@@ -13,6 +13,8 @@
 #include <utility>
 #include <vector>
 
+#include "usercode/family.hpp"
+
 namespace ks::app {
 
 struct PlaylistStep {
@@ -28,10 +30,13 @@ struct PlaylistStep {
   std::optional<bool> panels, split, play;
   std::optional<long long> steps;  // simulation steps to run on arriving at this step
   std::optional<std::pair<int, int>> grid;  // a simulation's grid, width x height cells
-  // "kernel_file": a stencil kernel of the user's (a .cu path made absolute against the playlist's folder) that
-  // runs instead of the built-in from this step on, checked against it; an empty string (JSON null) goes back to
-  // the built-in. "kernel_params": values of its declared parameters.
+  // "kernel_file": a kernel of the user's (a .cu path made absolute against the playlist's folder) that runs
+  // instead of the built-in from this step on, checked against it; an empty string (JSON null) goes back to the
+  // built-in. Its `// @family` says where it runs (a file without one is a stencil): a stencil in place of the
+  // image kernel, an array kernel in the Lab on the lab kernel's inputs, a step kernel stepping life or heat
+  // (user_kernel_fit.hpp). "kernel_params": values of its declared parameters.
   std::optional<std::string> kernel_file;
+  usercode::Family kernel_family = usercode::Family::Stencil;  // of a non-empty kernel_file
   std::vector<std::pair<std::string, std::string>> kernel_params;
   std::string caption;             // may hold several lines
   // Why the step cannot be used ("step 3 (\"Tiled\"): ..."); empty when it can.

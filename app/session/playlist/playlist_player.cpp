@@ -7,10 +7,15 @@
 
 #include "core/error.hpp"
 #include "core/launch_shape.hpp"
+#include "inputs/lab_user_inputs.hpp"
+#include "inputs/step_reference.hpp"
+#include "registry/registry.hpp"
+#include "session/playlist/user_kernel_fit.hpp"
 #include "session/simulation/life_pattern_files.hpp"
 #include "session/session.hpp"
 #include "usercode/diagnostics.hpp"
 #include "usercode/run/user_params.hpp"
+#include "usercode/run/user_step.hpp"
 #include "usercode/source_text.hpp"
 
 namespace ks::app {
@@ -25,6 +30,7 @@ struct MergedState {
   std::optional<bool> panels, split, play;
   std::optional<std::pair<int, int>> grid;
   std::optional<std::string> kernel_file;  // "": the built-in
+  usercode::Family kernel_family = usercode::Family::Stencil;
   std::vector<std::pair<std::string, std::string>> kernel_params;
 };
 
@@ -58,7 +64,12 @@ MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
     take(m.grid, s.grid);
     if (s.kernel_file) {
       m.kernel_file = s.kernel_file;
+      m.kernel_family = s.kernel_family;
       m.kernel_params = s.kernel_params;
+    } else if ((s.kernel || s.pattern) && m.kernel_file && !m.kernel_file->empty() &&
+               !user_kernel_fits(m.kernel_family, KernelRegistry::builtin().get(*m.kernel))) {
+      m.kernel_file = std::string();  // a kernel it does not fit ends it, as the parse said (user_kernel_fit.hpp)
+      m.kernel_params.clear();
     }
   }
   return m;
@@ -82,12 +93,12 @@ void apply_params(Session& session, const MergedState& m) {
   }
 }
 
-// The user's kernel of a step, compiled for the GPU in use, with its declared parameters set.
-UserStencilChoice user_kernel_of(const Session& session, const MergedState& m, usercode::CompileCache& cache) {
+// The user's kernel of a step, compiled as its family for the GPU in use, with its declared parameters set.
+UserKernelChoice user_kernel_of(const Session& session, const MergedState& m, usercode::CompileCache& cache) {
   usercode::CompileRequest request;
   request.file_name = std::filesystem::path(*m.kernel_file).filename().string();
   request.source = usercode::read_kernel_source(*m.kernel_file);
-  request.family = "stencil";
+  request.family = usercode::to_string(m.kernel_family);
   const DeviceInfo& d = session.device().info;
   request.options.arch = fmt::format("sm_{}{}", d.cc_major, d.cc_minor);
   auto kernel = std::make_shared<usercode::CompiledKernel>(usercode::compile_user_kernel(request, &cache));
@@ -100,6 +111,41 @@ UserStencilChoice user_kernel_of(const Session& session, const MergedState& m, u
   std::vector<std::string> assignments;
   for (const auto& [name, value] : m.kernel_params) assignments.push_back(name + "=" + value);
   return {kernel, request.file_name, usercode::user_param_values(kernel->declarations, assignments)};
+}
+
+bool runs_user_kernel(const Session& session, usercode::Family family) {
+  switch (family) {
+    case usercode::Family::Stencil: return session.stencil().user_kernel().has_value();
+    case usercode::Family::Array: return session.user_array_kernel().has_value();
+    case usercode::Family::Step: return session.simulation().user_step() != nullptr;
+  }
+  return false;
+}
+
+// Puts the user's kernel in place in its family's document. With a kernel chosen by the steps, one it does not
+// fit is refused in words (the session would choose another that fits, and the next step would choose back).
+void use_user_kernel(Session& session, const MergedState& m, UserKernelChoice choice) {
+  switch (m.kernel_family) {
+    case usercode::Family::Stencil: session.use_user_kernel(std::move(choice)); return;
+    case usercode::Family::Array:
+      if (m.kernel && session.in_lab())  // a usage Error saying why not and which lab kernels fit
+        inputs::lab_array_mapping(session.kernel(), session.params(), usercode::array_form(*choice.kernel));
+      session.use_user_array_kernel(std::move(choice));
+      return;
+    case usercode::Family::Step:
+      if (m.kernel && session.simulating())  // a usage Error naming the simulation that fits
+        inputs::check_step_reference(session.kernel().id, usercode::step_element(*choice.kernel));
+      session.use_user_step_kernel(std::move(choice));
+      return;
+  }
+}
+
+void stop_user_kernel(Session& session, usercode::Family family) {
+  switch (family) {
+    case usercode::Family::Stencil: session.use_user_kernel(std::nullopt); return;
+    case usercode::Family::Array: session.use_user_array_kernel(std::nullopt); return;
+    case usercode::Family::Step: session.use_user_step_kernel(std::nullopt); return;
+  }
 }
 
 }  // namespace
@@ -193,14 +239,23 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
   if (!wanted.empty() && !session.device().cuda) {
     notes_.push_back(fmt::format("No CUDA here: on a GPU this step runs {} instead of the built-in kernel",
                                  std::filesystem::path(*m.kernel_file).filename().string()));
-  } else if (!wanted.empty() && wanted != applied_kernel_) {
-    attempt("kernel_file", [&] {
-      session.use_user_kernel(user_kernel_of(session, m, *kernel_cache_));
-      applied_kernel_ = wanted;
-    });
-  } else if (wanted.empty() && (!applied_kernel_.empty() || (m.kernel_file && session.stencil().user_kernel()))) {
-    attempt("kernel_file", [&] { session.use_user_kernel(std::nullopt); });
+  } else if (!wanted.empty() && (wanted != applied_kernel_ || !runs_user_kernel(session, m.kernel_family))) {
+    // Also when the session stopped it (another kernel chosen since): step k shows what steps 1..k say.
+    if (!applied_kernel_.empty() && applied_family_ != m.kernel_family && runs_user_kernel(session, applied_family_))
+      attempt("kernel_file", [&] { stop_user_kernel(session, applied_family_); });
     applied_kernel_.clear();
+    attempt("kernel_file", [&] {
+      use_user_kernel(session, m, user_kernel_of(session, m, *kernel_cache_));
+      applied_kernel_ = wanted;
+      applied_family_ = m.kernel_family;
+    });
+  } else if (wanted.empty() && !applied_kernel_.empty()) {
+    if (runs_user_kernel(session, applied_family_))
+      attempt("kernel_file", [&] { stop_user_kernel(session, applied_family_); });
+    applied_kernel_.clear();
+  } else if (wanted.empty() && m.kernel_file) {  // "kernel_file": null ends one run from the editor too
+    for (const auto family : {usercode::Family::Stencil, usercode::Family::Array, usercode::Family::Step})
+      if (runs_user_kernel(session, family)) attempt("kernel_file", [&] { stop_user_kernel(session, family); });
   }
   if (session.simulating()) {
     if (m.play && session.simulation().playing() != *m.play)

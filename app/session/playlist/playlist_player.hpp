@@ -50,6 +50,7 @@ class PlaylistPlayer {
   // Users' kernels of the playlist, compiled once however often the show goes back and forth.
   std::shared_ptr<usercode::CompileCache> kernel_cache_ = std::make_shared<usercode::CompileCache>(8);
   std::string applied_kernel_;  // the user kernel (file and parameters) this player put in place; empty: none
+  usercode::Family applied_family_ = usercode::Family::Stencil;
   std::vector<std::string> notes_;
 };
 

@@ -8,6 +8,11 @@
 // KS_CHECKED the #ifdef blocks below are gone and the accessors are the plain loads and stores.
 #pragma once
 
+// The border modes of the built-in stencils and their remap (OpenCV's meaning), so that a user's stencil reads the
+// same pixels: the very header the built-ins compile, handed to NVRTC by the app (usercode/nvrtc_compile.cpp) with
+// the core headers it includes (ks::floor_mod among them).
+#include "core/border_remap.hpp"
+
 namespace ks {
 
 #ifdef KS_CHECKED
@@ -68,39 +73,9 @@ __device__ __noinline__ void record(int accessor, int x, int y, int c, int width
 }  // namespace checked_mode
 #endif
 
-// The border modes of the built-in stencils, in the same order and with the same remap (OpenCV's meaning), so that
-// a user's stencil reads the same pixels. A copy of gpu/stencil/border.hpp's: that header also declares host
-// functions over std::string, which NVRTC refuses (no host code, no <string>); tests/usercode checks the two agree.
-enum class Border : int { Replicate, Reflect, Reflect101, Wrap, Constant };
-
-__device__ inline int floor_mod(int a, int n) {
-  int m = a % n;
-  return m < 0 ? m + n : m;
-}
-
-// The index in [0, n) to read for a position p off the image, or -1 for the constant border. A call, not inlined,
-// so that a stencil reading nine neighbours through at() does not inline nine border switches, which multiplied
-// ptxas's time (docs/PERF.md "Your own kernel").
-__device__ __noinline__ int remap_outside(int p, int n, Border b) {
-  switch (b) {
-    case Border::Replicate:
-      return p < 0 ? 0 : n - 1;
-    case Border::Reflect: {
-      int m = floor_mod(p, 2 * n);
-      return m < n ? m : 2 * n - 1 - m;
-    }
-    case Border::Reflect101: {
-      if (n == 1) return 0;
-      int m = floor_mod(p, 2 * n - 2);
-      return m < n ? m : 2 * n - 2 - m;
-    }
-    case Border::Wrap:
-      return floor_mod(p, n);
-    case Border::Constant:
-    default:
-      return -1;
-  }
-}
+// remap_outside behind a call, not inlined, so that a stencil reading nine neighbours through at() does not inline
+// nine border switches, which multiplied ptxas's time (docs/PERF.md "Your own kernel").
+__device__ __noinline__ int remap_off_image(int p, int n, Border b) { return remap_outside(p, n, b); }
 
 // The input image of a `stencil` kernel: `channels` interleaved values per pixel (1 or 4), rows `pitch`
 // elements apart (pitch >= width * channels). at() applies the border mode the user picked, so a kernel may read
@@ -124,8 +99,8 @@ struct InImage {
       return T(0);
     }
 #endif
-    const int rx = x >= 0 && x < width ? x : remap_outside(x, width, border);
-    const int ry = y >= 0 && y < height ? y : remap_outside(y, height, border);
+    const int rx = x >= 0 && x < width ? x : remap_off_image(x, width, border);
+    const int ry = y >= 0 && y < height ? y : remap_off_image(y, height, border);
     if (rx < 0 || ry < 0) return constant_value;
 #ifdef KS_CHECKED
     const long long i = static_cast<long long>(ry) * pitch + rx * channels + c;

@@ -40,11 +40,12 @@ std::string ceiling_sentence(const lab::LabReport& r) {
       compute_bound ? "compute-bound" : "memory-bound", f.percent_of_roof);
 }
 
-int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::RooflinePoint>& points) {
+int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::RooflinePoint>& points,
+                  float height) {
   LogLogPlot plot;
   plot.x_title = "FLOP per byte";
   plot.y_title = "GFLOP/s";
-  plot.height = 200;
+  plot.height = height;
   // One series per kernel (its colour in the legend), each point labelled by its variant.
   std::vector<LogLogSeries> kernels;
   double x0 = 1e9, x1 = 0, y0 = 1e18, y1 = 0;
@@ -142,16 +143,15 @@ int draw_roofline(const peaks::ComputePeaks& machine, const std::vector<peaks::R
   return drawn;
 }
 
-void draw_roofline_section(app::Session& s, PanelState&) {
-  const auto& runs = s.lab().runs();
-  std::vector<peaks::RooflinePoint> points;
-  std::string off_the_roof;  // kernels whose cost counts comparisons: no FLOPs to place under the FLOP roof
+RooflineOfRuns roofline_of_runs(const std::vector<app::LabRun>& runs) {
+  RooflineOfRuns out;
+  out.machine = peaks_of_newest(runs);
   for (const app::LabRun& run : runs) {
     const lab::LabReport& r = run.report;
     if (r.backend != runs.back().report.backend) continue;  // the roof's backend only
     if (r.operation_kind != lab::OperationKind::Flop) {
-      if (off_the_roof.find(r.kernel) == std::string::npos)
-        off_the_roof += (off_the_roof.empty() ? "" : ", ") + r.kernel;
+      if (out.off_the_roof.find(r.kernel) == std::string::npos)
+        out.off_the_roof += (out.off_the_roof.empty() ? "" : ", ") + r.kernel;
       continue;
     }
     if (r.cost.bytes == 0 || r.cost.operations == 0 || !(r.gflops > 0)) continue;
@@ -162,24 +162,34 @@ void draw_roofline_section(app::Session& s, PanelState&) {
     p.gbps = r.gbps;
     p.ceiling = r.roofline.ceiling;
     p.memory = r.roofline.memory;
-    points.push_back(p);
+    out.points.push_back(p);
     // With counters, the same run again at the intensity DRAM saw: right of the model's dot when the caches
     // saved traffic, left of it when the kernel moved more than it must.
     if (r.counters && r.counters->dram_bytes() > 0) {
       p.label += " (DRAM)";
       p.intensity = report::measured_intensity(*r.counters, double(r.cost.operations));
-      points.push_back(std::move(p));
+      out.points.push_back(std::move(p));
     }
   }
-  if (runs.empty()) note_text("Each lab run adds a point here: its FLOP per byte and achieved GFLOP/s.");
-  draw_roofline(peaks_of_newest(runs), points);
+  return out;
+}
+
+int draw_roofline_of_runs(const std::vector<app::LabRun>& runs, float height) {
+  const RooflineOfRuns roofline = roofline_of_runs(runs);
+  const int drawn = draw_roofline(roofline.machine, roofline.points, height);
   if (!runs.empty()) {
     if (std::string which = ceiling_sentence(runs.back().report); !which.empty()) note_text(which);
   }
-  if (!off_the_roof.empty())
-    note_text("Not plotted: " + off_the_roof +
+  if (!roofline.off_the_roof.empty())
+    note_text("Not plotted: " + roofline.off_the_roof +
               " (its cost counts key comparisons, which are no floating-point operations: the f32 FMA ceiling "
               "does not apply; the Lab section gives its comparisons per second and % of the copy bandwidth).");
+  return drawn;
+}
+
+void draw_roofline_section(app::Session& s, PanelState&) {
+  if (s.lab().runs().empty()) note_text("Each lab run adds a point here: its FLOP per byte and achieved GFLOP/s.");
+  draw_roofline_of_runs(s.lab().runs());
 }
 
 }  // namespace ks::ui::panels

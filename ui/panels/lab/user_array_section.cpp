@@ -1,7 +1,8 @@
 // Your kernel in the Lab: shown at the top of the Lab section while a user's `array` kernel (from the kernel
 // editor) runs instead of the chosen lab kernel's variants. Which lab arrays it gets, its declared parameters as
-// widgets (their declared ranges, never clamped past them), the check against the lab kernel's CPU reference (the
-// differing count and fraction, max |diff|, the first differing element), the tolerances and the way back.
+// widgets (their declared ranges, never clamped past them), the check against the lab kernel's CPU reference or a
+// built-in variant of it the user picks (the differing count and fraction, max |diff|, the first differing
+// element), the tolerances and the way back.
 #include <fmt/format.h>
 #include <imgui.h>
 
@@ -44,6 +45,29 @@ void check_lines(const app::LabDocument::UserCheck& check) {
                              usercode::value_text(c, c.first->got), usercode::value_text(c, c.first->expected)));
 }
 
+// Which of the lab kernel's variants the check runs: the CPU reference or a built-in one on the GPU, with the
+// Kernel section's parameters (the stencil document's check follows the sidebar's built-in the same way).
+void reference_combo(app::LabDocument& lab, bool cuda, PanelState& st) {
+  const std::string current = lab.user_reference();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("check against", (lab.spec().id + ":" + current).c_str())) {
+    for (const VariantSpec& v : lab.spec().variants) {
+      const bool gpu = v.backend == Backend::Cuda;
+      const std::string label =
+          lab.spec().id + ":" + v.name + (gpu ? (cuda ? "" : " (needs a GPU)") : " (CPU reference)");
+      ImGui::BeginDisabled(gpu && !cuda);
+      if (ImGui::Selectable(label.c_str(), v.name == current) && v.name != current)
+        try_change(st, [&] { lab.set_user_reference(v.name); });
+      ImGui::EndDisabled();
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) wrapped_tooltip(v.help);
+    }
+    ImGui::EndCombo();
+  }
+  ImGui::SameLine();
+  help_marker("The built-in variant your kernel's output is compared with, run on the same inputs with the "
+              "Kernel section's parameters. A GPU variant runs in the app, yours in its own process.");
+}
+
 void tolerance_widgets(app::LabDocument& lab, PanelState& st) {
   usercode::Tolerance tolerance = lab.user_tolerance();
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
@@ -78,9 +102,11 @@ void draw_user_array_kernel(app::Session& s, PanelState& st) {
     ImGui::TextDisabled("%s", fmt::format("{}; out checked against {}", inputs, check->output).c_str());
     check_lines(*check);
   } else {
-    note_text(lab.running() ? "Running your kernel, then " + lab.spec().id + " on the CPU to check it..."
-                            : "Checked against " + lab.spec().id + "'s CPU reference after each run.");
+    const std::string reference = lab.spec().id + ":" + lab.user_reference();
+    note_text(lab.running() ? "Running your kernel, then " + reference + " to check it..."
+                            : "Checked against " + reference + " after each run.");
   }
+  reference_combo(lab, s.device().cuda, st);
   tolerance_widgets(lab, st);
   if (named_button(st.buttons, "Back to the built-in variants"))
     try_change(st, [&] { s.use_user_array_kernel(std::nullopt); });

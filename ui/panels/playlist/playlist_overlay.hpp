@@ -17,6 +17,7 @@ struct PlaylistOverlayDrawn {
   // The caption's rectangle (logical pixels: min x, min y, max x, max y): what else stands at the bottom of the
   // image area goes above it.
   std::array<float, 4> caption{};
+  std::array<float, 4> list{};  // the step list's, the same way
 };
 
 // `sidebar_width`: the logical pixels the sidebar covers at the right (the caption stays left of it).
