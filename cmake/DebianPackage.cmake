@@ -26,9 +26,9 @@ set(CPACK_INSTALL_DEFAULT_DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXE
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # kernelscope_VERSION_amd64.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
+# The long description; CPack puts the summary above it.
 set(CPACK_DEBIAN_PACKAGE_DESCRIPTION
-    "${CPACK_PACKAGE_DESCRIPTION_SUMMARY}
-Load an image, pick a kernel (stencils, simulations, the basics lab, topology
+    "Load an image, pick a kernel (stencils, simulations, the basics lab, topology
 sweeps), change its parameters and its CUDA block size, and read the time of
 every kernel, upload and download against the GPU's measured copy bandwidth.
 Every CUDA variant has a CPU reference it is checked against, and everything
@@ -40,6 +40,10 @@ variants and compiling your own kernels need the CUDA 13 toolkit's libraries.")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openmpi-bin")  # mpirun spreads topology sweeps over processes and hosts
+if(TARGET kernelscope)
+  # Mesa's software rasteriser: the window and --screenshot where there is no GPU driver's GL.
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri")
+endif()
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 

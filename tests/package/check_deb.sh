@@ -3,7 +3,7 @@
 # root (dpkg-deb -x, no install), and the programs run from there, far from the source and build trees:
 #   - the control fields: name, version, amd64, Depends computed from the binaries (libc6, Qt) plus the run-time
 #     ones (fonts-dejavu-core), and nothing of CUDA (not a Debian package: the CUDA runtime is linked statically)
-#   - every library the packaged programs need resolves without LD_LIBRARY_PATH
+#   - every library the packaged programs need resolves without LD_LIBRARY_PATH, and none is CUDA's
 #   - the packaged CLI's demo writes the same images as the build tree's CLI, and its report
 #   - the man pages: one per program, from its --help (each subcommand of the CLI has its section)
 #   - the desktop entry (desktop-file-validate), the AppStream metainfo (appstreamcli validate), the icon
@@ -36,7 +36,7 @@ field() { dpkg-deb --field "$deb" "$1"; }
 [ "$(field Architecture)" = amd64 ] || fail "Architecture is '$(field Architecture)'"
 depends=$(field Depends)
 echo "Depends: $depends"
-has_depend() { grep -Eq "(^|, )$1( |,|$)" <<<"$depends"; }
+has_depend() { tr ',' '\n' <<<"$depends" | awk '{print $1}' | grep -qxF "$1"; }
 for needed in libc6 libstdc++6 fonts-dejavu-core libpng16-16 libfmt9; do
   has_depend "$needed" || fail "Depends lacks $needed"
 done
@@ -51,6 +51,12 @@ for f in usr/bin/kernelscope-cli usr/share/man/man1/kernelscope-cli.1.gz usr/sha
 done
 if unresolved=$(ldd "$cli" | grep "not found"); then fail "kernelscope-cli needs libraries that are not here: $unresolved"; fi
 if readelf -d "$cli" | grep -Eq "RPATH|RUNPATH"; then fail "the packaged CLI keeps a build-time library path"; fi
+# No program may need a CUDA library to start: the machine may have no NVIDIA driver and no toolkit.
+for program in "$root"/usr/bin/*; do
+  if cuda=$(readelf -d "$program" | grep NEEDED | grep -Ei "cuda|cublas|nvrtc|cupti|nvidia"); then
+    fail "$(basename "$program") needs CUDA's libraries to start: $cuda"
+  fi
+done
 
 # The CLI: its version, and the demo (every kernel on the embedded sample) from a folder of its own.
 [ "$("$cli" --version | cut -d' ' -f1-2)" = "kernelscope-cli $version" ] || fail "--version says '$("$cli" --version)'"
@@ -60,10 +66,11 @@ for image in input box gaussian sobel sharpen median; do
   png=$scratch/run/demo/$image.png
   [ "$(head -c 8 "$png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "$png is not a PNG"
   cmp -s "$png" "$scratch/reference/demo/$image.png" || fail "the packaged CLI's $image.png differs from the build's"
-  grep -q "$image.png" "$scratch/run/demo.txt" || [ "$image" = input ] || fail "the demo's table has no $image row"
+  [ "$image" = input ] && continue
+  grep -q "$image.png" "$scratch/run/demo.txt" || fail "the demo's table has no $image row"
+  grep -q "\"output\": \"demo/$image.png\"" "$scratch/run/demo/report.json" || fail "the demo's report has no $image run"
 done
 grep -q '"schema": "kernelscope.demo/1"' "$scratch/run/demo/report.json" || fail "the demo's report.json lacks its schema"
-[ "$(grep -c '"output":' "$scratch/run/demo/report.json")" = 5 ] || fail "the demo's report.json has not 5 runs"
 
 # The CLI's man page: help2man's, with a section per subcommand that the packaged CLI lists.
 man_page() { gzip -dc "$root/usr/share/man/man1/$1.1.gz"; }
