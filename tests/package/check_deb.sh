@@ -4,7 +4,8 @@
 #   - the control fields: name, version, amd64, Depends computed from the binaries (libc6, Qt) plus the run-time
 #     ones (fonts-dejavu-core), and nothing of CUDA (not a Debian package: the CUDA runtime is linked statically)
 #   - every library the packaged programs need resolves without LD_LIBRARY_PATH, and none is CUDA's
-#   - the packaged CLI's demo writes the same images as the build tree's CLI, and its report
+#   - the packaged CLI's demo writes the same images as the build tree's CLI, and its report; also with the CUDA
+#     toolkit's libraries hidden (where the test may make a mount namespace)
 #   - the man pages: one per program, from its --help (each subcommand of the CLI has its section)
 #   - the desktop entry (desktop-file-validate), the AppStream metainfo (appstreamcli validate), the icon
 #   - the packaged app answers --version and renders a frame offscreen (--screenshot, Mesa's EGL without a GPU)
@@ -71,6 +72,33 @@ for image in input box gaussian sobel sharpen median; do
   grep -q "\"output\": \"demo/$image.png\"" "$scratch/run/demo/report.json" || fail "the demo's report has no $image run"
 done
 grep -q '"schema": "kernelscope.demo/1"' "$scratch/run/demo/report.json" || fail "the demo's report.json lacks its schema"
+
+# On a machine without the CUDA toolkit: its library folders hidden under empty ones in a mount namespace of this
+# test's own (where it runs as root), the packaged CLI still starts and runs the demo, and compiling a kernel of
+# your own says that NVRTC is missing. A toolkit in a system folder (where the driver's libcuda lives too) cannot be
+# hidden so: not checked there.
+toolkit_dirs=$( (ldconfig -p | grep -E 'lib(cudart|cublas|nvrtc)\.so' | sed 's/.* => //' | xargs -r -n1 dirname
+                 ls -d /usr/local/cuda*/lib* 2>/dev/null || true) | xargs -r -n1 realpath | sort -u)
+system_dir='^(/usr)?/lib(64|32)?(/x86_64-linux-gnu)?$'
+if [ -n "$toolkit_dirs" ] && ! grep -Eq "$system_dir" <<<"$toolkit_dirs" && [ "$(id -u)" = 0 ] &&
+   unshare -m true 2>/dev/null; then
+  mkdir -p "$scratch/empty" "$scratch/nocuda"
+  hide=""
+  for dir in $toolkit_dirs; do hide+="mount --bind '$scratch/empty' '$dir' && "; done
+  unshare -m sh -c "$hide cd '$scratch/nocuda' && '$cli' demo --out demo --repeat 1 >demo.txt" ||
+    fail "without the CUDA toolkit's libraries the packaged CLI's demo failed"
+  cmp -s "$scratch/nocuda/demo/box.png" "$scratch/reference/demo/box.png" ||
+    fail "without the CUDA toolkit's libraries the demo's box.png differs"
+  if unshare -m sh -c "$hide '$cli' compile '$root/usr/share/kernelscope/kernels/vecadd.cu'" >"$scratch/nocuda/compile.txt" 2>&1; then
+    fail "compiling a kernel succeeded with NVRTC hidden: $(cat "$scratch/nocuda/compile.txt")"
+  fi
+  grep -q "NVRTC could not be loaded" "$scratch/nocuda/compile.txt" ||
+    grep -q "this build has none" "$scratch/nocuda/compile.txt" ||
+    fail "compiling without NVRTC says: $(cat "$scratch/nocuda/compile.txt")"
+  echo "without the CUDA toolkit ($(echo $toolkit_dirs) hidden): the demo runs, compile says NVRTC is missing"
+else
+  echo "not checked without the CUDA toolkit: none here, or in a system folder, or no mount namespace (not root)"
+fi
 
 # The CLI's man page: help2man's, with a section per subcommand that the packaged CLI lists.
 man_page() { gzip -dc "$root/usr/share/man/man1/$1.1.gz"; }
