@@ -3,8 +3,6 @@
 #include <dlfcn.h>
 #include <fmt/format.h>
 
-#include <utility>
-
 #include "core/error.hpp"
 
 namespace ks {
@@ -29,12 +27,6 @@ RuntimeLibrary::RuntimeLibrary(const std::vector<std::string>& candidates, const
 RuntimeLibrary::~RuntimeLibrary() {
   if (handle_) dlclose(handle_);
 }
-
-RuntimeLibrary::RuntimeLibrary(RuntimeLibrary&& other) noexcept
-    : handle_(std::exchange(other.handle_, nullptr)),
-      path_(std::move(other.path_)),
-      what_(std::move(other.what_)),
-      hint_(std::move(other.hint_)) {}
 
 void* RuntimeLibrary::symbol(const char* name) const {
   dlerror();  // clears an earlier error, so that the one read below is this lookup's

@@ -14,8 +14,6 @@ class RuntimeLibrary {
   // Throws a Device Error naming `what` (e.g. "cuBLAS"), the candidates and dlerror()'s reason, with `hint`.
   RuntimeLibrary(const std::vector<std::string>& candidates, const std::string& what, const std::string& hint);
   ~RuntimeLibrary();
-  RuntimeLibrary(RuntimeLibrary&& other) noexcept;
-  RuntimeLibrary& operator=(RuntimeLibrary&&) = delete;
   RuntimeLibrary(const RuntimeLibrary&) = delete;
   RuntimeLibrary& operator=(const RuntimeLibrary&) = delete;
 

@@ -35,8 +35,8 @@ class Program {
       texts.push_back(headers.texts[i].c_str());
       names.push_back(headers.names[i].c_str());
     }
-    check(nvrtc_api().create_program(&program_, text.c_str(), name.c_str(), static_cast<int>(texts.size()), texts.data(),
-                             names.data()),
+    check(nvrtc_api().create_program(&program_, text.c_str(), name.c_str(), static_cast<int>(texts.size()),
+                                     texts.data(), names.data()),
           "create a program");
   }
   ~Program() { nvrtc_api().destroy_program(&program_); }
@@ -106,7 +106,8 @@ CompiledModule compile_with_nvrtc(std::string_view source, const std::string& fi
   const Headers headers;
   Program program(program_text(source, file_name), file_name, headers);
   if (cancel)
-    Program::check(nvrtc_api().set_flow_callback(program.get(), cancel_requested, const_cast<std::atomic<bool>*>(cancel)),
+    Program::check(nvrtc_api().set_flow_callback(program.get(), cancel_requested,
+                                                 const_cast<std::atomic<bool>*>(cancel)),
                    "take a cancel callback");
   std::vector<const char*> argv;
   for (const auto& o : m.options) argv.push_back(o.c_str());

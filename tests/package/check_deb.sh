@@ -50,7 +50,9 @@ for f in usr/bin/kernelscope-cli usr/share/man/man1/kernelscope-cli.1.gz usr/sha
          usr/share/kernelscope/playlists/naive-tiled-separable.json usr/share/doc/kernelscope/README.md; do
   [ -f "$root/$f" ] || fail "the package has no /$f"
 done
-if unresolved=$(ldd "$cli" | grep "not found"); then fail "kernelscope-cli needs libraries that are not here: $unresolved"; fi
+if unresolved=$(ldd "$cli" | grep "not found"); then
+  fail "kernelscope-cli needs libraries that are not here: $unresolved"
+fi
 if readelf -d "$cli" | grep -Eq "RPATH|RUNPATH"; then fail "the packaged CLI keeps a build-time library path"; fi
 # No program may need a CUDA library to start: the machine may have no NVIDIA driver and no toolkit.
 for program in "$root"/usr/bin/*; do
@@ -69,9 +71,11 @@ for image in input box gaussian sobel sharpen median; do
   cmp -s "$png" "$scratch/reference/demo/$image.png" || fail "the packaged CLI's $image.png differs from the build's"
   [ "$image" = input ] && continue
   grep -q "$image.png" "$scratch/run/demo.txt" || fail "the demo's table has no $image row"
-  grep -q "\"output\": \"demo/$image.png\"" "$scratch/run/demo/report.json" || fail "the demo's report has no $image run"
+  grep -q "\"output\": \"demo/$image.png\"" "$scratch/run/demo/report.json" ||
+    fail "the demo's report has no $image run"
 done
-grep -q '"schema": "kernelscope.demo/1"' "$scratch/run/demo/report.json" || fail "the demo's report.json lacks its schema"
+grep -q '"schema": "kernelscope.demo/1"' "$scratch/run/demo/report.json" ||
+  fail "the demo's report.json lacks its schema"
 
 # On a machine without the CUDA toolkit: its library folders hidden under empty ones in a mount namespace of this
 # test's own (where it runs as root), the packaged CLI still starts and runs the demo, and compiling a kernel of
@@ -89,7 +93,8 @@ if [ -n "$toolkit_dirs" ] && ! grep -Eq "$system_dir" <<<"$toolkit_dirs" && [ "$
     fail "without the CUDA toolkit's libraries the packaged CLI's demo failed"
   cmp -s "$scratch/nocuda/demo/box.png" "$scratch/reference/demo/box.png" ||
     fail "without the CUDA toolkit's libraries the demo's box.png differs"
-  if unshare -m sh -c "$hide '$cli' compile '$root/usr/share/kernelscope/kernels/vecadd.cu'" >"$scratch/nocuda/compile.txt" 2>&1; then
+  if unshare -m sh -c "$hide '$cli' compile '$root/usr/share/kernelscope/kernels/vecadd.cu'" \
+      >"$scratch/nocuda/compile.txt" 2>&1; then
     fail "compiling a kernel succeeded with NVRTC hidden: $(cat "$scratch/nocuda/compile.txt")"
   fi
   grep -q "NVRTC could not be loaded" "$scratch/nocuda/compile.txt" ||
@@ -127,13 +132,19 @@ if [ -x "$root/usr/bin/kernelscope" ]; then
     fail "the metainfo does not launch $(basename "${desktop[0]}")"
   has_depend qt6-qpa-plugins || fail "Depends lacks qt6-qpa-plugins (the app's window needs it)"
   has_depend libqt6widgets6 || fail "Depends lacks libqt6widgets6"
-  if unresolved=$(ldd "$app" | grep "not found"); then fail "kernelscope needs libraries that are not here: $unresolved"; fi
+  if unresolved=$(ldd "$app" | grep "not found"); then
+    fail "kernelscope needs libraries that are not here: $unresolved"
+  fi
   man_page kernelscope | grep -q '^\.TH KERNELSCOPE "1"' || fail "kernelscope.1 has no .TH line"
-  man_page kernelscope | grep -q '^\.SS kernelscope \\-\\-screenshot' || fail "kernelscope.1 lacks --screenshot's options"
+  man_page kernelscope | grep -q '^\.SS kernelscope \\-\\-screenshot' ||
+    fail "kernelscope.1 lacks --screenshot's options"
   [ "$(env -u DISPLAY -u WAYLAND_DISPLAY "$app" --version)" = "kernelscope $version" ] ||
     fail "the app's --version (without a display) says '$("$app" --version 2>&1)'"
   (cd "$scratch/run" && env -u DISPLAY -u WAYLAND_DISPLAY "$app" --screenshot frame.png --kernel sobel --size 320x200 \
-    --backend cpu >screenshot.txt 2>&1) || { cat "$scratch/run/screenshot.txt" >&2; fail "the packaged app's --screenshot failed"; }
+    --backend cpu >screenshot.txt 2>&1) || {
+    cat "$scratch/run/screenshot.txt" >&2
+    fail "the packaged app's --screenshot failed"
+  }
   # The PNG's IHDR: width and height as 4-byte big-endian numbers at bytes 16 and 20.
   size=$(od -An -tu1 -j16 -N8 "$scratch/run/frame.png" | awk '{print $3*256+$4 "x" $7*256+$8}')
   [ "$size" = 320x200 ] || fail "the app's frame is $size, asked for 320x200"

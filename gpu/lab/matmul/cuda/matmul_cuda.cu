@@ -94,10 +94,10 @@ MatmulRunner::MatmulRunner(MatmulVariant variant, const MatmulShape& shape, Bloc
     case MatmulVariant::Cublas:
     case MatmulVariant::CublasTf32:
       check_cublas(cublas_api().create(&impl_->cublas), "cublasCreate");
-      check_cublas(
-          cublas_api().set_math_mode(impl_->cublas, variant == MatmulVariant::Cublas ? CUBLAS_DEFAULT_MATH
-                                                                            : CUBLAS_TF32_TENSOR_OP_MATH),
-          "cublasSetMathMode");
+      check_cublas(cublas_api().set_math_mode(impl_->cublas, variant == MatmulVariant::Cublas
+                                                                 ? CUBLAS_DEFAULT_MATH
+                                                                 : CUBLAS_TF32_TENSOR_OP_MATH),
+                   "cublasSetMathMode");
       l.block = {0, 0};
       l.description =
           variant == MatmulVariant::Cublas
@@ -159,9 +159,9 @@ void MatmulRunner::run(const float* d_a, const float* d_b, float* d_c, void* str
       return;
     case MatmulVariant::CublasTf32:
       check_cublas(cublas_api().set_stream(impl_->cublas, s), "cublasSetStream");
-      check_cublas(cublas_api().gemm_ex(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, CUDA_R_32F, n,
-                                d_a, CUDA_R_32F, k, &zero, d_c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                CUBLAS_GEMM_DEFAULT),
+      check_cublas(cublas_api().gemm_ex(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, CUDA_R_32F,
+                                        n, d_a, CUDA_R_32F, k, &zero, d_c, CUDA_R_32F, n,
+                                        CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmEx (TF32)");
       return;
   }
