@@ -50,6 +50,9 @@ set(CPACK_DEBIAN_COMPRESSION_TYPE xz)
 # CPack's configuration is written once the top-level CMakeLists.txt is done, so that the Depends added by parts
 # configured after this file still count.
 function(ks_write_package_config)
+  if(TARGET ks_python)  # the Python module (python/, KS_WITH_PYTHON), in dist-packages: Debian's python3 and numpy
+    set_property(GLOBAL APPEND PROPERTY KS_PACKAGE_DEPENDS python3 python3-numpy)
+  endif()
   get_property(depends GLOBAL PROPERTY KS_PACKAGE_DEPENDS)
   list(REMOVE_DUPLICATES depends)
   list(JOIN depends ", " CPACK_DEBIAN_PACKAGE_DEPENDS)  # dpkg-shlibdeps' list is added to these

@@ -7,6 +7,7 @@
 #   - the packaged CLI's demo writes the same images as the build tree's CLI, and its report; also with the CUDA
 #     toolkit's libraries hidden (where the test may make a mount namespace)
 #   - the man pages: one per program, from its --help (each subcommand of the CLI has its section)
+#   - the Python module, where the build has one: it imports from the scratch root and runs a kernel
 #   - the desktop entry (desktop-file-validate), the AppStream metainfo (appstreamcli validate), the icon
 #   - the packaged app answers --version and renders a frame offscreen (--screenshot, Mesa's EGL without a GPU)
 # Usage: check_deb.sh CPACK VERSION BUILD_DIR BUILD_CLI SCRATCH. Exit 77 (skipped) without Debian's tools.
@@ -116,7 +117,21 @@ done
 man_page kernelscope-cli | awk '/^\.SS demo$/ {on = 1; next} /^\.SS / {on = 0} on' | grep -q -- '\\-\\-repeat' ||
   fail "kernelscope-cli.1's section on demo lacks its option --repeat"
 
+# The Python module, where the build has it: the packaged one imports from the scratch root and runs a kernel.
 shopt -s nullglob
+python_dir=$root/usr/lib/python3/dist-packages
+if [ -d "$python_dir/kernelscope" ]; then
+  has_depend python3-numpy || fail "the package holds the Python module, and Depends lacks python3-numpy"
+  (cd "$scratch/run" && PYTHONPATH="$python_dir" KS_WORKER="$cli" python3 -c "
+import numpy as np, kernelscope as ks
+assert ks.__file__.startswith('$python_dir'), ks.__file__
+image = np.arange(7 * 5, dtype=np.uint8).reshape(7, 5)
+result = ks.run('box', image, backend='cpu')
+assert result.output.shape == (7, 5) and result.output.dtype == np.uint8, result.output
+print('python: kernelscope from', ks.__file__, 'ran box on a 7x5 image')
+") || fail "the packaged Python module does not import or run"
+fi
+
 desktop=("$root"/usr/share/applications/*.desktop)
 if [ -x "$root/usr/bin/kernelscope" ]; then
   app=$root/usr/bin/kernelscope
