@@ -117,12 +117,13 @@ done
 man_page kernelscope-cli | awk '/^\.SS demo$/ {on = 1; next} /^\.SS / {on = 0} on' | grep -q -- '\\-\\-repeat' ||
   fail "kernelscope-cli.1's section on demo lacks its option --repeat"
 
-# The Python module, where the build has it: the packaged one imports from the scratch root and runs a kernel.
+# The Python module, where the build has it: the packaged one imports from the scratch root into Debian's python3
+# (the one its Depends name, not another python3 first on PATH) and runs a kernel.
 shopt -s nullglob
 python_dir=$root/usr/lib/python3/dist-packages
 if [ -d "$python_dir/kernelscope" ]; then
   has_depend python3-numpy || fail "the package holds the Python module, and Depends lacks python3-numpy"
-  (cd "$scratch/run" && PYTHONPATH="$python_dir" KS_WORKER="$cli" python3 -c "
+  (cd "$scratch/run" && PYTHONPATH="$python_dir" KS_WORKER="$cli" /usr/bin/python3 -c "
 import numpy as np, kernelscope as ks
 assert ks.__file__.startswith('$python_dir'), ks.__file__
 image = np.arange(7 * 5, dtype=np.uint8).reshape(7, 5)
