@@ -28,6 +28,7 @@ struct BenchConfig {
   std::vector<std::string> params;  // NAME=VALUE, applied to every selected kernel that has NAME
   int repeat = 5;
   int warmup = 1;
+  bool counters = false;  // each CUDA case: the hardware counters of one more launch (in its report)
 };
 
 struct BenchCase {

@@ -87,6 +87,8 @@ RunReport summary_of(const lab::LabReport& l) {
   r.percent_of_copy = l.percent_of_copy;
   r.occupancy = l.occupancy;
   r.roofline = l.roofline;
+  r.counters = l.counters;
+  r.counters_unavailable = l.counters_unavailable;
   return r;
 }
 
@@ -109,6 +111,24 @@ void compute_speedups(std::vector<BenchRow>& rows) {
       r.speedup_vs_naive = it->second / median_of(r);
     if (auto it = cpu.find(key); it != cpu.end()) r.speedup_vs_cpu = it->second / median_of(r);
   }
+}
+
+std::string bench_counters_text(const std::vector<BenchRow>& rows, std::string& unavailable) {
+  std::string s;
+  for (const auto& r : rows) {
+    if (r.report.counters) {
+      const KernelCounters& k = *r.report.counters;
+      s += fmt::format("counters {} {} {} {}: DRAM {} of peak, SM {} of peak, achieved occupancy {}, {:.2f} sectors "
+                       "per load request, warp efficiency {}\n",
+                       r.bench_case.spec->id, size_text(r.bench_case), r.bench_case.variant, block_text(r.bench_case),
+                       format_percent(k.dram_throughput_pct), format_percent(k.sm_throughput_pct),
+                       format_percent(k.achieved_occupancy_pct), k.load_sectors_per_request(),
+                       format_percent(k.warp_execution_efficiency_pct));
+    } else if (unavailable.empty() && r.status == BenchRow::Status::Ok) {
+      unavailable = r.report.counters_unavailable;
+    }
+  }
+  return s;
 }
 
 Table bench_table(const std::vector<BenchRow>& rows) {

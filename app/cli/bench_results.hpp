@@ -34,6 +34,9 @@ void compute_speedups(std::vector<BenchRow>& rows);
 // kernel, type, size, ch, variant, block, median ms, GB/s, % copy BW, vs naive, vs cpu, note (lab rows: type
 // and ch "-", size as the kernel takes it)
 report::Table bench_table(const std::vector<BenchRow>& rows);
+// With --counters: one line per case that has them (the whole set is in --json); `unavailable` gets why the
+// first case without them has none (every case would say the same).
+std::string bench_counters_text(const std::vector<BenchRow>& rows, std::string& unavailable);
 
 // One header line, then one line per row (RFC 4180 quoting where needed).
 std::string bench_csv(const std::vector<BenchRow>& rows);

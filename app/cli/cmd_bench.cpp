@@ -16,6 +16,7 @@
 #include "cli/bench_results.hpp"
 #include "cli/bench_roofline.hpp"
 #include "cli/commands.hpp"
+#include "cli/counters_option.hpp"
 #include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
@@ -60,6 +61,7 @@ struct BenchOptions {
   std::string json;
   std::string csv;
   std::string roofline;  // a .png for the roofline chart
+  bool counters = false;
 };
 
 // Without a GPU the sweep is the CPU reference alone, on sizes a laptop does in seconds; with one, sizes
@@ -92,6 +94,7 @@ BenchConfig resolve_config(const BenchOptions& opt, bool cuda) {
   c.params = opt.params;
   c.repeat = opt.repeat;
   c.warmup = opt.warmup;
+  c.counters = opt.counters;
   return c;
 }
 
@@ -104,6 +107,7 @@ StencilRequest request_for(const BenchCase& c, const BenchConfig& config) {
   r.block = c.block;
   r.repeat = config.repeat;
   r.warmup = config.warmup;
+  r.counters = config.counters && c.backend == Backend::Cuda;
   return r;
 }
 
@@ -120,6 +124,7 @@ lab::LabRequest lab_request_for(const BenchCase& c, const BenchConfig& config) {
   r.host = c.backend == Backend::Cuda ? lab::HostMode::Pinned : lab::HostMode::Pageable;
   r.repeat = config.repeat;
   r.warmup = config.warmup;
+  r.counters = config.counters && c.backend == Backend::Cuda;
   return r;
 }
 
@@ -239,6 +244,11 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   if (wants_cuda && engine.cuda().copy_bandwidth_gbps() > 0)
     fmt::print("measured device copy bandwidth: {} GB/s\n", format_gbps(engine.cuda().copy_bandwidth_gbps()));
   fmt::print("{}", bench_table(rows).render());
+  if (config.counters) {
+    std::string unavailable;
+    fmt::print("{}", bench_counters_text(rows, unavailable));
+    say_no_counters(unavailable);
+  }
 
   if (!opt.csv.empty()) {
     write_text_atomically(opt.csv, bench_csv(rows));
@@ -323,6 +333,7 @@ Command add_bench_command(CLI::App& app, const GlobalOptions& global) {
         return has_png_extension(path) ? std::string()
                                        : std::string("the roofline chart is a PNG: give a .png path");
       });
+  add_counters_flag(*sub, opt->counters);
   return {sub, [opt, &global] { return run_bench(*opt, global); }};
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
+#include "cli/counters_option.hpp"
 #include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "report/lab_report_json.hpp"
@@ -55,9 +56,13 @@ struct LabOptions {
   LabCompareOptions compare;  // with kernel_file: the lab kernel it is checked against
   bool checked = false;
   double timeout_s = 2;
+  bool counters = false;
 };
 
 int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
+  if (opt.counters)
+    throw_usage("--counters reads the counters of built-in kernels; your kernel runs in a worker process whose "
+                "counters kernelscope does not read yet");
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a lab kernel (`{}`) or --kernel-file, not both", opt.kernel),
                 fmt::format("--compare {} checks your kernel against it", opt.kernel));
@@ -124,6 +129,7 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   req.warmup = opt.warmup;
   req.seed = opt.seed;
   req.check = !opt.no_check;
+  req.counters = opt.counters;
   if (!opt.output.empty() && !info.makes_image)
     throw_usage(fmt::format("{} makes no image, so -o has nothing to write", spec.id),
                 "write its arrays with --out NAME=FILE.npy");
@@ -185,6 +191,7 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   if (!opt.output.empty() && result.image) save_image(*result.image, opt.output);
   if (!opt.json.empty()) write_text_atomically(opt.json, to_json(result.report).dump(2) + "\n");
   if (!opt.csv.empty()) write_text_atomically(opt.csv, lab_csv(result.report));
+  say_no_counters(result.report.counters_unavailable);
   fmt::print("{}", lab_report_text(result.report));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array {})\n", file, name);
   if (!opt.output.empty() && result.image) fmt::print("wrote {}\n", opt.output);
@@ -221,6 +228,7 @@ Command add_lab_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--backend", opt->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_flag("--no-check", opt->no_check, "Skip the CPU reference and the comparison with it");
+  add_counters_flag(*sub, opt->counters);
   sub->add_option("--json", opt->json, "Write the report (timings, timeline, check, facts) as JSON");
   sub->add_option("--csv", opt->csv, "Write the median timings and the timeline bars as CSV");
   sub->add_option("-i,--input", opt->input,

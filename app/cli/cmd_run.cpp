@@ -7,6 +7,7 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
+#include "cli/counters_option.hpp"
 #include "inputs/image_files.hpp"
 #include "report/report_json.hpp"
 #include "report/report_text.hpp"
@@ -49,9 +50,14 @@ struct RunOptions {
   std::optional<double> abs_tol, rel_tol;
   bool checked = false;
   double timeout_s = 2;
+  bool counters = false;
 };
 
 int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
+  if (opt.counters)
+    throw_usage("--counters reads the counters of built-in kernels; your kernel runs in a worker process whose "
+                "counters kernelscope does not read yet",
+                "run the built-in it mirrors with --counters (e.g. `kernelscope-cli copy` shows which)");
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a kernel id (`{}`) or --kernel-file, not both", opt.kernel),
                 "--compare KERNEL[:VARIANT] checks your kernel against a built-in one");
@@ -103,6 +109,7 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   if (!opt.type.empty()) type = kernel_type_from_string(opt.type);
   request.repeat = opt.repeat;
   request.warmup = opt.warmup;
+  request.counters = opt.counters;
 
   Engine engine(Engine::Options{global.threads});
   std::string note;
@@ -125,6 +132,7 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
                           run_json(result.report, opt, input.name, input_shape, request.warmup).dump(2) + "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
+  say_no_counters(result.report.counters_unavailable);
   fmt::print("input {} ({})\n", input.name, format_shape(input_shape));
   fmt::print("{}", run_report_text(result.report));
   fmt::print("wrote {}\n", opt.output);
@@ -182,6 +190,7 @@ Command add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "With --kernel-file: seconds one launch may take before it is stopped")
       ->check(CLI::Range(0.05, 3600.0))
       ->capture_default_str();
+  add_counters_flag(*sub, opt->counters);
   return {sub, [opt, &global] { return run_run(*opt, global); }};
 }
 

@@ -10,6 +10,7 @@
 
 #include "cli/backend_choice.hpp"
 #include "cli/commands.hpp"
+#include "cli/counters_option.hpp"
 #include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
@@ -62,9 +63,13 @@ struct SimOptions {
   std::string compare;                      // with --kernel-file: the built-in checked against
   std::vector<std::string> compare_params;
   std::optional<double> abs_tol, rel_tol;
+  bool counters = false;
 };
 
 int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
+  if (opt.counters)
+    throw_usage("--counters reads the counters of built-in kernels; your kernel runs in a worker process whose "
+                "counters kernelscope does not read yet");
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a simulation (`{}`) or --kernel-file, not both", opt.kernel));
   if (!opt.pattern.empty() || !opt.backend.empty() || !opt.variant.empty() || opt.every > 0 || !opt.frames.empty() ||
@@ -214,6 +219,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
     return kInterruptedExitCode;
   }
 
+  if (opt.counters) say_no_counters(sim.read_counters().unavailable);
   const SimulationReport report = sim.report();
   const SimulationStats stats = sim.stats();
   // The pictures first: if saving fails there is no report claiming an output that does not exist.
@@ -293,6 +299,7 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
                   "Run your own `step` kernel (a .cu file; README \"Your own kernel\") for --steps steps from a random "
                   "state (--seed) or an image (-i)");
   sub->add_option("--seed", opt->seed, "With --kernel-file: seed of the random first state")->capture_default_str();
+  add_counters_flag(*sub, opt->counters);
   sub->add_flag("--checked", opt->checked, "With --kernel-file: compile with -DKS_CHECKED (bounds-checked accessors)");
   sub->add_option("--compare", opt->compare,
                   "With --kernel-file: run the built-in simulation KERNEL[:VARIANT] (life for u8 cells, heat for f32; "

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/counters_report.hpp"
 #include "report/report_text.hpp"
 #include "report/table.hpp"
 #include "report/text_format.hpp"
@@ -116,6 +117,7 @@ std::string lab_report_text(const lab::LabReport& r) {
   }
   out += t.render(2);
   if (std::string roof = roofline_line(r.roofline); !roof.empty()) out += "  " + roof + "\n";
+  if (r.counters) out += report::counters_text(*r.counters, r.occupancy, double(r.cost.operations));
   if (r.streams > 1) {
     out += fmt::format("streams: end to end {} ms = {:.2f}x the serial upload + kernel + download ({} ms)",
                        format_ms(r.end_to_end_time.median_ms), r.overlap_ratio, format_ms(r.serial_sum_ms));

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "report/counters_report.hpp"
 #include "report/report_json.hpp"
 
 namespace ks {
@@ -111,6 +112,7 @@ nlohmann::ordered_json to_json(const lab::LabReport& r) {
   j["notes"] = r.notes;
   j["launch"] = r.launch ? launch_json(*r.launch) : nlohmann::ordered_json(nullptr);
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
+  j["counters"] = report::counters_json(r.counters, double(r.cost.operations));
   j["timeline"] = bars_json(r.timeline);
   j["serial_timeline"] = bars_json(r.serial_timeline);
   return j;

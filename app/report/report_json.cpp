@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "report/counters_report.hpp"
+
 namespace ks {
 
 namespace {
@@ -99,6 +101,7 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["copy_bandwidth_gbps"] = finite(r.copy_bandwidth_gbps);
   j["percent_of_copy"] = finite(r.percent_of_copy);
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
+  j["counters"] = report::counters_json(r.counters, double(r.cost.operations));
   j["roofline"] = to_json(r.roofline);
   return j;
 }

@@ -14,6 +14,7 @@
 //   "gbps": .., "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend for the last two
 //   "occupancy": {"kernel_name", "block_threads", "registers_per_thread", "static_shared_bytes",
 //                 "dynamic_shared_bytes", "active_blocks_per_sm", "occupancy", "limiter"} | null,
+//   "counters": the hardware counters of one more launch (report/counters_report.hpp) | null,
 //   "roofline": <to_json(RooflineFigures)>
 // }
 // The roofline figures (every report carries them: run, bench, sim, topo, lab):

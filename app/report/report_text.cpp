@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "report/counters_report.hpp"
 #include "report/text_format.hpp"
 
 namespace ks::report {
@@ -87,6 +88,7 @@ std::string run_report_text(const RunReport& r) {
     s += fmt::format("measured device copy bandwidth: {} GB/s\n", format_gbps(r.copy_bandwidth_gbps));
   if (std::string occ = occupancy_line(r); !occ.empty()) s += occ + '\n';
   if (std::string roof = roofline_line(r.roofline); !roof.empty()) s += roof + '\n';
+  if (r.counters) s += counters_text(*r.counters, r.occupancy, double(r.cost.operations));
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "report/counters_report.hpp"
 #include "report/report_json.hpp"
 #include "report/report_text.hpp"
 #include "report/table.hpp"
@@ -16,6 +17,9 @@ namespace {
 double finite_or_zero(double v) {
   return std::isfinite(v) ? v : 0.0;
 }
+
+// One step's operations as the roofline counts them (its intensity is operations per byte of a step).
+double operations_per_step(const SimulationReport& r) { return r.roofline.intensity * double(r.bytes_per_step); }
 
 }  // namespace
 
@@ -35,6 +39,7 @@ nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats&
   j["copy_bandwidth_gbps"] = finite_or_zero(r.copy_bandwidth_gbps);
   j["percent_of_copy"] = finite_or_zero(r.percent_of_copy);
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
+  j["counters"] = report::counters_json(r.counters, operations_per_step(r));
   j["roofline"] = to_json(r.roofline);
   if (stats.population) j["population"] = *stats.population;
   if (stats.total) j["total"] = finite_or_zero(*stats.total);
@@ -74,6 +79,7 @@ std::string sim_report_text(const SimulationReport& r, const SimulationStats& st
   // "roofline per step: ...": the figures are those of one step.
   if (std::string roof = roofline_line(r.roofline); !roof.empty())
     s += "roofline per step" + roof.substr(std::string("roofline").size()) + '\n';
+  if (r.counters) s += counters_text(*r.counters, r.occupancy, operations_per_step(r));
   if (stats.population)
     s += fmt::format("population {} at generation {}\n", *stats.population, stats.generation);
   if (stats.total)

@@ -3,12 +3,19 @@
 // and FMA throughput measured once (lazily). Declared without CUDA headers. `CudaContext::create` throws a
 // Device error, whose hint suggests `--backend cpu`, when the build has no CUDA or there is no usable device.
 #include <array>
+#include <functional>
 #include <memory>
+#include <string>
 
 #include "core/device_info.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/op_mix.hpp"
 
 namespace ks {
+
+namespace cuda {
+class CounterProfiler;
+}
 
 // Host <-> device copy bandwidth in GB/s, each direction, from pageable and from pinned host memory.
 struct HostLinkBandwidth {
@@ -46,6 +53,10 @@ class CudaContext {
   // Makes this context's device the current one of the calling thread (CUDA keeps it per thread): every thread
   // that allocates or launches for a context calls it first, e.g. one worker thread per GPU.
   void make_current() const;
+  // The hardware counters of the kernels `work` launches (CUPTI, core/cuda/counter_profiler.hpp), named
+  // `kernel_name`: the runners call it once more after their timed launches, so that timings stay clean. No
+  // counters, with the reason, where the driver forbids them, CUPTI is missing or another profiler holds them.
+  CounterReading read_counters(const std::function<void()>& work, const std::string& kernel_name);
 
  private:
   CudaContext() = default;
@@ -55,6 +66,7 @@ class CudaContext {
   double fma_peak_gflops_ = 0;
   std::array<double, kOpKinds> op_peaks_gops_{};
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
+  std::unique_ptr<cuda::CounterProfiler> counters_;  // set up on the first reading
 };
 
 }  // namespace ks

@@ -24,6 +24,10 @@ CudaContext::~CudaContext() = default;
 
 void CudaContext::make_current() const {}
 
+CounterReading CudaContext::read_counters(const std::function<void()>&, const std::string&) {
+  return {std::nullopt, no_device_reason()};
+}
+
 double CudaContext::copy_bandwidth_gbps() { return 0; }
 
 double CudaContext::fma_peak_gflops() {

@@ -3,7 +3,10 @@
 // what a report's "counters" object holds and the "Why" explainer reads. Without CUDA, or where the driver
 // forbids counters, a run has none (CounterAvailability says why, once).
 #include <optional>
+#include <span>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace ks {
 
@@ -45,10 +48,26 @@ struct KernelCounters {
   }
 };
 
-// Whether counters can be read on this machine, and if not, why and what to do (said once per process).
-struct CounterAvailability {
-  bool available = false;
-  std::string reason;  // empty when available
+// What asking for counters gave: the counters, or why there are none and what to do (say it once per process).
+struct CounterReading {
+  std::optional<KernelCounters> counters;
+  std::string unavailable;  // empty when there are counters
 };
+
+// The metrics the profiler asks CUPTI for, in a fixed order: the fields above plus the weights that combine the
+// ranges of a variant that launches several kernels (gpu__time_duration, l1tex__t_sectors, lts__t_sectors,
+// smsp__thread_inst_executed, smsp__inst_executed).
+std::span<const char* const> counter_metric_names();
+
+// One KernelCounters from the values of each kernel launched (one range per launch; each vector in the order of
+// counter_metric_names()): counts add up, throughputs and occupancy are averaged over the launches' durations,
+// hit rates over their sectors, and warp efficiency is the threads' instructions over the warps' instructions.
+KernelCounters combine_ranges(const std::vector<std::vector<double>>& ranges, std::string kernel_name);
+
+// Whether /proc/driver/nvidia/params (its text) lets only administrators read GPU counters.
+bool profiling_restricted_to_admins(std::string_view nvidia_params);
+// The message for a driver that refuses counters (CUPTI_ERROR_INSUFFICIENT_PRIVILEGES, ERR_NVGPUCTRPERM): what
+// happened and the exact fix.
+std::string counters_forbidden_message();
 
 }  // namespace ks

@@ -89,6 +89,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
       samples.push_back(watch.elapsed_ms());
     }
     r.kernel_time = TimingStats::of(std::move(samples));
+    if (req.counters) r.counters_unavailable = "hardware counters are the GPU's, and this run used the CPU backend";
   } else {
     CudaContext& ctx = cuda();
     const BlockShape block = req.block.value_or(BlockShape{});
@@ -96,6 +97,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
     outputs.keep_on_device = req.keep_on_device;
     outputs.download = req.download || !req.keep_on_device;  // the result must end up somewhere
     outputs.device_keeps_input_alpha = req.keep_alpha;
+    outputs.counters = req.counters;
     cuda::StencilRun run = cuda::run_stencil(ctx, plan, variant, input, block, req.warmup, req.repeat, outputs);
     result.output = std::move(run.output);
     result.output_device = std::move(run.output_device);
@@ -106,6 +108,8 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
     r.kernel_time = TimingStats::of(std::move(run.kernel_ms));
     r.occupancy = std::move(run.occupancy);
     r.copy_bandwidth_gbps = ctx.copy_bandwidth_gbps();
+    r.counters = std::move(run.counters.counters);
+    r.counters_unavailable = std::move(run.counters.unavailable);
   }
   if (req.keep_alpha && input.channels() == 4 && !result.output.empty()) copy_alpha(input, result.output);
   if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);

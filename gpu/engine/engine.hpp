@@ -37,6 +37,8 @@ struct StencilRequest {
   // pixels with read_device_pixel or the whole image with download_device_image when they are needed.
   bool keep_on_device = false;
   bool download = true;
+  // CUDA backend: read the hardware counters of one more launch after the timed ones (RunReport::counters).
+  bool counters = false;
 };
 
 // One run, as the timing tables, JSON reports and sidecars show it.
@@ -59,6 +61,7 @@ struct RunReport {
   std::optional<OccupancyReport> occupancy;
   RooflineFigures roofline;  // intensity, achieved rates and the backend's peaks (Engine::peaks)
   std::optional<KernelCounters> counters;  // asked for (StencilRequest::counters) and readable: one launch's
+  std::string counters_unavailable;        // asked for and not readable: why (the driver, CUPTI, no GPU)
 };
 
 struct StencilResult {

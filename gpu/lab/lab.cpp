@@ -374,6 +374,7 @@ LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& 
     r.kernel_time = TimingStats::of(samples);
     r.end_to_end_time = r.kernel_time;
     if (p.variant == "cpu" && !r.cpu_reference_ms) r.cpu_reference_ms = r.kernel_time.median_ms;
+    if (req.counters) r.counters_unavailable = "hardware counters are the GPU's, and this run used the CPU backend";
   } else {
     r.device = cuda->device().name;
     r.block = p.block;
@@ -394,7 +395,12 @@ LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& 
     job.warmup = req.warmup;
     job.repeat = req.repeat;
     job.control = &control;
+    job.counters = req.counters;
+    job.kernel_name = r.occupancy && !r.occupancy->kernel_name.empty() ? r.occupancy->kernel_name
+                                                                       : k.info().id + " (" + p.variant + ")";
     outcome = run_lab_cuda(*cuda, job);
+    r.counters = std::move(outcome.counters.counters);
+    r.counters_unavailable = std::move(outcome.counters.unavailable);
     run_views = outcome.arrays;
     r.upload_time = outcome.upload;
     r.kernel_time = outcome.kernel;

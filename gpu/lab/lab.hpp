@@ -54,6 +54,7 @@ struct LabRequest {
   std::vector<NdArray> inputs;     // input arrays given by the user (NdArray::name = the kernel's array name)
   std::vector<std::string> keep;   // names of arrays to hand back in LabResult::arrays after the run
   std::optional<Image> image;      // SizeForm::Image kernels: the loaded image
+  bool counters = false;           // CUDA: the hardware counters of one more launch (LabReport::counters)
 };
 
 struct LabResult {

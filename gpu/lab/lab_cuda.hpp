@@ -7,6 +7,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/kernel_counters.hpp"
 #include "core/timing.hpp"
 #include "lab/host_mode.hpp"
 #include "lab/lab_kernel.hpp"
@@ -30,6 +31,8 @@ struct CudaJob {
   int warmup = 1;
   int repeat = 5;
   const LabRunControl* control = nullptr;
+  bool counters = false;    // one more serial launch after the timed ones, under the counter profiler
+  std::string kernel_name;  // what the counters name the launch
 };
 
 struct CudaOutcome {
@@ -42,6 +45,7 @@ struct CudaOutcome {
   std::uint64_t upload_bytes = 0, download_bytes = 0;  // per repeat
   ArrayViews arrays;               // host-readable after the run: inputs as given, outputs as downloaded
   std::shared_ptr<void> storage;   // owns what `arrays` point to
+  CounterReading counters;         // when CudaJob::counters asked for them
 };
 
 CudaOutcome run_lab_cuda(CudaContext& context, const CudaJob& job);

@@ -103,6 +103,7 @@ struct LabReport {
   std::optional<LaunchArithmetic> launch;
   std::optional<OccupancyReport> occupancy;
   std::optional<KernelCounters> counters;  // asked for and readable: one launch of the kernel
+  std::string counters_unavailable;        // asked for and not readable: why
   std::vector<TimelineBar> timeline;         // the median repeat of the run as asked
   std::vector<TimelineBar> serial_timeline;  // with streams > 1: the median serial repeat
 };

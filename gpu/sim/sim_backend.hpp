@@ -9,6 +9,7 @@
 
 #include "core/device_image_ref.hpp"
 #include "core/image.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
 #include "sim/sim_params.hpp"
@@ -67,6 +68,9 @@ class SimBackend {
   // CUDA backends: the display image (Life u8 0/255, heat u, Gray-Scott v) and the raw fields on the device.
   virtual DeviceImageRef device_image();
   virtual std::vector<DeviceImageRef> device_fields();
+  // CUDA backends: the hardware counters of one step's launch, written into the other state buffer and not
+  // kept (the state and the generation stay as they are). CPU backends: none, with the reason.
+  virtual CounterReading read_counters();
 };
 
 // Sets the brush's cells of host fields (Life: value != 0 alive; heat: u = value; Gray-Scott: v = value,

@@ -208,6 +208,8 @@ SimulationStats Simulation::stats() {
   return s;
 }
 
+const CounterReading& Simulation::read_counters() { return counters_.emplace(backend_->read_counters()); }
+
 SimulationReport Simulation::report() {
   const KernelSpec& spec = KernelRegistry::builtin().get(request_.kernel);
   SimulationReport r;
@@ -238,6 +240,10 @@ SimulationReport Simulation::report() {
   cells.height = model_->height;
   r.roofline = roofline_figures(spec.cost(cells, request_.params).operations, cost.bytes,
                                 r.step_time.median_ms, runtime_.peaks(request_.backend));
+  if (counters_) {
+    r.counters = counters_->counters;
+    r.counters_unavailable = counters_->unavailable;
+  }
   return r;
 }
 

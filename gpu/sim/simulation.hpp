@@ -95,6 +95,7 @@ struct SimulationReport {
   // above) and the median step time, against the backend's peaks (Runtime::peaks).
   RooflineFigures roofline;
   std::optional<KernelCounters> counters;  // asked for and readable: one step's launch
+  std::string counters_unavailable;        // asked for and not readable: why
 };
 
 class Simulation {
@@ -154,6 +155,9 @@ class Simulation {
 
   // Not const: the first report of a CUDA simulation measures the device copy bandwidth (once per process).
   SimulationReport report();
+  // The hardware counters of one step's launch, not kept as a step (the state and the generation stay); the
+  // reports from now on carry them. CPU backend: none, with the reason.
+  const CounterReading& read_counters();
   const std::vector<double>& step_ms() const noexcept { return step_ms_; }  // per step, oldest first
   void clear_timings() { step_ms_.clear(); }
 
@@ -170,6 +174,7 @@ class Simulation {
   std::unique_ptr<sim::SimBackend> backend_;
   long long generation_ = 0;
   std::vector<double> step_ms_;
+  std::optional<CounterReading> counters_;  // the last read_counters()
 };
 
 }  // namespace ks

@@ -66,6 +66,9 @@ class UserStepBackend final : public sim::SimBackend {
   double total() override;
   ImageShape stored_shape() const override;
   std::string device_name() const override;
+  CounterReading read_counters() override {
+    return {std::nullopt, "your kernel runs in a worker process whose counters kernelscope does not read yet"};
+  }
   std::optional<BlockShape> block() const override;
   std::optional<OccupancyReport> occupancy() const override;
   double copy_bandwidth_gbps() override;

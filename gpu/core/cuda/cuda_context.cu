@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/cuda/counter_profiler.hpp"
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/event_timer.cuh"
 #include "core/cuda/stream.cuh"
@@ -28,6 +29,12 @@ std::unique_ptr<CudaContext> CudaContext::create(int device_index) {
 }
 
 void CudaContext::make_current() const { cuda::check(cudaSetDevice(info_.index), "cudaSetDevice"); }
+
+CounterReading CudaContext::read_counters(const std::function<void()>& work, const std::string& kernel_name) {
+  make_current();
+  if (!counters_) counters_ = std::make_unique<cuda::CounterProfiler>(info_.index);
+  return counters_->read(work, kernel_name);
+}
 
 CudaContext::~CudaContext() {
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));

@@ -190,6 +190,9 @@ class CudaBackend final : public SimBackend {
     return {int(row_bytes_), m_.height, 1, ElemType::U8};
   }
   std::string device_name() const override { return ctx_.device().name; }
+  CounterReading read_counters() override {
+    return ctx_.read_counters([&] { launch_.run(stream(), planes(cur_), planes(1 - cur_)); }, launch_.shape.name);
+  }
   std::optional<BlockShape> block() const override { return block_; }
   std::optional<OccupancyReport> occupancy() const override { return occupancy_; }
   double copy_bandwidth_gbps() override { return ctx_.copy_bandwidth_gbps(); }

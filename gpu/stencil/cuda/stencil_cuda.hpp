@@ -20,6 +20,7 @@ struct StencilRun {
   std::vector<double> kernel_ms;    // one entry per timed repeat (all passes of the variant), CUDA events
   OccupancyReport occupancy;        // of the variant's main kernel at this block shape
   DeviceImageRef output_device;     // the result on the GPU, when StencilOutputs::keep_on_device asked for it
+  CounterReading counters;          // when StencilOutputs::counters asked for them
 };
 
 // Where a run's result goes. The default (download, free the device memory) is what the CLI and the benchmarks use;
@@ -28,6 +29,7 @@ struct StencilOutputs {
   bool download = true;              // copy the result into StencilRun::output (timed as download_ms)
   bool keep_on_device = false;       // hand the device result over in StencilRun::output_device
   bool device_keeps_input_alpha = false;  // 4 channels: copy the input's alpha into output_device (not timed)
+  bool counters = false;             // one more launch after the timed ones, under the counter profiler
 };
 
 // Variant names: "naive" (one thread per output pixel, global-memory reads), "tiled" (shared-memory tile with
