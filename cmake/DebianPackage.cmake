@@ -5,9 +5,10 @@
 # KS_PACKAGE_DEPENDS: a part appends the Debian packages it needs, e.g. python3-numpy for the Python module).
 #
 # CUDA's libraries are no Debian packages, so the package depends on none of them: the CUDA runtime is linked
-# statically (gpu/core/CMakeLists.txt), and cuBLAS and NVRTC are opened when first used (gpu/core/runtime_library):
-# the programs start, and run on the CPU backend, on any Debian 12 machine; with an NVIDIA driver the CUDA
-# backend works, and with the CUDA toolkit's libraries on the library path also cublas and your own kernels.
+# statically (gpu/core/CMakeLists.txt), and cuBLAS, NVRTC and CUPTI are opened when first used
+# (gpu/core/runtime_library, gpu/core/cuda/cupti_library): the programs start, and run on the CPU backend, on any
+# Debian 12 machine; with an NVIDIA driver the CUDA backend works, and with the CUDA toolkit's libraries on the
+# library path also cublas, your own kernels and the counters.
 set_property(GLOBAL APPEND PROPERTY KS_PACKAGE_DEPENDS fonts-dejavu-core)  # the panels' and charts' text
 if(TARGET kernelscope)
   # Qt's xcb platform plugin: libqt6gui6 only recommends it, and the window cannot open without it.
