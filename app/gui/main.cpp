@@ -32,7 +32,7 @@ struct GuiOptions {
 };
 
 // Usage errors of the command line: printed like the CLI's, exit code 2.
-GuiOptions parse(const QApplication& app) {
+GuiOptions parse(const QCoreApplication& app) {
   QCommandLineParser p;
   p.setApplicationDescription(
       "kernelscope: explore GPU image kernels. Opens FILE, or the embedded sample image without one.\n"
@@ -81,6 +81,29 @@ QStringList read_script(const QString& path) {
   return QString::fromUtf8(f.readAll()).split('\n');
 }
 
+// --help and --version need no window: answered through a QCoreApplication, which needs no display (a terminal
+// over ssh, or help2man making the man page while the package builds).
+bool wants_help_or_version(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const QString a = QString::fromLocal8Bit(argv[i]);
+    if (a == "-h" || a == "--help" || a == "--help-all" || a == "-v" || a == "--version") return true;
+  }
+  return false;
+}
+
+void name_application() {
+  QCoreApplication::setOrganizationName("kernelscope");
+  QCoreApplication::setApplicationName("kernelscope");
+  QCoreApplication::setApplicationVersion(KS_VERSION);
+}
+
+int print_help_or_version(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  name_application();
+  parse(app);  // prints and exits
+  return 0;
+}
+
 int run_gui(int argc, char** argv) {
   // GL 3.3 core everywhere: the renderer's shaders and ImGui's backend are written for it.
   QSurfaceFormat format;
@@ -88,9 +111,7 @@ int run_gui(int argc, char** argv) {
   format.setProfile(QSurfaceFormat::CoreProfile);
   QSurfaceFormat::setDefaultFormat(format);
   QApplication app(argc, argv);
-  QApplication::setOrganizationName("kernelscope");
-  QApplication::setApplicationName("kernelscope");
-  QApplication::setApplicationVersion(KS_VERSION);
+  name_application();
 
   const GuiOptions opt = parse(app);
   // What a script's quit must wait for is everything below: the window, the runner and the session (its workers
@@ -140,6 +161,7 @@ int run_gui(int argc, char** argv) {
 int main(int argc, char** argv) {
   try {
     if (ks::app::wants_screenshot(argc, argv)) return ks::app::screenshot_main(argc, argv);
+    if (wants_help_or_version(argc, argv)) return print_help_or_version(argc, argv);
     return run_gui(argc, argv);
   } catch (const ks::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.full_message().c_str());

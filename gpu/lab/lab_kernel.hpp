@@ -18,7 +18,7 @@
 //      "cpu" first; more CPU variants may follow, e.g. sort's "cpu_parallel"; then the CUDA ones, library ones
 //      too: "cub", "cublas"; each with the files of its code for the app's Source panel, VariantSpec::sources:
 //      the file and the text of the function it runs, e.g. {"gpu/lab/vecadd/vecadd_cuda.cu", "vec_naive("} or
-//      for a library variant the call, {"gpu/lab/matmul/cuda/matmul_cuda.cu", "cublasSgemm("}; a .cpp, .cu or
+//      for a library variant the call, {"gpu/lab/matmul/cuda/matmul_cuda.cu", "cublas_api().sgemm("}; a .cpp, .cu or
 //      .cuh file, which the build embeds, not a .hpp), the size form (n, NxM, MxNxK or the loaded image) and
 //      its limits (SizeLimits: vecadd n 1..2^30), the default size, whether the work splits into independent
 //      chunks (`splits`: needed for --streams K > 1; vecadd/saxpy/reduce yes, matmul/sort/kmeans no — the

@@ -29,7 +29,7 @@ struct SourceFile {
   std::string path;   // repository-relative: "gpu/stencil/cuda/naive_window.cu"
   std::string entry;  // text whose first occurrence starts the variant: the __global__ kernel it launches
                       // ("naive_window_kernel("), a CPU variant's function ("void linear("), a library call
-                      // ("cublasSgemm(")
+                      // ("cublas_api().sgemm(")
 };
 
 struct VariantSpec {

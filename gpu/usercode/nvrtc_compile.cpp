@@ -1,5 +1,4 @@
 #include <fmt/format.h>
-#include <nvrtc.h>
 
 #include <chrono>
 #include <regex>
@@ -7,6 +6,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "usercode/nvrtc_api.hpp"
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/prelude_headers.hpp"
 #include "usercode/source_text.hpp"
@@ -29,11 +29,11 @@ class Program {
       texts.push_back(headers.texts[i].c_str());
       names.push_back(headers.names[i].c_str());
     }
-    check(nvrtcCreateProgram(&program_, text.c_str(), name.c_str(), static_cast<int>(texts.size()), texts.data(),
-                             names.data()),
+    check(nvrtc_api().create_program(&program_, text.c_str(), name.c_str(), static_cast<int>(texts.size()),
+                                     texts.data(), names.data()),
           "create a program");
   }
-  ~Program() { nvrtcDestroyProgram(&program_); }
+  ~Program() { nvrtc_api().destroy_program(&program_); }
   Program(const Program&) = delete;
   Program& operator=(const Program&) = delete;
   nvrtcProgram get() const { return program_; }
@@ -41,7 +41,7 @@ class Program {
   static void check(nvrtcResult r, const char* what) {
     if (r != NVRTC_SUCCESS)
       throw Error(r == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorKind::OutOfMemory : ErrorKind::Internal,
-                  fmt::format("NVRTC could not {}: {}", what, nvrtcGetErrorString(r)));
+                  fmt::format("NVRTC could not {}: {}", what, nvrtc_api().error_string(r)));
   }
 
  private:
@@ -52,9 +52,9 @@ int cancel_requested(void* payload, void*) { return static_cast<const std::atomi
 
 std::string program_log(nvrtcProgram p) {
   std::size_t size = 0;
-  Program::check(nvrtcGetProgramLogSize(p, &size), "size its log");
+  Program::check(nvrtc_api().program_log_size(p, &size), "size its log");
   std::string log(size, '\0');
-  Program::check(nvrtcGetProgramLog(p, log.data()), "read its log");
+  Program::check(nvrtc_api().program_log(p, log.data()), "read its log");
   while (!log.empty() && log.back() == '\0') log.pop_back();
   return log;
 }
@@ -76,11 +76,19 @@ std::vector<std::string> nvrtc_options(const CompileOptions& o) {
 
 }  // namespace
 
-bool nvrtc_available() noexcept { return true; }
+bool nvrtc_available() noexcept {
+  try {
+    nvrtc_api();
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
 
 std::string nvrtc_version() {
+  if (!nvrtc_available()) return {};
   int major = 0, minor = 0;
-  if (nvrtcVersion(&major, &minor) != NVRTC_SUCCESS) return {};
+  if (nvrtc_api().version(&major, &minor) != NVRTC_SUCCESS) return {};
   return fmt::format("{}.{}", major, minor);
 }
 
@@ -92,12 +100,13 @@ CompiledModule compile_with_nvrtc(std::string_view source, const std::string& fi
   const Headers headers;
   Program program(program_text(source, file_name), file_name, headers);
   if (cancel)
-    Program::check(nvrtcSetFlowCallback(program.get(), cancel_requested, const_cast<std::atomic<bool>*>(cancel)),
+    Program::check(nvrtc_api().set_flow_callback(program.get(), cancel_requested,
+                                                 const_cast<std::atomic<bool>*>(cancel)),
                    "take a cancel callback");
   std::vector<const char*> argv;
   for (const auto& o : m.options) argv.push_back(o.c_str());
   const auto start = std::chrono::steady_clock::now();
-  const nvrtcResult result = nvrtcCompileProgram(program.get(), static_cast<int>(argv.size()), argv.data());
+  const nvrtcResult result = nvrtc_api().compile_program(program.get(), static_cast<int>(argv.size()), argv.data());
   m.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (result == NVRTC_ERROR_CANCELLED)
     throw Error(ErrorKind::Cancelled, fmt::format("the compile of {} was cancelled", file_name));
@@ -110,13 +119,13 @@ CompiledModule compile_with_nvrtc(std::string_view source, const std::string& fi
   Program::check(result, "compile");
   // A log with only "Command-line error" lines also ends in NVRTC_ERROR_COMPILATION, above.
   std::size_t size = 0;
-  Program::check(nvrtcGetPTXSize(program.get(), &size), "size the PTX");
+  Program::check(nvrtc_api().ptx_size(program.get(), &size), "size the PTX");
   m.ptx.assign(size, '\0');
-  Program::check(nvrtcGetPTX(program.get(), m.ptx.data()), "read the PTX");
+  Program::check(nvrtc_api().ptx(program.get(), m.ptx.data()), "read the PTX");
   while (!m.ptx.empty() && m.ptx.back() == '\0') m.ptx.pop_back();
-  Program::check(nvrtcGetCUBINSize(program.get(), &size), "size the CUBIN");
+  Program::check(nvrtc_api().cubin_size(program.get(), &size), "size the CUBIN");
   m.cubin.resize(size);
-  Program::check(nvrtcGetCUBIN(program.get(), m.cubin.data()), "read the CUBIN");
+  Program::check(nvrtc_api().cubin(program.get(), m.cubin.data()), "read the CUBIN");
   m.kernels = parse_ptxas_report(m.log);
   add_unreported_entries(m.kernels, m.ptx);
   order_as_in_ptx(m.kernels, m.ptx);

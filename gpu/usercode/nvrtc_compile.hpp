@@ -2,7 +2,8 @@
 // The user's source through NVRTC: the prelude (prelude/ks_prelude.cuh, embedded at build time) is included
 // first, then `#line 1 "FILE"` so that every message and the PTX's line table name the user's own lines.
 // Built with NVRTC where the CUDA toolkit is found (nvrtc_compile.cpp), else a stub that says it is needed
-// (nvrtc_compile_nonvrtc.cpp). Needs no GPU.
+// (nvrtc_compile_nonvrtc.cpp). Needs no GPU; a Device Error names libnvrtc where the build has NVRTC but this
+// machine cannot open it.
 #include <atomic>
 #include <string>
 #include <string_view>
@@ -11,6 +12,7 @@
 
 namespace ks::usercode {
 
+// Whether this build has NVRTC and its library (libnvrtc, opened at run time: nvrtc_api.hpp) can be opened here.
 bool nvrtc_available() noexcept;
 std::string nvrtc_version();  // "13.0"; "" without NVRTC
 

@@ -105,7 +105,7 @@ class MatmulKernel final : public LabKernel {
          "bits, ~1e-3 relative",
          {{"gpu/lab/matmul/cuda/matmul_cuda.cu", "CUBLAS_TF32_TENSOR_OP_MATH"}}},
         {"cublas", Backend::Cuda, "cuBLAS SGEMM with CUBLAS_DEFAULT_MATH: FP32 on the CUDA cores",
-         {{"gpu/lab/matmul/cuda/matmul_cuda.cu", "cublasSgemm("}}}};
+         {{"gpu/lab/matmul/cuda/matmul_cuda.cu", "cublas_api().sgemm("}}}};
     info_.form = SizeForm::Matmul;
     info_.limits.max = {kMaxMatmulSide, kMaxMatmulSide, kMaxMatmulSide};
     info_.default_size = LabSize::matmul(1024, 1024, 1024);

@@ -1,5 +1,4 @@
 // MatmulRunner: validates a variant's launch and runs it; the cuBLAS variants through a handle it owns.
-#include <cublas_v2.h>
 #include <cuda_runtime.h>
 
 #include <cstdint>
@@ -7,6 +6,7 @@
 
 #include "core/cuda/check.cuh"
 #include "core/cuda/launch_check.cuh"
+#include "lab/matmul/cuda/cublas_api.cuh"
 #include "lab/matmul/cuda/matmul_regtiled.cuh"
 #include "lab/matmul/cuda/matmul_simple.cuh"
 #include "lab/matmul/matmul_cuda.hpp"
@@ -18,7 +18,7 @@ namespace {
 // (fmt's compile-time format strings do not build under nvcc: plain strings in this file.)
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status == CUBLAS_STATUS_SUCCESS) return;
-  const std::string msg = std::string(what) + " failed: " + cublasGetStatusString(status);
+  const std::string msg = std::string(what) + " failed: " + cublas_api().status_string(status);
   if (status == CUBLAS_STATUS_ALLOC_FAILED) throw Error(ErrorKind::OutOfMemory, msg, "use a smaller matrix");
   throw Error(ErrorKind::Device, msg, "check the GPU with `kernelscope-cli info`, or use the cpu variant");
 }
@@ -51,7 +51,7 @@ struct MatmulRunner::Impl {
   MatmulLaunch launch;
   cublasHandle_t cublas = nullptr;
   ~Impl() {
-    if (cublas) cublasDestroy(cublas);
+    if (cublas) cublas_api().destroy(cublas);
   }
 };
 
@@ -93,11 +93,11 @@ MatmulRunner::MatmulRunner(MatmulVariant variant, const MatmulShape& shape, Bloc
       break;
     case MatmulVariant::Cublas:
     case MatmulVariant::CublasTf32:
-      check_cublas(cublasCreate(&impl_->cublas), "cublasCreate");
-      check_cublas(
-          cublasSetMathMode(impl_->cublas, variant == MatmulVariant::Cublas ? CUBLAS_DEFAULT_MATH
-                                                                            : CUBLAS_TF32_TENSOR_OP_MATH),
-          "cublasSetMathMode");
+      check_cublas(cublas_api().create(&impl_->cublas), "cublasCreate");
+      check_cublas(cublas_api().set_math_mode(impl_->cublas, variant == MatmulVariant::Cublas
+                                                                 ? CUBLAS_DEFAULT_MATH
+                                                                 : CUBLAS_TF32_TENSOR_OP_MATH),
+                   "cublasSetMathMode");
       l.block = {0, 0};
       l.description =
           variant == MatmulVariant::Cublas
@@ -152,16 +152,16 @@ void MatmulRunner::run(const float* d_a, const float* d_b, float* d_c, void* str
     // Row-major C = A B is column-major C^T = B^T A^T: hand cuBLAS B as the first operand (n x k, leading
     // dimension n) and A as the second (k x m, leading dimension k).
     case MatmulVariant::Cublas:
-      check_cublas(cublasSetStream(impl_->cublas, s), "cublasSetStream");
+      check_cublas(cublas_api().set_stream(impl_->cublas, s), "cublasSetStream");
       check_cublas(
-          cublasSgemm(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, n, d_a, k, &zero, d_c, n),
+          cublas_api().sgemm(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, n, d_a, k, &zero, d_c, n),
           "cublasSgemm");
       return;
     case MatmulVariant::CublasTf32:
-      check_cublas(cublasSetStream(impl_->cublas, s), "cublasSetStream");
-      check_cublas(cublasGemmEx(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, CUDA_R_32F, n,
-                                d_a, CUDA_R_32F, k, &zero, d_c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32,
-                                CUBLAS_GEMM_DEFAULT),
+      check_cublas(cublas_api().set_stream(impl_->cublas, s), "cublasSetStream");
+      check_cublas(cublas_api().gemm_ex(impl_->cublas, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, d_b, CUDA_R_32F,
+                                        n, d_a, CUDA_R_32F, k, &zero, d_c, CUDA_R_32F, n,
+                                        CUBLAS_COMPUTE_32F_FAST_TF32, CUBLAS_GEMM_DEFAULT),
                    "cublasGemmEx (TF32)");
       return;
   }
