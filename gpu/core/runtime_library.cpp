@@ -8,12 +8,12 @@
 namespace ks {
 
 RuntimeLibrary::RuntimeLibrary(const std::vector<std::string>& candidates, const std::string& what,
-                               const std::string& hint)
+                               const std::string& hint, bool stays_mapped)
     : what_(what), hint_(hint) {
   std::vector<std::string> reasons;
   for (const auto& candidate : candidates) {
     // RTLD_LOCAL: the library's symbols stay out of the global scope (a Python process may load another copy).
-    handle_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    handle_ = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL | (stays_mapped ? RTLD_NODELETE : 0));
     if (handle_) {
       path_ = candidate;
       return;

@@ -12,7 +12,9 @@ class RuntimeLibrary {
  public:
   // Tries each candidate (a soname, found through the loader's search path, or an absolute path) in order.
   // Throws a Device Error naming `what` (e.g. "cuBLAS"), the candidates and dlerror()'s reason, with `hint`.
-  RuntimeLibrary(const std::vector<std::string>& candidates, const std::string& what, const std::string& hint);
+  // `stays_mapped`: never unloaded (RTLD_NODELETE), for a library that leaves callbacks in the driver (CUPTI).
+  RuntimeLibrary(const std::vector<std::string>& candidates, const std::string& what, const std::string& hint,
+                 bool stays_mapped = false);
   ~RuntimeLibrary();
   RuntimeLibrary(const RuntimeLibrary&) = delete;
   RuntimeLibrary& operator=(const RuntimeLibrary&) = delete;

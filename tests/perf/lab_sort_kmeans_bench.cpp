@@ -33,7 +33,6 @@ namespace {
 
 using namespace ks;
 using namespace ks::lab;
-namespace cuda = ks::lab::cuda;  // the lab's GPU entry points; ks::cuda (the profiler) has the same name
 
 double median(std::vector<double> v) {
   return TimingStats::of(std::move(v)).median_ms;

@@ -1,65 +1,62 @@
 #include "core/cuda/cupti_library.hpp"
 
-#include <dlfcn.h>
-
-#include <array>
+#include "core/error.hpp"
+#include "core/runtime_library.hpp"
 
 namespace ks {
 
 namespace {
 
-// Where CUPTI may be: the loader's own search first, then the toolkit this build used (CUDA puts CUPTI beside
-// the runtime, older layouts under extras/CUPTI).
-std::array<std::string, 5> candidates() {
+// Where CUPTI may be: the loader's own search, then the toolkit this build used (CUDA 13 puts CUPTI beside the
+// runtime), then the toolkit's older layout under extras/CUPTI.
+std::vector<std::string> candidates() {
   const std::string toolkit = KS_CUDA_LIBRARY_DIR;
-  return {"libcupti.so.13", "libcupti.so", toolkit + "/libcupti.so.13", toolkit + "/libcupti.so",
-          toolkit + "/../extras/CUPTI/lib64/libcupti.so.13"};
-}
-
-template <typename F>
-bool resolve(void* handle, const char* name, F& out, std::string& failure) {
-  out = reinterpret_cast<F>(dlsym(handle, name));
-  if (!out && failure.empty()) failure = std::string("this CUPTI has no ") + name + " (CUDA 13's CUPTI has it)";
-  return out != nullptr;
+  std::vector<std::string> list = toolkit_library_candidates("libcupti.so.13", toolkit);
+  list.push_back(toolkit + "/../extras/CUPTI/lib64/libcupti.so.13");
+  return list;
 }
 
 }  // namespace
 
 CuptiLibrary::CuptiLibrary() {
-  for (const std::string& path : candidates())
+  try {
     // Never unloaded: CUPTI leaves callbacks in the driver that outlive a profiler (and a CudaContext), and a
     // second context in the same process (tests, a worker per GPU) must find them still mapped.
-    if ((handle_ = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE))) break;
-  if (!handle_) {
-    failure_ = "CUPTI (libcupti.so.13, part of the CUDA toolkit) was not found; install the toolkit's CUPTI or add "
-               "its folder to LD_LIBRARY_PATH";
-    return;
+    library_ = std::make_unique<RuntimeLibrary>(
+        candidates(), "CUPTI", "install the CUDA toolkit's CUPTI or add its folder to LD_LIBRARY_PATH", true);
+    const RuntimeLibrary& l = *library_;
+    get_result_string = l.function<decltype(get_result_string)>("cuptiGetResultString");
+    profiler_initialize = l.function<decltype(profiler_initialize)>("cuptiProfilerInitialize");
+    device_get_chip_name = l.function<decltype(device_get_chip_name)>("cuptiDeviceGetChipName");
+    get_counter_availability =
+        l.function<decltype(get_counter_availability)>("cuptiProfilerGetCounterAvailability");
+    host_initialize = l.function<decltype(host_initialize)>("cuptiProfilerHostInitialize");
+    host_deinitialize = l.function<decltype(host_deinitialize)>("cuptiProfilerHostDeinitialize");
+    host_config_add_metrics = l.function<decltype(host_config_add_metrics)>("cuptiProfilerHostConfigAddMetrics");
+    host_get_config_image_size =
+        l.function<decltype(host_get_config_image_size)>("cuptiProfilerHostGetConfigImageSize");
+    host_get_config_image = l.function<decltype(host_get_config_image)>("cuptiProfilerHostGetConfigImage");
+    host_get_num_of_passes = l.function<decltype(host_get_num_of_passes)>("cuptiProfilerHostGetNumOfPasses");
+    host_evaluate_to_gpu_values =
+        l.function<decltype(host_evaluate_to_gpu_values)>("cuptiProfilerHostEvaluateToGpuValues");
+    range_enable = l.function<decltype(range_enable)>("cuptiRangeProfilerEnable");
+    range_disable = l.function<decltype(range_disable)>("cuptiRangeProfilerDisable");
+    range_get_counter_data_size =
+        l.function<decltype(range_get_counter_data_size)>("cuptiRangeProfilerGetCounterDataSize");
+    range_counter_data_image_initialize = l.function<decltype(range_counter_data_image_initialize)>(
+        "cuptiRangeProfilerCounterDataImageInitialize");
+    range_set_config = l.function<decltype(range_set_config)>("cuptiRangeProfilerSetConfig");
+    range_start = l.function<decltype(range_start)>("cuptiRangeProfilerStart");
+    range_stop = l.function<decltype(range_stop)>("cuptiRangeProfilerStop");
+    range_decode_data = l.function<decltype(range_decode_data)>("cuptiRangeProfilerDecodeData");
+    range_get_counter_data_info =
+        l.function<decltype(range_get_counter_data_info)>("cuptiRangeProfilerGetCounterDataInfo");
+  } catch (const Error& e) {
+    failure_ = e.full_message();
   }
-  resolve(handle_, "cuptiGetResultString", get_result_string, failure_);
-  resolve(handle_, "cuptiProfilerInitialize", profiler_initialize, failure_);
-  resolve(handle_, "cuptiDeviceGetChipName", device_get_chip_name, failure_);
-  resolve(handle_, "cuptiProfilerGetCounterAvailability", get_counter_availability, failure_);
-  resolve(handle_, "cuptiProfilerHostInitialize", host_initialize, failure_);
-  resolve(handle_, "cuptiProfilerHostDeinitialize", host_deinitialize, failure_);
-  resolve(handle_, "cuptiProfilerHostConfigAddMetrics", host_config_add_metrics, failure_);
-  resolve(handle_, "cuptiProfilerHostGetConfigImageSize", host_get_config_image_size, failure_);
-  resolve(handle_, "cuptiProfilerHostGetConfigImage", host_get_config_image, failure_);
-  resolve(handle_, "cuptiProfilerHostGetNumOfPasses", host_get_num_of_passes, failure_);
-  resolve(handle_, "cuptiProfilerHostEvaluateToGpuValues", host_evaluate_to_gpu_values, failure_);
-  resolve(handle_, "cuptiRangeProfilerEnable", range_enable, failure_);
-  resolve(handle_, "cuptiRangeProfilerDisable", range_disable, failure_);
-  resolve(handle_, "cuptiRangeProfilerGetCounterDataSize", range_get_counter_data_size, failure_);
-  resolve(handle_, "cuptiRangeProfilerCounterDataImageInitialize", range_counter_data_image_initialize, failure_);
-  resolve(handle_, "cuptiRangeProfilerSetConfig", range_set_config, failure_);
-  resolve(handle_, "cuptiRangeProfilerStart", range_start, failure_);
-  resolve(handle_, "cuptiRangeProfilerStop", range_stop, failure_);
-  resolve(handle_, "cuptiRangeProfilerDecodeData", range_decode_data, failure_);
-  resolve(handle_, "cuptiRangeProfilerGetCounterDataInfo", range_get_counter_data_info, failure_);
 }
 
-CuptiLibrary::~CuptiLibrary() {
-  if (handle_) dlclose(handle_);
-}
+CuptiLibrary::~CuptiLibrary() = default;
 
 std::string CuptiLibrary::describe(const char* call, CUptiResult result) const {
   const char* text = nullptr;

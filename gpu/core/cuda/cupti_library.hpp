@@ -1,17 +1,20 @@
 #pragma once
-// CUPTI's profiling entry points, loaded at run time (dlopen) rather than linked: a machine without CUPTI, or
-// without an NVIDIA driver, still starts every kernelscope program; only counters are then absent, with the
-// reason. One instance per CounterProfiler (RAII: its handle is closed with it; the library itself stays mapped,
-// see the constructor).
+// CUPTI's profiling entry points, opened at run time (core/runtime_library.hpp) rather than linked: a machine
+// without CUPTI, or without an NVIDIA driver, still starts every kernelscope program; only counters are then
+// absent, with the reason. One instance per CounterProfiler (the library itself stays mapped, see the
+// constructor).
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
 #include <cupti_result.h>
 #include <cupti_target.h>
 
+#include <memory>
 #include <string>
 
 namespace ks {
+
+class RuntimeLibrary;
 
 class CuptiLibrary {
  public:
@@ -47,7 +50,7 @@ class CuptiLibrary {
   decltype(&cuptiRangeProfilerGetCounterDataInfo) range_get_counter_data_info = nullptr;
 
  private:
-  void* handle_ = nullptr;
+  std::unique_ptr<RuntimeLibrary> library_;
   std::string failure_;
 };
 
