@@ -35,8 +35,8 @@ Result run_on_device(Engines& engines, const KernelSpec& spec, StencilRequest re
   if (!backend.empty() && backend != "cuda")
     throw_usage(fmt::format("image is a device array, and backend='{}'", backend),
                 "device arrays run on the CUDA backend: drop backend=, or copy the array to the host first");
-  const DeviceImageRef input = device_image_of(image, "image");
-  const bool two_d = py::len(image.attr("__cuda_array_interface__")["shape"]) == 2;
+  const DeviceInput device = device_image_of(image, "image");
+  const DeviceImageRef& input = device.image;
   Engine& engine = engines.get(threads);
   std::string note;
   request.backend = cli::choose_checked_backend("cuda", variant, block, spec, request.params, engine, note);
@@ -48,7 +48,7 @@ Result run_on_device(Engines& engines, const KernelSpec& spec, StencilRequest re
   }
   Result result;
   result.input_address = reinterpret_cast<std::uintptr_t>(input.data);
-  result.output = py::cast(DeviceArray{out.output_device, two_d});
+  result.output = py::cast(DeviceArray{out.output_device, device.two_d});
   result.report_json = run_command_json(out.report, "", input.shape, "", request.warmup);
   return result;
 }

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "py_arrays.hpp"
+#include "py_dlpack.hpp"
 
 namespace ks::python {
 
@@ -33,10 +34,16 @@ const char* typestr_of(ElemType t) {
 }  // namespace
 
 bool is_device_array(const py::handle& object) {
-  return py::hasattr(object, "__cuda_array_interface__") && !py::isinstance<py::array>(object);
+  if (py::isinstance<py::array>(object)) return false;
+  return py::hasattr(object, "__cuda_array_interface__") || is_dlpack_device_array(object);
 }
 
-DeviceImageRef device_image_of(const py::handle& object, const std::string& argument) {
+DeviceInput device_image_of(const py::handle& object, const std::string& argument) {
+  if (!py::hasattr(object, "__cuda_array_interface__")) {
+    DeviceInput in{dlpack_device_image(object, argument), false};
+    in.two_d = py::len(object.attr("shape")) == 2;
+    return in;
+  }
   const py::dict cai = object.attr("__cuda_array_interface__");
   if (cai.contains("mask") && !cai["mask"].is_none())
     throw_usage(fmt::format("{} is a masked device array", argument), kAllowed);
@@ -69,7 +76,7 @@ DeviceImageRef device_image_of(const py::handle& object, const std::string& argu
   const auto data = cai["data"].cast<py::tuple>();
   ref.data = reinterpret_cast<const void*>(data[0].cast<std::uintptr_t>());
   if (!ref.data) throw_usage(fmt::format("{} has no memory (a null pointer)", argument), kAllowed);
-  return ref;
+  return {ref, shape.size() == 2};
 }
 
 void bind_device_array(py::module_& m) {
@@ -103,6 +110,10 @@ void bind_device_array(py::module_& m) {
                                cai["stream"] = py::none();  // finished before it was handed over
                                return cai;
                              })
+      .def(
+          "__dlpack__", [](const DeviceArray& a, const py::object&) { return to_dlpack(a.image, a.two_d); },
+          py::arg("stream") = py::none())
+      .def("__dlpack_device__", [](const DeviceArray& a) { return py::make_tuple(2, a.image.device); })  // kDLCUDA
       .def("copy_to_host",
            [](const DeviceArray& a) {
              Image host;

@@ -10,13 +10,18 @@
 
 namespace ks::python {
 
-// Whether `object` offers __cuda_array_interface__ (and is not a host array as well).
+// Whether `object` is an array on the GPU: __cuda_array_interface__ (and not a host array as well), or a DLPack
+// producer whose device is CUDA (py_dlpack.hpp).
 bool is_device_array(const pybind11::handle& object);
 
 // The device image `object` describes: uint8 or float32, H×W, H×W×1 or H×W×4, rows packed (pitched rows are
-// fine), not empty. Nothing is copied; the caller keeps `object` alive while the image is read. A usage Error
-// naming `argument` and what is allowed otherwise.
-DeviceImageRef device_image_of(const pybind11::handle& object, const std::string& argument);
+// fine), not empty. Nothing is copied; the caller keeps `object` alive while the image is read (a DLPack tensor is
+// kept by DeviceImageRef::owner). A usage Error naming `argument` and what is allowed otherwise.
+struct DeviceInput {
+  DeviceImageRef image;
+  bool two_d = false;  // H×W rather than H×W×C
+};
+DeviceInput device_image_of(const pybind11::handle& object, const std::string& argument);
 
 // A result on the GPU, kept alive by the DeviceImageRef's owner while Python holds it.
 struct DeviceArray {

@@ -9,6 +9,7 @@ Every call takes the CLI's words (backend="cpu", variant="tiled", block=(16, 16)
 keywords; bad input raises ValueError with the CLI's message, files OSError, the device RuntimeError; Ctrl-C stops
 the work and raises KeyboardInterrupt. The work runs without the GIL.
 """
+import errno
 import os
 import re
 
@@ -82,12 +83,16 @@ def _progress(callback):
 
 
 def _path(value, name):
+    """A file or folder the call reads: FileNotFoundError (an OSError) when there is none."""
     if value is None:
         return ""
     try:
-        return os.fspath(value)
+        path = os.fspath(value)
     except TypeError:
         raise ValueError(f"{name}={value!r}: give a file path") from None
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, f"{name}: there is no such file", path)
+    return path
 
 
 def kernels():

@@ -98,7 +98,7 @@ def read_json(path):
 # The parts of a report that depend on the moment it ran (times, rates and the peaks measured by each process).
 TIMING_KEYS = {"timings_ms", "gbps", "percent_of_copy", "copy_bandwidth_gbps", "roofline", "timing", "compile_ms",
                "kernel_ms", "steps_per_second", "gflops", "upload_gbps", "download_gbps", "giga_comparisons_per_s",
-               "timeline", "overlap"}
+               "timeline", "overlap", "time_s", "time_to_best_s", "elapsed_s", "wall_s", "seconds"}
 
 
 def without_timings(value):

@@ -78,3 +78,43 @@ def test_numba_in_and_out_on_the_device():
     assert out.__cuda_array_interface__["data"][0] == r.output.__cuda_array_interface__["data"][0]
     expected = ks.run("box", host, radius=2, backend="cuda").output
     np.testing.assert_allclose(out.copy_to_host(), expected, rtol=1e-6)
+
+
+class FakeDlpackArray:
+    """A DLPack producer that says it is on GPU 0 and hands over a numpy array's (host) tensor: what ks.run checks
+    of a tensor, and that it releases the tensor it took."""
+
+    def __init__(self, host):
+        self.host = host
+        self.shape = host.shape
+
+    def __dlpack__(self, stream=None):
+        return self.host.__dlpack__()
+
+    def __dlpack_device__(self):
+        return (2, 0)
+
+
+@pytest.mark.parametrize("host, words", [
+    (np.zeros((8, 8), np.float64), ["image", "64 bits", "uint8 or float32"]),
+    (np.zeros((8, 8, 3), np.uint8), ["image", "3 channels"]),
+    (np.zeros((8, 8), np.uint8), ["image", "not on a CUDA device"]),
+])
+def test_dlpack_tensors_are_checked_and_released(host, words):
+    if not hasattr(host, "__dlpack__"):
+        pytest.skip("this numpy has no DLPack")
+    fake = FakeDlpackArray(host)
+    with pytest.raises(ValueError) as e:
+        ks.run("box", fake)
+    for w in words:
+        assert w in str(e.value), str(e.value)
+
+
+@needs_gpu
+def test_dlpack_out_to_cupy():
+    cupy = pytest.importorskip("cupy")
+    host = random_image((33, 64), np.uint8, seed=23)
+    r = ks.run("box", cupy.asarray(host), radius=1)
+    out = cupy.from_dlpack(r.output)
+    assert out.data.ptr == r.output.__cuda_array_interface__["data"][0]
+    assert np.array_equal(cupy.asnumpy(out), ks.run("box", host, radius=1, backend="cuda").output)
