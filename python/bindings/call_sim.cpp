@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 
 #include "calls.hpp"
 #include "cli/backend_choice.hpp"
@@ -17,7 +18,9 @@
 #include "report/sim_report.hpp"
 #include "result.hpp"
 #include "sim/life_patterns.hpp"
+#include "sim/rle.hpp"
 #include "sim/simulation.hpp"
+#include "sim/step_chunks.hpp"
 
 namespace ks::python {
 
@@ -55,7 +58,10 @@ Result sim(Engines& engines, const SimCall& c) {
   if (!c.block.empty()) request.block = parse_block_shape(c.block);
   SimulationStart start;
   if (py::isinstance<py::str>(c.initial)) {
-    start.pattern = sim::builtin_pattern(c.initial.cast<std::string>());
+    // As the CLI's --pattern: an RLE file where one exists at that path, else a built-in pattern of that name.
+    const std::string what = c.initial.cast<std::string>();
+    std::error_code missing;
+    start.pattern = std::filesystem::exists(what, missing) ? sim::load_rle_file(what) : sim::builtin_pattern(what);
   } else if (!c.initial.is_none()) {
     if (c.width || c.height)
       throw_usage("initial and size: a grid started from an image has the image's size", "drop size");
@@ -84,9 +90,7 @@ Result sim(Engines& engines, const SimCall& c) {
       Stopwatch watch;
       s.step(n);
       if (c.every > 0 && s.generation() % c.every == 0) frames.push_back(s.image());
-      // As the CLI's chunks: doubled while quick, halved when slow, so Ctrl-C is answered within a fraction of a second.
-      const double ms = watch.elapsed_ms();
-      chunk = ms < 50 ? std::min<long long>(chunk * 2, 1 << 16) : ms > 400 ? std::max<long long>(chunk / 2, 1) : chunk;
+      chunk = sim::next_step_chunk(chunk, watch.elapsed_ms());  // as the CLI's: Ctrl-C answered promptly
       work.report(double(s.generation()) / double(c.steps), fmt::format("generation {}", s.generation()));
     }
   }

@@ -15,12 +15,12 @@ py::object to_python(const nlohmann::ordered_json& j) {
     case nlohmann::ordered_json::value_t::array: {
       py::list list;
       for (const auto& x : j) list.append(to_python(x));
-      return std::move(list);
+      return list;
     }
     case nlohmann::ordered_json::value_t::object: {
       py::dict dict;
       for (const auto& [key, value] : j.items()) dict[py::str(key)] = to_python(value);
-      return std::move(dict);
+      return dict;
     }
     case nlohmann::ordered_json::value_t::binary:
     case nlohmann::ordered_json::value_t::discarded: break;

@@ -18,6 +18,15 @@ def test_life_from_a_pattern_matches_the_cli(cli, tmp_path):
     assert without_timings(r.report) == without_timings(theirs)
 
 
+def test_life_from_an_rle_file(tmp_path):
+    rle = tmp_path / "blinker.rle"
+    rle.write_text("x = 3, y = 1, rule = B3/S23\n3o!\n")
+    r = ks.sim("life", steps=1, size=(9, 7), initial=str(rle), backend="cpu")
+    assert np.count_nonzero(r.output) == 3  # a blinker turns upright
+    rows = np.nonzero(r.output)[0]
+    assert rows.max() - rows.min() == 2
+
+
 def test_heat_frames_and_a_float_start():
     start = random_image((9, 13), np.float32, seed=2)
     r = ks.sim("heat", steps=6, initial=start, every=2, backend="cpu")
