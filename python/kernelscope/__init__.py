@@ -126,6 +126,8 @@ def sim(kernel, *, steps, size=None, initial=None, backend=None, variant=None, b
                 isinstance(v, int) and not isinstance(v, bool) and v >= 1 for v in size)):
             raise ValueError(f"size={size!r} is not a grid size: give (width, height), e.g. size=(512, 512)")
         width, height = size
+    if isinstance(initial, os.PathLike) or (isinstance(initial, str) and ("/" in initial or initial.endswith(".rle"))):
+        initial = _path(initial, "initial")  # an RLE file, as the CLI's --pattern FILE.rle
     return _ks.sim(kernel, _count(steps, "steps", 1), width, height, initial, _word(backend, "backend"),
                    _word(variant, "variant"), _shape_text(block, "block", "(width, height), e.g. (32, 8)"),
                    _threads(threads), 0 if every is None else _count(every, "every", 1), _assignments(params),
@@ -157,6 +159,13 @@ def topo(*, qaplib=None, traffic=None, generate=None, topology=None, metric=None
     for time= seconds or iterations= per chain; options: the "search" kernel's parameters, e.g.
     algorithm="anneal"). The traffic: qaplib= a .dat file, traffic= a file, or generate= the CLI's generator words.
     .report is the CLI's `topo --json`."""
+    search_params = {p["name"] for k in _ks.kernels() if k["id"] == "search" for p in k["params"]}
+    for name in options:
+        if name not in search_params:
+            raise ValueError(f"unknown keyword '{name}' for ks.topo: it takes qaplib, traffic, generate, topology, "
+                             "metric, placements, backend, variant, time, iterations, seed, top, histogram, threads, "
+                             f"progress, and with placements='search' the search's parameters "
+                             f"({', '.join(sorted(search_params))})")
     topologies = [] if topology is None else [topology] if isinstance(topology, str) else list(topology)
     if time is not None and (isinstance(time, bool) or not isinstance(time, (int, float)) or not time > 0):
         raise ValueError(f"time={time!r} searches nothing: give seconds > 0, e.g. time=10")

@@ -25,6 +25,8 @@ def test_life_from_an_rle_file(tmp_path):
     assert np.count_nonzero(r.output) == 3  # a blinker turns upright
     rows = np.nonzero(r.output)[0]
     assert rows.max() - rows.min() == 2
+    with pytest.raises(FileNotFoundError):
+        ks.sim("life", steps=1, initial=tmp_path / "missing.rle", backend="cpu")
 
 
 def test_heat_frames_and_a_float_start():
@@ -123,6 +125,7 @@ def test_topology_search_matches_the_cli(cli, tmp_path):
     ({"generate": "nosuch:n=5", "topology": "ring"}, ["nosuch"]),
     ({"generate": "uniform:n=5", "topology": "ring", "time": 0}, ["time"]),
     ({"generate": "uniform:n=5", "topology": "ring", "algorithm": "anneal"}, ["search"]),
+    ({"generate": "uniform:n=5", "topology": "ring", "histgram": False}, ["unknown keyword 'histgram'", "histogram"]),
     ({"generate": "uniform:n=5", "topology": "ring", "placements": "search", "iterations": 10, "algorithm": "x"},
      ["algorithm", "x"]),
 ])
