@@ -7,7 +7,8 @@ import kernelscope as ks
 # Exhaustive: all 8! = 40320 placements of a generated traffic matrix on a ring of 8 positions.
 sweep = ks.topo(generate="uniform:n=8,seed=2", topology="ring", placements="all", top=3)
 best = sweep.report["best"]
-print(f"sweep: {sweep.report['placements']['count']} placements, best cost {best['cost']}: {' '.join(best['placement'])}")
+print(f"sweep: {sweep.report['placements']['count']} placements, "
+      f"best cost {best['cost']}: {' '.join(best['placement'])}")
 for t in sweep.report["top"]["placements"]:
     print(f"  top: cost {t['cost']}  {' '.join(t['placement'])}")
 

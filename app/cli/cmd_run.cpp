@@ -112,8 +112,8 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   // The image first: if saving fails there is no report claiming an output that does not exist.
   save_image(to_file_layout(std::move(result.output), input_shape), opt.output);
   if (!opt.json.empty())
-    write_text_atomically(opt.json,
-                          run_command_json(result.report, input.name, input_shape, opt.output, request.warmup).dump(2) + "\n");
+    write_text_atomically(
+        opt.json, run_command_json(result.report, input.name, input_shape, opt.output, request.warmup).dump(2) + "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
   fmt::print("input {} ({})\n", input.name, format_shape(input_shape));

@@ -1,9 +1,8 @@
 // ks.compile: a user's kernel through the compiler service, as `kernelscope-cli compile` does
 // (cli/cmd_compile.cpp), without a GPU. A kernel that does not compile is a ValueError listing the compiler's
 // messages at the source's lines (the CLI's exit 2); otherwise the report is `compile --json`'s.
-#include <pybind11/stl.h>
-
 #include <fmt/format.h>
+#include <pybind11/stl.h>
 
 #include "calls.hpp"
 #include "core/error.hpp"
@@ -36,7 +35,8 @@ Result compile(const std::string& source, const std::string& file_name, const st
   for (const auto& d : m.diagnostics) messages.push_back(usercode::format_diagnostic(d));
   if (!m.ok) {
     const int errors = usercode::count_errors(m.diagnostics);
-    std::string text = fmt::format("{} does not compile ({} error{})", file_name, errors, errors == 1 ? "" : "s");
+    std::string text =
+        fmt::format("{} does not compile ({} error{})", file_name, errors, errors == 1 ? "" : "s");
     for (const auto& line : messages) text += "\n" + line;
     throw_usage(text, "fix the lines above and compile again");
   }

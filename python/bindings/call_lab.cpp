@@ -1,9 +1,8 @@
-// ks.lab: one lab kernel, as `kernelscope-cli lab` does (cli/cmd_lab.cpp): the same checks, backend choice and
-// report; arrays go in from numpy and come out as numpy (copied: the lab owns its host arrays), with the image
-// kernels' image (kmeans) read as ks.run reads one.
-#include <pybind11/stl.h>
-
+// ks.lab: one lab kernel, as `kernelscope-cli lab` does (cli/cmd_lab.cpp): the same checks, backend choice
+// and report; arrays go in from numpy and come out as numpy (copied: the lab owns its host arrays), with the
+// image kernels' image (kmeans) read as ks.run reads one.
 #include <fmt/format.h>
+#include <pybind11/stl.h>
 
 #include "calls.hpp"
 #include "cli/backend_choice.hpp"
@@ -61,7 +60,8 @@ Result lab_call(Engines& engines, const LabCall& c) {
   req.check = c.check;
   if (!c.image.is_none()) {
     if (info.form != lab::SizeForm::Image)
-      throw_usage(fmt::format("{} takes no image", spec.id), "give size=..., and arrays with inputs={name: array}");
+      throw_usage(fmt::format("{} takes no image", spec.id),
+                  "give size=..., and arrays with inputs={name: array}");
     req.image = Image(borrow_image(c.image, "image"));  // the lab keeps its image: an owned copy
   }
   for (const auto& [name, array] : c.inputs) {
@@ -114,14 +114,17 @@ void bind_lab(py::module_& m, std::shared_ptr<Engines> engines) {
       "lab",
       [engines](const std::string& kernel, const std::string& size, const std::string& variant,
                 const std::string& backend, const std::string& host, const std::string& block, int streams,
-                int chunks, int repeat, int warmup, std::uint64_t seed, bool check, unsigned threads, py::dict inputs,
-                py::object image, const std::vector<std::string>& params, py::object progress) {
-        return lab_call(*engines, {kernel, size, variant, backend, host, block, streams, chunks, repeat, warmup, seed,
-                                   check, threads, std::move(inputs), std::move(image), params, std::move(progress)});
+                int chunks, int repeat, int warmup, std::uint64_t seed, bool check, unsigned threads,
+                py::dict inputs, py::object image, const std::vector<std::string>& params,
+                py::object progress) {
+        return lab_call(*engines,
+                        {kernel, size, variant, backend, host, block, streams, chunks, repeat, warmup, seed,
+                         check, threads, std::move(inputs), std::move(image), params, std::move(progress)});
       },
-      py::arg("kernel"), py::arg("size"), py::arg("variant"), py::arg("backend"), py::arg("host"), py::arg("block"),
-      py::arg("streams"), py::arg("chunks"), py::arg("repeat"), py::arg("warmup"), py::arg("seed"), py::arg("check"),
-      py::arg("threads"), py::arg("inputs"), py::arg("image"), py::arg("params"), py::arg("progress"));
+      py::arg("kernel"), py::arg("size"), py::arg("variant"), py::arg("backend"), py::arg("host"),
+      py::arg("block"), py::arg("streams"), py::arg("chunks"), py::arg("repeat"), py::arg("warmup"),
+      py::arg("seed"), py::arg("check"), py::arg("threads"), py::arg("inputs"), py::arg("image"),
+      py::arg("params"), py::arg("progress"));
 }
 
 }  // namespace ks::python

@@ -1,8 +1,7 @@
 // ks.run: one stencil kernel on one numpy image, as `kernelscope-cli run` does (cli/cmd_run.cpp): the same
 // request checks, backend choice and report, with the image read in place instead of loaded from a file.
-#include <pybind11/stl.h>
-
 #include <fmt/format.h>
+#include <pybind11/stl.h>
 
 #include "calls.hpp"
 #include "cli/backend_choice.hpp"
@@ -25,13 +24,14 @@ namespace {
 void check_count(const char* name, int value, int min) {
   constexpr int kMax = 100000;
   if (value < min || value > kMax)
-    throw_usage(fmt::format("{}={} is out of range", name, value), fmt::format("allowed: {} .. {}", min, kMax));
+    throw_usage(fmt::format("{}={} is out of range", name, value),
+                fmt::format("allowed: {} .. {}", min, kMax));
 }
 
 // A CuPy or Numba array: read on the GPU, the result left there (a DeviceArray), nothing through the host.
-Result run_on_device(Engines& engines, const KernelSpec& spec, StencilRequest request, const py::handle& image,
-                     const std::string& backend, const std::string& variant, const std::string& block,
-                     unsigned threads) {
+Result run_on_device(Engines& engines, const KernelSpec& spec, StencilRequest request,
+                     const py::handle& image, const std::string& backend, const std::string& variant,
+                     const std::string& block, unsigned threads) {
   if (!backend.empty() && backend != "cuda")
     throw_usage(fmt::format("image is a device array, and backend='{}'", backend),
                 "device arrays run on the CUDA backend: drop backend=, or copy the array to the host first");
@@ -58,8 +58,9 @@ Result run(Engines& engines, const std::string& kernel, const py::handle& image,
            const std::vector<std::string>& params) {
   const KernelSpec& spec = KernelRegistry::builtin().get(kernel);
   if (spec.category != "stencil")
-    throw_usage(fmt::format("'{}' is a {} kernel, not an image kernel", spec.id, spec.category),
-                "ks.run takes image kernels (ks.kernels()); simulations run with ks.sim, lab kernels with ks.lab");
+    throw_usage(
+        fmt::format("'{}' is a {} kernel, not an image kernel", spec.id, spec.category),
+        "ks.run takes image kernels (ks.kernels()); simulations run with ks.sim, lab kernels with ks.lab");
   StencilRequest request;
   request.kernel = spec.id;
   request.params = cli::params_from_assignments(spec, params);
@@ -68,7 +69,8 @@ Result run(Engines& engines, const std::string& kernel, const py::handle& image,
   check_count("warmup", warmup, 0);
   request.repeat = repeat;
   request.warmup = warmup;
-  if (is_device_array(image)) return run_on_device(engines, spec, std::move(request), image, backend, variant, block, threads);
+  if (is_device_array(image))
+    return run_on_device(engines, spec, std::move(request), image, backend, variant, block, threads);
   Image borrowed = borrow_image(image, "image");
   const ImageShape input_shape = borrowed.shape();
   const bool two_d = py::reinterpret_borrow<py::array>(image).ndim() == 2;
@@ -83,7 +85,8 @@ Result run(Engines& engines, const std::string& kernel, const py::handle& image,
   StencilResult out;
   {
     py::gil_scoped_release release;
-    const auto input = prepare_stencil_input(std::make_shared<const Image>(std::move(borrowed)), std::nullopt);
+    const auto input =
+        prepare_stencil_input(std::make_shared<const Image>(std::move(borrowed)), std::nullopt);
     result.input_address = reinterpret_cast<std::uintptr_t>(input->data());
     out = engine.run_stencil(*input, request);
     out.output = restore_channels(std::move(out.output), input_shape.channels);
@@ -99,8 +102,8 @@ void bind_run(py::module_& m, std::shared_ptr<Engines> engines) {
   m.def(
       "run",
       [engines](const std::string& kernel, const py::handle& image, const std::string& backend,
-                const std::string& variant, const std::string& block, unsigned threads, int repeat, int warmup,
-                const std::vector<std::string>& params) {
+                const std::string& variant, const std::string& block, unsigned threads, int repeat,
+                int warmup, const std::vector<std::string>& params) {
         return run(*engines, kernel, image, backend, variant, block, threads, repeat, warmup, params);
       },
       py::arg("kernel"), py::arg("image"), py::arg("backend"), py::arg("variant"), py::arg("block"),

@@ -1,8 +1,7 @@
 // ks.sim: a simulation for N steps, as `kernelscope-cli sim` does (cli/cmd_sim.cpp): the same checks, backend
 // choice and report; the final state (and, with `every`, the states between) come back as numpy arrays.
-#include <pybind11/stl.h>
-
 #include <fmt/format.h>
+#include <pybind11/stl.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -49,7 +48,8 @@ Result sim(Engines& engines, const SimCall& c) {
                 "simulations are life, heat and grayscott; run image kernels with ks.run");
   if (c.steps < 1 || c.steps > kMaxSteps)
     throw_usage(fmt::format("steps={} is out of range", c.steps), fmt::format("allowed: 1 .. {}", kMaxSteps));
-  if (c.every < 0) throw_usage(fmt::format("every={} is negative", c.every), "give every=K > 0 for frames, or leave it out");
+  if (c.every < 0)
+    throw_usage(fmt::format("every={} is negative", c.every), "give every=K > 0 for frames, or leave it out");
   SimulationRequest request;
   request.kernel = spec.id;
   request.params = cli::params_from_assignments(spec, c.params);
@@ -58,10 +58,12 @@ Result sim(Engines& engines, const SimCall& c) {
   if (!c.block.empty()) request.block = parse_block_shape(c.block);
   SimulationStart start;
   if (py::isinstance<py::str>(c.initial)) {
-    // As the CLI's --pattern: an RLE file where one exists at that path, else a built-in pattern of that name.
+    // As the CLI's --pattern: an RLE file where one exists at that path, else a built-in pattern of that
+    // name.
     const std::string what = c.initial.cast<std::string>();
     std::error_code missing;
-    start.pattern = std::filesystem::exists(what, missing) ? sim::load_rle_file(what) : sim::builtin_pattern(what);
+    start.pattern =
+        std::filesystem::exists(what, missing) ? sim::load_rle_file(what) : sim::builtin_pattern(what);
   } else if (!c.initial.is_none()) {
     if (c.width || c.height)
       throw_usage("initial and size: a grid started from an image has the image's size", "drop size");
@@ -71,7 +73,8 @@ Result sim(Engines& engines, const SimCall& c) {
   Engine& engine = engines.get(c.threads);
   Result result;
   std::string note;
-  request.backend = cli::choose_checked_backend(c.backend, c.variant, c.block, spec, request.params, engine, note);
+  request.backend =
+      cli::choose_checked_backend(c.backend, c.variant, c.block, spec, request.params, engine, note);
   request.variant = c.variant;
   if (!note.empty()) result.notes.push_back(note);
 
@@ -98,8 +101,9 @@ Result sim(Engines& engines, const SimCall& c) {
   Simulation& s = *simulation;
   nlohmann::ordered_json j = to_json(s.report(), s.stats());
   j["output"] = nullptr;
-  j["frames"] = c.every > 0 ? nlohmann::ordered_json{{"folder", nullptr}, {"every", c.every}, {"count", frames.size()}}
-                            : nlohmann::ordered_json(nullptr);
+  j["frames"] =
+      c.every > 0 ? nlohmann::ordered_json{{"folder", nullptr}, {"every", c.every}, {"count", frames.size()}}
+                  : nlohmann::ordered_json(nullptr);
   j["gif"] = nullptr;
   j["colormap"] = "gray";
   result.report_json = std::move(j);
@@ -114,10 +118,11 @@ void bind_sim(py::module_& m, std::shared_ptr<Engines> engines) {
   m.def(
       "sim",
       [engines](const std::string& kernel, long long steps, int width, int height, py::object initial,
-                const std::string& backend, const std::string& variant, const std::string& block, unsigned threads,
-                long long every, const std::vector<std::string>& params, py::object progress) {
-        return sim(*engines, {kernel, steps, width, height, std::move(initial), backend, variant, block, threads,
-                              every, params, std::move(progress)});
+                const std::string& backend, const std::string& variant, const std::string& block,
+                unsigned threads, long long every, const std::vector<std::string>& params,
+                py::object progress) {
+        return sim(*engines, {kernel, steps, width, height, std::move(initial), backend, variant, block,
+                              threads, every, params, std::move(progress)});
       },
       py::arg("kernel"), py::arg("steps"), py::arg("width"), py::arg("height"), py::arg("initial"),
       py::arg("backend"), py::arg("variant"), py::arg("block"), py::arg("threads"), py::arg("every"),

@@ -1,9 +1,8 @@
 // ks.topo: a topology sweep or search in this process, as `kernelscope-cli topo` does (cli/cmd_topo.cpp,
-// cli/topo_search.cpp) without MPI, several GPUs or checkpoints: the same inputs (app/inputs/topo_inputs), checks
-// and JSON report (app/report/topo_report, topo_search_report).
-#include <pybind11/stl.h>
-
+// cli/topo_search.cpp) without MPI, several GPUs or checkpoints: the same inputs (app/inputs/topo_inputs),
+// checks and JSON report (app/report/topo_report, topo_search_report).
 #include <fmt/format.h>
+#include <pybind11/stl.h>
 
 #include <cmath>
 
@@ -30,7 +29,7 @@ struct TopoCall {
   std::string placements = "all";
   std::string backend;
   std::string variant;
-  double time_s = 0;            // search: seconds (0: not given)
+  double time_s = 0;             // search: seconds (0: not given)
   std::uint64_t iterations = 0;  // search: per chain (0: not given)
   std::uint64_t seed = 1;
   int top = 0;
@@ -83,8 +82,8 @@ Result search(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in)
   topo::SearchControl control;
   control.cancel = &work.cancel;
   control.progress = [&](const topo::SearchProgress& p) {
-    work.report(p.fraction, fmt::format("configuration {}/{}: best {:.10g}", p.configuration + 1, p.configurations,
-                                        p.best.value));
+    work.report(p.fraction, fmt::format("configuration {}/{}: best {:.10g}", p.configuration + 1,
+                                        p.configurations, p.best.value));
   };
   topo::SearchResult r;
   {
@@ -153,10 +152,10 @@ void bind_topo(py::module_& m, std::shared_ptr<Engines> engines) {
   m.def(
       "topo",
       [engines](const std::string& qaplib, const std::string& traffic, const std::string& generate,
-                const std::vector<std::string>& topologies, const std::string& metric, const std::string& placements,
-                const std::string& backend, const std::string& variant, double time_s, std::uint64_t iterations,
-                std::uint64_t seed, int top, bool histogram, unsigned threads, const std::vector<std::string>& params,
-                py::object progress) {
+                const std::vector<std::string>& topologies, const std::string& metric,
+                const std::string& placements, const std::string& backend, const std::string& variant,
+                double time_s, std::uint64_t iterations, std::uint64_t seed, int top, bool histogram,
+                unsigned threads, const std::vector<std::string>& params, py::object progress) {
         TopoCall c;
         c.source.qaplib = qaplib;
         c.source.traffic = traffic;

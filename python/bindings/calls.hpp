@@ -1,7 +1,7 @@
 #pragma once
 // The module's calls, one file each, declared on the module by module.cpp. Each takes what the Python wrapper
-// (kernelscope/__init__.py) made of its keywords: words as the CLI takes them ("" for not given), parameters as
-// NAME=VALUE assignments.
+// (kernelscope/__init__.py) made of its keywords: words as the CLI takes them ("" for not given), parameters
+// as NAME=VALUE assignments.
 #include <pybind11/pybind11.h>
 
 #include <memory>

@@ -1,6 +1,7 @@
 #pragma once
-// The module's engines: one per CPU thread count asked for (threads=0: every core), made on first use and kept, so
-// that a call does not start a thread pool or a CUDA context again. The module holds the one Engines object.
+// The module's engines: one per CPU thread count asked for (threads=0: every core), made on first use and
+// kept, so that a call does not start a thread pool or a CUDA context again. The module holds the one Engines
+// object.
 #include <map>
 #include <memory>
 #include <mutex>

@@ -1,8 +1,9 @@
 #pragma once
 // Ctrl-C and the progress callback of work that runs with the GIL released (sim, lab, topo). While a LongWork
-// exists, SIGINT sets the CLI's interrupt flag (app/cli/interrupt.hpp) instead of Python's handler; the work polls
-// it through `cancel` and stops between steps as the CLI does. The callback, progress(fraction, text), is called
-// with the GIL from the thread that runs the work, at most every 0.1 s; an exception in it stops the work too.
+// exists, SIGINT sets the CLI's interrupt flag (app/cli/interrupt.hpp) instead of Python's handler; the work
+// polls it through `cancel` and stops between steps as the CLI does. The callback, progress(fraction, text),
+// is called with the GIL from the thread that runs the work, at most every 0.1 s; an exception in it stops
+// the work too.
 #include <pybind11/pybind11.h>
 
 #include <atomic>
@@ -23,7 +24,8 @@ class LongWork {
 
   // From the working thread, without the GIL: Ctrl-C into `cancel`, and the callback when it is due.
   void report(double fraction, const std::string& text);
-  // With the GIL, after the work: the callback's exception, or KeyboardInterrupt when Ctrl-C stopped the work.
+  // With the GIL, after the work: the callback's exception, or KeyboardInterrupt when Ctrl-C stopped the
+  // work.
   void finish();
   bool interrupted() const noexcept { return interrupt_.raised(); }
 

@@ -1,5 +1,6 @@
 // The extension module kernelscope._kernelscope: the calls of `import kernelscope` (kernelscope/__init__.py
-// wraps them in the documented keyword signatures). One Engines object, shared by the calls, holds the engines.
+// wraps them in the documented keyword signatures). One Engines object, shared by the calls, holds the
+// engines.
 #include <pybind11/pybind11.h>
 
 #include "calls.hpp"

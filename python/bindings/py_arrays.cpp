@@ -35,8 +35,8 @@ bool has_dtype(const py::array& a) {
 
 Image borrow_image(const py::handle& object, const std::string& argument) {
   if (!py::isinstance<py::array>(object))
-    throw_usage(fmt::format("{} is a {}, not a numpy array", argument, py::str(object.get_type().attr("__name__"))
-                                                                          .cast<std::string>()),
+    throw_usage(fmt::format("{} is a {}, not a numpy array", argument,
+                            py::str(object.get_type().attr("__name__")).cast<std::string>()),
                 kAllowedImages);
   const auto a = py::reinterpret_borrow<py::array>(object);
   ImageShape shape;
@@ -52,12 +52,14 @@ Image borrow_image(const py::handle& object, const std::string& argument) {
   const int channels = a.ndim() == 2 ? 1 : int(a.shape(2));
   if (channels != 1 && channels != 3 && channels != 4)
     throw_usage(fmt::format("{} is {}: {} channels", argument, shape_text(a), channels), kAllowedImages);
-  if (a.size() == 0) throw_usage(fmt::format("{} is {}: it has no pixels", argument, shape_text(a)), kAllowedImages);
+  if (a.size() == 0)
+    throw_usage(fmt::format("{} is {}: it has no pixels", argument, shape_text(a)), kAllowedImages);
   if (!(a.flags() & py::array::c_style))
     throw_usage(fmt::format("{} is not C-contiguous (a view with strides, or Fortran order)", argument),
                 "pass np.ascontiguousarray(image): the kernels read rows packed one after another");
   if (a.shape(0) > (1 << 30) || a.shape(1) > (1 << 30))
-    throw_usage(fmt::format("{} is {}: too large a side", argument, shape_text(a)), "sides up to 2^30 pixels");
+    throw_usage(fmt::format("{} is {}: too large a side", argument, shape_text(a)),
+                "sides up to 2^30 pixels");
   shape.width = int(a.shape(1));
   shape.height = int(a.shape(0));
   shape.channels = channels;
@@ -79,17 +81,25 @@ py::array image_to_numpy(Image image, bool two_d) {
 }
 
 NdArray ndarray_from_numpy(const py::handle& object, const std::string& name, const std::string& argument) {
-  constexpr const char* allowed = "allowed: 1-D or 2-D numpy arrays of float32, float64, uint32, int32 or uint64";
-  if (!py::isinstance<py::array>(object)) throw_usage(fmt::format("{} is not a numpy array", argument), allowed);
+  constexpr const char* allowed =
+      "allowed: 1-D or 2-D numpy arrays of float32, float64, uint32, int32 or uint64";
+  if (!py::isinstance<py::array>(object))
+    throw_usage(fmt::format("{} is not a numpy array", argument), allowed);
   const auto a = py::reinterpret_borrow<py::array>(object);
   NdArray out;
   out.name = name;
-  if (has_dtype<float>(a)) out.type = DType::F32;
-  else if (has_dtype<double>(a)) out.type = DType::F64;
-  else if (has_dtype<std::uint32_t>(a)) out.type = DType::U32;
-  else if (has_dtype<std::int32_t>(a)) out.type = DType::I32;
-  else if (has_dtype<std::uint64_t>(a)) out.type = DType::U64;
-  else throw_usage(fmt::format("{} has dtype {}", argument, dtype_text(a)), allowed);
+  if (has_dtype<float>(a))
+    out.type = DType::F32;
+  else if (has_dtype<double>(a))
+    out.type = DType::F64;
+  else if (has_dtype<std::uint32_t>(a))
+    out.type = DType::U32;
+  else if (has_dtype<std::int32_t>(a))
+    out.type = DType::I32;
+  else if (has_dtype<std::uint64_t>(a))
+    out.type = DType::U64;
+  else
+    throw_usage(fmt::format("{} has dtype {}", argument, dtype_text(a)), allowed);
   if (a.ndim() != 1 && a.ndim() != 2)
     throw_usage(fmt::format("{} is {} ({} dimensions)", argument, shape_text(a), a.ndim()), allowed);
   if (!(a.flags() & py::array::c_style))
@@ -103,11 +113,21 @@ NdArray ndarray_from_numpy(const py::handle& object, const std::string& name, co
 py::array ndarray_to_numpy(NdArray array) {
   py::dtype dtype = py::dtype::of<float>();
   switch (array.type) {
-    case DType::F32: dtype = py::dtype::of<float>(); break;
-    case DType::F64: dtype = py::dtype::of<double>(); break;
-    case DType::U32: dtype = py::dtype::of<std::uint32_t>(); break;
-    case DType::I32: dtype = py::dtype::of<std::int32_t>(); break;
-    case DType::U64: dtype = py::dtype::of<std::uint64_t>(); break;
+    case DType::F32:
+      dtype = py::dtype::of<float>();
+      break;
+    case DType::F64:
+      dtype = py::dtype::of<double>();
+      break;
+    case DType::U32:
+      dtype = py::dtype::of<std::uint32_t>();
+      break;
+    case DType::I32:
+      dtype = py::dtype::of<std::int32_t>();
+      break;
+    case DType::U64:
+      dtype = py::dtype::of<std::uint64_t>();
+      break;
   }
   std::vector<py::ssize_t> shape(array.shape.begin(), array.shape.end());
   auto owned = std::make_unique<NdArray>(std::move(array));

@@ -1,9 +1,8 @@
 #include "py_device_arrays.hpp"
 
+#include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
-
-#include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "py_arrays.hpp"
@@ -19,7 +18,8 @@ constexpr const char* kAllowed =
     "allowed on the CUDA backend: a device array of uint8 or float32, H×W or H×W×4 (H×W×1 too) with packed "
     "pixels; convert three channels to four first";
 
-// numpy's typestr of the two element types ('<f4', '|u1'; '=' and no byte order read as native little-endian).
+// numpy's typestr of the two element types ('<f4', '|u1'; '=' and no byte order read as native
+// little-endian).
 std::optional<ElemType> elem_type_of(std::string typestr) {
   if (!typestr.empty() && (typestr[0] == '<' || typestr[0] == '|' || typestr[0] == '=')) typestr.erase(0, 1);
   if (typestr == "u1") return ElemType::U8;
@@ -50,11 +50,14 @@ DeviceInput device_image_of(const py::handle& object, const std::string& argumen
   const auto shape = cai["shape"].cast<std::vector<py::ssize_t>>();
   const std::string typestr = cai["typestr"].cast<std::string>();
   const auto type = elem_type_of(typestr);
-  if (!type) throw_usage(fmt::format("{} has element type '{}'; kernels take uint8 or float32", argument, typestr), kAllowed);
+  if (!type)
+    throw_usage(fmt::format("{} has element type '{}'; kernels take uint8 or float32", argument, typestr),
+                kAllowed);
   if (shape.size() != 2 && shape.size() != 3)
     throw_usage(fmt::format("{} has {} dimensions", argument, shape.size()), kAllowed);
   const int channels = shape.size() == 2 ? 1 : int(shape[2]);
-  if (channels != 1 && channels != 4) throw_usage(fmt::format("{} has {} channels", argument, channels), kAllowed);
+  if (channels != 1 && channels != 4)
+    throw_usage(fmt::format("{} has {} channels", argument, channels), kAllowed);
   if (shape[0] <= 0 || shape[1] <= 0) throw_usage(fmt::format("{} has no pixels", argument), kAllowed);
   if (shape[0] > (1 << 30) || shape[1] > (1 << 30))
     throw_usage(fmt::format("{} is too large a side", argument), "sides up to 2^30 pixels");
@@ -80,40 +83,44 @@ DeviceInput device_image_of(const py::handle& object, const std::string& argumen
 }
 
 void bind_device_array(py::module_& m) {
-  py::class_<DeviceArray>(m, "DeviceArray",
-                          "A result that stays on the GPU: pass it to cupy.asarray or numba.cuda.as_cuda_array "
-                          "(no copy), or copy it to the host with copy_to_host()")
+  py::class_<DeviceArray>(
+      m, "DeviceArray",
+      "A result that stays on the GPU: pass it to cupy.asarray or numba.cuda.as_cuda_array "
+      "(no copy), or copy it to the host with copy_to_host()")
       .def_property_readonly("shape",
                              [](const DeviceArray& a) {
                                const auto& s = a.image.shape;
-                               return a.two_d && s.channels == 1 ? py::make_tuple(s.height, s.width)
-                                                                 : py::make_tuple(s.height, s.width, s.channels);
+                               return a.two_d && s.channels == 1
+                                          ? py::make_tuple(s.height, s.width)
+                                          : py::make_tuple(s.height, s.width, s.channels);
                              })
       .def_property_readonly("dtype",
                              [](const DeviceArray& a) {
                                return a.image.shape.type == ElemType::U8 ? py::dtype::of<std::uint8_t>()
                                                                          : py::dtype::of<float>();
                              })
-      .def_property_readonly("__cuda_array_interface__",
-                             [](const DeviceArray& a) {
-                               const auto& s = a.image.shape;
-                               const auto es = py::ssize_t(elem_size(s.type));
-                               const bool two = a.two_d && s.channels == 1;
-                               py::dict cai;
-                               cai["shape"] = two ? py::make_tuple(s.height, s.width)
-                                                  : py::make_tuple(s.height, s.width, s.channels);
-                               cai["strides"] = two ? py::make_tuple(py::ssize_t(a.image.pitch), es)
-                                                    : py::make_tuple(py::ssize_t(a.image.pitch), es * s.channels, es);
-                               cai["typestr"] = typestr_of(s.type);
-                               cai["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.image.data), false);
-                               cai["version"] = 3;
-                               cai["stream"] = py::none();  // finished before it was handed over
-                               return cai;
-                             })
+      .def_property_readonly(
+          "__cuda_array_interface__",
+          [](const DeviceArray& a) {
+            const auto& s = a.image.shape;
+            const auto es = py::ssize_t(elem_size(s.type));
+            const bool two = a.two_d && s.channels == 1;
+            py::dict cai;
+            cai["shape"] =
+                two ? py::make_tuple(s.height, s.width) : py::make_tuple(s.height, s.width, s.channels);
+            cai["strides"] = two ? py::make_tuple(py::ssize_t(a.image.pitch), es)
+                                 : py::make_tuple(py::ssize_t(a.image.pitch), es * s.channels, es);
+            cai["typestr"] = typestr_of(s.type);
+            cai["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.image.data), false);
+            cai["version"] = 3;
+            cai["stream"] = py::none();  // finished before it was handed over
+            return cai;
+          })
       .def(
           "__dlpack__", [](const DeviceArray& a, const py::object&) { return to_dlpack(a.image, a.two_d); },
           py::arg("stream") = py::none())
-      .def("__dlpack_device__", [](const DeviceArray& a) { return py::make_tuple(2, a.image.device); })  // kDLCUDA
+      .def("__dlpack_device__",
+           [](const DeviceArray& a) { return py::make_tuple(2, a.image.device); })  // kDLCUDA
       .def("copy_to_host",
            [](const DeviceArray& a) {
              Image host;

@@ -10,12 +10,17 @@ namespace {
 
 PyObject* python_type(ErrorKind kind) {
   switch (kind) {
-    case ErrorKind::Usage: return PyExc_ValueError;
-    case ErrorKind::Io: return PyExc_OSError;
-    case ErrorKind::OutOfMemory: return PyExc_MemoryError;
-    case ErrorKind::Cancelled: return PyExc_KeyboardInterrupt;
+    case ErrorKind::Usage:
+      return PyExc_ValueError;
+    case ErrorKind::Io:
+      return PyExc_OSError;
+    case ErrorKind::OutOfMemory:
+      return PyExc_MemoryError;
+    case ErrorKind::Cancelled:
+      return PyExc_KeyboardInterrupt;
     case ErrorKind::Device:
-    case ErrorKind::Internal: return PyExc_RuntimeError;
+    case ErrorKind::Internal:
+      return PyExc_RuntimeError;
   }
   return PyExc_RuntimeError;
 }

@@ -22,7 +22,8 @@ void bind_result(py::module_& m) {
       .def_readonly("_input_address", &Result::input_address)
       .def("__repr__", [](const Result& r) {
         const auto& j = r.report_json;
-        const std::string kernel = j.contains("kernel") ? j["kernel"].get<std::string>() : std::string("topo");
+        const std::string kernel =
+            j.contains("kernel") ? j["kernel"].get<std::string>() : std::string("topo");
         return "<kernelscope.Result " + kernel + ">";
       });
 }

@@ -172,7 +172,8 @@ def topo(*, qaplib=None, traffic=None, generate=None, topology=None, metric=None
     return _ks.topo(_path(qaplib, "qaplib"), _path(traffic, "traffic"), _word(generate, "generate"),
                     [_word(t, "topology") for t in topologies], _word(metric, "metric"),
                     _word(placements, "placements"), _word(backend, "backend"), _word(variant, "variant"),
-                    0.0 if time is None else float(time), 0 if iterations is None else _count(iterations, "iterations", 1),
+                    0.0 if time is None else float(time),
+                    0 if iterations is None else _count(iterations, "iterations", 1),
                     _count(seed, "seed", 0), _count(top, "top", 0), bool(histogram), _threads(threads),
                     _assignments(options), _progress(progress))
 

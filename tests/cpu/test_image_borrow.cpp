@@ -41,17 +41,20 @@ TEST(ImageBorrow, ACopyOwnsItsBytesAndAMoveKeepsTheBorrow) {
   const Image moved = std::move(img);
   EXPECT_TRUE(moved.borrowed());
   EXPECT_EQ(static_cast<const void*>(moved.data()), static_cast<const void*>(pixels.data()));
-  EXPECT_FALSE(img.borrowed());  // NOLINT(bugprone-use-after-move): the moved-from image lets go of the memory
+  EXPECT_FALSE(
+      img.borrowed());  // NOLINT(bugprone-use-after-move): the moved-from image lets go of the memory
 }
 
 TEST(ImageBorrow, ChecksTheShapeAsAnyImage) {
   std::vector<std::byte> bytes(16);
-  const std::string message = test::usage_error([&] { Image::borrow({2, 2, 5, ElemType::U8}, bytes.data()); });
+  const std::string message = test::usage_error([&] {
+    Image::borrow({2, 2, 5, ElemType::U8}, bytes.data());
+  });
   EXPECT_NE(message.find("5"), std::string::npos) << message;
 }
 
-// The engine reads a borrowed image where it lies: a grey or RGBA image of a kernel's type goes in unchanged, and
-// the result is the same as from an owned copy of the same pixels.
+// The engine reads a borrowed image where it lies: a grey or RGBA image of a kernel's type goes in unchanged,
+// and the result is the same as from an owned copy of the same pixels.
 TEST(ImageBorrow, TheEngineRunsOnTheBorrowedMemory) {
   Image owned = test::random_image(13, 9, 4, ElemType::U8, 7);
   std::vector<std::byte> memory(owned.byte_size());
