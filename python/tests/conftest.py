@@ -125,3 +125,11 @@ def key_paths(value, prefix=""):
 def cuda_device_present():
     """Whether the registry says CUDA variants can run here (as `list --json` does)."""
     return any(v["available"] for k in ks.kernels() for v in k["variants"] if v["backend"] == "cuda")
+
+
+def value_error_naming(words, call, *args, **kwargs):
+    """call(*args, **kwargs) raises ValueError, and its message has every one of `words`."""
+    with pytest.raises(ValueError) as e:
+        call(*args, **kwargs)
+    for w in words:
+        assert w in str(e.value), str(e.value)
