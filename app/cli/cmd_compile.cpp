@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "report/compile_report_json.hpp"
 #include "report/listing_text.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
@@ -57,22 +58,6 @@ std::string facts_text(const usercode::CompiledKernel& k) {
   return t.render(2);
 }
 
-nlohmann::ordered_json facts_json(const usercode::CompiledModule& m) {
-  nlohmann::ordered_json kernels = nlohmann::ordered_json::array();
-  for (const auto& f : m.kernels) {
-    // null where this NVRTC gave no ptxas report (KernelFacts::resources_reported)
-    auto figure = [&](int value) { return f.resources_reported ? nlohmann::ordered_json(value) : nullptr; };
-    kernels.push_back({{"name", f.name},
-                       {"registers", figure(f.registers)},
-                       {"stack_bytes", figure(f.stack_bytes)},
-                       {"spill_stores", figure(f.spill_stores)},
-                       {"spill_loads", figure(f.spill_loads)},
-                       {"shared_bytes", figure(f.shared_bytes)},
-                       {"max_threads_per_block", figure(f.max_threads_per_block)}});
-  }
-  return {{"kernels", std::move(kernels)}, {"log", m.log}, {"compile_ms", m.compile_ms}};
-}
-
 int run_compile(const CompileCliOptions& opt) {
   if (!opt.listing_json.empty() && !opt.ptx && !opt.sass)
     throw_usage("--listing-json writes the listing --ptx or --sass asks for", "add --ptx or --sass");
@@ -101,7 +86,7 @@ int run_compile(const CompileCliOptions& opt) {
     listing = usercode::compiler_listing(m, opt.sass ? usercode::ListingKind::Sass : usercode::ListingKind::Ptx,
                                          disassembler);
   }
-  if (!opt.json.empty()) write_text_atomically(opt.json, facts_json(m).dump(2) + "\n");
+  if (!opt.json.empty()) write_text_atomically(opt.json, report::compile_facts_json(m).dump(2) + "\n");
   if (listing && !opt.listing_json.empty())
     write_text_atomically(opt.listing_json, report::listing_json(*listing, opt.file, opt.arch).dump(2) + "\n");
   fmt::print("{}: compiled for {} in {:.0f} ms (NVRTC {}){}\n", opt.file, opt.arch, m.compile_ms,

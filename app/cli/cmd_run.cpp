@@ -83,15 +83,6 @@ int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
   return run_user_kernel(u, global);
 }
 
-nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const std::string& input_name,
-                                const ImageShape& input_shape, int warmup) {
-  nlohmann::ordered_json j = to_json(report);
-  j["input"] = {{"path", input_name}, {"image", to_json(input_shape)}};
-  j["output"] = opt.output;
-  j["warmup"] = warmup;
-  return j;
-}
-
 int run_run(const RunOptions& opt, const GlobalOptions& global) {
   if (!opt.kernel_file.empty()) return run_own_kernel(opt, global);
   if (opt.kernel.empty())
@@ -128,8 +119,8 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   // The image first: if saving fails there is no report claiming an output that does not exist.
   save_image(to_file_layout(std::move(result.output), input_shape), opt.output);
   if (!opt.json.empty())
-    write_text_atomically(opt.json,
-                          run_json(result.report, opt, input.name, input_shape, request.warmup).dump(2) + "\n");
+    write_text_atomically(
+        opt.json, run_command_json(result.report, input.name, input_shape, opt.output, request.warmup).dump(2) + "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
   say_no_counters(result.report.counters_unavailable);

@@ -25,6 +25,7 @@
 #include "registry/registry.hpp"
 #include "sim/life_patterns.hpp"
 #include "sim/simulation.hpp"
+#include "sim/step_chunks.hpp"
 
 namespace ks::cli {
 
@@ -112,14 +113,6 @@ sim::LifePattern load_pattern(const std::string& what) {
   return sim::builtin_pattern(what);
 }
 
-// Steps per chunk between progress updates and Ctrl-C checks: doubled while a chunk takes under 50 ms, halved
-// above 400 ms, so a fast GPU does not wait on the host and a slow CPU still answers Ctrl-C promptly.
-long long next_chunk(long long chunk, double chunk_ms) {
-  if (chunk_ms < 50) return std::min<long long>(chunk * 2, 1 << 16);
-  if (chunk_ms > 400) return std::max<long long>(chunk / 2, 1);
-  return chunk;
-}
-
 int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   if (!opt.kernel_file.empty()) return run_own_step_kernel(opt, global);
   if (opt.kernel.empty())
@@ -203,7 +196,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
     if (opt.every > 0) {
       if (sim.generation() % opt.every == 0) write_frame();  // the last chunk may stop short of a multiple
     } else {
-      chunk = next_chunk(chunk, watch.elapsed_ms());
+      chunk = sim::next_step_chunk(chunk, watch.elapsed_ms());
     }
     const double done = double(sim.generation());
     const double seconds = clock.elapsed_ms() / 1000.0;

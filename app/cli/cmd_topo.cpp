@@ -30,7 +30,6 @@
 #include "io/atomic_file.hpp"
 #include "topo/sweep/checkpoint.hpp"
 #include "topo/sweep/rank_link.hpp"
-#include "topo/sweep/sweep_cost.hpp"
 #include "topo/sweep/sweep_worker.hpp"
 #include "topo/inputs/topology.hpp"
 #include "topo/inputs/traffic_generators.hpp"
@@ -93,11 +92,7 @@ RooflineFigures sweep_roofline(const topo::EvalResult& r, const topo::Problem& p
     }
     peaks.where = r.timing.device;
   }
-  const CostModel cost = topo::sweep_cost(problem, r.evaluations);
-  const double ms = r.timing.evaluations_per_second > 0
-                        ? 1000.0 * double(r.evaluations) / r.timing.evaluations_per_second
-                        : 0.0;
-  return roofline_figures(cost.operations, cost.bytes, ms, peaks);
+  return report::sweep_roofline(r, problem, peaks);
 }
 
 Prepared prepare(const TopoOptions& opt, Engine& engine) {

@@ -106,4 +106,16 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   return j;
 }
 
+nlohmann::ordered_json run_command_json(const RunReport& report, const std::string& input_path,
+                                        const ImageShape& input_shape, const std::string& output_path, int warmup) {
+  const auto text_or_null = [](const std::string& s) {
+    return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
+  };
+  nlohmann::ordered_json j = to_json(report);
+  j["input"] = {{"path", text_or_null(input_path)}, {"image", to_json(input_shape)}};
+  j["output"] = text_or_null(output_path);
+  j["warmup"] = warmup;
+  return j;
+}
+
 }  // namespace ks

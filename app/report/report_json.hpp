@@ -43,5 +43,10 @@ nlohmann::ordered_json to_json(const OccupancyReport& occupancy);
 nlohmann::ordered_json to_json(const ComputePeaks& peaks);
 nlohmann::ordered_json to_json(const RooflineFigures& figures);
 nlohmann::ordered_json to_json(const RunReport& report);
+// What `run --json` writes, and the Python module's Result.report: to_json(report) and then
+// "input": {"path", "image": the input's own shape}, "output": the file written, "warmup". An empty path or output
+// is null (an array handed to the Python module has no file).
+nlohmann::ordered_json run_command_json(const RunReport& report, const std::string& input_path,
+                                        const ImageShape& input_shape, const std::string& output_path, int warmup);
 
 }  // namespace ks

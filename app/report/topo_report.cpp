@@ -9,6 +9,7 @@
 #include "report/table.hpp"
 #include "report/text_format.hpp"
 #include "topo/inputs/numbers.hpp"
+#include "topo/sweep/sweep_cost.hpp"
 
 namespace ks::report {
 
@@ -237,6 +238,14 @@ std::string topo_csv(const topo::EvalResult& r, const TopoContext& ctx) {
       out += ",,,,\n";
   }
   return out;
+}
+
+RooflineFigures sweep_roofline(const topo::EvalResult& r, const topo::Problem& problem, const ComputePeaks& peaks) {
+  const CostModel cost = topo::sweep_cost(problem, r.evaluations);
+  const double ms = r.timing.evaluations_per_second > 0
+                        ? 1000.0 * double(r.evaluations) / r.timing.evaluations_per_second
+                        : 0.0;
+  return roofline_figures(cost.operations, cost.bytes, ms, peaks);
 }
 
 }  // namespace ks::report

@@ -24,6 +24,10 @@ struct TopoContext {
   std::optional<RooflineFigures> roofline;
 };
 
+// The sweep pass on the roofline under `peaks` (the CPU pool's, or the GPUs' summed): its cost
+// (topo/sweep/sweep_cost.hpp) over the time its evaluations took. TopoContext::roofline of `topo --json` and ks.topo.
+RooflineFigures sweep_roofline(const topo::EvalResult& r, const topo::Problem& problem, const ComputePeaks& peaks);
+
 // "ATLAM5 ATLAng ..." (node names in position order).
 std::vector<std::string> placement_names(const topo::TrafficSeries& traffic,
                                          const std::vector<int>& placement);

@@ -6,6 +6,7 @@
 #include <optional>
 #include <stdexcept>
 #include <type_traits>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -59,8 +60,9 @@ std::optional<std::size_t> checked_byte_size(const ImageShape& s) {
 
 }  // namespace
 
-// The checks of a shape and the allocation of its bytes: zeros, or (`copy` given) a copy written as allocated.
-void Image::allocate(ImageShape shape, const std::span<const std::byte>* copy) {
+// The checks of a shape and the allocation of its bytes: zeros, or (`copy` given) a copy written as allocated;
+// with `allocate_bytes` false only the checks (a borrowed image).
+void Image::allocate(ImageShape shape, const std::span<const std::byte>* copy, bool allocate_bytes) {
   // The all-zero shape is what Image() holds; accepting it keeps Image(other.shape()) valid for every image.
   const bool default_shape = shape.width == 0 && shape.height == 0 && shape.channels == 0;
   if (shape.width < 0 || shape.height < 0) {
@@ -83,6 +85,10 @@ void Image::allocate(ImageShape shape, const std::span<const std::byte>* copy) {
                 fmt::format("cannot allocate a {} image: {} bytes is more than the limit of {} bytes",
                             describe(shape), bytes, kMaxImageBytes),
                 "use a smaller image or crop it");
+  }
+  if (!allocate_bytes) {
+    shape_ = shape;
+    return;
   }
   if (copy && copy->size() != bytes)
     throw Error(ErrorKind::Internal, fmt::format("{} bytes given for a {} image of {} bytes", copy->size(),
@@ -107,6 +113,45 @@ void Image::allocate(ImageShape shape, const std::span<const std::byte>* copy) {
 Image::Image(ImageShape shape) { allocate(shape, nullptr); }
 
 Image::Image(ImageShape shape, std::span<const std::byte> bytes) { allocate(shape, &bytes); }
+
+Image Image::borrow(ImageShape shape, std::byte* data) {
+  Image img;
+  img.allocate(shape, nullptr, false);
+  if (shape.byte_size() != 0 && !data)
+    throw Error(ErrorKind::Internal, fmt::format("no memory given to borrow for a {} image", describe(shape)));
+  img.borrowed_ = shape.byte_size() != 0 ? data : nullptr;
+  return img;
+}
+
+Image::Image(const Image& other) : shape_(other.shape_) {
+  const std::span<const std::byte> bytes(other.data(), other.byte_size());
+  if (other.borrowed_)
+    allocate(other.shape_, &bytes);
+  else
+    bytes_ = other.bytes_;
+}
+
+Image& Image::operator=(const Image& other) {
+  if (this != &other) *this = Image(other);
+  return *this;
+}
+
+Image::Image(Image&& other) noexcept
+    : shape_(other.shape_),  // a moved-from image keeps its shape and no bytes, as a moved vector leaves it
+      bytes_(std::move(other.bytes_)),
+      borrowed_(std::exchange(other.borrowed_, nullptr)) {
+  other.bytes_.clear();
+}
+
+Image& Image::operator=(Image&& other) noexcept {
+  if (this != &other) {
+    shape_ = other.shape_;
+    bytes_ = std::move(other.bytes_);
+    other.bytes_.clear();
+    borrowed_ = std::exchange(other.borrowed_, nullptr);
+  }
+  return *this;
+}
 
 namespace {
 

@@ -1,6 +1,8 @@
 #pragma once
 // A host image: interleaved channels, rows packed without padding (row r starts at r * row_bytes()).
 // Kernels take U8 and F32; U16 exists so that 16-bit files load and save without loss.
+// An image owns its bytes, or borrows someone else's (Image::borrow: a numpy array handed to the Python module is
+// read in place, not copied).
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -36,6 +38,16 @@ class Image {
   // A copy of `bytes` (exactly the shape's byte size, else an Internal Error), without zero-filling first: for
   // results that arrive in memory the image does not own (a worker's shared memory).
   Image(ImageShape shape, std::span<const std::byte> bytes);
+  // An image over `data` (exactly the shape's byte size, packed as above), which it does not own or copy: the
+  // caller keeps that memory alive, and unchanged while anything reads the image. Copying a borrowed image makes
+  // an image that owns a copy; moving one moves the borrow. The shape is checked as for any image.
+  static Image borrow(ImageShape shape, std::byte* data);
+
+  Image(const Image& other);
+  Image& operator=(const Image& other);
+  Image(Image&& other) noexcept;
+  Image& operator=(Image&& other) noexcept;
+  ~Image() = default;
 
   const ImageShape& shape() const noexcept { return shape_; }
   int width() const noexcept { return shape_.width; }
@@ -43,33 +55,35 @@ class Image {
   int channels() const noexcept { return shape_.channels; }
   ElemType type() const noexcept { return shape_.type; }
   bool empty() const noexcept { return shape_.pixel_count() == 0; }
+  bool borrowed() const noexcept { return borrowed_ != nullptr; }
 
-  std::byte* data() noexcept { return bytes_.data(); }
-  const std::byte* data() const noexcept { return bytes_.data(); }
-  std::size_t byte_size() const noexcept { return bytes_.size(); }
+  std::byte* data() noexcept { return borrowed_ ? borrowed_ : bytes_.data(); }
+  const std::byte* data() const noexcept { return borrowed_ ? borrowed_ : bytes_.data(); }
+  std::size_t byte_size() const noexcept { return borrowed_ ? shape_.byte_size() : bytes_.size(); }
 
   template <class T>
   T* row(int y) noexcept {
-    return reinterpret_cast<T*>(bytes_.data() + std::size_t(y) * shape_.row_bytes());
+    return reinterpret_cast<T*>(data() + std::size_t(y) * shape_.row_bytes());
   }
   template <class T>
   const T* row(int y) const noexcept {
-    return reinterpret_cast<const T*>(bytes_.data() + std::size_t(y) * shape_.row_bytes());
+    return reinterpret_cast<const T*>(data() + std::size_t(y) * shape_.row_bytes());
   }
   template <class T>
   std::span<T> elements() noexcept {
-    return {reinterpret_cast<T*>(bytes_.data()), bytes_.size() / sizeof(T)};
+    return {reinterpret_cast<T*>(data()), byte_size() / sizeof(T)};
   }
   template <class T>
   std::span<const T> elements() const noexcept {
-    return {reinterpret_cast<const T*>(bytes_.data()), bytes_.size() / sizeof(T)};
+    return {reinterpret_cast<const T*>(data()), byte_size() / sizeof(T)};
   }
 
  private:
-  void allocate(ImageShape shape, const std::span<const std::byte>* copy);
+  void allocate(ImageShape shape, const std::span<const std::byte>* copy, bool allocate_bytes = true);
 
   ImageShape shape_{};
-  std::vector<std::byte> bytes_;
+  std::vector<std::byte> bytes_;   // what an owning image holds; empty while borrowing
+  std::byte* borrowed_ = nullptr;  // the memory a borrowing image reads (Image::borrow)
 };
 
 // Element type conversion. U8 <-> F32 maps 0..255 to 0..1; U16 <-> F32 maps 0..65535 to 0..1;

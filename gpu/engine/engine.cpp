@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "engine/device_stencil.hpp"
 #include "registry/registry.hpp"
 #include "stencil/cpu/simd/simd_target.hpp"
 #include "stencil/cpu/stencil_cpu.hpp"
@@ -37,14 +38,66 @@ const VariantSpec& resolve_variant(const KernelSpec& spec, const StencilRequest&
   return *v;
 }
 
-void check_input(const KernelSpec& spec, const Image& input) {
-  if (input.empty()) throw_usage("the input image is empty (0 pixels)", "load an image with at least one pixel");
-  if (!spec.takes(input.type()))
-    throw_usage(fmt::format("kernel '{}' does not take {} images", spec.id, to_string(input.type())),
+void check_input(const KernelSpec& spec, const ImageShape& input) {
+  if (input.pixel_count() == 0)
+    throw_usage("the input image is empty (0 pixels)", "load an image with at least one pixel");
+  if (!spec.takes(input.type))
+    throw_usage(fmt::format("kernel '{}' does not take {} images", spec.id, to_string(input.type)),
                 "convert with --type u8 or --type f32");
-  if (!spec.takes_channels(input.channels()))
-    throw_usage(fmt::format("kernel '{}' does not take {}-channel images", spec.id, input.channels()),
+  if (!spec.takes_channels(input.channels))
+    throw_usage(fmt::format("kernel '{}' does not take {}-channel images", spec.id, input.channels),
                 "convert to 1 or 4 channels first (prepare_stencil_input does)");
+}
+
+// A run as far as it goes without its pixels: the request checked (everything that needs no device), the plan,
+// and the report's head.
+struct PreparedRun {
+  StencilPlan plan;
+  StencilResult result;
+};
+
+PreparedRun prepare_run(const ImageShape& shape, const StencilRequest& req) {
+  const KernelSpec& spec = KernelRegistry::builtin().get(req.kernel);
+  if (spec.category != "stencil") throw_usage(fmt::format("'{}' is not an image stencil kernel", spec.id));
+  check_input(spec, shape);
+  if (req.repeat < 1) throw_usage(fmt::format("repeat={} must be at least 1", req.repeat));
+  if (req.warmup < 0) throw_usage(fmt::format("warmup={} must not be negative", req.warmup));
+  std::string variant;
+  resolve_variant(spec, req, variant);
+  if (req.backend == Backend::Cpu && req.block)
+    throw_usage("a block shape applies to the CUDA backend only", "drop --block, or add --backend cuda");
+  PreparedRun p{make_stencil_plan(spec.id, req.params), {}};
+  RunReport& r = p.result.report;
+  r.kernel = spec.id;
+  r.variant = variant;
+  r.backend = req.backend;
+  r.shape = shape;
+  r.params = req.params.as_text();
+  r.cost = spec.cost(shape, req.params);
+  return p;
+}
+
+// The CUDA run's figures into the report.
+void report_cuda_run(cuda::StencilRun& run, CudaContext& ctx, BlockShape block, StencilResult& result) {
+  RunReport& r = result.report;
+  result.output = std::move(run.output);
+  result.output_device = std::move(run.output_device);
+  r.device = ctx.device().name;
+  r.block = block;
+  r.upload_ms = run.upload_ms;
+  r.download_ms = run.download_ms;
+  r.kernel_time = TimingStats::of(std::move(run.kernel_ms));
+  r.occupancy = std::move(run.occupancy);
+  r.copy_bandwidth_gbps = ctx.copy_bandwidth_gbps();
+  r.counters = std::move(run.counters.counters);
+  r.counters_unavailable = std::move(run.counters.unavailable);
+}
+
+// The rates the report derives from the timings, against the backend's peaks.
+void finish_report(RunReport& r, const ComputePeaks& peaks) {
+  if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
+  if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
+  r.roofline = roofline_figures(r.cost.roofline_mix(), r.cost.bytes, r.kernel_time.median_ms, peaks);
 }
 
 void copy_alpha(const Image& from, Image& to) {
@@ -56,25 +109,11 @@ void copy_alpha(const Image& from, Image& to) {
 }  // namespace
 
 StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req) {
-  const KernelSpec& spec = KernelRegistry::builtin().get(req.kernel);
-  if (spec.category != "stencil") throw_usage(fmt::format("'{}' is not an image stencil kernel", spec.id));
-  check_input(spec, input);
-  if (req.repeat < 1) throw_usage(fmt::format("repeat={} must be at least 1", req.repeat));
-  if (req.warmup < 0) throw_usage(fmt::format("warmup={} must not be negative", req.warmup));
-  std::string variant;
-  resolve_variant(spec, req, variant);
-  if (req.backend == Backend::Cpu && req.block)
-    throw_usage("a block shape applies to the CUDA backend only", "drop --block, or add --backend cuda");
-  const StencilPlan plan = make_stencil_plan(spec.id, req.params);
-
-  StencilResult result;
+  PreparedRun prepared = prepare_run(input.shape(), req);
+  const StencilPlan& plan = prepared.plan;
+  const std::string variant = prepared.result.report.variant;
+  StencilResult& result = prepared.result;
   RunReport& r = result.report;
-  r.kernel = spec.id;
-  r.variant = variant;
-  r.backend = req.backend;
-  r.shape = input.shape();
-  r.params = req.params.as_text();
-  r.cost = spec.cost(input.shape(), req.params);
 
   if (req.backend == Backend::Cpu) {
     r.device = fmt::format("CPU ({} thread{})", pool().size(), pool().size() == 1 ? "" : "s");
@@ -99,24 +138,24 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
     outputs.device_keeps_input_alpha = req.keep_alpha;
     outputs.counters = req.counters;
     cuda::StencilRun run = cuda::run_stencil(ctx, plan, variant, input, block, req.warmup, req.repeat, outputs);
-    result.output = std::move(run.output);
-    result.output_device = std::move(run.output_device);
-    r.device = ctx.device().name;
-    r.block = block;
-    r.upload_ms = run.upload_ms;
-    r.download_ms = run.download_ms;
-    r.kernel_time = TimingStats::of(std::move(run.kernel_ms));
-    r.occupancy = std::move(run.occupancy);
-    r.copy_bandwidth_gbps = ctx.copy_bandwidth_gbps();
-    r.counters = std::move(run.counters.counters);
-    r.counters_unavailable = std::move(run.counters.unavailable);
+    report_cuda_run(run, ctx, block, result);
   }
   if (req.keep_alpha && input.channels() == 4 && !result.output.empty()) copy_alpha(input, result.output);
-  if (r.kernel_time.median_ms > 0) r.gbps = double(r.cost.bytes) / (r.kernel_time.median_ms * 1e6);
-  if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
-  r.roofline =
-      roofline_figures(r.cost.roofline_mix(), r.cost.bytes, r.kernel_time.median_ms, peaks(req.backend));
-  return result;
+  finish_report(r, peaks(req.backend));
+  return std::move(prepared.result);
+}
+
+StencilResult run_stencil_on_device(Engine& engine, const DeviceImageRef& input, const StencilRequest& req) {
+  if (req.backend != Backend::Cuda)
+    throw_usage("an image on the GPU runs on the CUDA backend", "ask for the CUDA backend, or copy it to the host");
+  PreparedRun prepared = prepare_run(input.shape, req);
+  CudaContext& ctx = engine.cuda();
+  const BlockShape block = req.block.value_or(BlockShape{});
+  cuda::StencilRun run = cuda::run_stencil_on_device(ctx, prepared.plan, prepared.result.report.variant, input,
+                                                     block, req.warmup, req.repeat, req.keep_alpha);
+  report_cuda_run(run, ctx, block, prepared.result);
+  finish_report(prepared.result.report, engine.peaks(Backend::Cuda));
+  return std::move(prepared.result);
 }
 
 Image prepare_stencil_input(const Image& loaded, std::optional<ElemType> to_type) {

@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <memory>
+#include <optional>
 
 #include "core/cuda/device_image.cuh"
 #include "core/cuda/event_timer.cuh"
@@ -51,6 +52,42 @@ StencilJob probe_job(CudaContext& ctx, const StencilPlan& plan, ElemType type, i
   return StencilJob{plan, ctx.device(), type, channels, 4096, 4096, block};
 }
 
+void check_counts(int warmup, int repeat) {
+  if (warmup < 0 || repeat < 1)
+    throw_usage("warm-up runs must be >= 0 and timed runs >= 1 (got " + std::to_string(warmup) + " and " +
+                std::to_string(repeat) + ")");
+}
+
+// `warmup` untimed launches, then `repeat` timed ones into `kernel_ms`.
+void time_launches(StencilLaunch& launch, cudaStream_t s, const DeviceImages& images, int warmup, int repeat,
+                   EventTimer& timer, std::vector<double>& kernel_ms) {
+  for (int i = 0; i < warmup; ++i) {
+    launch.run(s, images);
+    check_launch(launch.shape.name);
+  }
+  check(cudaStreamSynchronize(s), ("the warm-up runs of " + launch.shape.name).c_str());
+  kernel_ms.reserve(std::size_t(repeat));
+  for (int i = 0; i < repeat; ++i) {
+    timer.start();
+    launch.run(s, images);
+    check_launch(launch.shape.name);
+    timer.stop();
+    kernel_ms.push_back(timer.elapsed_ms());
+  }
+}
+
+// `result` on the GPU, finished, for a reader on another stream or in another library.
+DeviceImageRef keep_on_device(DeviceImage image, const ImageShape& shape, cudaStream_t s) {
+  check(cudaStreamSynchronize(s), "waiting for the result to stay on the GPU");
+  auto owner = std::make_shared<DeviceImage>(std::move(image));
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice");
+  return DeviceImageRef{owner->data(), owner->pitch(), shape, owner, device};
+}
+
+// Row starts and pitch the kernels can read in place (their aligned vector loads; cudaMallocPitch gives more).
+constexpr std::size_t kInPlaceAlignment = 256;
+
 }  // namespace
 
 StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::string& variant, const Image& in,
@@ -58,9 +95,7 @@ StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::str
   // The context's device, whichever device this thread last used (a process may hold a context per GPU).
   ctx.make_current();
   if (in.empty()) throw_usage("the image is empty", "give an image with at least one pixel");
-  if (warmup < 0 || repeat < 1)
-    throw_usage("warm-up runs must be >= 0 and timed runs >= 1 (got " + std::to_string(warmup) + " and " +
-                std::to_string(repeat) + ")");
+  check_counts(warmup, repeat);
   // Everything about the launch is checked before any device memory is taken or data moves.
   const StencilJob job{plan, ctx.device(), in.type(), in.channels(), in.width(), in.height(), block};
   StencilLaunch launch = make_launch(job, variant);
@@ -82,19 +117,7 @@ StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::str
   timer.stop();
   result.upload_ms = timer.elapsed_ms();
 
-  for (int i = 0; i < warmup; ++i) {
-    launch.run(s, images);
-    check_launch(launch.shape.name);
-  }
-  check(cudaStreamSynchronize(s), ("the warm-up runs of " + launch.shape.name).c_str());
-  result.kernel_ms.reserve(std::size_t(repeat));
-  for (int i = 0; i < repeat; ++i) {
-    timer.start();
-    launch.run(s, images);
-    check_launch(launch.shape.name);
-    timer.stop();
-    result.kernel_ms.push_back(timer.elapsed_ms());
-  }
+  time_launches(launch, s, images, warmup, repeat, timer, result.kernel_ms);
   if (outputs.counters)  // the same launch again: it writes the same output from the same input
     result.counters = ctx.read_counters([&] { launch.run(s, images); }, launch.shape.name);
 
@@ -110,12 +133,57 @@ StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::str
     if (outputs.device_keeps_input_alpha && in.channels() == 4)
       copy_alpha_on_device(din.data(), din.pitch(), dout.data(), dout.pitch(), in.shape(), s);
     // Finished before anyone else reads it: the display copies it on another thread's stream.
-    check(cudaStreamSynchronize(s), "waiting for the result to stay on the GPU");
-    auto owner = std::make_shared<DeviceImage>(std::move(dout));
-    int device = 0;
-    check(cudaGetDevice(&device), "cudaGetDevice");
-    result.output_device = DeviceImageRef{owner->data(), owner->pitch(), in.shape(), owner, device};
+    result.output_device = keep_on_device(std::move(dout), in.shape(), s);
   }
+  return result;
+}
+
+StencilRun run_stencil_on_device(CudaContext& ctx, const StencilPlan& plan, const std::string& variant,
+                                 const DeviceImageRef& in, BlockShape block, int warmup, int repeat,
+                                 bool keep_input_alpha) {
+  ctx.make_current();
+  const ImageShape& shape = in.shape;
+  if (!in || shape.pixel_count() == 0) throw_usage("the image is empty", "give an image with at least one pixel");
+  check_counts(warmup, repeat);
+  cudaPointerAttributes where{};
+  check(cudaPointerGetAttributes(&where, in.data), "cudaPointerGetAttributes (the input array)");
+  if (where.type != cudaMemoryTypeDevice && where.type != cudaMemoryTypeManaged)
+    throw_usage("the input array is not in device memory", "pass a CuPy or Numba device array, or a numpy array");
+  if (where.device != ctx.device().index)
+    throw_usage("the input array is on GPU " + std::to_string(where.device) + ", the CUDA backend runs on GPU " +
+                    std::to_string(ctx.device().index),
+                "move the array to that GPU first");
+  const StencilJob job{plan, ctx.device(), shape.type, shape.channels, shape.width, shape.height, block};
+  StencilLaunch launch = make_launch(job, variant);
+  StencilRun result;
+  result.occupancy = occupancy_of(ctx.device(), launch.shape);
+
+  // Whatever wrote the input (another library, another stream) has finished before the kernels read it.
+  check(cudaDeviceSynchronize(), "waiting for the input array's producer");
+  auto s = static_cast<cudaStream_t>(ctx.stream());
+  const std::size_t row_bytes = shape.row_bytes();
+  const std::size_t rows = std::size_t(shape.height);
+  DeviceImage dout(row_bytes, rows);
+  const bool in_place = reinterpret_cast<std::uintptr_t>(in.data) % kInPlaceAlignment == 0 &&
+                        in.pitch % kInPlaceAlignment == 0;
+  std::optional<DeviceImage> copy;
+  EventTimer timer(s);
+  if (!in_place) {
+    copy.emplace(row_bytes, rows);
+    timer.start();
+    check(cudaMemcpy2DAsync(copy->data(), copy->pitch(), in.data, in.pitch, row_bytes, rows,
+                            cudaMemcpyDeviceToDevice, s),
+          "cudaMemcpy2DAsync (the input array into aligned rows)");
+    timer.stop();
+    result.upload_ms = timer.elapsed_ms();
+  }
+  auto* src = copy ? copy->data() : static_cast<unsigned char*>(const_cast<void*>(in.data));
+  const std::size_t src_pitch = copy ? copy->pitch() : in.pitch;
+  const DeviceImages images{src, src_pitch, dout.data(), dout.pitch()};
+  time_launches(launch, s, images, warmup, repeat, timer, result.kernel_ms);
+  if (keep_input_alpha && shape.channels == 4)
+    copy_alpha_on_device(src, src_pitch, dout.data(), dout.pitch(), shape, s);
+  result.output_device = keep_on_device(std::move(dout), shape, s);
   return result;
 }
 

@@ -40,6 +40,16 @@ struct StencilOutputs {
 StencilRun run_stencil(CudaContext& ctx, const StencilPlan& plan, const std::string& variant, const Image& in,
                        BlockShape block, int warmup, int repeat, const StencilOutputs& outputs = {});
 
+// The same on an image already on the GPU (the Python module's CuPy and Numba arrays), nothing crossing to the
+// host: work queued before on any stream finishes first; `in` (device memory of the context's device) is read
+// where it lies when its start and pitch are multiples of 256 bytes (rows aligned as cudaMallocPitch aligns them,
+// which the kernels' vector loads rely on), else it is copied once on the device into a pitched buffer (timed as
+// upload_ms). The result stays on the GPU (StencilRun::output_device, finished; with `keep_input_alpha` 4 channels
+// take the input's alpha) and StencilRun::output stays empty.
+StencilRun run_stencil_on_device(CudaContext& ctx, const StencilPlan& plan, const std::string& variant,
+                                 const DeviceImageRef& in, BlockShape block, int warmup, int repeat,
+                                 bool keep_input_alpha);
+
 // The occupancy the variant's main kernel would get at this block shape, and a usage Error if it cannot run.
 OccupancyReport stencil_occupancy(CudaContext& ctx, const StencilPlan& plan, const std::string& variant,
                                   ElemType type, int channels, BlockShape block);

@@ -9,6 +9,10 @@ StencilRun run_stencil(CudaContext&, const StencilPlan&, const std::string&, con
                        const StencilOutputs&) {
   throw_no_cuda();
 }
+StencilRun run_stencil_on_device(CudaContext&, const StencilPlan&, const std::string&, const DeviceImageRef&,
+                                 BlockShape, int, int, bool) {
+  throw_no_cuda();
+}
 OccupancyReport stencil_occupancy(CudaContext&, const StencilPlan&, const std::string&, ElemType, int,
                                   BlockShape) {
   throw_no_cuda();
