@@ -13,6 +13,8 @@
 #include "cli/request_checks.hpp"
 #include "cli/user_kernel_run.hpp"
 #include "report/text_format.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
@@ -77,9 +79,9 @@ int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
   return run_user_kernel(u, global);
 }
 
-nlohmann::ordered_json run_json(const RunReport& report, const RunOptions& opt, const std::string& input_name,
-                                const ImageShape& input_shape, int warmup) {
-  nlohmann::ordered_json j = to_json(report);
+nlohmann::ordered_json run_json(const RunReport& report, const DeviceInfo* device, const RunOptions& opt,
+                                const std::string& input_name, const ImageShape& input_shape, int warmup) {
+  nlohmann::ordered_json j = to_json(report, device);
   j["input"] = {{"path", input_name}, {"image", to_json(input_shape)}};
   j["output"] = opt.output;
   j["warmup"] = warmup;
@@ -117,16 +119,18 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   const ImageShape input_shape = input.image.shape();
   const auto loaded = std::make_shared<const Image>(std::move(input.image));
   StencilResult result = engine.run_stencil(*prepare_stencil_input(loaded, type), request);
+  const DeviceInfo* device = device_of(engine, request.backend);
 
   // The image first: if saving fails there is no report claiming an output that does not exist.
   save_image(to_file_layout(std::move(result.output), input_shape), opt.output);
   if (!opt.json.empty())
     write_text_atomically(opt.json,
-                          run_json(result.report, opt, input.name, input_shape, request.warmup).dump(2) + "\n");
+                          run_json(result.report, device, opt, input.name, input_shape, request.warmup).dump(2) + "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
   fmt::print("input {} ({})\n", input.name, format_shape(input_shape));
   fmt::print("{}", run_report_text(result.report));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device), result.report.counters.has_value()));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   return 0;

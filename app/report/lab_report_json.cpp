@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "report/report_json.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 
 namespace ks {
 
@@ -48,7 +50,7 @@ nlohmann::ordered_json launch_json(const lab::LaunchArithmetic& a) {
 
 }  // namespace
 
-nlohmann::ordered_json to_json(const lab::LabReport& r) {
+nlohmann::ordered_json to_json(const lab::LabReport& r, const DeviceInfo* device) {
   nlohmann::ordered_json j = report_head(kLabReportSchema, r.kernel, r.variant, r.backend, r.device);
   nlohmann::ordered_json dims = nlohmann::ordered_json::array();
   for (int i = 0; i < r.size.rank(); ++i) dims.push_back(r.size.dims[std::size_t(i)]);
@@ -113,6 +115,8 @@ nlohmann::ordered_json to_json(const lab::LabReport& r) {
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
   j["timeline"] = bars_json(r.timeline);
   j["serial_timeline"] = bars_json(r.serial_timeline);
+  j["first_launch_ms"] = optional_ms(r.first_launch_ms);
+  j["why"] = report::why_json(report::explain_why(r, device));
   return j;
 }
 

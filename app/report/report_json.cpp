@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
+
 namespace ks {
 
 namespace {
@@ -81,7 +84,11 @@ nlohmann::ordered_json report_head(const char* schema, const std::string& kernel
   return j;
 }
 
-nlohmann::ordered_json to_json(const RunReport& r) {
+nlohmann::ordered_json optional_ms(const std::optional<double>& ms) {
+  return ms ? nlohmann::ordered_json(finite(*ms)) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json to_json(const RunReport& r, const DeviceInfo* device) {
   nlohmann::ordered_json j = report_head(kRunReportSchema, r.kernel, r.variant, r.backend, r.device);
   j["cpu_simd"] = r.cpu_simd.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.cpu_simd);
   j["image"] = to_json(r.shape);
@@ -100,6 +107,8 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["percent_of_copy"] = finite(r.percent_of_copy);
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
   j["roofline"] = to_json(r.roofline);
+  j["first_launch_ms"] = optional_ms(r.first_launch_ms);
+  j["why"] = report::why_json(report::explain_why(r, device));
   return j;
 }
 

@@ -14,7 +14,9 @@
 //   "gbps": .., "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend for the last two
 //   "occupancy": {"kernel_name", "block_threads", "registers_per_thread", "static_shared_bytes",
 //                 "dynamic_shared_bytes", "active_blocks_per_sm", "occupancy", "limiter"} | null,
-//   "roofline": <to_json(RooflineFigures)>
+//   "roofline": <to_json(RooflineFigures)>,
+//   "first_launch_ms": the first warm-up launch (module loading included) | null without warm-up,
+//   "why": [{"id", "finding", "fix"}, ...]    the "Why is it slow" findings (report/why_explain.hpp)
 // }
 // The roofline figures (every report carries them: run, bench, sim, topo, lab):
 //   {"arithmetic_intensity": operations / bytes, "gflops": .., "gbps": .., "attainable_gflops": the roof
@@ -22,6 +24,7 @@
 //    "percent_of_roof": .., "peaks": {"memory_gbps": .., "fma_gflops": .., "where": "CPU (16 threads)"}}
 #include <nlohmann/json.hpp>
 
+#include "core/device_info.hpp"
 #include "core/image.hpp"
 #include "core/occupancy.hpp"
 #include "core/peaks.hpp"
@@ -41,6 +44,10 @@ nlohmann::ordered_json to_json(const TimingStats& stats);
 nlohmann::ordered_json to_json(const OccupancyReport& occupancy);
 nlohmann::ordered_json to_json(const ComputePeaks& peaks);
 nlohmann::ordered_json to_json(const RooflineFigures& figures);
-nlohmann::ordered_json to_json(const RunReport& report);
+// A duration that may be missing: the number, or null.
+nlohmann::ordered_json optional_ms(const std::optional<double>& ms);
+// `device`: the GPU the run used (or a device model), for the "why" findings that need its SMs and limits
+// (the tail effect, a block that raises the occupancy); null: those are not looked for.
+nlohmann::ordered_json to_json(const RunReport& report, const DeviceInfo* device = nullptr);
 
 }  // namespace ks

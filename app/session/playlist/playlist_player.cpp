@@ -23,6 +23,7 @@ struct MergedState {
   std::optional<std::string> kernel, backend, variant, type, block, colormap;
   std::map<std::string, std::string> params;  // since the latest step that chose the kernel
   std::optional<bool> panels, split, play;
+  std::optional<std::vector<std::string>> sections;
   std::optional<std::pair<int, int>> grid;
   std::optional<std::string> kernel_file;  // "": the built-in
   std::vector<std::pair<std::string, std::string>> kernel_params;
@@ -54,6 +55,7 @@ MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
     take(m.colormap, s.colormap);
     take(m.panels, s.panels);
     take(m.split, s.split);
+    take(m.sections, s.sections);
     take(m.play, s.play);
     take(m.grid, s.grid);
     if (s.kernel_file) {
@@ -208,7 +210,7 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
     if (step.ok() && step.steps) attempt("steps", [&] { session.simulation().step(*step.steps); });
   }
   session.request_run();
-  return {m.panels, m.split, m.colormap};
+  return {m.panels, m.split, m.colormap, m.sections};
 }
 
 }  // namespace ks::app
