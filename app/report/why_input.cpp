@@ -36,30 +36,54 @@ ParamSet params_of(const KernelSpec& spec, const std::vector<std::pair<std::stri
   return params;
 }
 
-void fill_common(WhyInput& in, const std::optional<BlockShape>& block, const std::optional<OccupancyReport>& occupancy,
-                 const DeviceInfo* device) {
-  in.block = block;
-  in.occupancy = occupancy;
+// What every report holds under the same names.
+template <class Report>
+WhyInput common_input(const char* family, const Report& r, const TimingStats& kernel_time, const DeviceInfo* device) {
+  WhyInput in;
+  in.family = family;
+  in.kernel = r.kernel;
+  in.variant = r.variant;
+  in.params = r.params;
+  in.backend = r.backend;
+  in.block = r.block;
+  in.occupancy = r.occupancy;
   if (device) in.device = *device;
+  in.kernel_time = kernel_time;
+  in.first_launch_ms = r.first_launch_ms;
+  in.copy_bandwidth_gbps = r.copy_bandwidth_gbps;
+  in.roofline = r.roofline;
+  in.counters = r.counters;
+  return in;
+}
+
+using GeometryAt = std::function<std::optional<LaunchGeometry>(BlockShape)>;
+using ResourcesOf = std::function<std::optional<KernelResources>(const LaunchGeometry&)>;
+
+// A 2-D launch of one thread per pixel or cell: how its grid fills the device at the run's block, and the
+// grid and resources at the candidate blocks, from the family's geometry and resource table.
+void add_launch(WhyInput& in, const GeometryAt& geometry_at, const ResourcesOf& resources_of) {
+  if (auto g = geometry_at(*in.block); g && in.device && in.occupancy)
+    in.fill = WhyLaunchFill{g->blocks(), in.device->sm_count, in.occupancy->active_blocks_per_sm};
+  in.candidate_blocks = warp_wide_blocks();
+  in.grid_blocks_at = [geometry_at](BlockShape b) -> long long {
+    const auto g = geometry_at(b);
+    return g ? g->blocks() : 0;
+  };
+  in.resources_at = [geometry_at, resources_of, measured = in.occupancy](BlockShape b) -> std::optional<BlockResources> {
+    const auto g = geometry_at(b);
+    if (!g) return std::nullopt;
+    const auto table = resources_of(*g);
+    if (!table) return std::nullopt;
+    return resources_from(*table, b, measured);
+  };
 }
 
 }  // namespace
 
 WhyInput why_input(const RunReport& r, const DeviceInfo* device) {
-  WhyInput in;
-  in.family = "stencil";
-  in.kernel = r.kernel;
-  in.variant = r.variant;
-  in.params = r.params;
-  in.backend = r.backend;
-  fill_common(in, r.block, r.occupancy, device);
-  in.kernel_time = r.kernel_time;
+  WhyInput in = common_input("stencil", r, r.kernel_time, device);
   in.upload_ms = r.upload_ms;
   in.download_ms = r.download_ms;
-  in.first_launch_ms = r.first_launch_ms;
-  in.copy_bandwidth_gbps = r.copy_bandwidth_gbps;
-  in.roofline = r.roofline;
-  in.counters = r.counters;
   // The naive kernels load one pixel a lane (all its channels); tiled and separable load vectors of their own.
   if (r.variant == "naive") in.lane_bytes = int(elem_size(r.shape.type)) * r.shape.channels;
 
@@ -73,44 +97,23 @@ WhyInput why_input(const RunReport& r, const DeviceInfo* device) {
   }
   const ImageShape shape = r.shape;
   const std::string variant = r.variant;
-  auto geometry_at = [plan, shape, variant](BlockShape b) {
-    return stencil_geometry(plan, variant, shape.width, shape.height, b, shape.type, shape.channels).geometry;
-  };
-  if (auto g = geometry_at(*r.block); g && device && r.occupancy)
-    in.fill = WhyLaunchFill{g->blocks(), device->sm_count, r.occupancy->active_blocks_per_sm};
-  in.candidate_blocks = warp_wide_blocks();
-  in.grid_blocks_at = [geometry_at](BlockShape b) -> long long {
-    const auto g = geometry_at(b);
-    return g ? g->blocks() : 0;
-  };
-  in.resources_at = [plan, shape, variant, geometry_at,
-                     measured = r.occupancy](BlockShape b) -> std::optional<BlockResources> {
-    const auto g = geometry_at(b);
-    if (!g) return std::nullopt;
-    const auto table = stencil_kernel_resources(plan, variant, shape.type, shape.channels, *g);
-    if (!table) return std::nullopt;
-    return resources_from(*table, b, measured);
-  };
+  add_launch(
+      in,
+      [plan, shape, variant](BlockShape b) {
+        return stencil_geometry(plan, variant, shape.width, shape.height, b, shape.type, shape.channels).geometry;
+      },
+      [plan, shape, variant](const LaunchGeometry& g) {
+        return stencil_kernel_resources(plan, variant, shape.type, shape.channels, g);
+      });
   return in;
 }
 
 WhyInput why_input(const lab::LabReport& r, const DeviceInfo* device) {
-  WhyInput in;
-  in.family = "lab";
-  in.kernel = r.kernel;
-  in.variant = r.variant;
-  in.params = r.params;
-  in.backend = r.backend;
-  fill_common(in, r.block, r.occupancy, device);
-  in.kernel_time = r.kernel_time;
+  WhyInput in = common_input("lab", r, r.kernel_time, device);
   in.upload_ms = r.upload_time.median_ms;
   in.download_ms = r.download_time.median_ms;
-  in.first_launch_ms = r.first_launch_ms;
   if (r.backend == Backend::Cuda) in.host = r.host;
   in.streams = r.streams;
-  in.copy_bandwidth_gbps = r.copy_bandwidth_gbps;
-  in.roofline = r.roofline;
-  in.counters = r.counters;
   if (r.launch)
     in.fill = WhyLaunchFill{r.launch->blocks, r.launch->sms, r.launch->blocks_per_sm};
   const KernelSpec* spec = KernelRegistry::builtin().find(r.kernel);
@@ -128,42 +131,16 @@ WhyInput why_input(const lab::LabReport& r, const DeviceInfo* device) {
 }
 
 WhyInput why_input(const SimulationReport& r, const DeviceInfo* device) {
-  WhyInput in;
-  in.family = "simulation";
-  in.kernel = r.kernel;
-  in.variant = r.variant;
-  in.params = r.params;
-  in.backend = r.backend;
-  fill_common(in, r.block, r.occupancy, device);
-  in.kernel_time = r.step_time;
-  in.first_launch_ms = r.first_launch_ms;
-  in.copy_bandwidth_gbps = r.copy_bandwidth_gbps;
-  in.roofline = r.roofline;
-  in.counters = r.counters;
+  WhyInput in = common_input("simulation", r, r.step_time, device);
   // Life's cells are bytes (bit-packed: 64-bit words), heat's and Gray-Scott's floats (strip: 4 at a time).
   if (r.kernel == "life") in.lane_bytes = r.variant == "bitpacked" ? 8 : 1;
   else in.lane_bytes = r.variant == "strip" ? 16 : 4;
   if (!r.block || r.backend != Backend::Cuda) return in;
   const std::string kernel = r.kernel, variant = r.variant;
   const int width = r.width, height = r.height;
-  auto geometry_at = [kernel, variant, width, height](BlockShape b) {
-    return sim_geometry(kernel, variant, width, height, b).geometry;
-  };
-  if (auto g = geometry_at(*r.block); g && device && r.occupancy)
-    in.fill = WhyLaunchFill{g->blocks(), device->sm_count, r.occupancy->active_blocks_per_sm};
-  in.candidate_blocks = warp_wide_blocks();
-  in.grid_blocks_at = [geometry_at](BlockShape b) -> long long {
-    const auto g = geometry_at(b);
-    return g ? g->blocks() : 0;
-  };
-  in.resources_at = [kernel, variant, geometry_at,
-                     measured = r.occupancy](BlockShape b) -> std::optional<BlockResources> {
-    const auto g = geometry_at(b);
-    if (!g) return std::nullopt;
-    const auto table = sim_kernel_resources(kernel, variant, *g);
-    if (!table) return std::nullopt;
-    return resources_from(*table, b, measured);
-  };
+  add_launch(
+      in, [kernel, variant, width, height](BlockShape b) { return sim_geometry(kernel, variant, width, height, b).geometry; },
+      [kernel, variant](const LaunchGeometry& g) { return sim_kernel_resources(kernel, variant, g); });
   return in;
 }
 

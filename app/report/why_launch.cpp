@@ -93,7 +93,11 @@ void tail_effect(const WhyInput& in, std::vector<WhyFinding>& out) {
     }
   }
   if (fix.empty())
-    fix = fmt::format("a larger input (at least {} blocks: one full wave), or more work per launch", slots);
+    fix = f.blocks < slots
+              ? fmt::format("a larger input (at least {} blocks: one full wave), or smaller blocks", slots)
+              : fmt::format("a grid of whole waves: a block or an input size that makes the blocks a multiple of "
+                            "{}, or many more waves (a larger input)",
+                            slots);
   out.push_back({"tail-effect", std::move(finding), std::move(fix)});
 }
 

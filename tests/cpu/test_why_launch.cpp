@@ -56,6 +56,19 @@ TEST(WhyLaunch, ATinyImageLeavesMostSmsIdle) {
   EXPECT_NE(f->finding.find("100 SMs have nothing to do"), std::string::npos) << f->finding;
 }
 
+TEST(WhyLaunch, APartialSecondWave) {
+  // 1024x296 in 32x8 blocks: 32 x 37 = 1184 blocks over 1056 slots; the second wave holds 128 blocks, 12.1% of
+  // the slots, and the GPU stands 1 - 1.121 / 2 = 43.9% idle over the two waves.
+  RunReport r = why_test::cuda_stencil_report("box", "naive", 1024, 296, {32, 8});
+  r.occupancy = why_test::occupancy(256, 30, 8, 1.0, "warps");
+  const auto findings = report::explain_why(r, &why_test::h100());
+  const auto* f = find(findings, "tail-effect");
+  ASSERT_NE(f, nullptr);
+  EXPECT_NE(f->finding.find("1184 blocks run in 2 waves of 1056"), std::string::npos) << f->finding;
+  EXPECT_NE(f->finding.find("12.1%"), std::string::npos) << f->finding;
+  EXPECT_NE(f->finding.find("43.9%"), std::string::npos) << f->finding;
+}
+
 TEST(WhyLaunch, ALargeImageFillsItsWaves) {
   // 8192x8192 in 32x8 blocks: 256 x 1024 = 262144 blocks over 132 x 8 = 1056 slots: 248.2 waves, the last
   // one a fifth full, 0.3% of the GPU idle over the run.

@@ -31,7 +31,7 @@ TEST(WhyTiming, CopiesFromPageableMemoryDominate) {
   const auto* f = find(findings, "transfers-dominate");
   ASSERT_NE(f, nullptr);
   // 10 + 5 = 15 ms of copies against a 0.5 ms kernel: 30x.
-  EXPECT_NE(f->finding.find("15.0 ms"), std::string::npos) << f->finding;
+  EXPECT_NE(f->finding.find("15.00 ms"), std::string::npos) << f->finding;
   EXPECT_NE(f->finding.find("30.0x"), std::string::npos) << f->finding;
   EXPECT_NE(f->finding.find("pageable"), std::string::npos) << f->finding;
   EXPECT_NE(f->fix.find("--host pinned"), std::string::npos) << f->fix;
@@ -63,7 +63,7 @@ TEST(WhyTiming, AFirstLaunchThatLoadsTheModule) {
   const auto findings = report::explain_why(r);
   const auto* f = find(findings, "first-launch");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE(f->finding.find("42.0 ms"), std::string::npos) << f->finding;
+  EXPECT_NE(f->finding.find("42.00 ms"), std::string::npos) << f->finding;
   EXPECT_NE(f->finding.find("140x"), std::string::npos) << "42 / 0.3: " << f->finding;
   EXPECT_NE(f->fix.find("--warmup"), std::string::npos) << f->fix;
   r.first_launch_ms = 0.35;  // a little slower than the median: clocks, not loading
@@ -85,7 +85,7 @@ TEST(WhyRoofline, AMemoryBoundKernelFarBelowTheCopyBandwidth) {
   const auto findings = report::explain_why(r);
   const auto* f = find(findings, "memory-far-below-copy");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE(f->finding.find("200 GB/s"), std::string::npos) << f->finding;
+  EXPECT_NE(f->finding.find("200.0 GB/s"), std::string::npos) << f->finding;
   EXPECT_NE(f->finding.find("20.0%"), std::string::npos) << f->finding;
   EXPECT_NE(f->fix.find("--variant tiled"), std::string::npos) << f->fix;
   // 2 GB in 2.5 ms: 800 GB/s, 80% of the copy.

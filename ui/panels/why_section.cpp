@@ -11,7 +11,9 @@
 #include "core/device_models.hpp"
 #include "panels/panel_sections.hpp"
 #include "report/why_explain.hpp"
+#include "session/lab/lab_document.hpp"
 #include "session/launch/launch_picture.hpp"
+#include "session/simulation/simulation_runner.hpp"
 #include "session/session.hpp"
 
 namespace ks::ui::panels {
@@ -64,7 +66,7 @@ std::vector<report::WhyFinding> modelled_launch(app::Session& s, std::string& he
   in.occupancy = p.occupancy;
   in.device = model;
   if (p.occupancy) in.fill = report::WhyLaunchFill{p.geometry->blocks(), model.sm_count, p.occupancy->active_blocks_per_sm};
-  heading = fmt::format("The {} variant's launch on {} (modelled, no GPU here):", p.variant, p.device_name);
+  heading = fmt::format("The {} variant's launch on {}, modelled (no GPU here):", p.variant, p.device_name);
   return report::explain_why(in);
 }
 
