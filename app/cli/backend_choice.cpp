@@ -34,10 +34,6 @@ Backend choose_checked_backend(const std::string& backend, const std::string& va
   return chosen;
 }
 
-}  // namespace ks::cli
-
-namespace ks::cli {
-
 const DeviceInfo* device_of(Runtime& runtime, Backend backend) {
   return backend == Backend::Cuda ? &runtime.cuda().device() : nullptr;
 }

@@ -189,7 +189,8 @@ std::string bench_csv(const std::vector<BenchRow>& rows) {
 nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
                                   const std::string& cpu_device, const std::string& cpu_simd,
                                   const std::string& cuda_device,
-                                  const std::map<Backend, ComputePeaks>& peaks, const DeviceInfo* cuda_device_info) {
+                                  const std::map<Backend, ComputePeaks>& peaks,
+                                  const DeviceInfo* cuda_device_info) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
     const BenchCase& c = r.bench_case;

@@ -29,7 +29,8 @@ std::string bench_why_summary(const std::vector<BenchRow>& rows, const DeviceInf
     }
   }
   if (order.empty()) return {};
-  std::string s = "Why (by finding; `run` or `lab` on one case explains it in full, --json has every row's):\n";
+  std::string s =
+      "Why (by finding; `run` or `lab` on one case explains it in full, --json has every row's):\n";
   for (const std::string& id : order) {
     const std::vector<std::string>& names = cases[id];
     std::string line = fmt::format("{} in {} of {} cases: ", id, names.size(), ok);

@@ -189,7 +189,8 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   if (!opt.json.empty()) write_text_atomically(opt.json, to_json(result.report, device).dump(2) + "\n");
   if (!opt.csv.empty()) write_text_atomically(opt.csv, lab_csv(result.report));
   fmt::print("{}", lab_report_text(result.report));
-  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device), result.report.counters.has_value()));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device),
+                                         result.report.counters.has_value()));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array {})\n", file, name);
   if (!opt.output.empty() && result.image) fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);

@@ -125,12 +125,14 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   save_image(to_file_layout(std::move(result.output), input_shape), opt.output);
   if (!opt.json.empty())
     write_text_atomically(opt.json,
-                          run_json(result.report, device, opt, input.name, input_shape, request.warmup).dump(2) + "\n");
+                          run_json(result.report, device, opt, input.name, input_shape, request.warmup).dump(2) +
+                              "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
   fmt::print("input {} ({})\n", input.name, format_shape(input_shape));
   fmt::print("{}", run_report_text(result.report));
-  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device), result.report.counters.has_value()));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device),
+                                         result.report.counters.has_value()));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   return 0;

@@ -37,12 +37,12 @@ void uncoalesced(const WhyInput& in, const KernelCounters& c, std::vector<WhyFin
   const bool scattered = in.lane_bytes > 0 ? measured > why_limits::kUncoalescedFactor * ideal
                                            : measured > why_limits::kUncoalescedSectorsUnknownWidth;
   if (!scattered) return;
-  std::string finding = fmt::format(
-      "Uncoalesced {}: each warp-wide {} touches {:.1f} sectors of 32 bytes", load_side ? "loads" : "stores",
-      load_side ? "load" : "store", measured);
+  std::string finding = fmt::format("Uncoalesced {}: each warp-wide {} touches {:.1f} sectors of 32 bytes",
+                                    load_side ? "loads" : "stores", load_side ? "load" : "store", measured);
   if (in.lane_bytes > 0)
-    finding += fmt::format(" where 32 lanes reading consecutive {}-byte elements need {:.0f} ({:.1f}x as many)",
-                           in.lane_bytes, ideal, measured / ideal);
+    finding +=
+        fmt::format(" where 32 lanes reading consecutive {}-byte elements need {:.0f} ({:.1f}x as many)",
+                    in.lane_bytes, ideal, measured / ideal);
   finding += ": the lanes' addresses are scattered, and every extra sector is memory traffic.";
   out.push_back({"uncoalesced", std::move(finding),
                  code_fix(in, "make consecutive lanes (threadIdx.x) read consecutive addresses")});
@@ -54,11 +54,12 @@ void bank_conflicts(const WhyInput& in, const KernelCounters& c, std::vector<Why
   const std::string later = variant_fix(in);
   out.push_back(
       {"bank-conflicts",
-       fmt::format("Shared-memory bank conflicts: {:.2f} extra wavefronts per shared instruction ({:.3g} "
-                   "conflicts over {:.3g} shared loads and stores): lanes of a warp hit the same bank and wait "
-                   "for each other.",
-                   per_instruction, c.shared_load_bank_conflicts + c.shared_store_bank_conflicts,
-                   c.shared_load_instructions + c.shared_store_instructions),
+       fmt::format(
+           "Shared-memory bank conflicts: {:.2f} extra wavefronts per shared instruction ({:.3g} "
+           "conflicts over {:.3g} shared loads and stores): lanes of a warp hit the same bank and wait "
+           "for each other.",
+           per_instruction, c.shared_load_bank_conflicts + c.shared_store_bank_conflicts,
+           c.shared_load_instructions + c.shared_store_instructions),
        later.empty() ? "pad the shared tile's rows by one 4-byte word, so that a column's elements fall in "
                        "different banks (Edit a copy in the Source section)"
                      : later});
@@ -70,13 +71,14 @@ void achieved_occupancy(const WhyInput& in, const KernelCounters& c, std::vector
   if (in.occupancy) {
     const double theoretical = 100 * in.occupancy->occupancy;
     if (theoretical - achieved < why_limits::kAchievedBelowTheoreticalPoints) return;
-    out.push_back({"low-achieved-occupancy",
-                   fmt::format("Achieved occupancy {:.0f}% against a theoretical {:.0f}%: the SMs were often "
-                               "short of warps, not of resources (blocks ending at different times, a partial "
-                               "last wave, or a grid smaller than the GPU).",
-                               achieved, theoretical),
-                   "more, smaller blocks (a smaller --block) or a larger input, so that every SM has blocks "
-                   "waiting"});
+    out.push_back(
+        {"low-achieved-occupancy",
+         fmt::format("Achieved occupancy {:.0f}% against a theoretical {:.0f}%: the SMs were often "
+                     "short of warps, not of resources (blocks ending at different times, a partial "
+                     "last wave, or a grid smaller than the GPU).",
+                     achieved, theoretical),
+         "more, smaller blocks (a smaller --block) or a larger input, so that every SM has blocks "
+         "waiting"});
     return;
   }
   if (achieved >= 100 * why_limits::kLowOccupancy) return;

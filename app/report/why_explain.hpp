@@ -1,8 +1,8 @@
 #pragma once
 // "Why is it slow": the pitfalls of one run, each in a sentence with its numbers and the variant, block or
-// option of kernelscope that fixes it. Reads what a report holds (launch, occupancy, timings, roofline, device)
-// and the hardware counters when the run has them; without them it says nothing about what only they show
-// (coalescing, bank conflicts, achieved occupancy, divergence). Shared by the CLI and the app.
+// option of kernelscope that fixes it. Reads what a report holds (launch, occupancy, timings, roofline,
+// device) and the hardware counters when the run has them; without them it says nothing about what only they
+// show (coalescing, bank conflicts, achieved occupancy, divergence). Shared by the CLI and the app.
 //
 //   auto findings = explain_why(why_input(report, &engine.cuda().device()));
 //   fmt::print("{}", why_paragraph(findings, report.counters.has_value()));

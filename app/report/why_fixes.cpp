@@ -64,10 +64,9 @@ std::optional<BlockChoice> block_raising_occupancy(const WhyInput& in, double oc
   for (const BlockShape& b : in.candidate_blocks) {
     const auto limits = occupancy_at(in, b);
     if (!limits) continue;
-    const bool better =
-        !best || limits->occupancy > best->limits.occupancy + 1e-9 ||
-        (std::abs(limits->occupancy - best->limits.occupancy) <= 1e-9 &&
-         std::abs(b.threads() - threads) < std::abs(best->block.threads() - threads));
+    const bool better = !best || limits->occupancy > best->limits.occupancy + 1e-9 ||
+                        (std::abs(limits->occupancy - best->limits.occupancy) <= 1e-9 &&
+                         std::abs(b.threads() - threads) < std::abs(best->block.threads() - threads));
     if (better) best = BlockChoice{b, *limits};
   }
   if (!best || (best->limits.occupancy - occupancy) * 100 < gain_points) return std::nullopt;

@@ -10,8 +10,8 @@
 namespace ks::report::why {
 
 // The variants of the run's kernel after its own, on its backend, that can run its parameters: the registry
-// lists each kernel's variants from the lesson to the fastest (naive, tiled, separable; atomic, shared, warp).
-// Empty for a user's kernel or the last variant.
+// lists each kernel's variants from the lesson to the fastest (naive, tiled, separable; atomic, shared,
+// warp). Empty for a user's kernel or the last variant.
 std::vector<std::string> later_variants(const WhyInput& in);
 // "--variant tiled (Each block loads its tile ... once, then computes)" for the next variant, and the one
 // after it by name; empty when there is none.

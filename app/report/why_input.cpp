@@ -38,7 +38,8 @@ ParamSet params_of(const KernelSpec& spec, const std::vector<std::pair<std::stri
 
 // What every report holds under the same names.
 template <class Report>
-WhyInput common_input(const char* family, const Report& r, const TimingStats& kernel_time, const DeviceInfo* device) {
+WhyInput common_input(const char* family, const Report& r, const TimingStats& kernel_time,
+                      const DeviceInfo* device) {
   WhyInput in;
   in.family = family;
   in.kernel = r.kernel;
@@ -69,7 +70,8 @@ void add_launch(WhyInput& in, const GeometryAt& geometry_at, const ResourcesOf& 
     const auto g = geometry_at(b);
     return g ? g->blocks() : 0;
   };
-  in.resources_at = [geometry_at, resources_of, measured = in.occupancy](BlockShape b) -> std::optional<BlockResources> {
+  in.resources_at = [geometry_at, resources_of,
+                     measured = in.occupancy](BlockShape b) -> std::optional<BlockResources> {
     const auto g = geometry_at(b);
     if (!g) return std::nullopt;
     const auto table = resources_of(*g);
@@ -84,7 +86,8 @@ WhyInput why_input(const RunReport& r, const DeviceInfo* device) {
   WhyInput in = common_input("stencil", r, r.kernel_time, device);
   in.upload_ms = r.upload_ms;
   in.download_ms = r.download_ms;
-  // The naive kernels load one pixel a lane (all its channels); tiled and separable load vectors of their own.
+  // The naive kernels load one pixel a lane (all its channels); tiled and separable load vectors of their
+  // own.
   if (r.variant == "naive") in.lane_bytes = int(elem_size(r.shape.type)) * r.shape.channels;
 
   const KernelSpec* spec = KernelRegistry::builtin().find(r.kernel);
@@ -100,7 +103,8 @@ WhyInput why_input(const RunReport& r, const DeviceInfo* device) {
   add_launch(
       in,
       [plan, shape, variant](BlockShape b) {
-        return stencil_geometry(plan, variant, shape.width, shape.height, b, shape.type, shape.channels).geometry;
+        return stencil_geometry(plan, variant, shape.width, shape.height, b, shape.type, shape.channels)
+            .geometry;
       },
       [plan, shape, variant](const LaunchGeometry& g) {
         return stencil_kernel_resources(plan, variant, shape.type, shape.channels, g);
@@ -114,18 +118,18 @@ WhyInput why_input(const lab::LabReport& r, const DeviceInfo* device) {
   in.download_ms = r.download_time.median_ms;
   if (r.backend == Backend::Cuda) in.host = r.host;
   in.streams = r.streams;
-  if (r.launch)
-    in.fill = WhyLaunchFill{r.launch->blocks, r.launch->sms, r.launch->blocks_per_sm};
+  if (r.launch) in.fill = WhyLaunchFill{r.launch->blocks, r.launch->sms, r.launch->blocks_per_sm};
   const KernelSpec* spec = KernelRegistry::builtin().find(r.kernel);
   if (spec && spec->lab) {
     in.block_rank = spec->lab->info().block_rank;
     in.candidate_blocks = spec->lab->info().bench_blocks;
   }
-  // A lab kernel's shared memory is its own business (a tile, a partial per warp): the report's, at any block,
-  // is the best known without the GPU's answer for that block.
+  // A lab kernel's shared memory is its own business (a tile, a partial per warp): the report's, at any
+  // block, is the best known without the GPU's answer for that block.
   if (r.occupancy)
     in.resources_at = [o = *r.occupancy](BlockShape b) -> std::optional<BlockResources> {
-      return BlockResources{b.threads(), o.registers_per_thread, o.static_shared_bytes + o.dynamic_shared_bytes};
+      return BlockResources{b.threads(), o.registers_per_thread,
+                            o.static_shared_bytes + o.dynamic_shared_bytes};
     };
   return in;
 }
@@ -133,13 +137,18 @@ WhyInput why_input(const lab::LabReport& r, const DeviceInfo* device) {
 WhyInput why_input(const SimulationReport& r, const DeviceInfo* device) {
   WhyInput in = common_input("simulation", r, r.step_time, device);
   // Life's cells are bytes (bit-packed: 64-bit words), heat's and Gray-Scott's floats (strip: 4 at a time).
-  if (r.kernel == "life") in.lane_bytes = r.variant == "bitpacked" ? 8 : 1;
-  else in.lane_bytes = r.variant == "strip" ? 16 : 4;
+  if (r.kernel == "life")
+    in.lane_bytes = r.variant == "bitpacked" ? 8 : 1;
+  else
+    in.lane_bytes = r.variant == "strip" ? 16 : 4;
   if (!r.block || r.backend != Backend::Cuda) return in;
   const std::string kernel = r.kernel, variant = r.variant;
   const int width = r.width, height = r.height;
   add_launch(
-      in, [kernel, variant, width, height](BlockShape b) { return sim_geometry(kernel, variant, width, height, b).geometry; },
+      in,
+      [kernel, variant, width, height](BlockShape b) {
+        return sim_geometry(kernel, variant, width, height, b).geometry;
+      },
       [kernel, variant](const LaunchGeometry& g) { return sim_kernel_resources(kernel, variant, g); });
   return in;
 }

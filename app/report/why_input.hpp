@@ -30,7 +30,7 @@ struct WhyLaunchFill {
 };
 
 struct WhyInput {
-  std::string family;  // "stencil", "lab" or "simulation": what options the fixes may name
+  std::string family;           // "stencil", "lab" or "simulation": what options the fixes may name
   std::string kernel, variant;  // registry ids (a user's kernel: not in the registry, no variant to name)
   std::vector<std::pair<std::string, std::string>> params;  // as text: which other variants can run them
   Backend backend = Backend::Cpu;

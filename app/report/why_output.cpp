@@ -20,9 +20,10 @@ std::string why_paragraph(const std::vector<WhyFinding>& findings, bool with_cou
     s += wrap_text("fix: " + f.fix, kColumns, 4);
   }
   if (!with_counters)
-    s += wrap_text("(no hardware counters: coalescing, bank conflicts, achieved occupancy and divergence were not "
-                   "measured)",
-                   kColumns, 2);
+    s += wrap_text(
+        "(no hardware counters: coalescing, bank conflicts, achieved occupancy and divergence were not "
+        "measured)",
+        kColumns, 2);
   return s;
 }
 

@@ -35,22 +35,24 @@ void find_roofline_pitfalls(const WhyInput& in, std::vector<WhyFinding>& out) {
     if (percent >= why_limits::kFarBelowRoofPercent) return;
     out.push_back(
         {"memory-far-below-copy",
-         fmt::format("A memory-bound kernel{} moving its bytes at {} GB/s: {} of what a copy of as many bytes "
-                     "reaches ({} GB/s, {} on {}). It reads or writes more than it must, or not in long runs.",
-                     compute_known ? fmt::format(" ({} op/B, below the ridge)", format_intensity(f.intensity)) : "",
-                     format_gbps(f.gbps), format_percent(percent), format_gbps(f.memory.gbps), f.memory.name,
-                     f.peaks.where),
+         fmt::format(
+             "A memory-bound kernel{} moving its bytes at {} GB/s: {} of what a copy of as many bytes "
+             "reaches ({} GB/s, {} on {}). It reads or writes more than it must, or not in long runs.",
+             compute_known ? fmt::format(" ({} op/B, below the ridge)", format_intensity(f.intensity)) : "",
+             format_gbps(f.gbps), format_percent(percent), format_gbps(f.memory.gbps), f.memory.name,
+             f.peaks.where),
          faster_code_fix(in)});
     return;
   }
   const double percent = 100 * f.gflops / f.ceiling.gops;
   if (percent >= why_limits::kFarBelowRoofPercent) return;
-  out.push_back({"compute-far-below-peak",
-                 fmt::format("A compute-bound kernel ({} op/B, above the ridge) at {} GOP/s: {} of its ceiling "
-                             "({} GOP/s, {} on {}).",
-                             format_intensity(f.intensity), format_gflops(f.gflops), format_percent(percent),
-                             format_gflops(f.ceiling.gops), f.ceiling.name, f.peaks.where),
-                 faster_code_fix(in)});
+  out.push_back(
+      {"compute-far-below-peak",
+       fmt::format("A compute-bound kernel ({} op/B, above the ridge) at {} GOP/s: {} of its ceiling "
+                   "({} GOP/s, {} on {}).",
+                   format_intensity(f.intensity), format_gflops(f.gflops), format_percent(percent),
+                   format_gflops(f.ceiling.gops), f.ceiling.name, f.peaks.where),
+       faster_code_fix(in)});
 }
 
 }  // namespace ks::report::why

@@ -54,8 +54,8 @@ TEST(WhyCounters, ScatteredLoadsAreUncoalescedWithTheirNumbers) {
 
 TEST(WhyCounters, FourByteElementsMayTouchFourSectorsPerRequest) {
   report::WhyInput in = clean_u8_run();
-  in.lane_bytes = 4;                         // f32 grey: 32 lanes x 4 bytes = 128 bytes = 4 sectors
-  in.counters->global_load_sectors = 5000;   // 5 per request: an unaligned start, not a scatter
+  in.lane_bytes = 4;                        // f32 grey: 32 lanes x 4 bytes = 128 bytes = 4 sectors
+  in.counters->global_load_sectors = 5000;  // 5 per request: an unaligned start, not a scatter
   EXPECT_FALSE(has(report::explain_why(in), "uncoalesced"));
   in.counters->global_load_sectors = 20000;  // 20 per request: five times the ideal
   EXPECT_TRUE(has(report::explain_why(in), "uncoalesced"));

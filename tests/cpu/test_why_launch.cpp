@@ -57,8 +57,8 @@ TEST(WhyLaunch, ATinyImageLeavesMostSmsIdle) {
 }
 
 TEST(WhyLaunch, APartialSecondWave) {
-  // 1024x296 in 32x8 blocks: 32 x 37 = 1184 blocks over 1056 slots; the second wave holds 128 blocks, 12.1% of
-  // the slots, and the GPU stands 1 - 1.121 / 2 = 43.9% idle over the two waves.
+  // 1024x296 in 32x8 blocks: 32 x 37 = 1184 blocks over 1056 slots; the second wave holds 128 blocks, 12.1%
+  // of the slots, and the GPU stands 1 - 1.121 / 2 = 43.9% idle over the two waves.
   RunReport r = why_test::cuda_stencil_report("box", "naive", 1024, 296, {32, 8});
   r.occupancy = why_test::occupancy(256, 30, 8, 1.0, "warps");
   const auto findings = report::explain_why(r, &why_test::h100());
@@ -120,7 +120,8 @@ TEST(WhyLaunch, TheCpuBackendHasNoLaunchFindings) {
   r.backend = Backend::Cpu;
   r.block.reset();
   const auto findings = report::explain_why(r, &why_test::h100());
-  for (const char* id : {"low-occupancy", "tail-effect", "block-width"}) EXPECT_FALSE(has(findings, id)) << id;
+  for (const char* id : {"low-occupancy", "tail-effect", "block-width"})
+    EXPECT_FALSE(has(findings, id)) << id;
 }
 
 }  // namespace

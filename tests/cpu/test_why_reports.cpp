@@ -1,5 +1,5 @@
-// The "Why" explainer on real reports of the CPU backend (a stencil run, a lab run, a simulation): it works on
-// what they have — no launch, no counters — and every report JSON carries "why" and "first_launch_ms".
+// The "Why" explainer on real reports of the CPU backend (a stencil run, a lab run, a simulation): it works
+// on what they have — no launch, no counters — and every report JSON carries "why" and "first_launch_ms".
 #include <gtest/gtest.h>
 
 #include <set>
@@ -92,7 +92,8 @@ TEST(WhyReports, ACpuSimulation) {
 }
 
 TEST(WhyReports, TheJsonShapeOfAFinding) {
-  const nlohmann::ordered_json j = report::why_json({{"tail-effect", "The grid has 32 blocks.", "--block 32x2"}});
+  const nlohmann::ordered_json j =
+      report::why_json({{"tail-effect", "The grid has 32 blocks.", "--block 32x2"}});
   ASSERT_EQ(j.size(), 1u);
   EXPECT_EQ(j[0].dump(), R"({"id":"tail-effect","finding":"The grid has 32 blocks.","fix":"--block 32x2"})");
 }

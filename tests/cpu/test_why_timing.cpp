@@ -46,7 +46,8 @@ TEST(WhyTiming, PinnedCopiesThatDominateSuggestStreams) {
 }
 
 TEST(WhyTiming, CopiesShorterThanTwiceTheKernelAreNotAFinding) {
-  EXPECT_FALSE(has(report::explain_why(cuda_vecadd(lab::HostMode::Pageable, 0.4, 1.0, 0.4)), "transfers-dominate"));
+  EXPECT_FALSE(
+      has(report::explain_why(cuda_vecadd(lab::HostMode::Pageable, 0.4, 1.0, 0.4)), "transfers-dominate"));
 }
 
 TEST(WhyTiming, ManagedMemoryFaultsInsideTheKernel) {
@@ -54,7 +55,8 @@ TEST(WhyTiming, ManagedMemoryFaultsInsideTheKernel) {
   const auto* f = find(findings, "managed-page-faults");
   ASSERT_NE(f, nullptr);
   EXPECT_NE(f->fix.find("--host managed-prefetch"), std::string::npos) << f->fix;
-  EXPECT_FALSE(has(report::explain_why(cuda_vecadd(lab::HostMode::ManagedPrefetch, 1, 1, 1)), "managed-page-faults"));
+  EXPECT_FALSE(
+      has(report::explain_why(cuda_vecadd(lab::HostMode::ManagedPrefetch, 1, 1, 1)), "managed-page-faults"));
 }
 
 TEST(WhyTiming, AFirstLaunchThatLoadsTheModule) {
@@ -106,7 +108,8 @@ TEST(WhyRoofline, AComputeBoundKernelFarBelowItsCeiling) {
   const auto findings = report::explain_why(r);
   const auto* f = find(findings, "compute-far-below-peak");
   ASSERT_NE(f, nullptr);
-  EXPECT_NE(f->fix.find("--variant tiled"), std::string::npos) << "matmul lists tiled after naive: " << f->fix;
+  EXPECT_NE(f->fix.find("--variant tiled"), std::string::npos)
+      << "matmul lists tiled after naive: " << f->fix;
   EXPECT_FALSE(has(findings, "memory-far-below-copy"));
 }
 

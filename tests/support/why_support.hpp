@@ -12,7 +12,8 @@
 
 namespace ks::why_test {
 
-inline const report::WhyFinding* find(const std::vector<report::WhyFinding>& findings, const std::string& id) {
+inline const report::WhyFinding* find(const std::vector<report::WhyFinding>& findings,
+                                      const std::string& id) {
   const auto it = std::find_if(findings.begin(), findings.end(), [&](const auto& f) { return f.id == id; });
   return it == findings.end() ? nullptr : &*it;
 }
@@ -27,8 +28,8 @@ inline const DeviceInfo& h100() {
 
 // A CUDA run of a stencil of the registry as a report carries it: kernel, variant, image, block, a median of
 // 1 ms, and the roof at 20% (neither near nor, for the roofline detector, relevant: peaks unknown).
-inline RunReport cuda_stencil_report(const std::string& kernel, const std::string& variant, int width, int height,
-                                     BlockShape block) {
+inline RunReport cuda_stencil_report(const std::string& kernel, const std::string& variant, int width,
+                                     int height, BlockShape block) {
   RunReport r;
   r.kernel = kernel;
   r.variant = variant;

@@ -1,5 +1,6 @@
 #pragma once
-// The sidebar's sections by the names --sections and playlists use (app/session/playlist/sidebar_sections.hpp).
+// The sidebar's sections by the names --sections and playlists use
+// (app/session/playlist/sidebar_sections.hpp).
 #include <string>
 #include <vector>
 

@@ -13,8 +13,8 @@
 #include "report/why_explain.hpp"
 #include "session/lab/lab_document.hpp"
 #include "session/launch/launch_picture.hpp"
-#include "session/simulation/simulation_runner.hpp"
 #include "session/session.hpp"
+#include "session/simulation/simulation_runner.hpp"
 
 namespace ks::ui::panels {
 
@@ -65,7 +65,8 @@ std::vector<report::WhyFinding> modelled_launch(app::Session& s, std::string& he
   in.block = p.geometry->block;
   in.occupancy = p.occupancy;
   in.device = model;
-  if (p.occupancy) in.fill = report::WhyLaunchFill{p.geometry->blocks(), model.sm_count, p.occupancy->active_blocks_per_sm};
+  if (p.occupancy)
+    in.fill = report::WhyLaunchFill{p.geometry->blocks(), model.sm_count, p.occupancy->active_blocks_per_sm};
   heading = fmt::format("The {} variant's launch on {}, modelled (no GPU here):", p.variant, p.device_name);
   return report::explain_why(in);
 }
@@ -95,12 +96,14 @@ void draw_why_section(app::Session& s, PanelState&) {
     }
   }
   if (!e->counters)
-    note_text("No hardware counters for this run: coalescing, bank conflicts, achieved occupancy and divergence "
-              "were not measured.");
+    note_text(
+        "No hardware counters for this run: coalescing, bank conflicts, achieved occupancy and divergence "
+        "were not measured.");
   ImGui::SameLine();
-  help_marker("Each finding is one pitfall of the last run, with its numbers and what in kernelscope fixes it. "
-              "The thresholds and their reasons: app/report/why_thresholds.hpp. `run`, `lab` and `sim` print the "
-              "same findings, and every report JSON lists them under \"why\".");
+  help_marker(
+      "Each finding is one pitfall of the last run, with its numbers and what in kernelscope fixes it. "
+      "The thresholds and their reasons: app/report/why_thresholds.hpp. `run`, `lab` and `sim` print the "
+      "same findings, and every report JSON lists them under \"why\".");
 }
 
 }  // namespace ks::ui::panels
