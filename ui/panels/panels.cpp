@@ -146,10 +146,11 @@ void draw_panels(app::Session& s, PanelState& st) {
   if (!s.in_lab()) section("Launch", st.launch_open, s, st, panels::draw_launch_section);  // Lab: in its report
   section("Timing", st.timing_open, s, st, panels::draw_timing_section);
   if (s.in_lab()) section("Roofline", st.roofline_open, s, st, panels::draw_roofline_section);
-  section("Why", st.why_open, s, st, panels::draw_why_section);
   section("Device", st.device_open, s, st, panels::draw_device_section);
   if (st.view) section("View", st.view_open, s, st, panels::draw_view_section);
   section("Source", st.source_open, s, st, panels::draw_source_section);
+  // Last, so that the headers above keep their places (scripts and presenters click them).
+  section("Why", st.why_open, s, st, panels::draw_why_section);
   ImGui::PopItemWidth();
   ImGui::End();
   if (st.source_open)  // its own window, left of the sidebar: code needs width (ui/panels/source_section.cpp)

@@ -66,7 +66,7 @@ struct PanelState {
   SourcePanelState source;
 };
 
-// Draws every panel (Kernel, Launch, Timing, Why, Device, View, Source), the job indicator and the pixel
+// Draws every panel (Kernel, Launch, Timing, Device, View, Source, Why), the job indicator and the pixel
 // inspector.
 // Calls follow_output first.
 void draw_panels(app::Session& session, PanelState& state);
