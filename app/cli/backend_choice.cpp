@@ -34,4 +34,8 @@ Backend choose_checked_backend(const std::string& backend, const std::string& va
   return chosen;
 }
 
+const DeviceInfo* device_of(Runtime& runtime, Backend backend) {
+  return backend == Backend::Cuda ? &runtime.cuda().device() : nullptr;
+}
+
 }  // namespace ks::cli

@@ -22,4 +22,7 @@ Backend choose_backend(const std::string& backend, const std::string& variant, c
 Backend choose_checked_backend(const std::string& backend, const std::string& variant, const std::string& block,
                                const KernelSpec& spec, const ParamSet& params, Engine& engine, std::string& note);
 
+// The GPU a run on `backend` used, for the "why" findings that need its limits; null on the CPU backend.
+const DeviceInfo* device_of(Runtime& runtime, Backend backend);
+
 }  // namespace ks::cli

@@ -209,11 +209,13 @@ std::string bench_csv(const std::vector<BenchRow>& rows) {
 nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
                                   const std::string& cpu_device, const std::string& cpu_simd,
                                   const std::string& cuda_device,
-                                  const std::map<Backend, ComputePeaks>& peaks) {
+                                  const std::map<Backend, ComputePeaks>& peaks,
+                                  const DeviceInfo* cuda_device_info) {
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   for (const auto& r : rows) {
     const BenchCase& c = r.bench_case;
     const bool ok = r.status == BenchRow::Status::Ok;
+    const DeviceInfo* device = c.backend == Backend::Cuda ? cuda_device_info : nullptr;
     // sort counts comparisons: no FLOP figures
     const bool flops = ok && !(r.lab && r.lab->operation_kind != lab::OperationKind::Flop);
     nlohmann::ordered_json params = nlohmann::ordered_json::object();
@@ -240,8 +242,8 @@ nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const Bench
          {"speedup_vs_naive", json_number(r.speedup_vs_naive)},
          {"speedup_vs_cpu", json_number(r.speedup_vs_cpu)},
          {"report", !ok     ? nlohmann::ordered_json()
-                    : r.lab ? to_json(*r.lab)
-                            : to_json(r.report)}});
+                    : r.lab ? to_json(*r.lab, device)
+                            : to_json(r.report, device)}});
   }
   nlohmann::ordered_json types = nlohmann::ordered_json::array(), blocks = nlohmann::ordered_json::array(),
                          backends = nlohmann::ordered_json::array();

@@ -46,10 +46,12 @@ std::string bench_csv(const std::vector<BenchRow>& rows);
 //  "cuda": ..} (the backends measured), "config", "results": [{kernel, type, size, channels, backend,
 //  variant, block, params, status, note, median_ms, gbps, percent_of_copy, arithmetic_intensity, gflops,
 //  percent_of_roof, speedup_vs_naive, speedup_vs_cpu, report: <run report JSON> | null}]} (arithmetic_intensity
-//  and gflops null where the cost counts comparisons: sort)
+//  and gflops null where the cost counts comparisons: sort); each report has its "why" findings, worked out
+//  against `cuda_device_info` for the CUDA rows
 nlohmann::ordered_json bench_json(const std::vector<BenchRow>& rows, const BenchConfig& config, bool complete,
                                   const std::string& cpu_device, const std::string& cpu_simd,
                                   const std::string& cuda_device,
-                                  const std::map<Backend, ComputePeaks>& peaks = {});
+                                  const std::map<Backend, ComputePeaks>& peaks = {},
+                                  const DeviceInfo* cuda_device_info = nullptr);
 
 }  // namespace ks::cli

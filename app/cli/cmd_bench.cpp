@@ -15,6 +15,7 @@
 #include "cli/bench_plan.hpp"
 #include "cli/bench_results.hpp"
 #include "cli/bench_roofline.hpp"
+#include "cli/bench_why.hpp"
 #include "cli/commands.hpp"
 #include "cli/counters_option.hpp"
 #include "inputs/image_files.hpp"
@@ -249,6 +250,8 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
     fmt::print("{}", bench_counters_text(rows, unavailable));
     say_no_counters(unavailable);
   }
+  const DeviceInfo* cuda_info = wants_cuda ? &engine.cuda().device() : nullptr;
+  fmt::print("{}", bench_why_summary(rows, cuda_info));
 
   if (!opt.csv.empty()) {
     write_text_atomically(opt.csv, bench_csv(rows));
@@ -257,7 +260,7 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   if (!opt.json.empty()) {
     write_text_atomically(
         opt.json,
-        bench_json(rows, config, !interrupted, cpu_device, cpu_simd, cuda_device, peaks).dump(2) + "\n");
+        bench_json(rows, config, !interrupted, cpu_device, cpu_simd, cuda_device, peaks, cuda_info).dump(2) + "\n");
     fmt::print("wrote {}\n", opt.json);
   }
   if (chart_font) {

@@ -14,6 +14,8 @@
 #include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
 #include "report/lab_report_json.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "cli/lab_report_text.hpp"
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
@@ -189,10 +191,13 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
     for (const NdArray& a : result.arrays)
       if (a.name == name) write_npy(file, a);
   if (!opt.output.empty() && result.image) save_image(*result.image, opt.output);
-  if (!opt.json.empty()) write_text_atomically(opt.json, to_json(result.report).dump(2) + "\n");
+  const DeviceInfo* device = device_of(engine, req.backend);
+  if (!opt.json.empty()) write_text_atomically(opt.json, to_json(result.report, device).dump(2) + "\n");
   if (!opt.csv.empty()) write_text_atomically(opt.csv, lab_csv(result.report));
   say_no_counters(result.report.counters_unavailable);
   fmt::print("{}", lab_report_text(result.report));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device),
+                                         result.report.counters.has_value()));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array {})\n", file, name);
   if (!opt.output.empty() && result.image) fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);

@@ -14,6 +14,8 @@
 #include "cli/request_checks.hpp"
 #include "cli/user_kernel_run.hpp"
 #include "report/text_format.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
@@ -115,17 +117,22 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   const ImageShape input_shape = input.image.shape();
   const auto loaded = std::make_shared<const Image>(std::move(input.image));
   StencilResult result = engine.run_stencil(*prepare_stencil_input(loaded, type), request);
+  const DeviceInfo* device = device_of(engine, request.backend);
 
   // The image first: if saving fails there is no report claiming an output that does not exist.
   save_image(to_file_layout(std::move(result.output), input_shape), opt.output);
   if (!opt.json.empty())
-    write_text_atomically(
-        opt.json, run_command_json(result.report, input.name, input_shape, opt.output, request.warmup).dump(2) + "\n");
+    write_text_atomically(opt.json, run_command_json(result.report, input.name, input_shape, opt.output,
+                                                     request.warmup, device)
+                                        .dump(2) +
+                                        "\n");
 
   if (!note.empty()) fmt::print("{}\n", note);
   say_no_counters(result.report.counters_unavailable);
   fmt::print("input {} ({})\n", input.name, format_shape(input_shape));
   fmt::print("{}", run_report_text(result.report));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device),
+                                         result.report.counters.has_value()));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   return 0;

@@ -18,6 +18,8 @@
 #include "cli/user_kernel_lab.hpp"
 #include "report/sim_frames.hpp"
 #include "report/sim_report.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gif_writer.hpp"
@@ -215,11 +217,12 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   if (opt.counters) say_no_counters(sim.read_counters().unavailable);
   const SimulationReport report = sim.report();
   const SimulationStats stats = sim.stats();
+  const DeviceInfo* device = device_of(engine, sim.backend());
   // The pictures first: if saving fails there is no report claiming an output that does not exist.
   if (!opt.output.empty()) save_image(picture.of(sim), opt.output);
   if (gif) gif->finish();
   if (!opt.json.empty()) {
-    nlohmann::ordered_json j = to_json(report, stats);
+    nlohmann::ordered_json j = to_json(report, stats, device);
     j["output"] = opt.output.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(opt.output);
     j["frames"] =
         opt.frames.empty()
@@ -234,6 +237,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
     write_text_atomically(opt.json, j.dump(2) + "\n");
   }
   fmt::print("{}", sim_report_text(report, stats));
+  fmt::print("{}", report::why_paragraph(report::explain_why(report, device), report.counters.has_value()));
   if (!opt.output.empty()) fmt::print("wrote {} ({})\n", opt.output, picture.mapping());
   if (!opt.frames.empty())
     fmt::print("wrote {} frames to {} (frame_00000.png is the initial state; {})\n", frames_written,

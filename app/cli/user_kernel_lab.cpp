@@ -14,6 +14,8 @@
 #include "io/npy.hpp"
 #include "lab/lab_size.hpp"
 #include "inputs/image_files.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "report/comparison_json.hpp"
 #include "report/report_json.hpp"
 #include "report/table.hpp"
@@ -175,6 +177,17 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   out.shape = {static_cast<std::int64_t>(run.output.size() / dtype_size(form.element))};
   out.data = run.output;
   for (const auto& [name, file] : outs) write_npy(file, out);
+  // What the explainer can tell from a user's array kernel: its block, its copies and its timing.
+  report::WhyInput why;
+  why.family = "lab";
+  why.backend = Backend::Cuda;
+  why.block = BlockShape{int(run.block), 1};
+  why.block_rank = 1;
+  why.kernel_time = kernel_time;
+  why.upload_ms = run.reply.upload_ms;
+  why.download_ms = run.reply.download_ms;
+  why.copy_bandwidth_gbps = copy_gbps;
+  const std::vector<report::WhyFinding> findings = report::explain_why(why);
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = report_head("kernelscope.user_array/1", prepared.kernel.entry_facts().name, "yours",
                                            Backend::Cuda, prepared.worker->hello().device);
@@ -192,6 +205,7 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
     j["percent_of_copy"] = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     if (form.scalar_output) j["scalar"] = scalar_text(form.element, run.output);
     j["user_kernel"] = report::user_kernel_json(opt.common.kernel_file, prepared.kernel);
+    j["why"] = report::why_json(findings);
     if (comparison) {
       j["comparison"] = report::comparison_json(*comparison);
       j["comparison"]["reference"] = plan->reference.label;
@@ -221,6 +235,7 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   fmt::print("{}", t.render(2));
   if (form.scalar_output) fmt::print("result: {}\n", scalar_text(form.element, run.output));
   if (comparison) fmt::print("{}\n", comparison_line(plan->reference.label, *comparison));
+  fmt::print("{}", report::why_paragraph(findings, false));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array out)\n", file);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   // A result that differs from its reference is a failure of the kernel (the files are still written).

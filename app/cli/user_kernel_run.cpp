@@ -14,6 +14,8 @@
 #include "inputs/image_files.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "report/report_json.hpp"
 #include "report/report_text.hpp"
 #include "report/text_format.hpp"
@@ -157,7 +159,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
 
   save_image(inputs::to_file_layout(std::move(run.output), input_shape), opt.output);
   if (!opt.json.empty()) {
-    nlohmann::ordered_json j = to_json(report);
+    nlohmann::ordered_json j = to_json(report, &device);
     j["input"] = {{"path", input.name}, {"image", to_json(input_shape)}};
     j["output"] = opt.output;
     j["warmup"] = opt.warmup;
@@ -173,6 +175,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
   fmt::print("your kernel {} ({}), compiled for {} in {:.0f} ms{}\n", kernel.entry_facts().name, opt.kernel_file,
              prepared.worker->hello().arch, kernel.module->compile_ms, kernel.from_cache ? " (cached)" : "");
   fmt::print("{}", report::run_report_text(report));
+  fmt::print("{}", report::why_paragraph(report::explain_why(report, &device), report.counters.has_value()));
   if (opt.checked) fmt::print("checked: no access outside the images\n");
   if (comparison) fmt::print("{}\n", comparison_line(reference->label, *comparison));
   fmt::print("wrote {}\n", opt.output);

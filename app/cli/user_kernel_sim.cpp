@@ -16,6 +16,8 @@
 #include "io/npy.hpp"
 #include "inputs/step_reference.hpp"
 #include "registry/registry.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 #include "report/comparison_json.hpp"
 #include "report/report_json.hpp"
 #include "report/text_format.hpp"
@@ -155,6 +157,15 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
       save_image(state_picture(run.state, stretched), opt.output);
     }
   }
+  // What the explainer can tell from a user's step kernel: its block, its timing and its first step.
+  report::WhyInput why;
+  why.family = "simulation";
+  why.backend = Backend::Cuda;
+  why.block = BlockShape{int(run.block[0]), int(run.block[1])};
+  why.kernel_time = step_time;
+  if (!run.reply.kernel_ms.empty()) why.first_launch_ms = run.reply.kernel_ms.front();
+  why.copy_bandwidth_gbps = copy_gbps;
+  const std::vector<report::WhyFinding> findings = report::explain_why(why);
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = report_head("kernelscope.user_sim/1", prepared.kernel.entry_facts().name, "yours",
                                            Backend::Cuda, prepared.worker->hello().device);
@@ -169,6 +180,7 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
     j["percent_of_copy"] = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     j["cell_updates_per_second"] = updates;
     j["user_kernel"] = report::user_kernel_json(opt.common.kernel_file, prepared.kernel);
+    j["why"] = report::why_json(findings);
     if (comparison) {
       j["comparison"] = report::comparison_json(*comparison);
       j["comparison"]["reference"] = reference->label;
@@ -185,6 +197,7 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
   if (comparison)
     fmt::print("check against {} after {} steps: {}\n", reference->label, opt.steps,
                usercode::comparison_summary(*comparison));
+  fmt::print("{}", report::why_paragraph(findings, false));
   if (!opt.output.empty())
     fmt::print("wrote {}{}\n", opt.output, stretched ? " (cells 0 and 1 drawn black and white)" : "");
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);

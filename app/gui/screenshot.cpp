@@ -15,6 +15,7 @@
 #include "io/image_io.hpp"
 #include "panels/image_overlays.hpp"
 #include "panels/panels.hpp"
+#include "panels/section_names.hpp"
 #include "session/display_frame.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
@@ -111,19 +112,10 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
 // Opens only the named sections of the sidebar (a usage Error names the known ones).
 void open_sections(ui::PanelState& panels, const std::vector<std::string>& names) {
   if (names.empty()) return;
-  const std::pair<const char*, bool*> known[] = {
-      {"kernel", &panels.kernel_open}, {"launch", &panels.launch_open},   {"timing", &panels.timing_open},
-      {"device", &panels.device_open}, {"view", &panels.view_open},       {"simulation", &panels.simulation_open},
-      {"lab", &panels.lab_open},       {"roofline", &panels.roofline_open},
-      {"source", &panels.source_open}};
-  for (const auto& [name, open] : known) *open = false;
-  for (const std::string& n : names) {
-    bool found = false;
-    for (const auto& [name, open] : known)
-      if (n == name) *open = found = true;
-    if (!found)
-      throw_usage("--sections: no section '" + n + "'",
-                  "sections: kernel, launch, timing, device, view, simulation, lab, roofline, source");
+  try {
+    ui::open_only_sections(panels, names);
+  } catch (const Error& e) {
+    throw_usage(std::string("--sections: ") + e.what(), e.hint());
   }
 }
 
@@ -244,6 +236,7 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   panels.text_scale = appearance.font_size / ui::Appearance::kDefaultFontSize;
   panels.visible = request.panels && playlist_view.panels.value_or(true);
   panels.playlist = player.get();
+  if (playlist_view.sections) ui::open_only_sections(panels, *playlist_view.sections);  // --sections wins
   open_sections(panels, request.sections);
   if (request.sidebar_width > 0) panels.sidebar_width = request.sidebar_width;
   open_source(panels.source, session.kernel(), request);

@@ -111,6 +111,7 @@ QString status_line(ui::qt::MainWindow& window, const app::Session& session) {
                      .arg(QString::fromStdString(std::string(ui::colormap_name(v.colormap))));
   line += QString(" launch_grid=") + (v.show_launch_grid ? "on" : "off");
   line += QString(" topology=") + (window.panels().topology.open ? "on" : "off");
+  line += QString(" why_section=") + (window.panels().why_open ? "open" : "closed");
   const auto& probe = window.panels().probe;  // the pixel the inspector shows
   line += probe && probe->inside ? QString(" probe=%1,%2").arg(probe->x).arg(probe->y) : QString(" probe=none");
   auto rect = [](const std::array<float, 4>& r) {

@@ -51,7 +51,10 @@ nlohmann::ordered_json counters_json(const std::optional<KernelCounters>& counte
             {"load_bank_conflicts", finite_or_null(c.shared_load_bank_conflicts)},
             {"store_bank_conflicts", finite_or_null(c.shared_store_bank_conflicts)},
             {"conflicts_per_instruction", finite_or_null(c.bank_conflicts_per_shared_instruction())}}},
-          {"warp_execution_efficiency_pct", finite_or_null(c.warp_execution_efficiency_pct)}};
+          {"warp_execution_efficiency_pct", finite_or_null(c.warp_execution_efficiency_pct)},
+          {"passes", c.passes},
+          {"replay_ms", finite_or_null(c.replay_ms)},
+          {"read_ms", finite_or_null(c.read_ms)}};
 }
 
 std::string counters_text(const KernelCounters& c, const std::optional<OccupancyReport>& occupancy,
@@ -77,6 +80,7 @@ std::string counters_text(const KernelCounters& c, const std::optional<Occupancy
                    c.shared_load_instructions + c.shared_store_instructions, c.bank_conflicts_per_shared_instruction());
   s += fmt::format("  warps     {} of the lanes run each instruction (warp execution efficiency)\n",
                    format_percent(c.warp_execution_efficiency_pct));
+  s += fmt::format("  read in   {} passes over the launch, {} ms in all\n", c.passes, format_ms(c.read_ms));
   return s;
 }
 

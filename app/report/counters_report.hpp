@@ -10,7 +10,9 @@
 //   "global_loads": {"sectors", "requests", "sectors_per_request"}, "global_stores": {same},
 //   "shared": {"load_instructions", "store_instructions", "load_bank_conflicts", "store_bank_conflicts",
 //              "conflicts_per_instruction"},
-//   "warp_execution_efficiency_pct"
+//   "warp_execution_efficiency_pct",
+//   "passes", "replay_ms", "read_ms"   how they were read: CUPTI's passes over the launch, the launch under the
+//                                      profiler (replays included) and the whole reading, wall clock
 // }
 #include <cstdint>
 #include <optional>

@@ -6,6 +6,8 @@
 
 #include "report/counters_report.hpp"
 #include "report/report_json.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 
 namespace ks {
 
@@ -49,7 +51,7 @@ nlohmann::ordered_json launch_json(const lab::LaunchArithmetic& a) {
 
 }  // namespace
 
-nlohmann::ordered_json to_json(const lab::LabReport& r) {
+nlohmann::ordered_json to_json(const lab::LabReport& r, const DeviceInfo* device) {
   nlohmann::ordered_json j = report_head(kLabReportSchema, r.kernel, r.variant, r.backend, r.device);
   nlohmann::ordered_json dims = nlohmann::ordered_json::array();
   for (int i = 0; i < r.size.rank(); ++i) dims.push_back(r.size.dims[std::size_t(i)]);
@@ -115,6 +117,8 @@ nlohmann::ordered_json to_json(const lab::LabReport& r) {
   j["counters"] = report::counters_json(r.counters, double(r.cost.operations));
   j["timeline"] = bars_json(r.timeline);
   j["serial_timeline"] = bars_json(r.serial_timeline);
+  j["first_launch_ms"] = optional_ms(r.first_launch_ms);
+  j["why"] = report::why_json(report::explain_why(r, device));
   return j;
 }
 

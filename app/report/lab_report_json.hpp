@@ -24,18 +24,23 @@
 //              "work_items", "idle_threads", "items_per_thread", "blocks_per_sm", "sms", "blocks_per_wave",
 //              "waves", "full_waves", "tail_wave_occupancy"} | null,
 //   "occupancy": {...} | null,
-//   "timeline": [{"lane", "stream", "chunk", "start_ms", "end_ms", "bytes"}], "serial_timeline": [..]
+//   "timeline": [{"lane", "stream", "chunk", "start_ms", "end_ms", "bytes"}], "serial_timeline": [..],
+//   "first_launch_ms": the first warm-up repeat's kernel | null without warm-up,
+//   "why": [{"id", "finding", "fix"}, ...]    the "Why is it slow" findings (report/why_explain.hpp)
 // }
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/device_info.hpp"
 #include "lab/lab_report.hpp"
 
 namespace ks {
 
 inline constexpr const char* kLabReportSchema = "kernelscope.lab/1";
 
-nlohmann::ordered_json to_json(const lab::LabReport& report);
+// `device`: the GPU the run used, for the "why" findings that need its limits (a block that raises the
+// occupancy); null: those are not looked for.
+nlohmann::ordered_json to_json(const lab::LabReport& report, const DeviceInfo* device = nullptr);
 
 // One row per figure, long format: run,lane,stream,chunk,start_ms,end_ms,ms,bytes. First the medians
 // (run "median": upload, kernel, download, end_to_end; no stream, chunk or times), then every timeline bar

@@ -3,6 +3,8 @@
 #include <cmath>
 
 #include "report/counters_report.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 
 namespace ks {
 
@@ -83,7 +85,11 @@ nlohmann::ordered_json report_head(const char* schema, const std::string& kernel
   return j;
 }
 
-nlohmann::ordered_json to_json(const RunReport& r) {
+nlohmann::ordered_json optional_ms(const std::optional<double>& ms) {
+  return ms ? nlohmann::ordered_json(finite(*ms)) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json to_json(const RunReport& r, const DeviceInfo* device) {
   nlohmann::ordered_json j = report_head(kRunReportSchema, r.kernel, r.variant, r.backend, r.device);
   j["cpu_simd"] = r.cpu_simd.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(r.cpu_simd);
   j["image"] = to_json(r.shape);
@@ -103,15 +109,18 @@ nlohmann::ordered_json to_json(const RunReport& r) {
   j["occupancy"] = r.occupancy ? to_json(*r.occupancy) : nlohmann::ordered_json(nullptr);
   j["counters"] = report::counters_json(r.counters, double(r.cost.operations));
   j["roofline"] = to_json(r.roofline);
+  j["first_launch_ms"] = optional_ms(r.first_launch_ms);
+  j["why"] = report::why_json(report::explain_why(r, device));
   return j;
 }
 
 nlohmann::ordered_json run_command_json(const RunReport& report, const std::string& input_path,
-                                        const ImageShape& input_shape, const std::string& output_path, int warmup) {
+                                        const ImageShape& input_shape, const std::string& output_path, int warmup,
+                                        const DeviceInfo* device) {
   const auto text_or_null = [](const std::string& s) {
     return s.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(s);
   };
-  nlohmann::ordered_json j = to_json(report);
+  nlohmann::ordered_json j = to_json(report, device);
   j["input"] = {{"path", text_or_null(input_path)}, {"image", to_json(input_shape)}};
   j["output"] = text_or_null(output_path);
   j["warmup"] = warmup;

@@ -15,7 +15,9 @@
 //   "occupancy": {"kernel_name", "block_threads", "registers_per_thread", "static_shared_bytes",
 //                 "dynamic_shared_bytes", "active_blocks_per_sm", "occupancy", "limiter"} | null,
 //   "counters": the hardware counters of one more launch (report/counters_report.hpp) | null,
-//   "roofline": <to_json(RooflineFigures)>
+//   "roofline": <to_json(RooflineFigures)>,
+//   "first_launch_ms": the first warm-up launch (module loading included) | null without warm-up,
+//   "why": [{"id", "finding", "fix"}, ...]    the "Why is it slow" findings (report/why_explain.hpp)
 // }
 // The roofline figures (every report carries them: run, bench, sim, topo, lab):
 //   {"arithmetic_intensity": operations / bytes, "gflops": .., "gbps": .., "attainable_gflops": the roof
@@ -23,6 +25,7 @@
 //    "percent_of_roof": .., "peaks": {"memory_gbps": .., "fma_gflops": .., "where": "CPU (16 threads)"}}
 #include <nlohmann/json.hpp>
 
+#include "core/device_info.hpp"
 #include "core/image.hpp"
 #include "core/occupancy.hpp"
 #include "core/peaks.hpp"
@@ -42,11 +45,16 @@ nlohmann::ordered_json to_json(const TimingStats& stats);
 nlohmann::ordered_json to_json(const OccupancyReport& occupancy);
 nlohmann::ordered_json to_json(const ComputePeaks& peaks);
 nlohmann::ordered_json to_json(const RooflineFigures& figures);
-nlohmann::ordered_json to_json(const RunReport& report);
-// What `run --json` writes, and the Python module's Result.report: to_json(report) and then
+// A duration that may be missing: the number, or null.
+nlohmann::ordered_json optional_ms(const std::optional<double>& ms);
+// `device`: the GPU the run used (or a device model), for the "why" findings that need its SMs and limits
+// (the tail effect, a block that raises the occupancy); null: those are not looked for.
+nlohmann::ordered_json to_json(const RunReport& report, const DeviceInfo* device = nullptr);
+// What `run --json` writes, and the Python module's Result.report: to_json(report, device) and then
 // "input": {"path", "image": the input's own shape}, "output": the file written, "warmup". An empty path or output
 // is null (an array handed to the Python module has no file).
 nlohmann::ordered_json run_command_json(const RunReport& report, const std::string& input_path,
-                                        const ImageShape& input_shape, const std::string& output_path, int warmup);
+                                        const ImageShape& input_shape, const std::string& output_path, int warmup,
+                                        const DeviceInfo* device = nullptr);
 
 }  // namespace ks

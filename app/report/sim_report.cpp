@@ -9,6 +9,8 @@
 #include "report/report_text.hpp"
 #include "report/table.hpp"
 #include "report/text_format.hpp"
+#include "report/why_explain.hpp"
+#include "report/why_output.hpp"
 
 namespace ks {
 
@@ -23,7 +25,7 @@ double operations_per_step(const SimulationReport& r) { return r.roofline.intens
 
 }  // namespace
 
-nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats& stats) {
+nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats& stats, const DeviceInfo* device) {
   nlohmann::ordered_json j = report_head(kSimReportSchema, r.kernel, r.variant, r.backend, r.device);
   j["grid"] = {{"width", r.width}, {"height", r.height}};
   nlohmann::ordered_json params = nlohmann::ordered_json::object();
@@ -43,6 +45,8 @@ nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats&
   j["roofline"] = to_json(r.roofline);
   if (stats.population) j["population"] = *stats.population;
   if (stats.total) j["total"] = finite_or_zero(*stats.total);
+  j["first_launch_ms"] = optional_ms(r.first_launch_ms);
+  j["why"] = report::why_json(report::explain_why(r, device));
   return j;
 }
 

@@ -14,18 +14,24 @@
 //   "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend
 //   "occupancy": {...} | null,
 //   "roofline": {...} per step (report_json.hpp),
-//   "population": 123 (life) | "total": 1.5 (heat: sum of u; grayscott: sum of v)
+//   "population": 123 (life) | "total": 1.5 (heat: sum of u; grayscott: sum of v),
+//   "first_launch_ms": the first step (module loading included) | null before a step,
+//   "why": [{"id", "finding", "fix"}, ...]    the "Why is it slow" findings (report/why_explain.hpp)
 // }
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/device_info.hpp"
 #include "sim/simulation.hpp"
 
 namespace ks {
 
 inline constexpr const char* kSimReportSchema = "kernelscope.sim/1";
 
-nlohmann::ordered_json to_json(const SimulationReport& report, const SimulationStats& stats);
+// `device`: the GPU the simulation runs on, for the "why" findings that need its SMs and limits; null: those
+// are not looked for.
+nlohmann::ordered_json to_json(const SimulationReport& report, const SimulationStats& stats,
+                               const DeviceInfo* device = nullptr);
 
 }  // namespace ks
 

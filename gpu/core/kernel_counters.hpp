@@ -33,6 +33,12 @@ struct KernelCounters {
   // instruction (100: no divergence and no idle lanes).
   double warp_execution_efficiency_pct = 0;
 
+  // How they were read: the passes CUPTI ran the launch for (kernel replay), the wall time of the launch under
+  // the profiler (start to stop, replays included) and of the whole reading (enabling to decoding).
+  int passes = 0;
+  double replay_ms = 0;
+  double read_ms = 0;
+
   // Derived: what the explainer and the tables print.
   double dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
   double load_sectors_per_request() const {

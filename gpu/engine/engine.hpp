@@ -54,6 +54,10 @@ struct RunReport {
   double upload_ms = 0;               // 0 on the CPU backend
   double download_ms = 0;
   TimingStats kernel_time;
+  // The first warm-up launch (wall clock to its end): what a single timing would show and the median hides,
+  // one-time costs included (on CUDA lazy module loading where it is the kernel's first use, on the CPU
+  // first-touch page faults). None without warm-up.
+  std::optional<double> first_launch_ms;
   CostModel cost;
   double gbps = 0;                    // cost.bytes / median kernel time
   double copy_bandwidth_gbps = 0;     // measured device copy bandwidth; 0 on the CPU backend

@@ -368,6 +368,7 @@ LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& 
     for (int i = 0; i < req.warmup + req.repeat; ++i) {
       control.report(double(i) / (req.warmup + req.repeat), i < req.warmup ? "warm-up" : "timed runs");
       const double ms = run_cpu_once(p, req, p.variant, run_views, sources.views, pool, control);
+      if (i == 0 && req.warmup > 0) r.first_launch_ms = ms;
       if (i >= req.warmup) samples.push_back(ms);
       throw_if_cancelled(control);
     }
@@ -404,6 +405,7 @@ LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& 
     run_views = outcome.arrays;
     r.upload_time = outcome.upload;
     r.kernel_time = outcome.kernel;
+    r.first_launch_ms = outcome.first_kernel_ms;
     r.download_time = outcome.download;
     r.end_to_end_time = req.streams > 1 ? outcome.streamed_end_to_end : outcome.end_to_end;
     r.timeline = outcome.timeline;

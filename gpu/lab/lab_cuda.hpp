@@ -43,6 +43,7 @@ struct CudaOutcome {
   TimingStats streamed_end_to_end;    // streams > 1
   std::optional<bool> streamed_matches_serial;
   std::uint64_t upload_bytes = 0, download_bytes = 0;  // per repeat
+  std::optional<double> first_kernel_ms;  // the first warm-up repeat's kernel (CUDA events); none without warm-up
   ArrayViews arrays;               // host-readable after the run: inputs as given, outputs as downloaded
   std::shared_ptr<void> storage;   // owns what `arrays` point to
   CounterReading counters;         // when CudaJob::counters asked for them

@@ -72,6 +72,9 @@ struct LabReport {
   TimingStats upload_time;
   TimingStats kernel_time;
   TimingStats download_time;
+  // The first warm-up repeat's kernel: on CUDA it includes loading the module and, with --host managed, the
+  // first page migrations; what a single timing would show and the median hides. None without warm-up.
+  std::optional<double> first_launch_ms;
   TimingStats end_to_end_time;  // start of the upload to the end of the download (of the whole pipeline)
   double serial_sum_ms = 0;
   double overlap_ratio = 0;

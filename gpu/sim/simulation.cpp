@@ -130,7 +130,9 @@ int Simulation::height() const noexcept { return model_->height; }
 
 void Simulation::step(long long n) {
   if (n < 0) throw_usage(fmt::format("cannot run {} steps", n), "give a number of steps >= 0");
+  const std::size_t before = step_ms_.size();
   backend_->step(n, step_ms_);
+  if (!first_step_ms_ && step_ms_.size() > before) first_step_ms_ = step_ms_[before];
   generation_ += n;
   // Keep the newest samples: a GUI left running for hours must not grow without bound.
   if (step_ms_.size() > kMaxTimingSamples)
@@ -223,6 +225,7 @@ SimulationReport Simulation::report() {
   r.block = backend_->block();
   r.generation = generation_;
   r.step_time = TimingStats::of(step_ms_);
+  r.first_launch_ms = first_step_ms_;
   const CostModel cost = spec.cost(backend_->stored_shape(), request_.params);
   r.bytes_per_step = cost.bytes;
   if (r.step_time.median_ms > 0) {

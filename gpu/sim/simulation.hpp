@@ -85,6 +85,9 @@ struct SimulationReport {
   std::optional<BlockShape> block;
   long long generation = 0;
   TimingStats step_time;             // per step, over the kept samples (the last kMaxTimingSamples steps)
+  // The simulation's first step (it has no warm-up): on CUDA it includes loading the module; the median of many
+  // steps hides it. None before a step.
+  std::optional<double> first_launch_ms;
   double steps_per_second = 0;       // 1000 / median step time
   std::uint64_t bytes_per_step = 0;  // one read and one write of the state as the variant stores it
   double gbps = 0;                   // bytes_per_step / median step time
@@ -175,6 +178,7 @@ class Simulation {
   long long generation_ = 0;
   std::vector<double> step_ms_;
   std::optional<CounterReading> counters_;  // the last read_counters()
+  std::optional<double> first_step_ms_;  // kept through clear_timings and the trimming of step_ms_
 };
 
 }  // namespace ks

@@ -279,5 +279,18 @@ TEST(PlaylistParse, TheYourOwnKernelsExampleValidates) {
                                                       usercode::Family::Step}));
 }
 
+TEST(PlaylistParse, AStepOpensSidebarSectionsByName) {
+  const Playlist p = parse(R"([
+    {"open": "sample", "kernel": "box", "sections": ["kernel", "why"]},
+    {"sections": ["why", "reasons"]},
+    {"sections": "why"}
+  ])");
+  ASSERT_TRUE(p.steps[0].ok()) << p.steps[0].error;
+  EXPECT_EQ(p.steps[0].sections, (std::vector<std::string>{"kernel", "why"}));
+  EXPECT_NE(p.steps[1].error.find("no section 'reasons'"), std::string::npos) << p.steps[1].error;
+  EXPECT_NE(p.steps[1].error.find("why"), std::string::npos) << "the known sections are listed: " << p.steps[1].error;
+  EXPECT_NE(p.steps[2].error.find("must be a list"), std::string::npos) << p.steps[2].error;
+}
+
 }  // namespace
 }  // namespace ks::app

@@ -209,5 +209,21 @@ TEST(SessionPlaylist, ArrayAndStepKernelStepsWithoutAGpuLeaveTheBuiltInsWithANot
   EXPECT_EQ(s.kernel().id, "saxpy");
 }
 
+TEST(SessionPlaylist, SectionsOfAStepHoldUntilAnotherStepNamesThem) {
+  Session s(session_test::cpu_options());
+  PlaylistPlayer player(parse(R"([
+    {"open": "sample", "kernel": "box", "caption": "no sections named"},
+    {"variant": "cpu", "sections": ["kernel", "why"]},
+    {"params": {"radius": 3}},
+    {"sections": ["timing"]}
+  ])"));
+  EXPECT_FALSE(player.go_to(s, 0).sections);
+  EXPECT_EQ(player.go_to(s, 1).sections, (std::vector<std::string>{"kernel", "why"}));
+  EXPECT_EQ(player.go_to(s, 2).sections, (std::vector<std::string>{"kernel", "why"}));
+  EXPECT_EQ(player.go_to(s, 3).sections, (std::vector<std::string>{"timing"}));
+  EXPECT_EQ(player.go_to(s, 1).sections, (std::vector<std::string>{"kernel", "why"})) << "going back";
+  s.wait_idle();
+}
+
 }  // namespace
 }  // namespace ks::app

@@ -71,6 +71,32 @@ TEST_F(GuiApp, APlaylistStepsForwardAndBackAndABadStepReports) {
 
 // The presenter's keys, pressed as a keyboard or a remote presses them: on while a playlist runs, and Space
 // is Space again once it has ended.
+TEST_F(GuiApp, APlaylistStepOpensTheWhySection) {
+  {
+    std::ofstream(path("why.json")) << R"({
+      "schema": "kernelscope.playlist/1", "title": "Why",
+      "steps": [
+        {"open": "sample", "kernel": "box", "sections": ["kernel", "timing"], "caption": "The kernel"},
+        {"sections": ["why"], "caption": "Why is it slow"}
+      ]})";
+  }
+  const AppRun run = run_script("playlist " + path("why.json").string() +
+                                    "\n"
+                                    "print-status\n"
+                                    "next\n"
+                                    "print-status\n"
+                                    "previous\n"
+                                    "print-status\n"
+                                    "quit\n",
+                                {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  const auto status = lines_starting(run.out, "status ");
+  ASSERT_EQ(status.size(), 3u) << run.out;
+  EXPECT_NE(status[0].find("why_section=closed"), std::string::npos) << status[0];
+  EXPECT_NE(status[1].find("why_section=open"), std::string::npos) << status[1];
+  EXPECT_NE(status[2].find("why_section=closed"), std::string::npos) << "going back: " << status[2];
+}
+
 TEST_F(GuiApp, ThePresentersKeysStepThroughAPlaylist) {
   const AppRun run = run_script(
       "key space\n"  // no playlist yet: nothing happens

@@ -17,6 +17,7 @@ void draw_user_step_section(app::Session& session, PanelState& state);    // sim
 void draw_launch_section(app::Session& session, PanelState& state);
 void draw_timing_section(app::Session& session, PanelState& state);
 void draw_device_section(app::Session& session, PanelState& state);
+void draw_why_section(app::Session& session, PanelState& state);  // why_section.cpp
 void draw_view_section(app::Session& session, PanelState& state);
 void draw_source_section(app::Session& session, PanelState& state);  // source_section.cpp
 // The Source section's own window, as wide as the free area left of a sidebar `right_margin` wide allows.
@@ -44,5 +45,6 @@ void help_marker(const std::string& text);
 void error_text(const std::string& text);
 void note_text(const std::string& text);
 void warning_text(const std::string& text);  // amber: something to reconsider, not a failure
+void wrapped_text(const std::string& text);  // the text colour, wrapped at spaces to the panel
 
 }  // namespace ks::ui::panels

@@ -77,6 +77,10 @@ void error_text(const std::string& text) {
   ImGui::PopStyleColor();
 }
 
+void wrapped_text(const std::string& text) {
+  text_wrapped_at_spaces(text);
+}
+
 void warning_text(const std::string& text) {
   ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 0.75f, 0.3f, 1.0f));
   text_wrapped_at_spaces(text);

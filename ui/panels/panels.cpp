@@ -170,6 +170,8 @@ void draw_panels(app::Session& s, PanelState& st) {
   section("Device", st.device_open, s, st, panels::draw_device_section);
   if (st.view) section("View", st.view_open, s, st, panels::draw_view_section);
   section("Source", st.source_open, s, st, panels::draw_source_section);
+  // Last, so that the headers above keep their places (scripts and presenters click them).
+  section("Why", st.why_open, s, st, panels::draw_why_section);
   ImGui::PopItemWidth();
   ImGui::End();
   if (st.source_open)  // its own window, left of the sidebar: code needs width (ui/panels/source_section.cpp)

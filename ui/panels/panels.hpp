@@ -66,10 +66,11 @@ struct PanelState {
   std::string lab_size_shown;                     // the size lab_size_text was last reset to
   std::uint64_t followed_simulation = 0;          // the fresh simulation whose colormap and range were applied
   bool source_open = false;                       // the Source section (the running kernel's own code)
+  bool why_open = true;                           // the Why section (the pitfalls of the kernel's last run)
   SourcePanelState source;
 };
 
-// Draws every panel (Kernel, Launch, Timing, Device, View, Source), the job indicator and the pixel
+// Draws every panel (Kernel, Launch, Timing, Device, View, Source, Why), the job indicator and the pixel
 // inspector.
 // Calls follow_output first.
 void draw_panels(app::Session& session, PanelState& state);

@@ -53,6 +53,7 @@ void AppSettings::load_panels(PanelState& s) const {
   s.device_open = settings_.value("panels/device_open", s.device_open).toBool();
   s.view_open = settings_.value("panels/view_open", s.view_open).toBool();
   s.source_open = settings_.value("panels/source_open", s.source_open).toBool();
+  s.why_open = settings_.value("panels/why_open", s.why_open).toBool();
   s.auto_range = settings_.value("panels/auto_range", s.auto_range).toBool();
 }
 
@@ -65,6 +66,7 @@ void AppSettings::save_panels(const PanelState& s) {
   settings_.setValue("panels/device_open", s.device_open);
   settings_.setValue("panels/view_open", s.view_open);
   settings_.setValue("panels/source_open", s.source_open);
+  settings_.setValue("panels/why_open", s.why_open);
   settings_.setValue("panels/auto_range", s.auto_range);
 }
 

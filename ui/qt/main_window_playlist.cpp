@@ -10,6 +10,7 @@
 #include <QStatusBar>
 
 #include "core/error.hpp"
+#include "panels/section_names.hpp"
 #include "qt/main_window.hpp"
 #include "qt/viewport_widget.hpp"
 #include "session/display_frame.hpp"
@@ -131,6 +132,7 @@ void MainWindow::apply_playlist_view(const app::PlaylistViewChange& change) {
   else if (playlist_colormap_)
     viewport_->view().colormap = before.colormap;
   playlist_colormap_ = change.colormap.has_value();
+  if (change.sections) ui::open_only_sections(panels_, *change.sections);  // checked when the playlist was read
 }
 
 void MainWindow::after_playlist_step() {

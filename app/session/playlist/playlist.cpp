@@ -19,6 +19,7 @@
 #include "usercode/declarations.hpp"
 #include "usercode/run/user_params.hpp"
 #include "usercode/source_text.hpp"
+#include "session/playlist/sidebar_sections.hpp"
 #include "session/session.hpp"
 #include "sim/life_patterns.hpp"
 
@@ -32,7 +33,7 @@ constexpr std::size_t kLabelLength = 48;
 constexpr int kMaxBlockThreads = 1024;  // what every CUDA GPU allows per block
 constexpr const char* kStepKeys =
     "open, pattern, kernel, backend, variant, type, block, params, panels, split, colormap, play, steps, "
-    "grid, kernel_file, kernel_params, caption";
+    "grid, kernel_file, kernel_params, sections, caption";
 constexpr long long kMaxGridSide = 65536,
                     kMaxGridCells = 1LL << 30;  // SimulationRunner::set_grid_size's limits
 
@@ -54,6 +55,20 @@ std::string shortened(std::string text) {
 std::string text_of(const json& j, const char* key) {
   if (!j.is_string()) throw_usage(fmt::format("'{}' must be text, not {}", key, j.dump()));
   return j.get<std::string>();
+}
+
+// A list of the sidebar's section names ("why", "timing"); a usage Error names the known ones.
+std::vector<std::string> sections_of(const json& j) {
+  if (!j.is_array()) throw_usage("'sections' must be a list of section names, not " + j.dump(),
+                                 fmt::format("sections: {}", kSidebarSectionList));
+  std::vector<std::string> names;
+  for (const json& name : j) {
+    const std::string n = text_of(name, "sections");
+    if (std::find(kSidebarSections.begin(), kSidebarSections.end(), n) == kSidebarSections.end())
+      throw_usage(fmt::format("'sections': no section '{}'", n), fmt::format("sections: {}", kSidebarSectionList));
+    names.push_back(n);
+  }
+  return names;
 }
 
 bool bool_of(const json& j, const char* key) {
@@ -221,6 +236,8 @@ void read_step(const json& j, PlaylistStep& s, const std::filesystem::path& base
       s.split = bool_of(value, "split");
     else if (key == "play")
       s.play = bool_of(value, "play");
+    else if (key == "sections")
+      s.sections = sections_of(value);
     else if (key == "steps") {
       if (!value.is_number_integer()) throw_usage("'steps' must be a whole number, not " + value.dump());
       s.steps = value.get<long long>();

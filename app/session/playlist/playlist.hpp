@@ -28,6 +28,8 @@ struct PlaylistStep {
   std::optional<std::string> block;                         // "16x16", or "default"
   std::vector<std::pair<std::string, std::string>> params;  // name, value as text, in the file's order
   std::optional<bool> panels, split, play;
+  // The sidebar sections to show open (the others closed), as --sections names them: "why", "timing", ...
+  std::optional<std::vector<std::string>> sections;
   std::optional<long long> steps;  // simulation steps to run on arriving at this step
   std::optional<std::pair<int, int>> grid;  // a simulation's grid, width x height cells
   // "kernel_file": a kernel of the user's (a .cu path made absolute against the playlist's folder) that runs

@@ -28,6 +28,7 @@ struct MergedState {
   std::optional<std::string> kernel, backend, variant, type, block, colormap;
   std::map<std::string, std::string> params;  // since the latest step that chose the kernel
   std::optional<bool> panels, split, play;
+  std::optional<std::vector<std::string>> sections;
   std::optional<std::pair<int, int>> grid;
   std::optional<std::string> kernel_file;  // "": the built-in
   usercode::Family kernel_family = usercode::Family::Stencil;
@@ -60,6 +61,7 @@ MergedState merge(const std::vector<PlaylistStep>& steps, int last) {
     take(m.colormap, s.colormap);
     take(m.panels, s.panels);
     take(m.split, s.split);
+    take(m.sections, s.sections);
     take(m.play, s.play);
     take(m.grid, s.grid);
     if (s.kernel_file) {
@@ -263,7 +265,7 @@ PlaylistViewChange PlaylistPlayer::go_to(Session& session, int index) {
     if (step.ok() && step.steps) attempt("steps", [&] { session.simulation().step(*step.steps); });
   }
   session.request_run();
-  return {m.panels, m.split, m.colormap};
+  return {m.panels, m.split, m.colormap, m.sections};
 }
 
 }  // namespace ks::app

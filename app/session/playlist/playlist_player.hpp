@@ -22,6 +22,7 @@ class Session;
 struct PlaylistViewChange {
   std::optional<bool> panels, split;
   std::optional<std::string> colormap;
+  std::optional<std::vector<std::string>> sections;  // open these sidebar sections only (names as --sections)
 };
 
 class PlaylistPlayer {

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdint>
 #include <fstream>
 #include <iterator>
@@ -39,6 +40,10 @@ CUcontext current_context(std::string& failure) {
 }
 
 bool forbidden(CUptiResult r) { return r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES; }
+
+double ms_since(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
+}
 
 // A CUPTI parameter struct, zeroed, with its size set (how CUPTI tells the versions of a struct apart).
 template <typename Params>
@@ -149,6 +154,7 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   }
   const CuptiLibrary& c = *cupti_;
   std::string failure;
+  const auto started = std::chrono::steady_clock::now();
   CUcontext ctx = current_context(failure);
   if (!ctx) {
     reading.unavailable = failure;
@@ -221,6 +227,7 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
                                        : c.describe("cuptiRangeProfilerStart", r);
     return reading;
   }
+  const auto replay_started = std::chrono::steady_clock::now();
   work();
   cudaDeviceSynchronize();
   auto stop = CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
@@ -229,6 +236,7 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
     reading.unavailable = c.describe("cuptiRangeProfilerStop", r);
     return reading;
   }
+  const double replay_ms = ms_since(replay_started);
   auto decode = CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = object;
   if (const CUptiResult r = c.range_decode_data(&decode); r != CUPTI_SUCCESS) {
@@ -267,6 +275,9 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
     }
   }
   reading.counters = combine_ranges(ranges, kernel_name);
+  reading.counters->passes = passes_;
+  reading.counters->replay_ms = replay_ms;
+  reading.counters->read_ms = ms_since(started);
   return reading;
 }
 

@@ -75,6 +75,7 @@ class LabCudaRunner {
     for (int i = 0; i < runs; ++i) {
       progress(i, runs * passes, "CUDA runs (serial)");
       Sample s = serial_repeat();
+      if (i == 0 && job_.warmup > 0) out.first_kernel_ms = s.kernel;
       if (i >= job_.warmup) serial.push_back(std::move(s));
     }
     summarise(serial, out.upload, out.kernel, out.download, out.end_to_end);

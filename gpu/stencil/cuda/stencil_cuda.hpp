@@ -2,6 +2,7 @@
 // CUDA execution of stencil plans. Declared without CUDA headers; in a build without CUDA every function throws a
 // Device error that suggests the CPU backend.
 #include <string>
+#include <optional>
 #include <vector>
 
 #include "core/cuda_context.hpp"
@@ -18,6 +19,10 @@ struct StencilRun {
   double upload_ms = 0;             // host -> device, CUDA events
   double download_ms = 0;           // device -> host, CUDA events
   std::vector<double> kernel_ms;    // one entry per timed repeat (all passes of the variant), CUDA events
+  // The first warm-up launch, host wall clock to its end: what a single timing would show, one-time costs
+  // included (lazy module loading where this launch is the kernel's first use, first touches). None without
+  // warm-up.
+  std::optional<double> first_launch_ms;
   OccupancyReport occupancy;        // of the variant's main kernel at this block shape
   DeviceImageRef output_device;     // the result on the GPU, when StencilOutputs::keep_on_device asked for it
   CounterReading counters;          // when StencilOutputs::counters asked for them
