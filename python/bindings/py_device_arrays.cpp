@@ -90,9 +90,10 @@ void bind_device_array(py::module_& m) {
       .def_property_readonly("shape",
                              [](const DeviceArray& a) {
                                const auto& s = a.image.shape;
+                               // py::tuple on both sides: pybind11 3 types make_tuple by its arguments
                                return a.two_d && s.channels == 1
-                                          ? py::make_tuple(s.height, s.width)
-                                          : py::make_tuple(s.height, s.width, s.channels);
+                                          ? py::tuple(py::make_tuple(s.height, s.width))
+                                          : py::tuple(py::make_tuple(s.height, s.width, s.channels));
                              })
       .def_property_readonly("dtype",
                              [](const DeviceArray& a) {
@@ -106,10 +107,10 @@ void bind_device_array(py::module_& m) {
             const auto es = py::ssize_t(elem_size(s.type));
             const bool two = a.two_d && s.channels == 1;
             py::dict cai;
-            cai["shape"] =
-                two ? py::make_tuple(s.height, s.width) : py::make_tuple(s.height, s.width, s.channels);
-            cai["strides"] = two ? py::make_tuple(py::ssize_t(a.image.pitch), es)
-                                 : py::make_tuple(py::ssize_t(a.image.pitch), es * s.channels, es);
+            cai["shape"] = two ? py::tuple(py::make_tuple(s.height, s.width))
+                               : py::tuple(py::make_tuple(s.height, s.width, s.channels));
+            cai["strides"] = two ? py::tuple(py::make_tuple(py::ssize_t(a.image.pitch), es))
+                                 : py::tuple(py::make_tuple(py::ssize_t(a.image.pitch), es * s.channels, es));
             cai["typestr"] = typestr_of(s.type);
             cai["data"] = py::make_tuple(reinterpret_cast<std::uintptr_t>(a.image.data), false);
             cai["version"] = 3;
