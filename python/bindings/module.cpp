@@ -22,4 +22,10 @@ PYBIND11_MODULE(_kernelscope, m) {
   ks::python::bind_lab(m, engines);
   ks::python::bind_topo(m, engines);
   ks::python::bind_compile(m);
+  // Whether DLPack capsules go in and out (the build found Debian's libdlpack-dev); tests skip those cases without.
+#if KS_HAVE_DLPACK
+  m.attr("has_dlpack") = true;
+#else
+  m.attr("has_dlpack") = false;
+#endif
 }
