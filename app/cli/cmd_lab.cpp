@@ -62,9 +62,7 @@ struct LabOptions {
 };
 
 int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
-  if (opt.counters)
-    throw_usage("--counters reads the counters of built-in kernels; your kernel runs in a worker process whose "
-                "counters kernelscope does not read yet");
+  refuse_counters_of_user_kernels(opt.counters);
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a lab kernel (`{}`) or --kernel-file, not both", opt.kernel),
                 fmt::format("--compare {} checks your kernel against it", opt.kernel));

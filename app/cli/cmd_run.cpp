@@ -56,10 +56,7 @@ struct RunOptions {
 };
 
 int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
-  if (opt.counters)
-    throw_usage("--counters reads the counters of built-in kernels; your kernel runs in a worker process whose "
-                "counters kernelscope does not read yet",
-                "run the built-in it mirrors with --counters (e.g. `kernelscope-cli copy` shows which)");
+  refuse_counters_of_user_kernels(opt.counters);
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a kernel id (`{}`) or --kernel-file, not both", opt.kernel),
                 "--compare KERNEL[:VARIANT] checks your kernel against a built-in one");

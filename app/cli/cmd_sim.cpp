@@ -70,9 +70,7 @@ struct SimOptions {
 };
 
 int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
-  if (opt.counters)
-    throw_usage("--counters reads the counters of built-in kernels; your kernel runs in a worker process whose "
-                "counters kernelscope does not read yet");
+  refuse_counters_of_user_kernels(opt.counters);
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a simulation (`{}`) or --kernel-file, not both", opt.kernel));
   if (!opt.pattern.empty() || !opt.backend.empty() || !opt.variant.empty() || opt.every > 0 || !opt.frames.empty() ||

@@ -133,7 +133,7 @@ StencilResult Engine::run_stencil(const Image& input, const StencilRequest& req)
       samples.push_back(watch.elapsed_ms());
     }
     r.kernel_time = TimingStats::of(std::move(samples));
-    if (req.counters) r.counters_unavailable = "hardware counters are the GPU's, and this run used the CPU backend";
+    if (req.counters) r.counters_unavailable = counters_on_cpu_message("this run");
   } else {
     CudaContext& ctx = cuda();
     const BlockShape block = req.block.value_or(BlockShape{});

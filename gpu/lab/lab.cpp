@@ -375,7 +375,7 @@ LabResult run_lab(Runtime& runtime, const LabRequest& req, const LabRunControl& 
     r.kernel_time = TimingStats::of(samples);
     r.end_to_end_time = r.kernel_time;
     if (p.variant == "cpu" && !r.cpu_reference_ms) r.cpu_reference_ms = r.kernel_time.median_ms;
-    if (req.counters) r.counters_unavailable = "hardware counters are the GPU's, and this run used the CPU backend";
+    if (req.counters) r.counters_unavailable = counters_on_cpu_message("this run");
   } else {
     r.device = cuda->device().name;
     r.block = p.block;

@@ -67,7 +67,7 @@ class UserStepBackend final : public sim::SimBackend {
   ImageShape stored_shape() const override;
   std::string device_name() const override;
   CounterReading read_counters() override {
-    return {std::nullopt, "your kernel runs in a worker process whose counters kernelscope does not read yet"};
+    return {std::nullopt, counters_of_user_kernels_message()};
   }
   std::optional<BlockShape> block() const override;
   std::optional<OccupancyReport> occupancy() const override;

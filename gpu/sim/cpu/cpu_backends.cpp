@@ -22,7 +22,7 @@ std::vector<DeviceImageRef> SimBackend::device_fields() {
   throw_usage("this simulation runs on the CPU: its state is not on a GPU", "use --backend cuda");
 }
 CounterReading SimBackend::read_counters() {
-  return {std::nullopt, "hardware counters are the GPU's, and this simulation runs on the CPU backend"};
+  return {std::nullopt, counters_on_cpu_message("this simulation")};
 }
 
 namespace {

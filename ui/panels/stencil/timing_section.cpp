@@ -82,7 +82,7 @@ void draw_timing_section(app::Session& s, PanelState& st) {
     CountersShown shown{&report->counters, report->counters_unavailable, &report->occupancy,
                         double(report->cost.operations)};
     if (s.stencil().user_kernel())
-      shown.unavailable = "your kernel runs in a worker process whose counters kernelscope does not read yet";
+      shown.unavailable = counters_of_user_kernels_message();
     draw_counters(s, shown);
   }
   if (!s.display_path().empty()) note_text("display: " + s.display_path());
