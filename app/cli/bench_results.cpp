@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <tuple>
 
@@ -118,11 +119,13 @@ std::string bench_counters_text(const std::vector<BenchRow>& rows, std::string& 
   for (const auto& r : rows) {
     if (r.report.counters) {
       const KernelCounters& k = *r.report.counters;
-      s += fmt::format("counters {} {} {} {}: DRAM {} of peak, SM {} of peak, achieved occupancy {}, {:.2f} sectors "
+      const double per_request = k.load_sectors_per_request();
+      s += fmt::format("counters {} {} {} {}: DRAM {} of peak, SM {} of peak, achieved occupancy {}, {} sectors "
                        "per load request, warp efficiency {}\n",
                        r.bench_case.spec->id, size_text(r.bench_case), r.bench_case.variant, block_text(r.bench_case),
                        format_percent(k.dram_throughput_pct), format_percent(k.sm_throughput_pct),
-                       format_percent(k.achieved_occupancy_pct), k.load_sectors_per_request(),
+                       format_percent(k.achieved_occupancy_pct),
+                       std::isnan(per_request) ? std::string("-") : fmt::format("{:.2f}", per_request),
                        format_percent(k.warp_execution_efficiency_pct));
     } else if (unavailable.empty() && r.status == BenchRow::Status::Ok) {
       unavailable = r.report.counters_unavailable;

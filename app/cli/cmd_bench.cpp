@@ -63,6 +63,7 @@ struct BenchOptions {
   std::string csv;
   std::string roofline;  // a .png for the roofline chart
   bool counters = false;
+  CounterSet counter_set = CounterSet::All;
 };
 
 // Without a GPU the sweep is the CPU reference alone, on sizes a laptop does in seconds; with one, sizes
@@ -172,7 +173,10 @@ int run_bench(const BenchOptions& opt, const GlobalOptions& global) {
   }
   const bool wants_cuda =
       std::find(config.backends.begin(), config.backends.end(), Backend::Cuda) != config.backends.end();
-  if (wants_cuda) require_cuda(engine, "--backends cpu");
+  if (wants_cuda) {
+    require_cuda(engine, "--backends cpu");
+    use_counter_set(engine, opt.counters, opt.counter_set);
+  }
   if (!opt.json.empty()) check_output_folder(opt.json);
   if (!opt.csv.empty()) check_output_folder(opt.csv);
   // The chart's font is read before the sweep, so a missing fonts-dejavu-core fails at once, not after it.
@@ -336,7 +340,7 @@ Command add_bench_command(CLI::App& app, const GlobalOptions& global) {
         return has_png_extension(path) ? std::string()
                                        : std::string("the roofline chart is a PNG: give a .png path");
       });
-  add_counters_flag(*sub, opt->counters);
+  add_counters_flag(*sub, opt->counters, opt->counter_set);
   return {sub, [opt, &global] { return run_bench(*opt, global); }};
 }
 

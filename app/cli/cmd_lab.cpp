@@ -59,6 +59,7 @@ struct LabOptions {
   bool checked = false;
   double timeout_s = 2;
   bool counters = false;
+  CounterSet counter_set = CounterSet::All;
 };
 
 int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
@@ -154,7 +155,10 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   }
   // A bad request is refused (exit 2) before the device is asked for (exit 1 where there is none).
   lab::check_lab_request(engine, req, false);
-  if (req.backend == Backend::Cuda) require_cuda(engine, "--backend cpu");
+  if (req.backend == Backend::Cuda) {
+    require_cuda(engine, "--backend cpu");
+    use_counter_set(engine, opt.counters, opt.counter_set);
+  }
   for (const auto& [name, file] : outs) check_output_folder(file);
   if (!opt.output.empty()) check_output_folder(opt.output);
   if (!opt.json.empty()) check_output_folder(opt.json);
@@ -194,8 +198,7 @@ int run_lab_command(const LabOptions& opt, const GlobalOptions& global) {
   if (!opt.csv.empty()) write_text_atomically(opt.csv, lab_csv(result.report));
   say_no_counters(result.report.counters_unavailable);
   fmt::print("{}", lab_report_text(result.report));
-  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device),
-                                         result.report.counters.has_value()));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device), result.report.counters));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array {})\n", file, name);
   if (!opt.output.empty() && result.image) fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
@@ -231,7 +234,7 @@ Command add_lab_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--backend", opt->backend, "cpu or cuda (default: cuda when a device is usable, else cpu)")
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_flag("--no-check", opt->no_check, "Skip the CPU reference and the comparison with it");
-  add_counters_flag(*sub, opt->counters);
+  add_counters_flag(*sub, opt->counters, opt->counter_set);
   sub->add_option("--json", opt->json, "Write the report (timings, timeline, check, facts) as JSON");
   sub->add_option("--csv", opt->csv, "Write the median timings and the timeline bars as CSV");
   sub->add_option("-i,--input", opt->input,

@@ -53,6 +53,7 @@ struct RunOptions {
   bool checked = false;
   double timeout_s = 2;
   bool counters = false;
+  CounterSet counter_set = CounterSet::All;
 };
 
 int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
@@ -105,6 +106,7 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   std::string note;
   request.backend = choose_checked_backend(opt.backend, opt.variant, opt.block, spec, request.params, engine, note);
   request.variant = opt.variant;
+  if (request.backend == Backend::Cuda) use_counter_set(engine, opt.counters, opt.counter_set);
   check_output_folder(opt.output);
   if (!opt.json.empty()) check_output_folder(opt.json);
 
@@ -128,8 +130,7 @@ int run_run(const RunOptions& opt, const GlobalOptions& global) {
   say_no_counters(result.report.counters_unavailable);
   fmt::print("input {} ({})\n", input.name, format_shape(input_shape));
   fmt::print("{}", run_report_text(result.report));
-  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device),
-                                         result.report.counters.has_value()));
+  fmt::print("{}", report::why_paragraph(report::explain_why(result.report, device), result.report.counters));
   fmt::print("wrote {}\n", opt.output);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   return 0;
@@ -185,7 +186,7 @@ Command add_run_command(CLI::App& app, const GlobalOptions& global) {
                   "With --kernel-file: seconds one launch may take before it is stopped")
       ->check(CLI::Range(0.05, 3600.0))
       ->capture_default_str();
-  add_counters_flag(*sub, opt->counters);
+  add_counters_flag(*sub, opt->counters, opt->counter_set);
   return {sub, [opt, &global] { return run_run(*opt, global); }};
 }
 

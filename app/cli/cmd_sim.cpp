@@ -67,6 +67,7 @@ struct SimOptions {
   std::vector<std::string> compare_params;
   std::optional<double> abs_tol, rel_tol;
   bool counters = false;
+  CounterSet counter_set = CounterSet::All;
 };
 
 int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
@@ -146,6 +147,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   std::string note;
   request.backend = choose_checked_backend(opt.backend, opt.variant, opt.block, spec, request.params, engine, note);
   request.variant = opt.variant;
+  if (request.backend == Backend::Cuda) use_counter_set(engine, opt.counters, opt.counter_set);
   if (!opt.output.empty()) check_output_folder(opt.output);
   if (!opt.json.empty()) check_output_folder(opt.json);
   if (!opt.gif.empty()) check_output_folder(opt.gif);
@@ -235,7 +237,7 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
     write_text_atomically(opt.json, j.dump(2) + "\n");
   }
   fmt::print("{}", sim_report_text(report, stats));
-  fmt::print("{}", report::why_paragraph(report::explain_why(report, device), report.counters.has_value()));
+  fmt::print("{}", report::why_paragraph(report::explain_why(report, device), report.counters));
   if (!opt.output.empty()) fmt::print("wrote {} ({})\n", opt.output, picture.mapping());
   if (!opt.frames.empty())
     fmt::print("wrote {} frames to {} (frame_00000.png is the initial state; {})\n", frames_written,
@@ -294,7 +296,7 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
                   "Run your own `step` kernel (a .cu file; README \"Your own kernel\") for --steps steps from a random "
                   "state (--seed) or an image (-i)");
   sub->add_option("--seed", opt->seed, "With --kernel-file: seed of the random first state")->capture_default_str();
-  add_counters_flag(*sub, opt->counters);
+  add_counters_flag(*sub, opt->counters, opt->counter_set);
   sub->add_flag("--checked", opt->checked, "With --kernel-file: compile with -DKS_CHECKED (bounds-checked accessors)");
   sub->add_option("--compare", opt->compare,
                   "With --kernel-file: run the built-in simulation KERNEL[:VARIANT] (life for u8 cells, heat for f32; "

@@ -3,17 +3,33 @@
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <memory>
 
 #include "core/error.hpp"
+#include "core/cuda_context.hpp"
 #include "core/kernel_counters.hpp"
 
 namespace ks::cli {
 
-void add_counters_flag(CLI::App& command, bool& counters) {
-  command.add_flag("--counters", counters,
-                   "CUDA: read the GPU's hardware counters (DRAM bytes and throughput, SM throughput, achieved "
-                   "occupancy, L1/L2 hit rates, sectors per request, bank conflicts, warp efficiency) of one more "
-                   "launch after the timed ones; in the report and its JSON");
+void add_counters_flag(CLI::App& command, bool& counters, CounterSet& set) {
+  auto word = std::make_shared<std::string>();  // CLI11 writes the flag's value here; the callback reads it
+  command
+      .add_flag("--counters{all}", *word,
+                "CUDA: read the GPU's hardware counters of one more launch after the timed ones, into the report "
+                "and its JSON. --counters: all of them (DRAM bytes and throughput, SM throughput, achieved "
+                "occupancy, L1/L2 hit rates, sectors per request, bank conflicts, warp efficiency; each kernel "
+                "runs 9 times under the profiler); --counters=quick: one pass (DRAM, achieved occupancy, warp "
+                "efficiency, shared instructions)")
+      ->option_text("[=all|quick]")
+      ->check(CLI::IsMember({"all", "quick"}))
+      ->each([word, &counters, &set](const std::string& value) {
+        counters = true;
+        set = parse_counter_set(value);
+      });
+}
+
+void use_counter_set(Runtime& runtime, bool counters, CounterSet set) {
+  if (counters && runtime.cuda_available()) runtime.cuda().set_counter_set(set);
 }
 
 void say_no_counters(const std::string& reason) {

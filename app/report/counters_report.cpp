@@ -52,6 +52,7 @@ nlohmann::ordered_json counters_json(const std::optional<KernelCounters>& counte
             {"store_bank_conflicts", finite_or_null(c.shared_store_bank_conflicts)},
             {"conflicts_per_instruction", finite_or_null(c.bank_conflicts_per_shared_instruction())}}},
           {"warp_execution_efficiency_pct", finite_or_null(c.warp_execution_efficiency_pct)},
+          {"set", to_string(c.set)},
           {"passes", c.passes},
           {"replay_ms", finite_or_null(c.replay_ms)},
           {"read_ms", finite_or_null(c.read_ms)}};
@@ -67,20 +68,31 @@ std::string counters_text(const KernelCounters& c, const std::optional<Occupancy
   if (const double intensity = measured_intensity(c, operations); operations > 0 && intensity > 0)
     s += fmt::format("; {} op per DRAM byte", format_intensity(intensity));
   s += '\n';
-  s += fmt::format("  SM        {} of its peak throughput; achieved occupancy {}", format_percent(c.sm_throughput_pct),
+  const bool all = c.set == CounterSet::All;
+  constexpr const char* kNotRead = "not read (--counters=quick)";
+  s += fmt::format("  SM        {}; achieved occupancy {}",
+                   all ? format_percent(c.sm_throughput_pct) + " of its peak throughput" : std::string(kNotRead),
                    format_percent(c.achieved_occupancy_pct));
   if (occupancy) s += fmt::format(" (theoretical {})", format_percent(occupancy->occupancy * 100.0));
   s += '\n';
-  s += fmt::format("  caches    L1 hit rate {}, L2 hit rate {}\n", format_percent(c.l1_hit_rate_pct),
-                   format_percent(c.l2_hit_rate_pct));
-  s += fmt::format("  global    {:.2f} sectors per load request, {:.2f} per store request\n",
-                   c.load_sectors_per_request(), c.store_sectors_per_request());
-  s += fmt::format("  shared    {:.0f} bank conflicts over {:.0f} shared instructions ({:.2f} per instruction)\n",
-                   c.shared_load_bank_conflicts + c.shared_store_bank_conflicts,
-                   c.shared_load_instructions + c.shared_store_instructions, c.bank_conflicts_per_shared_instruction());
+  if (all) {
+    s += fmt::format("  caches    L1 hit rate {}, L2 hit rate {}\n", format_percent(c.l1_hit_rate_pct),
+                     format_percent(c.l2_hit_rate_pct));
+    s += fmt::format("  global    {:.2f} sectors per load request, {:.2f} per store request\n",
+                     c.load_sectors_per_request(), c.store_sectors_per_request());
+    s += fmt::format("  shared    {:.0f} bank conflicts over {:.0f} shared instructions ({:.2f} per instruction)\n",
+                     c.shared_load_bank_conflicts + c.shared_store_bank_conflicts,
+                     c.shared_load_instructions + c.shared_store_instructions,
+                     c.bank_conflicts_per_shared_instruction());
+  } else {
+    s += fmt::format("  caches, sectors per request, bank conflicts: {}\n", kNotRead);
+    s += fmt::format("  shared    {:.0f} shared instructions\n",
+                     c.shared_load_instructions + c.shared_store_instructions);
+  }
   s += fmt::format("  warps     {} of the lanes run each instruction (warp execution efficiency)\n",
                    format_percent(c.warp_execution_efficiency_pct));
-  s += fmt::format("  read in   {} passes over the launch, {} ms in all\n", c.passes, format_ms(c.read_ms));
+  s += fmt::format("  read in   {} pass{} over the launch ({} counters), {} ms in all\n", c.passes,
+                   c.passes == 1 ? "" : "es", to_string(c.set), format_ms(c.read_ms));
   return s;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "report/text_format.hpp"
 #include "report/why_detectors.hpp"
@@ -31,7 +32,7 @@ void uncoalesced(const WhyInput& in, const KernelCounters& c, std::vector<WhyFin
   const double loads = c.load_sectors_per_request(), stores = c.store_sectors_per_request();
   const bool load_side = loads >= stores;
   const double measured = std::max(loads, stores);
-  if (measured <= 0) return;
+  if (std::isnan(measured) || measured <= 0) return;  // not read (one-pass counters) or no global access
   // A warp of 32 lanes reading consecutive elements of B bytes needs 32 * B / 32 = B sectors (at least 1).
   const double ideal = std::max(1, in.lane_bytes);
   const bool scattered = in.lane_bytes > 0 ? measured > why_limits::kUncoalescedFactor * ideal
@@ -50,7 +51,7 @@ void uncoalesced(const WhyInput& in, const KernelCounters& c, std::vector<WhyFin
 
 void bank_conflicts(const WhyInput& in, const KernelCounters& c, std::vector<WhyFinding>& out) {
   const double per_instruction = c.bank_conflicts_per_shared_instruction();
-  if (per_instruction < why_limits::kBankConflictsPerInstruction) return;
+  if (std::isnan(per_instruction) || per_instruction < why_limits::kBankConflictsPerInstruction) return;
   const std::string later = variant_fix(in);
   out.push_back(
       {"bank-conflicts",

@@ -4,6 +4,10 @@
 
 namespace ks::report {
 
+namespace {
+constexpr std::size_t kColumns = 100;
+}  // namespace
+
 nlohmann::ordered_json why_json(const std::vector<WhyFinding>& findings) {
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const WhyFinding& f : findings) list.push_back({{"id", f.id}, {"finding", f.finding}, {"fix", f.fix}});
@@ -11,7 +15,6 @@ nlohmann::ordered_json why_json(const std::vector<WhyFinding>& findings) {
 }
 
 std::string why_paragraph(const std::vector<WhyFinding>& findings, bool with_counters) {
-  constexpr std::size_t kColumns = 100;
   std::string s = "Why:\n";
   if (findings.empty()) s += "  nothing stands out in what this run measured.\n";
   for (const WhyFinding& f : findings) {
@@ -24,6 +27,14 @@ std::string why_paragraph(const std::vector<WhyFinding>& findings, bool with_cou
         "(no hardware counters: coalescing, bank conflicts, achieved occupancy and divergence were not "
         "measured)",
         kColumns, 2);
+  return s;
+}
+
+std::string why_paragraph(const std::vector<WhyFinding>& findings, const std::optional<KernelCounters>& counters) {
+  std::string s = why_paragraph(findings, counters.has_value());
+  if (counters && counters->set == CounterSet::Quick)
+    s += wrap_text("(one-pass counters: coalescing and bank conflicts were not measured; --counters reads them)",
+                   kColumns, 2);
   return s;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/cuda_context.hpp"
 #include "registry/registry.hpp"
 #include "session/lab/lab_document.hpp"
 #include "session/topology/topology_document.hpp"
@@ -155,11 +156,26 @@ void Session::set_backend(Backend backend) {
 }
 
 void Session::set_counters(bool on) {
+  if (on) apply_counter_set();  // queued before the run the switch starts
   stencil_->set_counters(on);  // the switch is kept there for every document
   if (in_lab()) {
     lab_->set_counters(on);
     if (on) request_run();
   }
+}
+
+void Session::set_counter_set(CounterSet set) {
+  if (set == counter_set_) return;
+  counter_set_ = set;
+  if (!counters()) return;
+  apply_counter_set();
+  request_run();
+}
+
+void Session::apply_counter_set() {
+  worker_->submit("counter-set", "Choosing the counters", [engine = engine_.get(), set = counter_set_](Worker::Context&) {
+    if (engine->cuda_available()) engine->cuda().set_counter_set(set);
+  });
 }
 
 std::string Session::effective_variant() const {

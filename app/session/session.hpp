@@ -28,6 +28,7 @@
 #include "core/device_image_ref.hpp"
 #include "core/error.hpp"
 #include "core/image.hpp"
+#include "core/kernel_counters.hpp"
 #include "core/launch_shape.hpp"
 #include "engine/engine.hpp"
 #include "io/image_io.hpp"
@@ -119,6 +120,10 @@ class Session {
   // stencils and lab kernels then read the hardware counters of one more launch after the timed ones.
   void set_counters(bool on);
   bool counters() const noexcept { return stencil_->counters(); }
+  // Which counters: Quick (the default here: one pass, about 50 ms a kernel) or All (9 passes); the next run
+  // reads them.
+  void set_counter_set(CounterSet set);
+  CounterSet counter_set() const noexcept { return counter_set_; }
   // Empty: the backend's default ("cpu", or the fastest CUDA variant that applies).
   const std::string& variant() const noexcept { return choice_.variant; }
   std::string effective_variant() const;
@@ -275,6 +280,8 @@ class Session {
 
   Options options_;
   std::unique_ptr<Engine> engine_;  // used by the worker only, after construction
+  CounterSet counter_set_ = CounterSet::Quick;
+  void apply_counter_set();  // a job: the engine's CUDA context reads counter_set_ from the next run on
   DeviceStatus device_;
   DisplayGenerations generations_;
 

@@ -55,6 +55,10 @@ class CudaContext {
   // `kernel_name`: the runners call it once more after their timed launches, so that timings stay clean. No
   // counters, with the reason, where the driver forbids them, CUPTI is missing or another profiler holds them.
   CounterReading read_counters(const std::function<void()>& work, const std::string& kernel_name);
+  // Which counters read_counters reads (core/kernel_counters.hpp): All (the default) or Quick, one pass. The
+  // front ends set it from the user's choice (`--counters quick`, the Timing section's choice).
+  void set_counter_set(CounterSet set) noexcept { counter_set_ = set; }
+  CounterSet counter_set() const noexcept { return counter_set_; }
 
  private:
   CudaContext() = default;
@@ -65,6 +69,7 @@ class CudaContext {
   std::array<double, kOpKinds> op_peaks_gops_{};
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
   std::unique_ptr<CounterProfiler> counters_;  // set up on the first reading
+  CounterSet counter_set_ = CounterSet::All;
 };
 
 }  // namespace ks

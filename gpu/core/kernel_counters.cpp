@@ -57,6 +57,19 @@ constexpr std::array<const char*, kMetricCount> kMetricNames{
     "smsp__inst_executed.sum",
 };
 
+// The one-pass set: the DRAM and SM-wide counters, the shared-memory and warp instruction counts, and no L1 or L2
+// sector counts (each of those takes a pass of its own with any other; see CounterSet).
+constexpr std::array<std::size_t, 9> kQuickPositions{kDuration,     kDramRead,         kDramWrite,
+                                                     kDramThroughput, kWarpsActive,    kSharedLoads,
+                                                     kSharedStores, kThreadInstructions, kWarpInstructions};
+
+constexpr std::array<std::size_t, kMetricCount> all_positions() {
+  std::array<std::size_t, kMetricCount> a{};
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = i;
+  return a;
+}
+constexpr std::array<std::size_t, kMetricCount> kAllPositions = all_positions();
+
 // The mean of metric `m` over the ranges, each weighted by metric `weight` (falling back to an equal weight
 // when every weight is 0, e.g. a hit rate over kernels that touched no sector).
 double weighted_mean(const std::vector<std::vector<double>>& ranges, Metric m, Metric weight) {
@@ -79,7 +92,21 @@ double total(const std::vector<std::vector<double>>& ranges, Metric m) {
 
 }  // namespace
 
+const char* to_string(CounterSet set) { return set == CounterSet::Quick ? "quick" : "all"; }
+
+CounterSet parse_counter_set(std::string_view word) {
+  if (word == "quick") return CounterSet::Quick;
+  if (word == "all") return CounterSet::All;
+  throw_usage("unknown counter set '" + std::string(word) + "'",
+              "say quick (one pass: DRAM, occupancy, warp efficiency) or all (every counter, 9 passes)");
+}
+
 std::span<const char* const> counter_metric_names() { return kMetricNames; }
+
+std::span<const std::size_t> counter_metric_positions(CounterSet set) {
+  if (set == CounterSet::Quick) return kQuickPositions;
+  return kAllPositions;
+}
 
 KernelCounters combine_ranges(const std::vector<std::vector<double>>& ranges, std::string kernel_name) {
   for (const auto& r : ranges)

@@ -2,6 +2,9 @@
 // Hardware counters of one kernel launch, read through CUPTI's range profiler (core/cuda/counter_profiler.cu):
 // what a report's "counters" object holds and the "Why" explainer reads. Without CUDA, or where the driver
 // forbids counters, a run has none (CounterAvailability says why, once).
+#include <cmath>
+#include <cstddef>
+#include <limits>
 #include <optional>
 #include <span>
 #include <string>
@@ -10,7 +13,19 @@
 
 namespace ks {
 
+// Which metrics a reading asks for. The GPU counts only a few L1 events at a time, so sectors and requests, bank
+// conflicts and the hit rates each need a pass of their own, and the SM throughput (the busiest of the SM's units)
+// needs eight: All replays each kernel 9 times, Quick once (docs/PERF.md, "What a reading costs").
+//   Quick: duration, DRAM bytes and throughput, achieved occupancy, shared instructions, warp efficiency.
+//   All:   every field of KernelCounters.
+enum class CounterSet { Quick, All };
+const char* to_string(CounterSet set);
+// "quick" or "all"; a usage Error saying which words there are otherwise.
+CounterSet parse_counter_set(std::string_view word);
+
 // Each field is the Nsight Compute metric named beside it, for the one launch profiled. Percentages run 0..100.
+// A metric the reading's CounterSet does not hold is NaN (JSON null, "not read" in text), as is what derives
+// from it.
 struct KernelCounters {
   std::string kernel_name;             // the launch profiled (the main pass of a multi-pass variant)
   double duration_ms = 0;              // gpu__time_duration.sum (the profiled launch; counters slow it a little)
@@ -33,24 +48,28 @@ struct KernelCounters {
   // instruction (100: no divergence and no idle lanes).
   double warp_execution_efficiency_pct = 0;
 
-  // How they were read: the passes CUPTI ran the launch for (kernel replay), the wall time of the launch under
-  // the profiler (start to stop, replays included) and of the whole reading (enabling to decoding).
+  // How they were read: the set, the passes CUPTI ran the launch for (kernel replay), the wall time of the launch
+  // under the profiler (start to stop, replays included) and of the whole reading (configuring to evaluating).
+  CounterSet set = CounterSet::All;
   int passes = 0;
   double replay_ms = 0;
   double read_ms = 0;
 
   // Derived: what the explainer and the tables print.
   double dram_bytes() const { return dram_read_bytes + dram_write_bytes; }
-  double load_sectors_per_request() const {
-    return global_load_requests > 0 ? global_load_sectors / global_load_requests : 0;
-  }
-  double store_sectors_per_request() const {
-    return global_store_requests > 0 ? global_store_sectors / global_store_requests : 0;
-  }
+  // 0 where there were no requests (instructions); NaN where the counts were not read.
+  double load_sectors_per_request() const { return ratio(global_load_sectors, global_load_requests); }
+  double store_sectors_per_request() const { return ratio(global_store_sectors, global_store_requests); }
   // Extra shared-memory wavefronts per shared instruction (0: conflict-free).
   double bank_conflicts_per_shared_instruction() const {
-    const double instructions = shared_load_instructions + shared_store_instructions;
-    return instructions > 0 ? (shared_load_bank_conflicts + shared_store_bank_conflicts) / instructions : 0;
+    return ratio(shared_load_bank_conflicts + shared_store_bank_conflicts,
+                 shared_load_instructions + shared_store_instructions);
+  }
+
+ private:
+  static double ratio(double part, double whole) {
+    if (std::isnan(part) || std::isnan(whole)) return std::numeric_limits<double>::quiet_NaN();  // not read
+    return whole > 0 ? part / whole : 0;
   }
 };
 
@@ -60,14 +79,17 @@ struct CounterReading {
   std::string unavailable;  // empty when there are counters
 };
 
-// The metrics the profiler asks CUPTI for, in a fixed order: the fields above plus the weights that combine the
-// ranges of a variant that launches several kernels (gpu__time_duration, l1tex__t_sectors, lts__t_sectors,
-// smsp__thread_inst_executed, smsp__inst_executed).
+// The metrics the profiler asks CUPTI for with CounterSet::All, in a fixed order: the fields above plus the
+// weights that combine the ranges of a variant that launches several kernels (gpu__time_duration,
+// l1tex__t_sectors, lts__t_sectors, smsp__thread_inst_executed, smsp__inst_executed).
 std::span<const char* const> counter_metric_names();
+// Those of a set, as positions in counter_metric_names() (All: every position, in order).
+std::span<const std::size_t> counter_metric_positions(CounterSet set);
 
 // One KernelCounters from the values of each kernel launched (one range per launch; each vector in the order of
-// counter_metric_names()): counts add up, throughputs and occupancy are averaged over the launches' durations,
-// hit rates over their sectors, and warp efficiency is the threads' instructions over the warps' instructions.
+// counter_metric_names(), NaN for a metric not read): counts add up, throughputs and occupancy are averaged over
+// the launches' durations, hit rates over their sectors, and warp efficiency is the threads' instructions over
+// the warps' instructions.
 KernelCounters combine_ranges(const std::vector<std::vector<double>>& ranges, std::string kernel_name);
 
 // Whether /proc/driver/nvidia/params (its text) lets only administrators read GPU counters.

@@ -3,11 +3,16 @@
 // counter values recorded by Nsight Compute on an H100 (the naive 3x3 box, u8 8192x8192, 2026-11-27).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "core/kernel_counters.hpp"
 #include "report/counters_report.hpp"
+#include "report/why_output.hpp"
 
 namespace ks::test {
 namespace {
@@ -94,6 +99,66 @@ TEST(CountersReport, JsonAndLinesCarryTheFiguresAndTheMeasuredIntensity) {
   const std::string text = report::counters_text(c, occupancy, operations);
   EXPECT_NE(text.find("achieved occupancy 86.8% (theoretical 100.0%)"), std::string::npos) << text;
   EXPECT_NE(text.find("1.33 sectors per load request"), std::string::npos) << text;
+}
+
+// A range of the one-pass set: the naive box's values where the set reads, NaN where it does not, as the
+// profiler hands them to combine_ranges.
+std::vector<double> quick_range() {
+  const std::vector<double> all = range(996352, 67158272, 55298816, 3.67, 91.23, 86.77, 81.11, 77.95, 1e6, 1e6,
+                                        50282496, 37748736, 31.93e6, 1e6);
+  std::vector<double> v(all.size(), std::numeric_limits<double>::quiet_NaN());
+  for (const std::size_t i : counter_metric_positions(CounterSet::Quick)) v[i] = all[i];
+  return v;
+}
+
+TEST(CounterSet, QuickIsASubsetWithoutTheL1SectorCountsAndAllIsEveryMetric) {
+  const auto all = counter_metric_positions(CounterSet::All);
+  ASSERT_EQ(all.size(), counter_metric_names().size());
+  for (std::size_t i = 0; i < all.size(); ++i) EXPECT_EQ(all[i], i);
+  const auto quick = counter_metric_positions(CounterSet::Quick);
+  ASSERT_FALSE(quick.empty());
+  EXPECT_LT(quick.size(), all.size());
+  EXPECT_TRUE(std::is_sorted(quick.begin(), quick.end()));
+  for (const std::size_t i : quick) {
+    const std::string name = counter_metric_names()[i];
+    // Measured on an H100: each L1 sector or request count takes a pass of its own beside the others, and the
+    // SM throughput eight (docs/PERF.md); the one-pass set holds none of them.
+    EXPECT_EQ(name.find("l1tex__"), std::string::npos) << name;
+    EXPECT_EQ(name.find("sm__throughput"), std::string::npos) << name;
+  }
+  EXPECT_EQ(parse_counter_set("quick"), CounterSet::Quick);
+  EXPECT_EQ(parse_counter_set("all"), CounterSet::All);
+  EXPECT_THROW(parse_counter_set("most"), Error);
+  EXPECT_STREQ(to_string(CounterSet::Quick), "quick");
+}
+
+TEST(CounterSet, AQuickReadingKeepsWhatItReadAndLeavesTheRestUnread) {
+  KernelCounters c = combine_ranges({quick_range(), quick_range()}, "naive_window_kernel");
+  c.set = CounterSet::Quick;
+  EXPECT_DOUBLE_EQ(c.dram_bytes(), 2 * (67158272.0 + 55298816.0));
+  EXPECT_DOUBLE_EQ(c.dram_throughput_pct, 3.67);
+  EXPECT_DOUBLE_EQ(c.achieved_occupancy_pct, 86.77);
+  EXPECT_NEAR(c.warp_execution_efficiency_pct, 31.93 / 32 * 100, 1e-9);
+  EXPECT_TRUE(std::isnan(c.sm_throughput_pct));
+  EXPECT_TRUE(std::isnan(c.l1_hit_rate_pct));
+  EXPECT_TRUE(std::isnan(c.l2_hit_rate_pct));
+  EXPECT_TRUE(std::isnan(c.load_sectors_per_request())) << "unread is not 'no requests'";
+  EXPECT_TRUE(std::isnan(c.bank_conflicts_per_shared_instruction()));
+
+  const auto j = report::counters_json(c, 8.0 * 8192 * 8192);
+  EXPECT_EQ(j["set"], "quick");
+  EXPECT_TRUE(j["sm_throughput_pct"].is_null());
+  EXPECT_TRUE(j["global_loads"]["sectors_per_request"].is_null());
+  EXPECT_TRUE(j["shared"]["conflicts_per_instruction"].is_null());
+  EXPECT_DOUBLE_EQ(j["achieved_occupancy_pct"].get<double>(), 86.77);
+
+  const std::string text = report::counters_text(c, std::nullopt, 0);
+  EXPECT_EQ(text.find("nan"), std::string::npos) << text;
+  EXPECT_NE(text.find("not read (--counters=quick)"), std::string::npos) << text;
+  const std::string why = report::why_paragraph({}, std::optional<KernelCounters>(c));
+  EXPECT_NE(why.find("coalescing and bank conflicts were not measured"), std::string::npos) << why;
+  c.set = CounterSet::All;
+  EXPECT_EQ(report::why_paragraph({}, std::optional<KernelCounters>(c)).find("not measured"), std::string::npos);
 }
 
 }  // namespace

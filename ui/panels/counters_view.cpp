@@ -23,16 +23,23 @@ void counter_table(const KernelCounters& c, const std::optional<OccupancyReport>
   if (const double intensity = report::measured_intensity(c, operations); operations > 0 && intensity > 0)
     table_row("measured intensity", report::format_intensity(intensity) + " op/B",
               "the cost model's operations over the DRAM bytes measured: the roofline's second dot");
-  table_row("SM throughput", format_percent(c.sm_throughput_pct) + " of peak");
+  const bool all = c.set == CounterSet::All;
+  if (all) table_row("SM throughput", format_percent(c.sm_throughput_pct) + " of peak");
   table_row("occupancy", format_percent(c.achieved_occupancy_pct) + " achieved" +
                              (occupancy ? ", " + format_percent(occupancy->occupancy * 100.0) + " theoretical" : ""),
             "active warps per SM over its maximum, averaged over the launch");
-  table_row("L1 / L2 hit", format_percent(c.l1_hit_rate_pct) + " / " + format_percent(c.l2_hit_rate_pct));
-  table_row("sectors/request", fmt::format("{:.2f} load, {:.2f} store", c.load_sectors_per_request(),
-                                           c.store_sectors_per_request()),
-            "32-byte sectors per warp-wide global access: 32 lanes reading adjacent 4-byte values need 4");
-  table_row("bank conflicts", fmt::format("{:.2f} per shared instruction", c.bank_conflicts_per_shared_instruction()),
-            "extra shared-memory wavefronts: 0 when the lanes of a warp hit different banks");
+  if (all) {
+    table_row("L1 / L2 hit", format_percent(c.l1_hit_rate_pct) + " / " + format_percent(c.l2_hit_rate_pct));
+    table_row("sectors/request", fmt::format("{:.2f} load, {:.2f} store", c.load_sectors_per_request(),
+                                             c.store_sectors_per_request()),
+              "32-byte sectors per warp-wide global access: 32 lanes reading adjacent 4-byte values need 4");
+    table_row("bank conflicts",
+              fmt::format("{:.2f} per shared instruction", c.bank_conflicts_per_shared_instruction()),
+              "extra shared-memory wavefronts: 0 when the lanes of a warp hit different banks");
+  } else {
+    table_row("not read", "SM throughput, hit rates, sectors per request, bank conflicts",
+              "the one-pass set leaves them out: choose all (9 passes) to read them");
+  }
   table_row("warp efficiency", format_percent(c.warp_execution_efficiency_pct),
             "the share of a warp's lanes that run each instruction: divergence and idle lanes lower it");
   ImGui::EndTable();
@@ -47,6 +54,16 @@ void draw_counters(app::Session& s, const CountersShown& shown) {
   help_marker("Reads the GPU's hardware counters (CUPTI) of one more launch after the timed ones, so that the "
               "timings stay clean. Off by default: the extra launch runs once per counter pass.");
   if (!on) return;
+  ImGui::SameLine();
+  int all = s.counter_set() == CounterSet::All ? 1 : 0;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::Combo("##counter-set", &all, "one pass\0all (9 passes)\0"))
+    s.set_counter_set(all ? CounterSet::All : CounterSet::Quick);
+  ImGui::SameLine();
+  help_marker("One pass (about 50 ms a kernel): DRAM bytes and throughput, achieved occupancy, warp efficiency. "
+              "All: also the SM throughput, the L1 and L2 hit rates, sectors per request and bank conflicts, "
+              "which the Why section needs to tell uncoalesced access and bank conflicts; each kernel then runs "
+              "9 times under the profiler.");
   if (shown.counters && *shown.counters) {
     note_text("of one more launch of " + (*shown.counters)->kernel_name);
     counter_table(**shown.counters, shown.occupancy ? *shown.occupancy : std::nullopt, shown.operations);

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -54,12 +55,20 @@ Params params(std::size_t struct_size) {
 }
 #define CUPTI_PARAMS(Type) params<Type>(Type##_STRUCT_SIZE)
 
+// The CUPTI names of a set's metrics, in the order of counter_metric_positions(set).
+std::vector<const char*> metric_names_of(CounterSet set) {
+  const std::span<const char* const> all = counter_metric_names();
+  std::vector<const char*> names;
+  for (const std::size_t position : counter_metric_positions(set)) names.push_back(all[position]);
+  return names;
+}
+
 }  // namespace
 
+// A chip's host object: configures metric sets and evaluates counter data. Deinitialised with its owner.
 struct CounterProfiler::HostObject {
   const CuptiLibrary& cupti;
   CUpti_Profiler_Host_Object* object = nullptr;
-  std::vector<std::uint8_t> config;
   explicit HostObject(const CuptiLibrary& c) : cupti(c) {}
   ~HostObject() {
     if (!object) return;
@@ -67,12 +76,25 @@ struct CounterProfiler::HostObject {
     p.pHostObject = object;
     cupti.host_deinitialize(&p);
   }
+  HostObject(const HostObject&) = delete;
+  HostObject& operator=(const HostObject&) = delete;
 };
+
+std::string CounterProfiler::new_host_object(HostObject& host) const {
+  auto init = CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
+  init.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+  init.pChipName = chip_name_.c_str();
+  init.pCounterAvailabilityImage = availability_.data();
+  if (const CUptiResult r = host.cupti.host_initialize(&init); r != CUPTI_SUCCESS)
+    return host.cupti.describe("cuptiProfilerHostInitialize", r);
+  host.object = init.pHostObject;
+  return {};
+}
 
 CounterProfiler::CounterProfiler(int device_index)
     : device_index_(device_index), cupti_(std::make_unique<CuptiLibrary>()) {}
 
-CounterProfiler::~CounterProfiler() = default;
+CounterProfiler::~CounterProfiler() { disable(); }
 
 std::string CounterProfiler::set_up() {
   const CuptiLibrary& c = *cupti_;
@@ -90,124 +112,106 @@ std::string CounterProfiler::set_up() {
   chip.deviceIndex = std::size_t(device_index_);
   if (const CUptiResult r = c.device_get_chip_name(&chip); r != CUPTI_SUCCESS)
     return c.describe("cuptiDeviceGetChipName", r);
+  chip_name_ = chip.pChipName;
 
   // What this context's counters allow (another profiler may hold some); CUPTI schedules the metrics with it.
   auto avail = CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
   avail.ctx = nullptr;  // the current context
   if (const CUptiResult r = c.get_counter_availability(&avail); r != CUPTI_SUCCESS)
     return forbidden(r) ? counters_forbidden_message() : c.describe("cuptiProfilerGetCounterAvailability", r);
-  std::vector<std::uint8_t> availability(avail.counterAvailabilityImageSize);
-  avail.pCounterAvailabilityImage = availability.data();
+  availability_.resize(avail.counterAvailabilityImageSize);
+  avail.pCounterAvailabilityImage = availability_.data();
   if (const CUptiResult r = c.get_counter_availability(&avail); r != CUPTI_SUCCESS)
     return forbidden(r) ? counters_forbidden_message() : c.describe("cuptiProfilerGetCounterAvailability", r);
 
   host_ = std::make_unique<HostObject>(c);
-  auto host = CUPTI_PARAMS(CUpti_Profiler_Host_Initialize_Params);
-  host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
-  host.pChipName = chip.pChipName;
-  host.pCounterAvailabilityImage = availability.data();
-  if (const CUptiResult r = c.host_initialize(&host); r != CUPTI_SUCCESS)
-    return c.describe("cuptiProfilerHostInitialize", r);
-  host_->object = host.pHostObject;
+  return new_host_object(*host_);
+}
 
-  const std::span<const char* const> names = counter_metric_names();
-  // One at a time, so that a metric this chip lacks is named.
-  for (const char* name : names) {
-    auto add = CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
-    add.pHostObject = host_->object;
-    const char* one[] = {name};
-    add.ppMetricNames = one;
-    add.numMetrics = 1;
-    if (const CUptiResult r = c.host_config_add_metrics(&add); r != CUPTI_SUCCESS)
-      return std::string("this GPU (") + chip.pChipName + ") does not offer the metric " + name + ": " +
-             c.describe("cuptiProfilerHostConfigAddMetrics", r);
+std::string CounterProfiler::configure(CounterSet set) {
+  std::optional<SetConfig>& slot = configs_[std::size_t(set)];
+  if (slot) return {};
+  const CuptiLibrary& c = *cupti_;
+  HostObject host(c);  // a config image holds every metric its host object was given: one object per set
+  if (std::string failure = new_host_object(host); !failure.empty()) return failure;
+  std::vector<const char*> names = metric_names_of(set);
+  auto add = CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+  add.pHostObject = host.object;
+  add.ppMetricNames = names.data();
+  add.numMetrics = names.size();
+  if (const CUptiResult r = c.host_config_add_metrics(&add); r != CUPTI_SUCCESS) {
+    // Which one this chip lacks, asked one at a time in a scratch object (only on this failure).
+    for (const char* name : names) {
+      HostObject probe(c);
+      if (!new_host_object(probe).empty()) break;
+      auto one = CUPTI_PARAMS(CUpti_Profiler_Host_ConfigAddMetrics_Params);
+      one.pHostObject = probe.object;
+      const char* single[] = {name};
+      one.ppMetricNames = single;
+      one.numMetrics = 1;
+      if (c.host_config_add_metrics(&one) != CUPTI_SUCCESS)
+        return "this GPU (" + chip_name_ + ") does not offer the metric " + name + ": " +
+               c.describe("cuptiProfilerHostConfigAddMetrics", r);
+    }
+    return c.describe("cuptiProfilerHostConfigAddMetrics", r);
   }
   auto size = CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImageSize_Params);
-  size.pHostObject = host_->object;
+  size.pHostObject = host.object;
   if (const CUptiResult r = c.host_get_config_image_size(&size); r != CUPTI_SUCCESS)
     return c.describe("cuptiProfilerHostGetConfigImageSize", r);
-  host_->config.resize(size.configImageSize);
+  SetConfig config;
+  config.image.resize(size.configImageSize);
   auto image = CUPTI_PARAMS(CUpti_Profiler_Host_GetConfigImage_Params);
-  image.pHostObject = host_->object;
-  image.configImageSize = host_->config.size();
-  image.pConfigImage = host_->config.data();
+  image.pHostObject = host.object;
+  image.configImageSize = config.image.size();
+  image.pConfigImage = config.image.data();
   if (const CUptiResult r = c.host_get_config_image(&image); r != CUPTI_SUCCESS)
     return c.describe("cuptiProfilerHostGetConfigImage", r);
   auto passes = CUPTI_PARAMS(CUpti_Profiler_Host_GetNumOfPasses_Params);
-  passes.configImageSize = host_->config.size();
-  passes.pConfigImage = host_->config.data();
+  passes.configImageSize = config.image.size();
+  passes.pConfigImage = config.image.data();
   if (const CUptiResult r = c.host_get_num_of_passes(&passes); r != CUPTI_SUCCESS)
     return c.describe("cuptiProfilerHostGetNumOfPasses", r);
-  passes_ = int(passes.numOfPasses);
+  config.passes = int(passes.numOfPasses);
+  slot = std::move(config);
   return {};
 }
 
-CounterReading CounterProfiler::read(const std::function<void()>& work, const std::string& kernel_name) {
-  CounterReading reading;
-  if (!set_up_done_) {
-    failure_ = set_up();
-    set_up_done_ = true;
-  }
-  if (!failure_.empty()) {
-    reading.unavailable = failure_;
-    return reading;
-  }
+std::string CounterProfiler::enable_for(CounterSet set) {
+  if (configured_ == set) return {};
   const CuptiLibrary& c = *cupti_;
-  std::string failure;
-  const auto started = std::chrono::steady_clock::now();
-  CUcontext ctx = current_context(failure);
-  if (!ctx) {
-    reading.unavailable = failure;
-    return reading;
+  if (!object_) {
+    std::string failure;
+    CUcontext ctx = current_context(failure);
+    if (!ctx) return failure;
+    auto enable = CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
+    enable.ctx = ctx;
+    if (const CUptiResult r = c.range_enable(&enable); r != CUPTI_SUCCESS)
+      return forbidden(r) ? (failure_ = counters_forbidden_message())
+                          : c.describe("cuptiRangeProfilerEnable", r) +
+                                " (is another profiler, such as Nsight Compute, attached?)";
+    object_ = enable.pRangeProfilerObject;
   }
-
-  auto enable = CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params);
-  enable.ctx = ctx;
-  if (const CUptiResult r = c.range_enable(&enable); r != CUPTI_SUCCESS) {
-    reading.unavailable = forbidden(r) ? (failure_ = counters_forbidden_message())
-                                       : c.describe("cuptiRangeProfilerEnable", r) +
-                                             " (is another profiler, such as Nsight Compute, attached?)";
-    return reading;
-  }
-  // Disabled whatever happens below, so that later launches run unprofiled.
-  struct Disable {
-    const CuptiLibrary& c;
-    CUpti_RangeProfiler_Object* object;
-    ~Disable() {
-      auto p = CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
-      p.pRangeProfilerObject = object;
-      c.range_disable(&p);
-    }
-  } disable{c, enable.pRangeProfilerObject};
-  CUpti_RangeProfiler_Object* object = enable.pRangeProfilerObject;
-
-  const std::span<const char* const> names = counter_metric_names();
-  std::vector<const char*> metric_names(names.begin(), names.end());
+  auto* object = static_cast<CUpti_RangeProfiler_Object*>(object_);
+  configured_.reset();
+  std::vector<const char*> names = metric_names_of(set);
   auto size = CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params);
   size.pRangeProfilerObject = object;
-  size.pMetricNames = metric_names.data();
-  size.numMetrics = metric_names.size();
+  size.pMetricNames = names.data();
+  size.numMetrics = names.size();
   size.maxNumOfRanges = kMaxRanges;
   size.maxNumRangeTreeNodes = kMaxRanges;
-  if (const CUptiResult r = c.range_get_counter_data_size(&size); r != CUPTI_SUCCESS) {
-    reading.unavailable = c.describe("cuptiRangeProfilerGetCounterDataSize", r);
-    return reading;
-  }
-  std::vector<std::uint8_t> data(size.counterDataSize);
-  auto init = CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
-  init.pRangeProfilerObject = object;
-  init.counterDataSize = data.size();
-  init.pCounterData = data.data();
-  if (const CUptiResult r = c.range_counter_data_image_initialize(&init); r != CUPTI_SUCCESS) {
-    reading.unavailable = c.describe("cuptiRangeProfilerCounterDataImageInitialize", r);
-    return reading;
-  }
+  if (const CUptiResult r = c.range_get_counter_data_size(&size); r != CUPTI_SUCCESS)
+    return c.describe("cuptiRangeProfilerGetCounterDataSize", r);
+  data_.assign(size.counterDataSize, 0);
+  if (std::string failure = initialize_data(); !failure.empty()) return failure;
+  const SetConfig& set_config = *configs_[std::size_t(set)];
   auto config = CUPTI_PARAMS(CUpti_RangeProfiler_SetConfig_Params);
   config.pRangeProfilerObject = object;
-  config.configSize = host_->config.size();
-  config.pConfig = host_->config.data();
-  config.counterDataImageSize = data.size();
-  config.pCounterDataImage = data.data();
+  config.configSize = set_config.image.size();
+  config.pConfig = set_config.image.data();
+  config.counterDataImageSize = data_.size();
+  config.pCounterDataImage = data_.data();
   config.range = CUPTI_AutoRange;
   config.replayMode = CUPTI_KernelReplay;
   config.maxRangesPerPass = kMaxRanges;
@@ -215,14 +219,59 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   config.minNestingLevel = 1;
   config.passIndex = 0;
   config.targetNestingLevel = 1;
-  if (const CUptiResult r = c.range_set_config(&config); r != CUPTI_SUCCESS) {
-    reading.unavailable = c.describe("cuptiRangeProfilerSetConfig", r);
+  if (const CUptiResult r = c.range_set_config(&config); r != CUPTI_SUCCESS)
+    return c.describe("cuptiRangeProfilerSetConfig", r);
+  configured_ = set;
+  return {};
+}
+
+std::string CounterProfiler::initialize_data() {
+  auto init = CUPTI_PARAMS(CUpti_RangeProfiler_CounterDataImage_Initialize_Params);
+  init.pRangeProfilerObject = static_cast<CUpti_RangeProfiler_Object*>(object_);
+  init.counterDataSize = data_.size();
+  init.pCounterData = data_.data();
+  if (const CUptiResult r = cupti_->range_counter_data_image_initialize(&init); r != CUPTI_SUCCESS)
+    return cupti_->describe("cuptiRangeProfilerCounterDataImageInitialize", r);
+  return {};
+}
+
+void CounterProfiler::disable() noexcept {
+  if (!object_) return;
+  auto p = CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
+  p.pRangeProfilerObject = static_cast<CUpti_RangeProfiler_Object*>(object_);
+  cupti_->range_disable(&p);
+  object_ = nullptr;
+  configured_.reset();
+}
+
+CounterReading CounterProfiler::read(const std::function<void()>& work, const std::string& kernel_name,
+                                     CounterSet set) {
+  const std::lock_guard<std::mutex> turn(reading_);
+  CounterReading reading;
+  const auto started = std::chrono::steady_clock::now();
+  if (!set_up_done_) {
+    failure_ = set_up();
+    set_up_done_ = true;
+  }
+  if (failure_.empty()) failure_ = configure(set);  // a chip that lacks a metric lacks it for good
+  if (!failure_.empty()) {
+    reading.unavailable = failure_;
     return reading;
   }
+  const CuptiLibrary& c = *cupti_;
+  // Once the profiler has been configured, a reading only re-initialises the counter data it writes into.
+  std::string failure = configured_ == set ? initialize_data() : enable_for(set);
+  if (!failure.empty()) {
+    disable();  // the next reading starts afresh
+    reading.unavailable = failure;
+    return reading;
+  }
+  auto* object = static_cast<CUpti_RangeProfiler_Object*>(object_);
 
   auto start = CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
   start.pRangeProfilerObject = object;
   if (const CUptiResult r = c.range_start(&start); r != CUPTI_SUCCESS) {
+    disable();
     reading.unavailable = forbidden(r) ? (failure_ = counters_forbidden_message())
                                        : c.describe("cuptiRangeProfilerStart", r);
     return reading;
@@ -233,6 +282,7 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   auto stop = CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
   stop.pRangeProfilerObject = object;
   if (const CUptiResult r = c.range_stop(&stop); r != CUPTI_SUCCESS) {
+    disable();
     reading.unavailable = c.describe("cuptiRangeProfilerStop", r);
     return reading;
   }
@@ -240,6 +290,7 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   auto decode = CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
   decode.pRangeProfilerObject = object;
   if (const CUptiResult r = c.range_decode_data(&decode); r != CUPTI_SUCCESS) {
+    disable();
     reading.unavailable = c.describe("cuptiRangeProfilerDecodeData", r);
     return reading;
   }
@@ -249,8 +300,8 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
     return reading;
   }
   auto info = CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataInfo_Params);
-  info.pCounterDataImage = data.data();
-  info.counterDataImageSize = data.size();
+  info.pCounterDataImage = data_.data();
+  info.counterDataImageSize = data_.size();
   if (const CUptiResult r = c.range_get_counter_data_info(&info); r != CUPTI_SUCCESS) {
     reading.unavailable = c.describe("cuptiRangeProfilerGetCounterDataInfo", r);
     return reading;
@@ -259,23 +310,31 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
     reading.unavailable = "no kernel ran while the counters were on";
     return reading;
   }
-  std::vector<std::vector<double>> ranges(info.numTotalRanges, std::vector<double>(names.size()));
+  // Evaluated in the set's order, then placed at their positions in counter_metric_names(); the rest stay NaN.
+  std::vector<const char*> names = metric_names_of(set);
+  const std::span<const std::size_t> positions = counter_metric_positions(set);
+  std::vector<double> values(names.size());
+  std::vector<std::vector<double>> ranges(
+      info.numTotalRanges,
+      std::vector<double>(counter_metric_names().size(), std::numeric_limits<double>::quiet_NaN()));
   for (std::size_t i = 0; i < ranges.size(); ++i) {
     auto eval = CUPTI_PARAMS(CUpti_Profiler_Host_EvaluateToGpuValues_Params);
     eval.pHostObject = host_->object;
-    eval.pCounterDataImage = data.data();
-    eval.counterDataImageSize = data.size();
+    eval.pCounterDataImage = data_.data();
+    eval.counterDataImageSize = data_.size();
     eval.rangeIndex = i;
-    eval.ppMetricNames = metric_names.data();
-    eval.numMetrics = metric_names.size();
-    eval.pMetricValues = ranges[i].data();
+    eval.ppMetricNames = names.data();
+    eval.numMetrics = names.size();
+    eval.pMetricValues = values.data();
     if (const CUptiResult r = c.host_evaluate_to_gpu_values(&eval); r != CUPTI_SUCCESS) {
       reading.unavailable = c.describe("cuptiProfilerHostEvaluateToGpuValues", r);
       return reading;
     }
+    for (std::size_t m = 0; m < positions.size(); ++m) ranges[i][positions[m]] = values[m];
   }
   reading.counters = combine_ranges(ranges, kernel_name);
-  reading.counters->passes = passes_;
+  reading.counters->set = set;
+  reading.counters->passes = configs_[std::size_t(set)]->passes;
   reading.counters->replay_ms = replay_ms;
   reading.counters->read_ms = ms_since(started);
   return reading;

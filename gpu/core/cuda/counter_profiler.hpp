@@ -1,11 +1,19 @@
 #pragma once
 // Reads the hardware counters of the kernels one piece of work launches, through CUPTI's range profiler
 // (auto ranges: one per kernel launch; kernel replay: CUPTI saves and restores device memory and runs a kernel
-// again for each pass the metrics need, so the work runs once as far as its results go). The config image is
-// built once per device; the range profiler is enabled only around the work, so other launches run unprofiled.
+// again for each pass the metrics need, so the work runs once as far as its results go). A config image is built
+// once per CounterSet, with all its metrics at once (CUPTI schedules them into the fewest passes then; one at a
+// time they took three times as many). The range profiler is enabled on the first reading and stays enabled,
+// configured for the last set, until the profiler is destroyed: enabling, configuring and disabling cost more
+// than a one-pass reading itself (docs/PERF.md), and launches outside a reading run unprofiled all the same.
+#include <array>
+#include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "core/kernel_counters.hpp"
 
@@ -21,23 +29,38 @@ class CounterProfiler {
   CounterProfiler& operator=(const CounterProfiler&) = delete;
 
   // Runs `work` (its launches finished when it returns) with the profiler on, and combines the counters of
-  // every kernel it launched (combine_ranges). `kernel_name` names them in the result. The device must be
-  // current on the calling thread. Work launched while another profiler (Nsight Compute) holds the counters
-  // gives none, with the reason.
-  CounterReading read(const std::function<void()>& work, const std::string& kernel_name);
-  // How many times CUPTI runs each kernel to collect every metric (0 until the first reading set it up).
-  int passes() const noexcept { return passes_; }
+  // every kernel it launched (combine_ranges); the metrics outside `set` are NaN. `kernel_name` names them in
+  // the result. The device must be current on the calling thread; readings from several threads take turns.
+  // Work launched while another profiler (Nsight Compute) holds the counters gives none, with the reason.
+  CounterReading read(const std::function<void()>& work, const std::string& kernel_name, CounterSet set);
 
  private:
-  std::string set_up();  // empty on success, else why not
+  struct HostObject;
+  struct SetConfig {
+    std::vector<std::uint8_t> image;
+    int passes = 0;
+  };
+  std::string set_up();                           // CUPTI and the chip; empty on success, else why not
+  std::string configure(CounterSet set);          // the config image of `set`, made once
+  std::string new_host_object(HostObject& host) const;  // for this chip, or why not
+  std::string enable_for(CounterSet set);         // the range profiler on, configured for `set`
+  std::string initialize_data();                  // the counter data image emptied for the next reading
+  void disable() noexcept;
 
   int device_index_;
   std::unique_ptr<CuptiLibrary> cupti_;
-  struct HostObject;
-  std::unique_ptr<HostObject> host_;
+  std::string chip_name_;                         // "GH100"
+  std::vector<std::uint8_t> availability_;        // the counters this context may use, as CUPTI said
+  std::unique_ptr<HostObject> host_;              // evaluates counter data of every set
+  std::array<std::optional<SetConfig>, 2> configs_;  // by CounterSet
   std::string failure_;  // sticky: what the first set-up or a refusal by the driver said
   bool set_up_done_ = false;
-  int passes_ = 0;
+  std::mutex reading_;
+  // While enabled: the range profiler object, the set it is configured for and the counter data image CUPTI
+  // writes into (bound to the object by the configuration, re-initialised for every reading).
+  void* object_ = nullptr;  // CUpti_RangeProfiler_Object*
+  std::optional<CounterSet> configured_;
+  std::vector<std::uint8_t> data_;
 };
 
 }  // namespace ks

@@ -33,7 +33,7 @@ void CudaContext::make_current() const { cuda::check(cudaSetDevice(info_.index),
 CounterReading CudaContext::read_counters(const std::function<void()>& work, const std::string& kernel_name) {
   make_current();
   if (!counters_) counters_ = std::make_unique<CounterProfiler>(info_.index);
-  return counters_->read(work, kernel_name);
+  return counters_->read(work, kernel_name, counter_set_);
 }
 
 CudaContext::~CudaContext() {
