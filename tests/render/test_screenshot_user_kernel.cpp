@@ -1,8 +1,10 @@
 // `kernelscope --screenshot --kernel-file FILE.cu` where no GPU is needed to say no: the options of your own kernel
 // without --kernel-file, with --backend cpu, or with a --compare that names no built-in variant or contradicts
 // --kernel are bad requests (exit 2), as are a kernel that does not compile (the compiler's error at the file's own
-// line), an array kernel asked for a difference picture, and a stencil kernel checked against a simulation; a file
-// that cannot be read and a machine without a GPU are runtime failures (exit 1), the latter in the app's words.
+// line), an array kernel asked for a difference picture, a reference the kernel does not fit (a stencil kernel
+// against a simulation, a step kernel against the other simulation, an array kernel against a lab kernel of other
+// arrays); a file that cannot be read and a machine without a GPU (for each family) are runtime failures (exit 1),
+// the latter in the app's words.
 // Nothing is written in any of these. The frames with a GPU: gpu/test_screenshot_user_kernel_cuda.cpp.
 #ifdef KS_HAVE_SCREENSHOT
 #include <gtest/gtest.h>
@@ -123,6 +125,31 @@ TEST(ScreenshotUserKernel, WithoutAGpuRunningItEndsInTheWordsTheAppShows) {
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(says(r, "cannot run your kernel: there is no CUDA device here")) << r.said;
   EXPECT_TRUE(says(r, "running your own kernel needs an NVIDIA GPU")) << r.said;
+}
+
+TEST(ScreenshotUserKernel, WithoutAGpuArrayAndStepKernelsEndInTheWordsTheAppShowsToo) {
+  KS_REQUIRE_NVRTC();
+  NoGpuWorker worker;
+  test::TempDir dir;
+  for (const char* file : {"vecadd.cu", "life_step.cu"}) {
+    const Refusal r = refused(dir / "shot.png", {"--kernel-file", kTemplates + file});
+    EXPECT_EQ(r.code, 1) << file;
+    EXPECT_TRUE(says(r, "cannot run your kernel: there is no CUDA device here")) << file << ": " << r.said;
+    EXPECT_TRUE(says(r, "running your own kernel needs an NVIDIA GPU")) << file << ": " << r.said;
+  }
+}
+
+TEST(ScreenshotUserKernel, AReferenceTheKernelDoesNotFitIsRefusedNamingOneItFits) {
+  KS_REQUIRE_NVRTC();
+  NoGpuWorker worker;  // on the GPU machine too, the refusal comes before any run
+  test::TempDir dir;
+  Refusal r = refused(dir / "shot.png", {"--kernel-file", kTemplates + "life_step.cu", "--compare", "heat"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(says(r, "heat keeps f32 cells, and your kernel keeps u8 cells. check it against life")) << r.said;
+  r = refused(dir / "shot.png", {"--kernel-file", kTemplates + "vecadd.cu", "--compare", "reduce"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(says(r, "reduce takes 1 input array (x), your kernel 2")) << r.said;
+  EXPECT_TRUE(says(r, "vecadd and saxpy fit your kernel")) << r.said;
 }
 
 TEST(ScreenshotUserKernel, AnArrayKernelHasNoDifferencePicture) {
