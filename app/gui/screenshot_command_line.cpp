@@ -5,6 +5,8 @@
 
 #include <cstdio>
 #include <cstring>
+#include <string_view>
+#include <tuple>
 
 #include "core/device_models.hpp"
 #include "core/error.hpp"
@@ -81,20 +83,19 @@ void add_options(CLI::App& cli, ScreenshotArguments& a) {
   cli.add_option("file", a.input, "the image to open (default: the embedded sample)");
 }
 
-std::pair<int, int> parse_size(const std::string& text, const std::string& option = "--size") {
-  int w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-    throw_usage(option + " '" + text + "' is not WxH", "e.g. " + option + " 1280x800");
-  return {w, h};
+// Two integers and a separator between them, nothing else ("1280x800" for --size and --grid, "100,60" for --probe).
+std::pair<int, int> parse_pair(const std::string& text, std::string_view separators, const std::string& option,
+                               const char* form, const char* example) {
+  int a = 0, b = 0;
+  char separator = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &a, &separator, &b, &extra) != 3 ||
+      separators.find(separator) == std::string_view::npos)
+    throw_usage(option + " '" + text + "' is not " + form, "e.g. " + option + " " + example);
+  return {a, b};
 }
 
-std::pair<int, int> parse_probe(const std::string& text) {
-  int x = 0, y = 0;
-  char comma = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &x, &comma, &y, &extra) != 3 || comma != ',')
-    throw_usage("--probe '" + text + "' is not X,Y", "e.g. --probe 100,60");
-  return {x, y};
+std::pair<int, int> parse_size(const std::string& text, const std::string& option) {
+  return parse_pair(text, "xX", option, "WxH", "1280x800");
 }
 
 ScreenshotRequest request_of(ScreenshotArguments& a, const CLI::App& cli) {
@@ -104,9 +105,9 @@ ScreenshotRequest request_of(ScreenshotArguments& a, const CLI::App& cli) {
   if (!a.input.empty()) request.input = a.input;
   if (!a.kernel_file.empty()) request.kernel_file = a.kernel_file;
   if (cli.count("--split")) request.split = a.split;
-  if (!a.size.empty()) std::tie(request.width, request.height) = parse_size(a.size);
+  if (!a.size.empty()) std::tie(request.width, request.height) = parse_size(a.size, "--size");
   if (!a.grid.empty()) request.grid = parse_size(a.grid, "--grid");
-  if (!a.probe.empty()) request.probe = parse_probe(a.probe);
+  if (!a.probe.empty()) request.probe = parse_pair(a.probe, ",", "--probe", "X,Y", "100,60");
   return request;
 }
 
