@@ -8,10 +8,10 @@
 // renders one frame of the app (the image and the ImGui panels) offscreen through EGL, writes it atomically and
 // exits; no window, no display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and panels as the
 // window, so the PNG is what the window would show. --counters turns the Timing section's Counters switch on
-// before the run. --kernel-file runs a kernel of the user's as the kernel editor's Run does (screenshot_user_kernel
-// .hpp): a GPU is needed to run it, not to compile it. Exit codes: 0 written; 2 a bad request (unknown option,
-// kernel or parameter, impossible size or format, a kernel that does not compile); 1 a runtime failure (unreadable
-// file, no EGL/GL, GPU failure, no GPU for a kernel of the user's).
+// before the run. --kernel-file runs a kernel of the user's as the kernel editor's Run does
+// (screenshot_user_kernel.hpp): a GPU is needed to run it, not to compile it. Exit codes: 0 written; 2 a bad
+// request (unknown option, kernel or parameter, impossible size or format, a kernel that does not compile); 1 a
+// runtime failure (unreadable file, no EGL/GL, GPU failure, no GPU for a kernel of the user's).
 // The app's main calls screenshot_main before any Qt object exists; a build without Qt 6 makes `kernelscope` of
 // headless_app.hpp, which runs only this.
 #include <filesystem>
@@ -73,7 +73,7 @@ struct ScreenshotRequest {
   std::optional<std::pair<int, int>> probe;
   float zoom = 0;  // 0: the fitted view
   // The Timing section's Counters switch, on before the run: the GPU's hardware counters in the Timing and Why
-  // sections (on the CPU backend they say there are none, as the app does).
+  // sections (on the CPU backend the section says, as the app does, that only a CUDA run reads them).
   bool counters = false;
   // Your own kernel (README "Your own kernel"): this .cu compiled and run in place of the built-in as the kernel
   // editor's Run does, its `// @family` saying where (a stencil on the image, an array kernel in the Lab, a step
