@@ -10,7 +10,7 @@
 # Debian 12 machine; with an NVIDIA driver the CUDA backend works, and with the CUDA toolkit's libraries on the
 # library path also cublas, your own kernels and the counters.
 set_property(GLOBAL APPEND PROPERTY KS_PACKAGE_DEPENDS fonts-dejavu-core)  # the panels' and charts' text
-if(TARGET kernelscope)
+if(TARGET ks_qt)  # the Qt app (a build without Qt 6 installs no kernelscope)
   # Qt's xcb platform plugin: libqt6gui6 only recommends it, and the window cannot open without it.
   set_property(GLOBAL APPEND PROPERTY KS_PACKAGE_DEPENDS qt6-qpa-plugins)
 endif()
@@ -41,7 +41,7 @@ variants and compiling your own kernels need the CUDA 13 toolkit's libraries.")
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openmpi-bin")  # mpirun spreads topology sweeps over processes and hosts
-if(TARGET kernelscope)
+if(TARGET ks_qt)
   # Mesa's software rasteriser: the window and --screenshot where there is no GPU driver's GL.
   set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libgl1-mesa-dri")
 endif()

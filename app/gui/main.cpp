@@ -36,7 +36,8 @@ GuiOptions parse(const QCoreApplication& app) {
   QCommandLineParser p;
   p.setApplicationDescription(
       "kernelscope: explore GPU image kernels. Opens FILE, or the embedded sample image without one.\n"
-      "kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [FILE] renders one frame without a display.");
+      "kernelscope --screenshot OUT.png [--kernel K] [--param k=v]... [FILE] renders one frame without a display\n"
+      "(kernelscope --screenshot OUT.png --help lists its options: your own kernel, counters, sections, ...).");
   p.addHelpOption();
   p.addVersionOption();
   p.addPositionalArgument("FILE", "An image to open (PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PNM)", "[FILE]");

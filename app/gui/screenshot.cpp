@@ -1,16 +1,14 @@
+// take_screenshot: the session set up as the request says, the frame drawn through EGL and written.
 #include "gui/screenshot.hpp"
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cctype>
-#include <cstdio>
-#include <cstring>
 #include <memory>
 
-#include "core/device_models.hpp"
 #include "core/error.hpp"
+#include "gui/screenshot_user_kernel.hpp"
 #include "headless/headless_renderer.hpp"
 #include "io/image_io.hpp"
 #include "panels/image_overlays.hpp"
@@ -42,14 +40,21 @@ void check_request(const ScreenshotRequest& r) {
     throw_usage(fmt::format("--split {} lies outside 0..1", *r.split), "0.5 splits the view in the middle");
   if (!r.backend.empty() && r.backend != "cpu" && r.backend != "cuda")
     throw_usage("unknown backend '" + r.backend + "'", "use --backend cpu or --backend cuda");
+  check_user_kernel_options(r);
 }
 
 // The session, set up as asked and with its result (and the work it starts afterwards: the CPU reference, the
-// bandwidth probe) finished, so the panels show what a window would show once it settles.
+// bandwidth probe, a kernel of the user's and its check) finished, so the panels show what a window would show
+// once it settles.
 void prepare_session(Session& session, const ScreenshotRequest& r) {
   if (r.input) session.open_image(*r.input);
   else session.open_sample();
   if (r.backend == "cuda") session.set_backend(Backend::Cuda);
+  // Compiled before anything runs: a kernel that does not compile is refused (exit 2), with or without a GPU.
+  const std::optional<ScreenshotUserKernel> user =
+      r.kernel_file ? std::optional(compile_screenshot_kernel(session, r)) : std::nullopt;
+  const std::string& kernel = user ? user->kernel : r.kernel;
+  const std::string& variant = user ? user->variant : r.variant;
   if (!r.type.empty()) session.set_element_type(elem_type_from_string(r.type));  // a usage Error names the types
   // Runs of other lab kernels first ("--lab-also reduce:cpu"), at their default sizes: points on the Roofline.
   for (const std::string& item : r.lab_also) {
@@ -60,7 +65,10 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
     session.set_variant(item.substr(colon + 1));
     session.run_now();
   }
-  if (!r.kernel.empty()) session.select_kernel(r.kernel);
+  if (!kernel.empty()) session.select_kernel(kernel);
+  // Without a GPU the app's Run ends in the worker's words ("cannot run your kernel: ..."): said before a CUDA
+  // variant or block of the request is refused in other words.
+  if (user && !session.device().cuda) run_screenshot_kernel(session, r, *user);
   for (const std::string& p : r.params) {
     const std::size_t eq = p.find('=');
     if (eq == std::string::npos || eq == 0)
@@ -81,18 +89,18 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
     }
   }
   if (!r.device_model.empty()) session.set_device_model(r.device_model);
-  if (!r.variant.empty()) {
-    const VariantSpec* v = session.kernel().find_variant(r.variant);
+  if (!variant.empty()) {
+    const VariantSpec* v = session.kernel().find_variant(variant);
     // Without a GPU a CUDA variant is pictured on the device model rather than run.
     if (v && v->backend == Backend::Cuda && session.backend() == Backend::Cpu && !r.device_model.empty())
-      session.set_modelled_variant(r.variant);
+      session.set_modelled_variant(variant);
     else
-      session.set_variant(r.variant);
+      session.set_variant(variant);
   }
   if (!r.block.empty()) session.set_block(parse_block_shape(r.block));
   if (!r.pattern.empty()) {
-    if (!r.kernel.empty() && r.kernel != "life")
-      throw_usage("--pattern gives a Life pattern, and the kernel is '" + r.kernel + "'", "use --kernel life");
+    if (!kernel.empty() && kernel != "life")
+      throw_usage("--pattern gives a Life pattern, and the kernel is '" + kernel + "'", "use --kernel life");
     use_life_pattern(session, r.pattern);
   }
   if (r.grid) {
@@ -103,7 +111,9 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
   if (r.steps > 0 && !session.simulating())
     throw_usage("--steps applies to simulation kernels", "use --kernel life, heat or grayscott");
   if (session.simulating()) session.simulation().set_playing(false);  // the frame shows exactly --steps steps
-  session.run_now();
+  if (r.counters) session.set_counters(true);  // the Timing section's switch, before the run it reads
+  if (user) run_screenshot_kernel(session, r, *user);  // in place of the built-in, run and checked
+  else session.run_now();
   if (r.steps > 0) session.simulation().step(r.steps);
   if (r.lab_sweep) session.lab().start_sweep();
   session.wait_idle();
@@ -179,14 +189,6 @@ void prepare_topology(TopologyDocument& topo, const ScreenshotRequest& r) {
   if (!topo.run_result()) throw_io("the topology sweep failed: " + topo.last_error());
 }
 
-std::pair<int, int> parse_size(const std::string& text, const std::string& option = "--size") {
-  int w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X'))
-    throw_usage(option + " '" + text + "' is not WxH", "e.g. " + option + " 1280x800");
-  return {w, h};
-}
-
 // The playlist at the requested step, applied to the session and waited for; null without one.
 std::unique_ptr<PlaylistPlayer> play_to_step(Session& session, const ScreenshotRequest& r, PlaylistViewChange& change) {
   if (r.playlist.empty()) return nullptr;
@@ -201,21 +203,7 @@ std::unique_ptr<PlaylistPlayer> play_to_step(Session& session, const ScreenshotR
   return player;
 }
 
-std::pair<int, int> parse_probe(const std::string& text) {
-  int x = 0, y = 0;
-  char comma = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &x, &comma, &y, &extra) != 3 || comma != ',')
-    throw_usage("--probe '" + text + "' is not X,Y", "e.g. --probe 100,60");
-  return {x, y};
-}
-
 }  // namespace
-
-bool wants_screenshot(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--screenshot") == 0 || std::strncmp(argv[i], "--screenshot=", 13) == 0) return true;
-  return false;
-}
 
 ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   check_request(request);
@@ -274,76 +262,6 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
   result.platform = renderer.egl().platform_name() + ", " + renderer.egl().gl_renderer();
   save_image(result.frame, request.out);
   return result;
-}
-
-int screenshot_main(int argc, char** argv) {
-  CLI::App cli("kernelscope --screenshot: render one frame of the app without a display and write it", "kernelscope");
-  ScreenshotRequest request;
-  std::string out, size, input;
-  float split = -1;
-  bool no_panels = false;
-  cli.add_option("--screenshot", out, "the image file to write (.png, .jpg, .bmp, .tga)")->required();
-  cli.add_option("--kernel,-k", request.kernel, "the kernel to run (kernelscope-cli list)");
-  cli.add_option("--param,-p", request.params, "a kernel parameter, name=value (repeatable)");
-  cli.add_option("--size", size, "frame size WxH in pixels (default 1280x800)");
-  cli.add_flag("--no-panels", no_panels, "the image only, without the ImGui panels");
-  cli.add_flag("--topology", request.topology, "show the Topology panel with its sample swept");
-  cli.add_option("--topology-traffic", request.topology_traffic, "the Topology panel on this traffic file or folder");
-  cli.add_option("--topology-placements", request.topology_placements, "all, sample:N or identity");
-  cli.add_option("--split", split, "show input left and output right of this fraction of the width beside the sidebar (0..1)");
-  cli.add_option("--backend", request.backend, "cpu or cuda (default: cuda when there is a GPU)");
-  cli.add_option("--type", request.type, "u8 or f32: what kernels run on (f32 keeps signed results)");
-  cli.add_option("--steps", request.steps, "simulations: steps to run before the frame (default 0)");
-  std::string grid;
-  cli.add_option("--grid", grid, "simulations: grid size WxH (default 512x512)");
-  cli.add_option("--variant", request.variant, "the variant to run (default: the backend's)");
-  cli.add_option("--lab-size", request.lab_size, "lab kernels: the size (2^24, 1024x1024, 256x256x256)");
-  cli.add_option("--lab-host", request.lab_host, "lab kernels on CUDA: pageable, pinned, mapped, managed, ...");
-  cli.add_option("--lab-streams", request.lab_streams, "lab kernels on CUDA: streams (vecadd, saxpy, reduce)");
-  cli.add_option("--lab-also", request.lab_also, "lab kernels: variants run first, or KERNEL:VARIANT at its default size (points on the Roofline)")
-      ->delimiter(',');
-  cli.add_flag("--lab-sweep", request.lab_sweep, "lab kernels: sweep sizes after the run (the Lab section's plot)");
-  cli.add_option("--sections", request.sections, "sidebar sections open: kernel,lab,timing,roofline,...")
-      ->delimiter(',');
-  cli.add_option("--sidebar-width", request.sidebar_width, "the sidebar's width in pixels (default 380)");
-  cli.add_option("--text-size", request.text_size, "the panels' text size in points, 13..32 (presenter view)");
-  cli.add_flag("--high-contrast", request.high_contrast, "the panels' high-contrast theme");
-  cli.add_option("--source-variant", request.source_variant,
-                 "the Source section: whose code it shows (default: the running variant's)");
-  cli.add_option("--source-compare", request.source_compare,
-                 "the Source section: the variant it is compared with");
-  cli.add_option("--pattern", request.pattern, "life: a built-in pattern (glider, ...) or an .rle file to start from");
-  cli.add_option("--playlist", request.playlist, "a demo playlist (.json or a demo's name) to show a step of");
-  cli.add_option("--playlist-step", request.playlist_step, "the playlist's step to show (default 1)");
-  cli.add_flag("--launch-overlay", request.launch_overlay, "draw the launch's block grid over the image (View > Launch grid)");
-  cli.add_option("--device-model", request.device_model, "picture the launch on a device model: " + device_model_ids());
-  cli.add_option("--block", request.block, "the CUDA block shape WxH (default 32x8)");
-  std::string probe;
-  cli.add_option("--probe", probe, "X,Y: the pixel under the cursor (inspector, launch overlay hover text)");
-  cli.add_option("--zoom", request.zoom, "screen pixels per image pixel, centred on --probe (default: fitted)");
-  cli.add_option("file", input, "the image to open (default: the embedded sample)");
-  try {
-    cli.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int code = cli.exit(e);
-    return code == 0 ? 0 : exit_code_for(ErrorKind::Usage);
-  }
-  try {
-    request.out = out;
-    request.panels = !no_panels;
-    if (!input.empty()) request.input = input;
-    if (cli.count("--split")) request.split = split;
-    if (!size.empty()) std::tie(request.width, request.height) = parse_size(size);
-    if (!grid.empty()) request.grid = parse_size(grid, "--grid");
-    if (!probe.empty()) request.probe = parse_probe(probe);
-    const ScreenshotResult r = take_screenshot(request);
-    std::printf("kernelscope: wrote %s (%dx%d; display: %s; EGL: %s)\n", request.out.string().c_str(),
-                r.frame.width(), r.frame.height(), r.display_path.c_str(), r.platform.c_str());
-    return 0;
-  } catch (const Error& e) {
-    std::fprintf(stderr, "kernelscope: error: %s\n", e.full_message().c_str());
-    return exit_code_for(e.kind());
-  }
 }
 
 }  // namespace ks::app

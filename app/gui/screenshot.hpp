@@ -3,11 +3,17 @@
 //  [--split F] [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [--lab-size S]
 //  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W]
 //  [--source-variant V] [--source-compare V] [--text-size P] [--high-contrast] [--playlist FILE --playlist-step K]
-//  [--launch-overlay] [--device-model M] [--block WxH] [--probe X,Y] [--zoom Z] [FILE]`: renders one frame of the
-// app (the image and the ImGui panels) offscreen through EGL, writes it atomically and exits; no window, no
-// display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and panels as the window, so the PNG is
-// what the window would show. Exit codes: 0 written; 2 a bad request (unknown option, kernel or parameter,
-// impossible size or format); 1 a runtime failure (unreadable file, no EGL/GL, GPU failure).
+//  [--launch-overlay] [--device-model M] [--block WxH] [--probe X,Y] [--zoom Z] [--counters]
+//  [--kernel-file FILE.cu [--kernel-param NAME=VALUE]... [--compare KERNEL[:VARIANT]] [--show-difference]] [FILE]`:
+// renders one frame of the app (the image and the ImGui panels) offscreen through EGL, writes it atomically and
+// exits; no window, no display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and panels as the
+// window, so the PNG is what the window would show. --counters turns the Timing section's Counters switch on
+// before the run. --kernel-file runs a kernel of the user's as the kernel editor's Run does
+// (screenshot_user_kernel.hpp): a GPU is needed to run it, not to compile it. Exit codes: 0 written; 2 a bad
+// request (unknown option, kernel or parameter, impossible size or format, a kernel that does not compile); 1 a
+// runtime failure (unreadable file, no EGL/GL, GPU failure, no GPU for a kernel of the user's).
+// The app's main calls screenshot_main before any Qt object exists; a build without Qt 6 makes `kernelscope` of
+// headless_app.hpp, which runs only this.
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -66,6 +72,19 @@ struct ScreenshotRequest {
   std::string block;
   std::optional<std::pair<int, int>> probe;
   float zoom = 0;  // 0: the fitted view
+  // The Timing section's Counters switch, on before the run: the GPU's hardware counters in the Timing and Why
+  // sections (on the CPU backend the section says, as the app does, that only a CUDA run reads them).
+  bool counters = false;
+  // Your own kernel (README "Your own kernel"): this .cu compiled and run in place of the built-in as the kernel
+  // editor's Run does, its `// @family` saying where (a stencil on the image, an array kernel in the Lab, a step
+  // kernel in the simulation); the values of its declared parameters (NAME=VALUE, checked against their ranges);
+  // the built-in it is checked against, as the app's (a stencil's and a step kernel's: KERNEL is the Kernel
+  // section's, checked on the CPU, and VARIANT the variant shown there; an array kernel's: the Lab's "check
+  // against" KERNEL:VARIANT; empty: the app's default); and |yours - reference| in place of the result.
+  std::optional<std::filesystem::path> kernel_file;
+  std::vector<std::string> kernel_params;
+  std::string compare;
+  bool show_difference = false;
 };
 
 // True when argv asks for a screenshot (an argument `--screenshot` or `--screenshot=...`): the app's main calls
@@ -73,8 +92,10 @@ struct ScreenshotRequest {
 bool wants_screenshot(int argc, char** argv);
 
 // Parses argv (argv[0] is the program), renders, writes, prints one line saying what it wrote; returns the exit
-// code. Errors are printed to stderr as "kernelscope: error: what. hint".
+// code. Errors are printed to stderr as "kernelscope: error: what. hint". (screenshot_command_line.cpp)
 int screenshot_main(int argc, char** argv);
+// The options of --screenshot as `kernelscope --screenshot OUT.png --help` prints them.
+std::string screenshot_help();
 
 struct ScreenshotResult {
   Image frame;              // RGB8, top row first: what was written
