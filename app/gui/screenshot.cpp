@@ -111,7 +111,10 @@ void prepare_session(Session& session, const ScreenshotRequest& r) {
   if (r.steps > 0 && !session.simulating())
     throw_usage("--steps applies to simulation kernels", "use --kernel life, heat or grayscott");
   if (session.simulating()) session.simulation().set_playing(false);  // the frame shows exactly --steps steps
-  if (r.counters) session.set_counters(true);  // the Timing section's switch, before the run it reads
+  if (r.counters) {  // the Timing section's switch and its choice, before the run they read
+    session.set_counter_set(r.counter_set);
+    session.set_counters(true);
+  }
   if (user) run_screenshot_kernel(session, r, *user);  // in place of the built-in, run and checked
   else session.run_now();
   if (r.steps > 0) session.simulation().step(r.steps);

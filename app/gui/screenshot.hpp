@@ -3,7 +3,7 @@
 //  [--split F] [--backend cpu|cuda] [--type u8|f32] [--steps N] [--pattern NAME|FILE.rle] [--lab-size S]
 //  [--lab-host MODE] [--lab-streams K] [--lab-also V,V] [--lab-sweep] [--sections a,b] [--sidebar-width W]
 //  [--source-variant V] [--source-compare V] [--text-size P] [--high-contrast] [--playlist FILE --playlist-step K]
-//  [--launch-overlay] [--device-model M] [--block WxH] [--probe X,Y] [--zoom Z] [--counters]
+//  [--launch-overlay] [--device-model M] [--block WxH] [--probe X,Y] [--zoom Z] [--counters[=quick|all]]
 //  [--kernel-file FILE.cu [--kernel-param NAME=VALUE]... [--compare KERNEL[:VARIANT]] [--show-difference]] [FILE]`:
 // renders one frame of the app (the image and the ImGui panels) offscreen through EGL, writes it atomically and
 // exits; no window, no display, no QApplication. The same Session, FrameRenderer, ImGuiLayer and panels as the
@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "core/image.hpp"
+#include "core/kernel_counters.hpp"
 
 namespace ks::app {
 
@@ -75,6 +76,7 @@ struct ScreenshotRequest {
   // The Timing section's Counters switch, on before the run: the GPU's hardware counters in the Timing and Why
   // sections (on the CPU backend the section says, as the app does, that only a CUDA run reads them).
   bool counters = false;
+  CounterSet counter_set = CounterSet::Quick;  // the Timing section's choice: one pass, or all (--counters=all)
   // Your own kernel (README "Your own kernel"): this .cu compiled and run in place of the built-in as the kernel
   // editor's Run does, its `// @family` saying where (a stencil on the image, an array kernel in the Lab, a step
   // kernel in the simulation); the values of its declared parameters (NAME=VALUE, checked against their ranges);

@@ -19,7 +19,7 @@ namespace {
 // The command line before its texts become a request (sizes, the probe and the split are parsed afterwards).
 struct ScreenshotArguments {
   ScreenshotRequest request;
-  std::string out, size, input, grid, probe, kernel_file;
+  std::string out, size, input, grid, probe, kernel_file, counters;
   float split = -1;
   bool no_panels = false;
 };
@@ -67,9 +67,12 @@ void add_options(CLI::App& cli, ScreenshotArguments& a) {
   cli.add_option("--block", request.block, "the CUDA block shape WxH (default 32x8)");
   cli.add_option("--probe", a.probe, "X,Y: the pixel under the cursor (inspector, launch overlay hover text)");
   cli.add_option("--zoom", request.zoom, "screen pixels per image pixel, centred on --probe (default: fitted)");
-  cli.add_flag("--counters", request.counters,
+  cli.add_flag("--counters{quick}", a.counters,
                "the Timing section's Counters switch on: the GPU's hardware counters in the Timing and Why "
-               "sections (CUDA runs of built-in stencils and lab kernels)");
+               "sections (CUDA runs of built-in stencils and lab kernels); =all for every counter (9 passes), "
+               "one pass otherwise, as the app's default")
+      ->option_text("[=quick|all]")
+      ->check(CLI::IsMember({"quick", "all"}));
   cli.add_option("--kernel-file", a.kernel_file,
                  "your own kernel (.cu with // @family stencil, array or step), compiled and run in place of the "
                  "built-in as the kernel editor's Run does; running it needs a GPU");
@@ -104,6 +107,10 @@ ScreenshotRequest request_of(ScreenshotArguments& a, const CLI::App& cli) {
   request.panels = !a.no_panels;
   if (!a.input.empty()) request.input = a.input;
   if (!a.kernel_file.empty()) request.kernel_file = a.kernel_file;
+  if (!a.counters.empty()) {
+    request.counters = true;
+    request.counter_set = parse_counter_set(a.counters);
+  }
   if (cli.count("--split")) request.split = a.split;
   if (!a.size.empty()) std::tie(request.width, request.height) = parse_size(a.size, "--size");
   if (!a.grid.empty()) request.grid = parse_size(a.grid, "--grid");
