@@ -156,6 +156,7 @@ void Session::set_backend(Backend backend) {
 
 void Session::set_counters(bool on) {
   stencil_->set_counters(on);  // the switch is kept there for every document
+  simulation_->set_counters(on);  // read once per simulation and parameters, while one runs
   if (in_lab()) {
     lab_->set_counters(on);
     if (on) request_run();
