@@ -4,8 +4,6 @@
 
 #include <cstdio>
 
-#include "core/error.hpp"
-#include "core/kernel_counters.hpp"
 
 namespace ks::cli {
 
@@ -20,13 +18,6 @@ void say_no_counters(const std::string& reason) {
   if (reason.empty()) return;
   std::fflush(stdout);  // after what the command printed so far, not in the middle of it
   fmt::print(stderr, "no counters: {}\n", reason);
-}
-
-void refuse_counters_of_user_kernels(bool counters) {
-  if (counters)
-    throw_usage("--counters reads the counters of built-in kernels; " + counters_of_user_kernels_message(),
-                "run the built-in it mirrors with --counters (`kernelscope-cli copy` writes a built-in as a kernel "
-                "file)");
 }
 
 }  // namespace ks::cli

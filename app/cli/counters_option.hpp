@@ -9,7 +9,5 @@ namespace ks::cli {
 void add_counters_flag(CLI::App& command, bool& counters);
 // Counters were asked for and are absent: why, and what to do, on standard error (the report just has none).
 void say_no_counters(const std::string& reason);
-// --counters with --kernel-file: a usage Error saying why (the worker process reads no counters).
-void refuse_counters_of_user_kernels(bool counters);
 
 }  // namespace ks::cli

@@ -26,6 +26,7 @@ struct UserKernelRunOptions {
   std::optional<double> abs_tol, rel_tol;   // with compare: the tolerance (default: the type's)
   bool checked = false;
   double timeout_s = 2;
+  bool counters = false;
 };
 
 int run_user_kernel(const UserKernelRunOptions& options, const GlobalOptions& global);

@@ -114,6 +114,7 @@ void LabDocument::submit_user_run() {
           launch.block = {user_block(request), 1};
           launch.warmup = options_.warmup;
           launch.repeat = options_.repeat;
+          launch.counters = request.counters;  // the Timing section's switch
           launch.cancelled = [&ctx] { return ctx.cancelled(); };  // Cancel, or the app closing, stops the worker
           ctx.set_progress(0.2, "running your kernel on the GPU");
           const usercode::UserArrayRun run = usercode::run_user_array(*client, *user.kernel, spans,
