@@ -55,6 +55,21 @@ int main(int argc, char** argv) {
     fmt::print("{:<44} {:>12.4f} {:>9}\n", fmt::format("recorded {}", name), median(ms), findings);
   }
 
+  {  // The costliest path: a low occupancy sends the explainer through every candidate block for a better one.
+    RunReport report = why_test::recorded_run_report("h100-box-u8-naive.json");
+    report.occupancy->registers_per_thread = 128;
+    report.occupancy->active_blocks_per_sm = 2;
+    report.occupancy->occupancy = 0.25;
+    report.occupancy->limiter = "registers";
+    std::vector<double> ms;
+    std::size_t findings = 0;
+    for (int i = 0; i < repeats; ++i) {
+      const auto t = Clock::now();
+      findings = report::explain_why(report, &why_test::h100()).size();
+      ms.push_back(ms_since(t));
+    }
+    fmt::print("{:<44} {:>12.4f} {:>9}\n", "naive u8 at 128 registers (block search)", median(ms), findings);
+  }
   {  // The app: each run's report explained once, at the first frame after it arrives.
     app::Session s(cpu_session());
     s.open_sample();
