@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 
+#include "core/device_image_ref.hpp"
 #include "session/session.hpp"
 #include "session/why_cache.hpp"
 #include "support/test_support.hpp"
@@ -34,7 +35,7 @@ TEST(SessionCountersCuda, ASimulationsCountersAreReadOnceAndKeepItsState) {
   s.simulation().step(3);
   s.wait_idle();
   const long long generation = s.simulation().generation();
-  const Image before = s.output_on_host();
+  const Image before = download_device_image(s.display_frame().output_device);
 
   s.set_counters(true);
   s.wait_idle();
@@ -45,7 +46,8 @@ TEST(SessionCountersCuda, ASimulationsCountersAreReadOnceAndKeepItsState) {
   EXPECT_GT(counters->global_load_requests, 0);
   EXPECT_GT(counters->achieved_occupancy_pct, 0);
   EXPECT_EQ(s.simulation().generation(), generation) << "the counted launch is not a step";
-  EXPECT_TRUE(test::images_match(s.output_on_host(), before, 0)) << "nor does it change the state shown";
+  EXPECT_TRUE(test::images_match(download_device_image(s.display_frame().output_device), before, 0))
+      << "nor does it change the state shown";
   WhyCache why;
   ASSERT_NE(why.current(s), nullptr);
   EXPECT_TRUE(why.current(s)->counters);
