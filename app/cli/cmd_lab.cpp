@@ -63,7 +63,6 @@ struct LabOptions {
 };
 
 int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
-  refuse_counters_of_user_kernels(opt.counters);
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a lab kernel (`{}`) or --kernel-file, not both", opt.kernel),
                 fmt::format("--compare {} checks your kernel against it", opt.kernel));
@@ -73,7 +72,7 @@ int run_own_array_kernel(const LabOptions& opt, const GlobalOptions& global) {
                 "kernels",
                 "your kernel takes --size, -p, --block, --repeat, --warmup, --seed, --in, --out, --json");
   UserArrayCliOptions u;
-  u.common = {opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s};
+  u.common = {opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s, opt.counters, opt.counter_set};
   u.size = opt.size;
   u.in_arrays = opt.in_arrays;
   u.out_arrays = opt.out_arrays;

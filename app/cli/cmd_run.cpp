@@ -57,7 +57,6 @@ struct RunOptions {
 };
 
 int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
-  refuse_counters_of_user_kernels(opt.counters);
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a kernel id (`{}`) or --kernel-file, not both", opt.kernel),
                 "--compare KERNEL[:VARIANT] checks your kernel against a built-in one");
@@ -65,6 +64,8 @@ int run_own_kernel(const RunOptions& opt, const GlobalOptions& global) {
     throw_usage("--backend and --variant are for built-in kernels; your kernel runs on the GPU as written");
   UserKernelRunOptions u;
   u.kernel_file = opt.kernel_file;
+  u.counters = opt.counters;
+  u.counter_set = opt.counter_set;
   u.input = opt.input;
   u.output = opt.output;
   u.params = opt.params;

@@ -71,7 +71,6 @@ struct SimOptions {
 };
 
 int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
-  refuse_counters_of_user_kernels(opt.counters);
   if (!opt.kernel.empty())
     throw_usage(fmt::format("give either a simulation (`{}`) or --kernel-file, not both", opt.kernel));
   if (!opt.pattern.empty() || !opt.backend.empty() || !opt.variant.empty() || opt.every > 0 || !opt.frames.empty() ||
@@ -79,7 +78,7 @@ int run_own_step_kernel(const SimOptions& opt, const GlobalOptions& global) {
     throw_usage("--pattern, --backend, --variant, --every, --frames and --gif are for the built-in simulations",
                 "your kernel takes --steps, --size or -i, -p, --block, --seed, -o, --json");
   UserStepCliOptions u;
-  u.common = {opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s};
+  u.common = {opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s, opt.counters, opt.counter_set};
   u.steps = opt.steps;
   u.size = opt.size;
   u.input = opt.input;

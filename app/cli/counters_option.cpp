@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <memory>
 
-#include "core/error.hpp"
 #include "core/cuda_context.hpp"
 #include "core/kernel_counters.hpp"
 
@@ -36,13 +35,6 @@ void say_no_counters(const std::string& reason) {
   if (reason.empty()) return;
   std::fflush(stdout);  // after what the command printed so far, not in the middle of it
   fmt::print(stderr, "no counters: {}\n", reason);
-}
-
-void refuse_counters_of_user_kernels(bool counters) {
-  if (counters)
-    throw_usage("--counters reads the counters of built-in kernels; " + counters_of_user_kernels_message(),
-                "run the built-in it mirrors with --counters (`kernelscope-cli copy` writes a built-in as a kernel "
-                "file)");
 }
 
 }  // namespace ks::cli

@@ -16,7 +16,5 @@ void add_counters_flag(CLI::App& command, bool& counters, CounterSet& set);
 void use_counter_set(Runtime& runtime, bool counters, CounterSet set);
 // Counters were asked for and are absent: why, and what to do, on standard error (the report just has none).
 void say_no_counters(const std::string& reason);
-// --counters with --kernel-file: a usage Error saying why (the worker process reads no counters).
-void refuse_counters_of_user_kernels(bool counters);
 
 }  // namespace ks::cli

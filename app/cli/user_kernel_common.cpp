@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "cli/counters_option.hpp"
 #include "core/error.hpp"
 #include "core/launch_shape.hpp"
 #include "registry/registry.hpp"
@@ -50,11 +51,23 @@ bool prepare_user_kernel(const UserKernelCommon& c, const std::string& family, P
   }
   out.launch.params = usercode::user_param_values(out.kernel.declarations, c.params);
   out.launch.checked = c.checked;
+  out.launch.counters = c.counters;
+  out.launch.counter_set = c.counter_set;
   if (!c.block.empty()) {
     out.launch.block = parse_user_block(c.block);
     usercode::check_user_block(out.kernel, out.launch.block);
   }
   return true;
+}
+
+std::optional<KernelCounters> user_counters(const usercode::WorkerReply& reply, bool asked) {
+  if (!asked) return std::nullopt;
+  if (!reply.counters) {
+    say_no_counters("the worker sent none back (a bug in kernelscope)");
+    return std::nullopt;
+  }
+  say_no_counters(reply.counters->unavailable);
+  return reply.counters->counters;
 }
 
 void start_user_worker(const UserKernelCommon& c, const std::string& family, PreparedUserKernel& out) {

@@ -23,6 +23,8 @@ struct UserKernelCommon {
   std::string block;                // "WxH" or "B"
   bool checked = false;
   double timeout_s = 2;
+  bool counters = false;  // --counters: the hardware counters of one more launch after the timed ones
+  CounterSet counter_set = CounterSet::All;
 };
 
 // A compiled user kernel with its worker, ready to run.
@@ -39,6 +41,9 @@ bool prepare_user_kernel(const UserKernelCommon& common, const std::string& fami
 // Then, once the rest of the request is checked: starts the worker (a Device error without a GPU) and compiles
 // again for its GPU's architecture when that is not sm_90.
 void start_user_worker(const UserKernelCommon& common, const std::string& family, PreparedUserKernel& out);
+
+// --counters: the counters the worker read with the reply, or none (and why, said once on standard error).
+std::optional<KernelCounters> user_counters(const usercode::WorkerReply& reply, bool asked);
 
 // Throws the Device error a reply that is not Ok stands for (the fault's words, and what to try next).
 void throw_unless_ok(const usercode::WorkerReply& reply, bool checked);

@@ -17,6 +17,7 @@
 #include "report/why_explain.hpp"
 #include "report/why_output.hpp"
 #include "report/comparison_json.hpp"
+#include "report/counters_report.hpp"
 #include "report/report_json.hpp"
 #include "report/table.hpp"
 #include "report/text_format.hpp"
@@ -187,6 +188,7 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
   why.upload_ms = run.reply.upload_ms;
   why.download_ms = run.reply.download_ms;
   why.copy_bandwidth_gbps = copy_gbps;
+  why.counters = user_counters(run.reply, opt.common.counters);
   const std::vector<report::WhyFinding> findings = report::explain_why(why);
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = report_head("kernelscope.user_array/1", prepared.kernel.entry_facts().name, "yours",
@@ -204,6 +206,7 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
     j["copy_bandwidth_gbps"] = copy_gbps;
     j["percent_of_copy"] = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     if (form.scalar_output) j["scalar"] = scalar_text(form.element, run.output);
+    j["counters"] = report::counters_json(why.counters, 0);  // a kernel of yours counts no operations
     j["user_kernel"] = report::user_kernel_json(opt.common.kernel_file, prepared.kernel);
     j["why"] = report::why_json(findings);
     if (comparison) {
@@ -233,9 +236,10 @@ int run_user_array_kernel(const UserArrayCliOptions& opt, const GlobalOptions& g
              copy_gbps > 0 ? fmt::format("{:.1f}%", 100 * gbps / copy_gbps) : "-"});
   t.add_row({"download", "", report::format_ms(run.reply.download_ms), "", "", "", ""});
   fmt::print("{}", t.render(2));
+  if (why.counters) fmt::print("{}", report::counters_text(*why.counters, std::nullopt, 0));
   if (form.scalar_output) fmt::print("result: {}\n", scalar_text(form.element, run.output));
   if (comparison) fmt::print("{}\n", comparison_line(plan->reference.label, *comparison));
-  fmt::print("{}", report::why_paragraph(findings, false));
+  fmt::print("{}", report::why_paragraph(findings, why.counters.has_value()));
   for (const auto& [name, file] : outs) fmt::print("wrote {} (array out)\n", file);
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);
   // A result that differs from its reference is a failure of the kernel (the files are still written).

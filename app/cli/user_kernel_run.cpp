@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "cli/counters_option.hpp"
 #include "cli/request_checks.hpp"
 #include "cli/user_kernel_common.hpp"
 #include "core/error.hpp"
@@ -100,7 +101,8 @@ Reference parse_reference(const UserKernelRunOptions& opt, const BorderChoice& b
 }  // namespace
 
 int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global) {
-  UserKernelCommon common{opt.kernel_file, opt.params, opt.block, opt.checked, opt.timeout_s};
+  UserKernelCommon common{opt.kernel_file, opt.params,  opt.block,        opt.checked,
+                          opt.timeout_s,   opt.counters, opt.counter_set};
   const BorderChoice border = take_border(common.params);
   PreparedUserKernel prepared;
   if (!prepare_user_kernel(common, "stencil", prepared)) return kKernelDoesNotCompile;
@@ -156,6 +158,7 @@ int run_user_kernel(const UserKernelRunOptions& opt, const GlobalOptions& global
     context.params.emplace_back(kernel.declarations.parameters[i].name, fmt::format("{:g}", launch.params[i]));
   context.params.emplace_back("border", to_string(border.border));
   const RunReport report = report::user_stencil_report(context, image->shape(), run.block, run.reply);
+  if (opt.counters) say_no_counters(report.counters_unavailable);
 
   save_image(inputs::to_file_layout(std::move(run.output), input_shape), opt.output);
   if (!opt.json.empty()) {

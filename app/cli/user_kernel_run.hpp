@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cli/commands.hpp"
+#include "core/kernel_counters.hpp"
 
 namespace ks::cli {
 
@@ -26,6 +27,8 @@ struct UserKernelRunOptions {
   std::optional<double> abs_tol, rel_tol;   // with compare: the tolerance (default: the type's)
   bool checked = false;
   double timeout_s = 2;
+  bool counters = false;
+  CounterSet counter_set = CounterSet::All;
 };
 
 int run_user_kernel(const UserKernelRunOptions& options, const GlobalOptions& global);

@@ -19,6 +19,7 @@
 #include "report/why_explain.hpp"
 #include "report/why_output.hpp"
 #include "report/comparison_json.hpp"
+#include "report/counters_report.hpp"
 #include "report/report_json.hpp"
 #include "report/text_format.hpp"
 #include "report/user_run_report.hpp"
@@ -165,6 +166,7 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
   why.kernel_time = step_time;
   if (!run.reply.kernel_ms.empty()) why.first_launch_ms = run.reply.kernel_ms.front();
   why.copy_bandwidth_gbps = copy_gbps;
+  why.counters = user_counters(run.reply, opt.common.counters);
   const std::vector<report::WhyFinding> findings = report::explain_why(why);
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = report_head("kernelscope.user_sim/1", prepared.kernel.entry_facts().name, "yours",
@@ -179,6 +181,7 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
     j["copy_bandwidth_gbps"] = copy_gbps;
     j["percent_of_copy"] = copy_gbps > 0 ? 100 * gbps / copy_gbps : 0;
     j["cell_updates_per_second"] = updates;
+    j["counters"] = report::counters_json(why.counters, 0);  // a kernel of yours counts no operations
     j["user_kernel"] = report::user_kernel_json(opt.common.kernel_file, prepared.kernel);
     j["why"] = report::why_json(findings);
     if (comparison) {
@@ -194,10 +197,11 @@ int run_user_step_kernel(const UserStepCliOptions& opt, const GlobalOptions& glo
              report::format_ms(step_time.min_ms), report::format_ms(step_time.median_ms),
              report::format_ms(step_time.p95_ms), gbps,
              copy_gbps > 0 ? fmt::format("{:.1f}% of copy", 100 * gbps / copy_gbps) : "-", updates);
+  if (why.counters) fmt::print("{}", report::counters_text(*why.counters, std::nullopt, 0));
   if (comparison)
     fmt::print("check against {} after {} steps: {}\n", reference->label, opt.steps,
                usercode::comparison_summary(*comparison));
-  fmt::print("{}", report::why_paragraph(findings, false));
+  fmt::print("{}", report::why_paragraph(findings, why.counters.has_value()));
   if (!opt.output.empty())
     fmt::print("wrote {}{}\n", opt.output, stretched ? " (cells 0 and 1 drawn black and white)" : "");
   if (!opt.json.empty()) fmt::print("wrote {}\n", opt.json);

@@ -52,6 +52,10 @@ lab::LabReport user_array_lab_report(const UserRunContext& c, const UserLabRun& 
                 {"kernel", 0, 0, upload_end, kernel_end, 0},
                 {"download", 0, 0, kernel_end, kernel_end + reply.download_ms, out_bytes}};
   lab::fill_rates(r, &c.peaks);
+  if (reply.counters) {
+    r.counters = reply.counters->counters;
+    r.counters_unavailable = reply.counters->unavailable;
+  }
   return r;
 }
 

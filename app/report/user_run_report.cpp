@@ -46,6 +46,10 @@ RunReport user_stencil_report(const UserRunContext& c, const ImageShape& shape, 
   if (r.copy_bandwidth_gbps > 0) r.percent_of_copy = 100.0 * r.gbps / r.copy_bandwidth_gbps;
   if (c.device_info) r.occupancy = user_occupancy(*c.kernel, reply.attributes, *c.device_info, block);
   r.roofline = roofline_figures(r.cost.operations, r.cost.bytes, r.kernel_time.median_ms, c.peaks);
+  if (reply.counters) {
+    r.counters = reply.counters->counters;
+    r.counters_unavailable = reply.counters->unavailable;
+  }
   return r;
 }
 

@@ -24,6 +24,7 @@ Session::Session(Options options)
     // responsible for it; afterwards the worker is the only user of the engine.
     device_.cuda = true;
     device_.info = engine_->cuda().device();
+    engine_->cuda().set_counter_set(counter_set_);  // the app's default; later choices go through the worker
     device_.free_memory = device_.info.free_memory;
   } else {
     device_.unavailable_reason = engine_->cuda_unavailable_reason();
@@ -74,6 +75,7 @@ void Session::make_stencil_document() {
   hooks.takes_results = [this] { return !in_lab(); };
   stencil_ = std::make_unique<StencilDocument>(*engine_, *worker_, device_, generations_, std::move(o),
                                                std::move(hooks));
+  stencil_->set_counter_set(counter_set_);
 }
 
 void Session::pass_request_to_stencil() { stencil_->set_request(choice_); }
@@ -156,8 +158,8 @@ void Session::set_backend(Backend backend) {
 }
 
 void Session::set_counters(bool on) {
-  if (on) apply_counter_set();  // queued before the run the switch starts
   stencil_->set_counters(on);  // the switch is kept there for every document
+  simulation_->set_counters(on);  // read once per simulation and parameters, while one runs
   if (in_lab()) {
     lab_->set_counters(on);
     if (on) request_run();
@@ -167,6 +169,9 @@ void Session::set_counters(bool on) {
 void Session::set_counter_set(CounterSet set) {
   if (set == counter_set_) return;
   counter_set_ = set;
+  stencil_->set_counter_set(set);
+  if (lab_) lab_->set_counter_set(set);
+  simulation_->set_counter_set(set);
   if (!counters()) return;
   apply_counter_set();
   request_run();

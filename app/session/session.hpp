@@ -116,8 +116,9 @@ class Session {
   Backend backend() const noexcept { return choice_.backend; }
   // A Device error when CUDA is asked for but unavailable. The variant goes back to the backend's default.
   void set_backend(Backend backend);
-  // The Timing section's Counters switch (off by default, so that timing stays clean): CUDA runs of built-in
-  // stencils and lab kernels then read the hardware counters of one more launch after the timed ones.
+  // The Timing section's Counters switch (off by default, so that timing stays clean): CUDA runs of stencils and
+  // lab kernels then read the hardware counters of one more launch after the timed ones, and a CUDA simulation
+  // those of one more step's launch, once per simulation and parameters (SimulationRunner::set_counters).
   void set_counters(bool on);
   bool counters() const noexcept { return stencil_->counters(); }
   // Which counters: Quick (the default here: one pass, about 50 ms a kernel) or All (9 passes); the next run

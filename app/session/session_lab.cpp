@@ -29,6 +29,7 @@ void Session::make_lab_document() {
     notify(error ? Notice::Level::Error : Notice::Level::Info, Notice::Source::Run, std::move(text));
   };
   lab_ = std::make_unique<LabDocument>(*engine_, *worker_, o, std::move(hooks));
+  lab_->set_counter_set(counter_set_);
 }
 
 void Session::enter_lab() {

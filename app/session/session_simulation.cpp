@@ -19,6 +19,7 @@ void Session::make_simulation_runner() {
   };
   hooks.app_uses_cuda = device_.cuda;
   simulation_ = std::make_unique<SimulationRunner>(*engine_, *worker_, std::move(hooks));
+  simulation_->set_counter_set(counter_set_);
 }
 
 void Session::enter_simulation() { stencil_->drop_result(); }  // the simulation shows its own frames

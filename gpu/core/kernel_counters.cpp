@@ -157,8 +157,4 @@ std::string counters_on_cpu_message(const std::string& what) {
   return "hardware counters are the GPU's, and " + what + " ran on the CPU backend";
 }
 
-std::string counters_of_user_kernels_message() {
-  return "your kernel runs in a worker process whose counters kernelscope does not read yet";
-}
-
 }  // namespace ks

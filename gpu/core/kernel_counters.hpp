@@ -99,7 +99,5 @@ bool profiling_restricted_to_admins(std::string_view nvidia_params);
 std::string counters_forbidden_message();
 // Why a run that asked for counters has none: it ran on the CPU backend (`what`: "this run", "this simulation").
 std::string counters_on_cpu_message(const std::string& what);
-// Why a user's kernel has none: it runs in the worker process, which does not read them.
-std::string counters_of_user_kernels_message();
 
 }  // namespace ks

@@ -79,6 +79,29 @@ TEST(CliUserKernel, TheSmoothingTemplateRunsOnTheGpuOrSaysItNeedsOne) {
   EXPECT_EQ(j["params"]["border"], "wrap");
 }
 
+// --counters with --kernel-file is no longer refused: the worker reads them (with a GPU:
+// tests/gpu/test_cli_user_counters_cuda.cpp); without one, the run says it needs a GPU as any run of yours does.
+TEST(CliUserKernel, CountersOfYourKernelAreAskedOfTheWorkerNotRefused) {
+  KS_REQUIRE_NVRTC();
+  if (gpu_available()) GTEST_SKIP() << "with a GPU: tests/gpu/test_cli_user_counters_cuda.cpp";
+  TempDir dir;
+  copy_template(dir, "smooth3x3.cu");
+  copy_template(dir, "vecadd.cu");
+  copy_template(dir, "life_step.cu");
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--kernel-file", "smooth3x3.cu", "-i", "sample", "-o", "out.png"},
+        std::vector<std::string>{"lab", "--kernel-file", "vecadd.cu", "--size", "1001"},
+        std::vector<std::string>{"sim", "--kernel-file", "life_step.cu", "--steps", "3", "--size", "33x17"}}) {
+    std::vector<std::string> with_counters = args;
+    with_counters.push_back("--counters");
+    const CliResult r = run_cli(with_counters, dir.path());
+    SCOPED_TRACE(args[0]);
+    EXPECT_EQ(r.exit_code, 1) << r.err;
+    EXPECT_NE(r.err.find("needs an NVIDIA GPU"), std::string::npos) << r.err;
+  }
+  EXPECT_FALSE(std::filesystem::exists(dir / "out.png"));
+}
+
 TEST(CliUserKernel, VecaddFromNpyInputsAndLifeStepsRunOrSayTheyNeedAGpu) {
   KS_REQUIRE_NVRTC();
   TempDir dir;

@@ -1,6 +1,6 @@
 #pragma once
-// The Timing section's Counters switch and the hardware counters it read for the run shown (stencil and lab
-// runs): a table of DRAM, SM, occupancy, caches, sectors per request, bank conflicts and warp efficiency, or why
+// The Timing section's Counters switch and the hardware counters it read for the run shown (stencil, lab and
+// simulation runs): a table of DRAM, SM, occupancy, caches, sectors per request, bank conflicts and warp efficiency, or why
 // there are none.
 #include <optional>
 #include <string>

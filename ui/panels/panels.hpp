@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "session/display_frame.hpp"
+#include "session/why_cache.hpp"
 #include "render/pixel_probe.hpp"
 #include "render/view_math.hpp"
 #include "panels/named_buttons.hpp"
@@ -67,6 +68,7 @@ struct PanelState {
   std::uint64_t followed_simulation = 0;          // the fresh simulation whose colormap and range were applied
   bool source_open = false;                       // the Source section (the running kernel's own code)
   bool why_open = true;                           // the Why section (the pitfalls of the kernel's last run)
+  app::WhyCache why;                              // its explanation, worked out once per run
   SourcePanelState source;
 };
 

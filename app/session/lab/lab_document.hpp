@@ -108,6 +108,8 @@ class LabDocument {
   void set_streams(int streams);
   // The Timing section's Counters switch: CUDA runs then read the hardware counters of one more launch.
   void set_counters(bool on);
+  // Which counters your kernel's runs read (built-in runs read the engine's set: Session::set_counter_set).
+  void set_counter_set(CounterSet set) noexcept { counter_set_ = set; }
   // The loaded image, for kernels that work on one (kmeans); others ignore it. Clears a result image made
   // from another image.
   void set_image(std::shared_ptr<const Image> image);
@@ -206,6 +208,7 @@ class LabDocument {
   std::shared_ptr<const NdArray> user_output_, reference_output_;
   // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.
   std::shared_ptr<usercode::WorkerClient> user_worker_;
+  CounterSet counter_set_ = CounterSet::All;
 };
 
 }  // namespace ks::app

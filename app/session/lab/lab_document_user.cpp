@@ -96,8 +96,8 @@ void LabDocument::submit_user_run() {
       "lab-run",
       fmt::format("Lab: your kernel {} on {}'s inputs at {}", user.file_name, lab_kernel->id,
                   lab::short_text(size.n())),
-      [this, user, lab_kernel, request, size, key, tolerance, cuda, reference_variant,
-       client = user_worker_](Worker::Context& ctx) {
+      [this, user, lab_kernel, request, size, key, tolerance, cuda, reference_variant, client = user_worker_,
+       counter_set = counter_set_](Worker::Context& ctx) {
         try {
           const usercode::ArrayForm form = usercode::array_form(*user.kernel);
           const inputs::LabArrayMapping mapping = inputs::lab_array_mapping(*lab_kernel, request.params, form);
@@ -114,6 +114,8 @@ void LabDocument::submit_user_run() {
           launch.block = {user_block(request), 1};
           launch.warmup = options_.warmup;
           launch.repeat = options_.repeat;
+          launch.counters = request.counters;  // the Timing section's switch
+          launch.counter_set = counter_set;
           launch.cancelled = [&ctx] { return ctx.cancelled(); };  // Cancel, or the app closing, stops the worker
           ctx.set_progress(0.2, "running your kernel on the GPU");
           const usercode::UserArrayRun run = usercode::run_user_array(*client, *user.kernel, spans,

@@ -61,6 +61,7 @@ struct SimulationRunner::Capture {
   std::vector<double> step_ms;
   long long steps_done = 0;
   bool from_action = false;  // the steps count against the queued Step action
+  bool counters_read = false;  // the report carries the counters just read (submit_counters)
   bool cancelled = false;
   long long frames_written = -1;  // a sequence export: files complete so far
   bool last = true;               // the job's final post: the next job may start
@@ -155,18 +156,21 @@ void SimulationRunner::deactivate() {
   report_.reset();
   timing_ = {};
   generation_ = 0;
+  counters_read_.reset();
+  ++revision_;
 }
 
 bool SimulationRunner::settled() const noexcept {
   if (!active_) return !in_flight_;
   const bool asked = applied_ && classify_change(*applied_, desired_) == SimChange::None;
-  return !in_flight_ && !reset_requested_ && asked && strokes_.empty() && actions_.empty();
+  return !in_flight_ && !reset_requested_ && asked && strokes_.empty() && actions_.empty() && !counters_due();
 }
 
 bool SimulationRunner::only_playing() const noexcept {
   if (!active_ || !playing_) return false;
   const bool asked = applied_ && classify_change(*applied_, desired_) == SimChange::None;
-  return asked && !reset_requested_ && strokes_.empty() && actions_.empty() && (!in_flight_ || play_slice_in_flight_);
+  return asked && !reset_requested_ && strokes_.empty() && actions_.empty() && !counters_due() &&
+         (!in_flight_ || play_slice_in_flight_);
 }
 
 bool SimulationRunner::frame_pending_display() const {
@@ -187,6 +191,7 @@ void SimulationRunner::tick() {
   }
   // The frame on screen may be the state buffer itself (CUDA): nothing changes it before it was drawn.
   if (!sim_ || frame_pending_display()) return;
+  if (counters_due()) return submit_counters();
   if (!strokes_.empty()) return submit_paint();
   if (!actions_.empty()) {
     const Action a = actions_.front();
@@ -211,6 +216,23 @@ void SimulationRunner::note_displayed(std::uint64_t frame_generation, double ms)
 // ---- controls ----
 
 void SimulationRunner::set_playing(bool on) { playing_ = on; }
+
+void SimulationRunner::set_counter_set(CounterSet set) {
+  if (set == counter_set_) return;
+  counter_set_ = set;
+  counters_read_.reset();  // the next frame reads them again, in this set
+}
+
+void SimulationRunner::set_counters(bool on) {
+  if (on == counters_) return;
+  counters_ = on;
+  counters_read_.reset();  // on: read them for what runs now; off: the report shows none
+  if (report_ && !on) {
+    report_->counters.reset();
+    report_->counters_unavailable.clear();
+  }
+  ++revision_;
+}
 
 void SimulationRunner::step(long long n) {
   if (n < 1) throw_usage(fmt::format("cannot run {} steps", n), "give a number of steps >= 1");
@@ -374,6 +396,26 @@ void SimulationRunner::submit_paint() {
       false);
 }
 
+void SimulationRunner::submit_counters() {
+  const std::uint64_t ticket = ++ticket_;
+  in_flight_ = true;
+  counters_read_ = setup_revision_;  // also when it fails: not retried every frame
+  worker_.submit(
+      kJobKind, "",
+      guarded(ticket, "reading the hardware counters", [this, ticket, sim = sim_, user = user_backend_,
+                                                        set = counter_set_](Worker::Context& ctx) {
+          const UserCancelScope cancel(user, ctx);  // a step kernel of yours runs one more launch in the worker
+          if (user) user->set_counter_set(set);  // built-in steps read the engine's set (Session::set_counter_set)
+          sim->read_counters();  // one more step's launch, not kept: the state and the generation stay
+          Capture c;
+          c.counters_read = true;
+          c.report = sim->report();
+          capture_state(*sim, c);
+          ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
+      }),
+      false);
+}
+
 void SimulationRunner::submit_export(const Action& a) {
   const std::uint64_t ticket = ++ticket_;
   in_flight_ = true;
@@ -448,11 +490,14 @@ void SimulationRunner::submit_export(const Action& a) {
 void SimulationRunner::apply_capture(std::uint64_t ticket, Capture c) {
   if (c.last) in_flight_ = play_slice_in_flight_ = false;
   if (ticket != ticket_ || !active_) return;  // the simulation was dropped meanwhile
+  ++revision_;
   if (c.runs) running_ = std::move(c.runs);
+  if (c.params_applied || c.sim) ++setup_revision_;  // counters read before are of another setup
   if (c.params_applied) {
     report_ = std::move(c.report);  // the parameters it shows; the step times go on (the step costs the same)
     error_.reset();
   }
+  if (c.counters_read) report_ = std::move(c.report);
   if (c.sim) apply_user_restart(c.user_backend);
   if (c.sim) {
     generation_offset_ = c.fresh ? 0 : generation_offset_ + c.carried_generations;
@@ -467,6 +512,12 @@ void SimulationRunner::apply_capture(std::uint64_t ticket, Capture c) {
       picture_ = suggested_;
       ++picture_generation_;
     }
+  }
+  // A simulation keeps the counters it last read: they are shown only while the switch is on and were read for
+  // what runs now (a parameter change reads them again).
+  if (report_ && (!counters_ || counters_read_ != setup_revision_)) {
+    report_->counters.reset();
+    report_->counters_unavailable.clear();
   }
   if (c.frames_written >= 0) frames_written_ = c.frames_written;
   if (c.from_action && !actions_.empty() && actions_.front().kind == Action::Kind::Step) {

@@ -114,6 +114,14 @@ class SimulationRunner {
   void reset();                // back to the start (a new simulation from it), generation 0
   // Steps per frame of the simulation chosen; each simulation keeps its own (default_steps_per_frame at first).
   void set_steps_per_frame(int n);  // 1 .. kMaxStepsPerFrame, usage Error otherwise
+  // The Timing section's Counters switch (Session::set_counters). On: once per simulation and parameters, a job
+  // reads the hardware counters of one more step's launch (Simulation::read_counters: the state and the
+  // generation stay), and report() carries them, or on the CPU backend why there are none. Off: report() has
+  // neither.
+  void set_counters(bool on);
+  bool counters() const noexcept { return counters_; }
+  // Which counters (Session::set_counter_set): read again for the running simulation.
+  void set_counter_set(CounterSet set);
   int steps_per_frame() const noexcept { return steps_per_frame_; }
 
   const SimulationSetup& setup() const noexcept { return desired_; }
@@ -137,6 +145,9 @@ class SimulationRunner {
   const SimulationStats& stats() const noexcept { return stats_; }
   const std::optional<SimulationReport>& report() const noexcept { return report_; }  // variant, device, bytes
   const SimulationTiming& timing() const noexcept { return timing_; }
+  // Changes whenever report() or timing() may have: a (re)start, new parameters, steps, counters read (the Why
+  // section recomputes its explanation only then).
+  std::uint64_t revision() const noexcept { return revision_; }
   const std::optional<Error>& error() const noexcept { return error_; }  // the last refused (re)start
   bool busy() const noexcept { return in_flight_; }
   // Steps, strokes or an export asked for and not started yet, or an export under way (it may run as several
@@ -220,6 +231,9 @@ class SimulationRunner {
   void submit_params();
   void submit_slice(long long steps, bool bounded);
   void submit_paint();
+  void submit_counters();
+  // The switch is on and the simulation running has not had its counters read (Session::wait_idle waits for them).
+  bool counters_due() const noexcept { return counters_ && sim_ && counters_read_ != setup_revision_; }
   void submit_export(const Action& action);  // a sequence or an animation
   void submit_user_check(long long steps);   // simulation_runner_user.cpp
   void apply_user_restart(UserStepBackend* backend);  // simulation_runner_user.cpp: a (re)start's backend
@@ -249,6 +263,13 @@ class SimulationRunner {
 
   bool playing_ = false;
   bool hold_ = false;
+  // The Timing section's Counters switch: the hardware counters of one step's launch are read once per
+  // simulation and parameters (counters_read_ says for which revision of the running setup), not per step.
+  bool counters_ = false;
+  CounterSet counter_set_ = CounterSet::All;
+  std::uint64_t setup_revision_ = 0;  // a (re)start or a parameter change applied
+  std::optional<std::uint64_t> counters_read_;
+  std::uint64_t revision_ = 0;        // revision()
   int steps_per_frame_ = 1;
   std::map<std::string, int> steps_per_frame_by_kernel_;  // of the simulations chosen before, by kernel id
   std::deque<Action> actions_;

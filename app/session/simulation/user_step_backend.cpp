@@ -77,6 +77,20 @@ Image UserStepBackend::run_steps(const Image& from, long long n, std::vector<dou
   return state;
 }
 
+CounterReading UserStepBackend::read_counters() {
+  usercode::UserLaunchOptions launch;
+  launch.params = context_.choice->params;
+  launch.block = context_.block;
+  launch.cancelled = cancelled_;
+  launch.counters = true;
+  launch.counter_set = counter_set_;
+  const usercode::UserStepRun run =
+      usercode::run_user_steps(*context_.worker, *context_.choice->kernel, state_, 1, launch);
+  throw_unless_run_ok(run.reply);
+  if (!run.reply.counters) return {std::nullopt, "the worker sent no counters back (a bug in kernelscope)"};
+  return *run.reply.counters;
+}
+
 void UserStepBackend::step(long long n, std::vector<double>& step_ms) {
   if (n <= 0) return;
   state_ = run_steps(state_, n, &step_ms);  // a failed request throws and leaves the state as it was

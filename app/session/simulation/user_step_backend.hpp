@@ -66,9 +66,10 @@ class UserStepBackend final : public sim::SimBackend {
   double total() override;
   ImageShape stored_shape() const override;
   std::string device_name() const override;
-  CounterReading read_counters() override {
-    return {std::nullopt, counters_of_user_kernels_message()};
-  }
+  // One more step's launch under the worker's counter profiler; the state it comes back with is dropped, so
+  // the state and the generation stay.
+  CounterReading read_counters() override;
+  void set_counter_set(CounterSet set) noexcept { counter_set_ = set; }  // which counters read_counters reads
   std::optional<BlockShape> block() const override;
   std::optional<OccupancyReport> occupancy() const override;
   double copy_bandwidth_gbps() override;
@@ -94,6 +95,7 @@ class UserStepBackend final : public sim::SimBackend {
   Image state_;
   usercode::EntryAttributes attributes_;  // of the last run: the occupancy where NVRTC gave no ptxas report
   std::function<bool()> cancelled_;
+  CounterSet counter_set_ = CounterSet::All;
 };
 
 // Makes `request` step with `setup.user` on `worker`: its own_backend runs the kernel with the setup's block (32x8

@@ -136,6 +136,8 @@ class StencilDocument {
   // hardware counters of one more launch (RunReport::counters). Turning it on runs again.
   void set_counters(bool on);
   bool counters() const noexcept { return counters_; }
+  // Which counters your kernel's runs read (built-in runs read the engine's set: Session::set_counter_set).
+  void set_counter_set(CounterSet set) noexcept { counter_set_ = set; }
 
   // ---- running ----
   // A run soon: the first change runs at the next poll, later ones at most once per debounce interval.
@@ -240,6 +242,7 @@ class StencilDocument {
   usercode::Tolerance user_tolerance_;
   bool show_difference_ = false;
   bool counters_ = false;
+  CounterSet counter_set_ = CounterSet::All;
   // The worker process of users' kernels, started on first use; only the session's worker thread talks to it.
   std::shared_ptr<usercode::WorkerClient> user_worker_;
 

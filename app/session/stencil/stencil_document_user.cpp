@@ -124,6 +124,8 @@ void StencilDocument::submit_user_run() {
   if (choice_.block) launch.block = {static_cast<unsigned>(choice_.block->x), static_cast<unsigned>(choice_.block->y)};
   launch.warmup = options_.warmup;
   launch.repeat = options_.repeat;
+  launch.counters = counters_;  // the Timing section's switch: the worker reads them after the timed launches
+  launch.counter_set = counter_set_;
   // The image stays on the GPU (and in the shared memory) while only the kernel or its parameters change.
   launch.input_key = fmt::format("input#{}", generation);
   worker_.supersede("cpu-reference");

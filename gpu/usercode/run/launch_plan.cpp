@@ -1,5 +1,7 @@
 #include "usercode/run/launch_plan.hpp"
 
+#include "usercode/run/counters_wire.hpp"
+
 namespace ks::usercode {
 
 namespace {
@@ -76,7 +78,9 @@ nlohmann::json to_json(const LaunchPlan& plan) {
           {"warmup", plan.warmup},
           {"timed", plan.timed},
           {"swap_first_two", plan.swap_first_two},
-          {"checked", plan.checked}};
+          {"checked", plan.checked},
+          {"counters", plan.counters},
+          {"counter_set", to_string(plan.counter_set)}};
 }
 
 LaunchPlan launch_plan_from_json(const nlohmann::json& j) {
@@ -109,6 +113,8 @@ LaunchPlan launch_plan_from_json(const nlohmann::json& j) {
   p.timed = j.at("timed").get<int>();
   p.swap_first_two = j.at("swap_first_two").get<bool>();
   p.checked = j.at("checked").get<bool>();
+  p.counters = j.value("counters", false);
+  p.counter_set = parse_counter_set(j.value("counter_set", "all"));
   return p;
 }
 
@@ -118,6 +124,7 @@ nlohmann::json to_json(const WorkerReply& r) {
                       {"load_ms", r.load_ms}};
   if (r.check_record) j["check_record"] = *r.check_record;
   if (!r.buffer_addresses.empty()) j["buffer_addresses"] = r.buffer_addresses;
+  if (r.counters) j["counters"] = to_json(*r.counters);
   if (r.attributes.known)
     j["attributes"] = {{"registers", r.attributes.registers},
                        {"shared_bytes", r.attributes.shared_bytes},
@@ -137,6 +144,7 @@ WorkerReply worker_reply_from_json(const nlohmann::json& j) {
   r.load_ms = j.at("load_ms").get<double>();
   if (j.contains("check_record")) r.check_record = j.at("check_record");
   if (j.contains("buffer_addresses")) r.buffer_addresses = j.at("buffer_addresses").get<std::vector<std::uint64_t>>();
+  if (j.contains("counters")) r.counters = counter_reading_from_json(j.at("counters"));
   if (j.contains("attributes")) {
     const auto& a = j.at("attributes");
     r.attributes = {true, a.at("registers").get<int>(), a.at("shared_bytes").get<int>(),

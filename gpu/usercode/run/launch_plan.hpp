@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/kernel_counters.hpp"
+
 namespace ks::usercode {
 
 struct BufferPlan {
@@ -59,6 +61,10 @@ struct LaunchPlan {
   int timed = 1;
   bool swap_first_two = false;      // `step`: arguments 0 and 1 exchange buffers after every launch
   bool checked = false;             // read the checked prelude's record of the first out-of-bounds access
+  // Read the hardware counters of one more launch after the timed ones and the download (so that neither the
+  // timings nor the results change; a step's state stays, the launch writes the other buffer).
+  bool counters = false;
+  CounterSet counter_set = CounterSet::All;  // which of them
 };
 
 // How a run ended in the worker.
@@ -100,6 +106,8 @@ struct WorkerReply {
   EntryAttributes attributes;
   std::optional<nlohmann::json> check_record;  // checked mode: the record's words (check/check_record.hpp)
   std::vector<std::uint64_t> buffer_addresses;  // checked mode: each buffer's device address, to name the one hit
+  // LaunchPlan::counters: the counters of that launch (named by the mangled entry), or why there are none.
+  std::optional<CounterReading> counters;
 };
 
 nlohmann::json to_json(const LaunchPlan& plan);

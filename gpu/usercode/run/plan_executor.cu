@@ -11,6 +11,7 @@
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/event_timer.cuh"
 #include "core/cuda/stream.cuh"
+#include "core/cuda_context.hpp"
 #include "core/error.hpp"
 #include "usercode/check/check_record.hpp"
 #include "usercode/run/plan_executor.hpp"
@@ -110,6 +111,19 @@ struct PlanExecutor::Impl {
   };
   std::vector<HeldInput> inputs;  // oldest first
   void* pinned = nullptr;
+  // The worker's own CUDA context, made when a run first asks for counters: the same read_counters path (CUPTI's
+  // range profiler) as the built-ins' runs in the app and the CLI.
+  std::unique_ptr<CudaContext> context;
+
+  CounterReading read_counters(const std::function<void()>& work, const std::string& kernel_name, CounterSet set) {
+    try {
+      if (!context) context = CudaContext::create(0);
+    } catch (const Error& e) {
+      return {std::nullopt, e.full_message()};
+    }
+    context->set_counter_set(set);
+    return context->read_counters(work, kernel_name);
+  }
 };
 
 void PlanExecutor::pin(std::span<std::byte> memory) {
@@ -346,6 +360,23 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
       std::vector<std::uint32_t> words((record_bytes + 3) / 4, 0);
       cuda::check(cudaMemcpy(words.data(), record, record_bytes, cudaMemcpyDeviceToHost), "reading the check record");
       reply.check_record = nlohmann::json{{"words", words}};
+    }
+
+    // One more launch under the counter profiler, after the results went back: a step reads the latest state
+    // and writes the other buffer, which nothing reads afterwards.
+    if (plan.counters) {
+      for (std::size_t b = 0; b < plan.buffers.size(); ++b)
+        if (plan.buffers[b].zero_each_launch)
+          cuda::check(cudaMemsetAsync(device[b], 0, plan.buffers[b].bytes, stream.get()),
+                      "clearing the scalar result");
+      reply.counters = impl_->read_counters(
+          [&] {
+            cuda::check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, pointers.data(), 0,
+                                         stream.get()),
+                        "launching your kernel for its counters");
+            cuda::check(cudaStreamSynchronize(stream.get()), "your kernel's launch for its counters");
+          },
+          plan.entry, plan.counter_set);
     }
   } catch (const Error& e) {
     const cudaError_t last = cudaGetLastError();

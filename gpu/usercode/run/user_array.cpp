@@ -73,6 +73,8 @@ UserArrayRun run_user_array(WorkerClient& worker, const CompiledKernel& kernel,
   plan.warmup = options.warmup;
   plan.timed = options.repeat;
   plan.checked = options.checked;
+  plan.counters = options.counters;
+  plan.counter_set = options.counter_set;
   std::uint64_t offset = round_up(plan.module_bytes, 256);
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     plan.buffers.push_back({n * elem, offset, true, false, false, ""});
@@ -91,6 +93,7 @@ UserArrayRun run_user_array(WorkerClient& worker, const CompiledKernel& kernel,
   for (std::size_t i = 0; i < inputs.size(); ++i)
     std::memcpy(memory.bytes().data() + plan.buffers[i].offset, inputs[i].data(), inputs[i].size());
   run.reply = worker.run(plan, memory, options.cancelled);
+  name_counters(run.reply, kernel);
   if (run.reply.outcome == RunOutcome::Ok)
     run.output.assign(memory.bytes().data() + offset, memory.bytes().data() + offset + out_bytes);
   return run;

@@ -40,6 +40,10 @@ void check_user_block(const CompiledKernel& kernel, std::array<unsigned, 2> bloc
                 "use a smaller block, or fewer registers (__launch_bounds__ makes the compiler try)");
 }
 
+void name_counters(WorkerReply& reply, const CompiledKernel& kernel) {
+  if (reply.counters && reply.counters->counters) reply.counters->counters->kernel_name = kernel.entry_facts().name;
+}
+
 void place_module(LaunchPlan& plan, const CompiledModule& module) {
   plan.module_offset = 0;
   plan.module_bytes = module.cubin.size();

@@ -17,6 +17,10 @@ struct UserLaunchOptions {
   int warmup = 1;
   int repeat = 5;
   bool checked = false;              // compiled with -DKS_CHECKED; the reply carries the check record
+  // Also the hardware counters of one more launch after the timed ones (LaunchPlan::counters): the reply's
+  // `counters`, named as the kernel is (name_counters).
+  bool counters = false;
+  CounterSet counter_set = CounterSet::All;
   std::function<bool()> cancelled;  // asked while the run goes on: true stops it (the app's Cancel, its closing)
   // Names the input's content (the app: its image's generation): the worker keeps such an input on the GPU
   // between runs and skips its upload and its copy into shared memory. Empty: always sent.
@@ -46,6 +50,9 @@ inline LaunchArgument image_argument(ArgumentKind kind, int buffer, const ImageA
   a.image = image;
   return a;
 }
+
+// The counters the worker read, named by the entry as the user wrote it ("smooth", not its mangled name).
+void name_counters(WorkerReply& reply, const CompiledKernel& kernel);
 
 // The plan's module part: the CUBIN at offset 0 of the shared memory, keyed by its hash.
 void place_module(LaunchPlan& plan, const CompiledModule& module);

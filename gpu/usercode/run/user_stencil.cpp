@@ -62,6 +62,8 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
   plan.warmup = options.warmup;
   plan.timed = options.repeat;
   plan.checked = options.checked;
+  plan.counters = options.counters;
+  plan.counter_set = options.counter_set;
   const std::uint64_t image_bytes = input.shape().byte_size();
   const std::uint64_t in_offset = round_up(plan.module_bytes, 256);
   const std::uint64_t out_offset = round_up(in_offset + image_bytes, 256);
@@ -93,6 +95,7 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
     worker.mark_input(options.input_key, in_offset);
   }
   run.reply = worker.run(plan, memory, options.cancelled);
+  name_counters(run.reply, kernel);
   if (run.reply.outcome == RunOutcome::Ok) run.output = Image(input.shape(), memory.bytes().subspan(out_offset, image_bytes));
   return run;
 }

@@ -47,6 +47,8 @@ UserStepRun run_user_steps(WorkerClient& worker, const CompiledKernel& kernel, c
   plan.timed = steps;
   plan.swap_first_two = true;
   plan.checked = options.checked;
+  plan.counters = options.counters;
+  plan.counter_set = options.counter_set;
   const std::uint64_t bytes = initial.byte_size();
   const std::uint64_t state_offset = round_up(plan.module_bytes, 256);
   const std::uint64_t next_offset = round_up(state_offset + bytes, 256);
@@ -63,6 +65,7 @@ UserStepRun run_user_steps(WorkerClient& worker, const CompiledKernel& kernel, c
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
   std::memcpy(memory.bytes().data() + state_offset, initial.data(), bytes);
   run.reply = worker.run(plan, memory, options.cancelled);
+  name_counters(run.reply, kernel);
   if (run.reply.outcome == RunOutcome::Ok) run.state = Image(initial.shape(), memory.bytes().subspan(state_offset, bytes));
   return run;
 }

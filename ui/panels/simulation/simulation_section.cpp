@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "report/text_format.hpp"
+#include "panels/counters_view.hpp"
 #include "panels/panel_sections.hpp"
 #include "panels/simulation/simulation_save_requests.hpp"
 #include "session/session.hpp"
@@ -235,6 +236,9 @@ void draw_simulation_timing(app::Session& s, PanelState& st) {
   if (report)
     ImGui::TextDisabled("%s, %s, %dx%d%s", report->variant.c_str(), report->device.c_str(), report->width,
                         report->height, report->block ? (", block " + to_string(*report->block)).c_str() : "");
+  if (report)
+    draw_counters(s, CountersShown{&report->counters, report->counters_unavailable, &report->occupancy,
+                                   report->roofline.intensity * double(report->bytes_per_step)});
   if (!s.display_path().empty()) note_text("display: " + s.display_path());
   if (st.display_fps > 0) ImGui::TextDisabled("viewport %.0f fps", st.display_fps);
 }

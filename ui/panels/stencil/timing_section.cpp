@@ -79,11 +79,8 @@ void draw_timing_section(app::Session& s, PanelState& st) {
   ImGui::TextDisabled("%s, %s, %s%s", last.variant.c_str(), last.device.c_str(), report::format_shape(last.shape).c_str(),
                       last.block ? (", block " + to_string(*last.block)).c_str() : "");
   if (const auto& report = s.stencil().last_report()) {
-    CountersShown shown{&report->counters, report->counters_unavailable, &report->occupancy,
-                        double(report->cost.operations)};
-    if (s.stencil().user_kernel())
-      shown.unavailable = counters_of_user_kernels_message();
-    draw_counters(s, shown);
+    draw_counters(s, CountersShown{&report->counters, report->counters_unavailable, &report->occupancy,
+                                   double(report->cost.operations)});
   }
   if (!s.display_path().empty()) note_text("display: " + s.display_path());
   if (st.display_fps > 0) ImGui::TextDisabled("viewport %.0f fps", st.display_fps);
