@@ -25,37 +25,38 @@ std::optional<std::uint64_t> number_of(std::string_view text) {
   return value;
 }
 
-// The value of "KEY: VALUE [kB]" in /proc/meminfo, in bytes.
-std::optional<std::uint64_t> meminfo_bytes(const std::string& meminfo, std::string_view key) {
-  std::istringstream lines(meminfo);
+// The text after `separator` on the line of `text` whose part before it is `key` (blanks around both dropped).
+std::optional<std::string> line_value(const std::string& text, std::string_view key, char separator) {
+  std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
     const std::string_view l(line);
-    const auto colon = l.find(':');
-    if (colon == std::string_view::npos || trimmed(l.substr(0, colon)) != key) continue;
-    std::string_view value = trimmed(l.substr(colon + 1));
-    std::uint64_t unit = 1;
-    if (value.size() > 2 && value.substr(value.size() - 2) == "kB") {
-      unit = 1024;
-      value = value.substr(0, value.size() - 2);
-    }
-    const auto n = number_of(value);
-    if (!n || *n > UINT64_MAX / unit) return std::nullopt;
-    return *n * unit;
+    const auto at = l.find(separator);
+    if (at != std::string_view::npos && trimmed(l.substr(0, at)) == key)
+      return std::string(trimmed(l.substr(at + 1)));
   }
   return std::nullopt;
 }
 
+// The value of "KEY: VALUE [kB]" in /proc/meminfo, in bytes.
+std::optional<std::uint64_t> meminfo_bytes(const std::string& meminfo, std::string_view key) {
+  const auto text = line_value(meminfo, key, ':');
+  if (!text) return std::nullopt;
+  std::string_view value = *text;
+  std::uint64_t unit = 1;
+  if (value.size() > 2 && value.substr(value.size() - 2) == "kB") {
+    unit = 1024;
+    value = value.substr(0, value.size() - 2);
+  }
+  const auto n = number_of(value);
+  if (!n || *n > UINT64_MAX / unit) return std::nullopt;
+  return *n * unit;
+}
+
 // The value of "KEY VALUE" in a cgroup's memory.stat.
 std::optional<std::uint64_t> stat_value(const std::string& stat, std::string_view key) {
-  std::istringstream lines(stat);
-  std::string line;
-  while (std::getline(lines, line)) {
-    const std::string_view l(line);
-    const auto space = l.find(' ');
-    if (space != std::string_view::npos && l.substr(0, space) == key) return number_of(l.substr(space + 1));
-  }
-  return std::nullopt;
+  const auto text = line_value(stat, key, ' ');
+  return text ? number_of(*text) : std::nullopt;
 }
 
 // What one cgroup may still take; nullopt when it sets no limit below the machine's memory, or reads implausibly.

@@ -22,10 +22,10 @@ struct Result {
   nlohmann::ordered_json report_json;                  // the report, or null while make_report is set
   std::function<nlohmann::ordered_json()> make_report;  // builds report_json on first read, when set
   pybind11::object report_cache = pybind11::none();
+  std::uintptr_t input_address = 0;  // run: the memory the engine read (tests check it is the array's)
 
   // The report's JSON, built now when it was left to make_report.
   const nlohmann::ordered_json& report();
-  std::uintptr_t input_address = 0;  // run: the memory the engine read (tests check it is the array's)
 };
 
 void bind_result(pybind11::module_& m);

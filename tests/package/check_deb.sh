@@ -61,7 +61,7 @@ head -n1 "$copyright" | grep -qx 'Format: https://www.debian.org/doc/packaging-m
   fail "the copyright file is not in DEP-5 form: its first line is '$(head -n1 "$copyright")'"
 awk '/^Files: \*$/ {files = 1; next} files && /^Copyright:/ {c = $0} files && /^License:/ {l = $0; exit}
      END {exit !(c == "Copyright: 2026 the kernelscope developers" && l == "License: Expat")}' "$copyright" ||
-  fail "the copyright file's 'Files: *' paragraph does not give the project's copyright line and the MIT (Expat) licence"
+  fail "the copyright file's 'Files: *' paragraph lacks the project's copyright line or the MIT (Expat) licence"
 grep -q 'libcudart_static\.a' "$copyright" || fail "the copyright file does not name the statically linked CUDA runtime"
 used=$(awk '/^Files:/ {files = 1} /^$/ {files = 0} files && /^License:/ {print $2}' "$copyright" | sort -u)
 standalone=$(awk '/^$/ {start = 1; next} start && /^License:/ {print $2} {start = 0}' "$copyright" | sort -u)
