@@ -12,7 +12,10 @@ class RuntimeLibrary {
  public:
   // Tries each candidate (a soname, found through the loader's search path, or an absolute path) in order.
   // Throws a Device Error naming `what` (e.g. "cuBLAS"), the candidates and dlerror()'s reason, with `hint`.
-  // `stays_mapped`: never unloaded (RTLD_NODELETE), for a library that leaves callbacks in the driver (CUPTI).
+  // `stays_mapped`: never unloaded (RTLD_NODELETE), for a library that leaves callbacks in the driver (CUPTI), or
+  // one opened once per process by a static (cuBLAS, NVRTC): closed by the static destructors at exit, it would be
+  // unloaded out of order with the exit handlers of the CUDA runtime it carries, a suspect of the crash at the end
+  // of the Python tests on the GPU machine.
   RuntimeLibrary(const std::vector<std::string>& candidates, const std::string& what, const std::string& hint,
                  bool stays_mapped = false);
   ~RuntimeLibrary();

@@ -6,6 +6,7 @@ namespace ks::usercode {
 
 namespace {
 
+// Kept mapped until the process ends, as a linked library is (stays_mapped: runtime_library.hpp says why).
 struct LoadedNvrtc {
   RuntimeLibrary library;
   NvrtcApi api;
@@ -13,7 +14,8 @@ struct LoadedNvrtc {
   LoadedNvrtc()
       : library(toolkit_library_candidates(KS_NVRTC_LIBRARY, KS_CUDA_LIBRARY_DIR), "NVRTC",
                 "compiling your own kernel needs the CUDA toolkit's NVRTC (" KS_NVRTC_LIBRARY
-                ") on the library path: install the CUDA toolkit, or add its lib64 folder to LD_LIBRARY_PATH") {
+                ") on the library path: install the CUDA toolkit, or add its lib64 folder to LD_LIBRARY_PATH",
+                true) {
     api.version = library.function<decltype(api.version)>("nvrtcVersion");
     api.error_string = library.function<decltype(api.error_string)>("nvrtcGetErrorString");
     api.create_program = library.function<decltype(api.create_program)>("nvrtcCreateProgram");

@@ -28,6 +28,13 @@ void check_count(const char* name, int value, int min) {
                 fmt::format("allowed: {} .. {}", min, kMax));
 }
 
+// What `run --json` writes for the run, built when the report is first read (Result::make_report).
+std::function<nlohmann::ordered_json()> report_of(RunReport report, const ImageShape& input_shape, int warmup) {
+  return [report = std::move(report), input_shape, warmup] {
+    return run_command_json(report, "", input_shape, "", warmup);
+  };
+}
+
 // A CuPy or Numba array: read on the GPU, the result left there (a DeviceArray), nothing through the host.
 Result run_on_device(Engines& engines, const KernelSpec& spec, StencilRequest request,
                      const py::handle& image, const std::string& backend, const std::string& variant,
@@ -49,7 +56,7 @@ Result run_on_device(Engines& engines, const KernelSpec& spec, StencilRequest re
   Result result;
   result.input_address = reinterpret_cast<std::uintptr_t>(input.data);
   result.output = py::cast(DeviceArray{out.output_device, device.two_d});
-  result.report_json = run_command_json(out.report, "", input.shape, "", request.warmup);
+  result.make_report = report_of(std::move(out.report), input.shape, request.warmup);
   return result;
 }
 
@@ -92,7 +99,7 @@ Result run(Engines& engines, const std::string& kernel, const py::handle& image,
     out.output = restore_channels(std::move(out.output), input_shape.channels);
   }
   result.output = image_to_numpy(std::move(out.output), two_d);
-  result.report_json = run_command_json(out.report, "", input_shape, "", request.warmup);
+  result.make_report = report_of(std::move(out.report), input_shape, request.warmup);
   return result;
 }
 

@@ -9,4 +9,10 @@ Engine& Engines::get(unsigned threads) {
   return *engine;
 }
 
+void Engines::abandon() {
+  std::lock_guard lock(mutex_);
+  for (auto& [threads, engine] : engines_) static_cast<void>(engine.release());  // left to the OS on purpose
+  engines_.clear();
+}
+
 }  // namespace ks::python

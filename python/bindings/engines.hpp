@@ -14,6 +14,13 @@ class Engines {
  public:
   Engine& get(unsigned threads);
 
+  // At interpreter exit (an atexit handler of the module): the engines made so far are left to the operating
+  // system, never destroyed. Destroyed during the interpreter's finalization, they would join their threads and
+  // free their CUDA streams and buffers after CuPy's and Numba's exit handlers have run and while the CUDA
+  // libraries tear down, in an order nobody controls (a suspect of the crash at the end of the Python tests on the
+  // GPU machine); the process ends a moment later and the driver frees it all. A call after this makes new ones.
+  void abandon();
+
  private:
   std::mutex mutex_;
   std::map<unsigned, std::unique_ptr<Engine>> engines_;

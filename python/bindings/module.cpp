@@ -22,6 +22,8 @@ PYBIND11_MODULE(_kernelscope, m) {
   ks::python::bind_lab(m, engines);
   ks::python::bind_topo(m, engines);
   ks::python::bind_compile(m);
+  // The engines' threads and CUDA contexts are left to the OS when the interpreter exits (Engines::abandon).
+  py::module_::import("atexit").attr("register")(py::cpp_function([engines] { engines->abandon(); }));
   // Whether DLPack capsules go in and out (the build found Debian's libdlpack-dev); tests skip those cases without.
 #if KS_HAVE_DLPACK
   m.attr("has_dlpack") = true;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package, as scripts/package makes it: CPack packs this build tree, the .deb is unpacked into a scratch
 # root (dpkg-deb -x, no install), and the programs run from there, far from the source and build trees:
+#   - the copyright file (DEP-5): the project's MIT licence, the statically linked CUDA runtime's licence
 #   - the control fields: name, version, amd64, Depends computed from the binaries (libc6, Qt) plus the run-time
 #     ones (fonts-dejavu-core), and nothing of CUDA (not a Debian package: the CUDA runtime is linked statically)
 #   - every library the packaged programs need resolves without LD_LIBRARY_PATH, and none is CUDA's
@@ -50,6 +51,22 @@ cli=$root/usr/bin/kernelscope-cli
 for f in usr/bin/kernelscope-cli usr/share/man/man1/kernelscope-cli.1.gz usr/share/kernelscope/kernels/vecadd.cu \
          usr/share/kernelscope/playlists/naive-tiled-separable.json usr/share/doc/kernelscope/README.md; do
   [ -f "$root/$f" ] || fail "the package has no /$f"
+done
+# The copyright file (Debian's machine-readable DEP-5 form): the project's MIT licence with its copyright line, the
+# statically linked CUDA runtime under NVIDIA's licence, and a stand-alone licence paragraph for every short name the
+# Files paragraphs use.
+copyright=$root/usr/share/doc/kernelscope/copyright
+[ -f "$copyright" ] || fail "the package has no /usr/share/doc/kernelscope/copyright"
+head -n1 "$copyright" | grep -qx 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/' ||
+  fail "the copyright file is not in DEP-5 form: its first line is '$(head -n1 "$copyright")'"
+awk '/^Files: \*$/ {files = 1; next} files && /^Copyright:/ {c = $0} files && /^License:/ {l = $0; exit}
+     END {exit !(c == "Copyright: 2026 the kernelscope developers" && l == "License: Expat")}' "$copyright" ||
+  fail "the copyright file's 'Files: *' paragraph lacks the project's copyright line or the MIT (Expat) licence"
+grep -q 'libcudart_static\.a' "$copyright" || fail "the copyright file does not name the statically linked CUDA runtime"
+used=$(awk '/^Files:/ {files = 1} /^$/ {files = 0} files && /^License:/ {print $2}' "$copyright" | sort -u)
+standalone=$(awk '/^$/ {start = 1; next} start && /^License:/ {print $2} {start = 0}' "$copyright" | sort -u)
+for name in $used; do
+  grep -qxF "$name" <<<"$standalone" || fail "the copyright file uses the licence '$name' and gives no paragraph for it"
 done
 if unresolved=$(ldd "$cli" | grep "not found"); then
   fail "kernelscope-cli needs libraries that are not here: $unresolved"

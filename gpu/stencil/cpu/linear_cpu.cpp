@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "stencil/cpu/chunk_rows.hpp"
 #include "stencil/cpu/linear_rows.hpp"
 #include "stencil/cpu/reference_arithmetic.hpp"
 #include "stencil/cpu/round_divider.hpp"
@@ -40,7 +41,7 @@ template <class MakeState, class Finish>
 void for_each_block(const Image& in, ThreadPool& pool, int group, MakeState&& make_chunk_state,
                     Finish&& finish) {
   const std::size_t row_elements = std::size_t(in.width()) * std::size_t(in.channels());
-  pool.parallel_for(0, in.height(), [&](long long y0, long long y1) {
+  const auto chunk = [&](long long y0, long long y1) {
     auto state = make_chunk_state();
     for (int y = int(y0); y < int(y1); y += group) {
       const int rows = std::min(group, int(y1) - y);
@@ -48,7 +49,8 @@ void for_each_block(const Image& in, ThreadPool& pool, int group, MakeState&& ma
       for (std::size_t b = 0; b < row_elements; b += kBlock)
         finish(state, y, rows, b, std::min(kBlock, row_elements - b));
     }
-  });
+  };
+  for_row_chunks(pool, in.height(), row_elements, chunk);
 }
 
 // A group's window sums, one block of kBlock elements per output row.

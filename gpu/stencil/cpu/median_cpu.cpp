@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "stencil/cpu/chunk_rows.hpp"
 #include "stencil/cpu/median_network.hpp"
 #include "stencil/cpu/padded_rows.hpp"
 #include "stencil/cpu/simd/median_rows.hpp"
@@ -74,7 +75,7 @@ void median(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& po
   } else {
     border_value = plan.border_value;
   }
-  pool.parallel_for(0, in.height(), [&](long long y0, long long y1) {
+  const auto chunk = [&](long long y0, long long y1) {
     PaddedRows<Pix> source(in, r, plan.border, border_value, k);
     std::vector<const Pix*> rows(std::size_t(k), nullptr);
     auto row_median = make();
@@ -82,7 +83,8 @@ void median(const StencilPlan& plan, const Image& in, Image& out, ThreadPool& po
       for (int j = 0; j < k; ++j) rows[std::size_t(j)] = source.get(y - r + j);
       row_median(rows.data(), ch, out.row<Pix>(y), row_elements);
     }
-  });
+  };
+  for_row_chunks(pool, in.height(), row_elements, chunk);
 }
 
 template <class Pix>

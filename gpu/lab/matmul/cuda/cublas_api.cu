@@ -5,6 +5,7 @@ namespace ks::lab {
 
 namespace {
 
+// Kept mapped until the process ends, as a linked library is (stays_mapped: runtime_library.hpp says why).
 struct LoadedCublas {
   RuntimeLibrary library;
   CublasApi api;
@@ -12,7 +13,8 @@ struct LoadedCublas {
   LoadedCublas()
       : library(toolkit_library_candidates(KS_CUBLAS_LIBRARY, KS_CUDA_LIBRARY_DIR), "cuBLAS",
                 "install the CUDA toolkit's cuBLAS (" KS_CUBLAS_LIBRARY ") on the library path, or use another "
-                "matmul variant") {
+                "matmul variant",
+                true) {
     api.create = library.function<decltype(api.create)>("cublasCreate_v2");
     api.destroy = library.function<decltype(api.destroy)>("cublasDestroy_v2");
     api.set_math_mode = library.function<decltype(api.set_math_mode)>("cublasSetMathMode");
