@@ -5,6 +5,7 @@
 // the frames, the difference, faults, refusals and the way back. The real kernel on a GPU: tests/gpu.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -184,7 +185,13 @@ TEST(SessionUserStep, TheBlockChoiceAppliesAndStepsGoManyToARequest) {
     EXPECT_EQ(r.at("grid"), (nlohmann::json{17, 33, 1}));  // ceil(257 / 16), ceil(129 / 4)
     EXPECT_TRUE(r.at("swap_first_two").get<bool>());
   }
-  EXPECT_EQ(requests.back().at("timed"), 40);
+  // The 40 steps are the last request that launches anything; a request of no launch then brings the state home
+  // for the frame.
+  const auto last_steps = std::find_if(requests.rbegin(), requests.rend(),
+                                       [](const nlohmann::json& r) { return r.at("timed").get<int>() > 0; });
+  ASSERT_NE(last_steps, requests.rend());
+  EXPECT_EQ(last_steps->at("timed"), 40);
+  EXPECT_EQ(requests.back().at("timed"), 0);
   ASSERT_TRUE(s.simulation().report());
   ASSERT_TRUE(s.simulation().report()->block);
   EXPECT_EQ(*s.simulation().report()->block, (BlockShape{16, 4}));
@@ -262,6 +269,83 @@ TEST(SessionUserStep, WithoutAGpuTheSimulationSaysSoAndTheBuiltInGoesOn) {
   s.wait_idle();
   EXPECT_FALSE(s.simulation().error());
   EXPECT_EQ(s.simulation().generation(), 2);
+}
+
+// The state stays on the worker's GPU between requests: a step request names the state the last one kept (no
+// upload) and keeps the next under a new name without sending it back; it comes home once, for the frame, in a
+// request of no launch that keeps it where it is.
+TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFrame) {
+  test::TempDir dir;
+  const auto log = (dir / "requests").string();
+  std::string loop = test::kFakeIdentityLoop;
+  loop.replace(loop.find("  n=$("), 0, "  printf '%s\\n' \"$request\" >> " + log + "\n");
+  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.select_kernel("life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(31, 17);
+  s.use_user_step_kernel(life_template());
+  s.wait_idle();
+  const std::size_t before = requests_in(log).size();
+  s.simulation().step(1);
+  s.wait_idle();
+  s.simulation().step(2);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  const auto all = requests_in(log);
+  const std::vector<nlohmann::json> requests(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
+  ASSERT_EQ(requests.size(), 4u);  // step, frame, step, frame
+  std::string kept;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    SCOPED_TRACE(i);
+    const auto& state = requests[i].at("buffers").at(0);
+    EXPECT_EQ(requests[i].at("timed"), i % 2 == 0 ? (i == 0 ? 1 : 2) : 0);
+    if (i > 0) {
+      EXPECT_FALSE(state.at("upload").get<bool>());  // the worker's own state, not the host's
+      EXPECT_TRUE(state.at("require_held").get<bool>());
+      EXPECT_EQ(state.at("content_key"), kept);
+    }
+    EXPECT_EQ(state.at("download").get<bool>(), i % 2 == 1);  // home only for the frame
+    kept = state.at("keep_as").get<std::string>();
+    ASSERT_FALSE(kept.empty());
+    if (i % 2 == 1) EXPECT_EQ(kept, state.at("content_key"));  // and still kept there
+  }
+  EXPECT_EQ(s.simulation().generation(), 3);
+  EXPECT_TRUE(s.has_output());
+}
+
+// A worker that lost the state it kept (started again) refuses a request that names it: the simulation stops with
+// the app's words and goes on from the last state shown, uploading it again.
+TEST(SessionUserStep, AWorkerThatLostTheKeptStateFallsBackToTheStateShown) {
+  test::TempDir dir;
+  const auto refused = (dir / "refused").string();
+  // The identity worker, which refuses the first request naming a kept state as a fresh worker would.
+  std::string loop = test::kFakeIdentityLoop;
+  loop.replace(loop.find("  n=$("), 0,
+               "  case \"$request\" in *require_held*) if [ ! -e " + refused + " ]; then\n    touch " + refused +
+                   "\n    echo '{\"progress\":0}'\n" +
+                   R"x(    echo '{"reply":{"outcome":"failed","message":"the worker does not hold that buffer",)x"
+                   R"x("cuda_error":"","kernel_ms":[],"upload_ms":0,"download_ms":0,"load_ms":0}}')x"
+                   "\n    continue\n  fi;; esac\n");
+  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  s.select_kernel("life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(31, 17);
+  s.use_user_step_kernel(life_template());
+  s.wait_idle();
+  s.simulation().step(1);
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().error());
+  EXPECT_NE(s.simulation().error()->full_message().find("the state it kept on the GPU is gone"), std::string::npos)
+      << s.simulation().error()->full_message();
+  EXPECT_TRUE(s.has_output());  // the state shown stays
+  // The next step starts from the host's state, uploaded, and goes on.
+  s.simulation().step(1);
+  s.wait_idle();
+  EXPECT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
 }
 
 TEST(SessionUserStep, AFaultStopsTheSimulationWithItsWordsAndTheNextKernelRuns) {
