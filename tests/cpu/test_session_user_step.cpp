@@ -309,10 +309,14 @@ TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFram
     EXPECT_EQ(state.at("download").get<bool>(), i % 2 == 1);  // home only for the frame
     kept = state.at("keep_as").get<std::string>();
     ASSERT_FALSE(kept.empty());
-    if (i % 2 == 1) EXPECT_EQ(kept, state.at("content_key"));  // and still kept there
+    if (i % 2 == 1) {
+      EXPECT_EQ(kept, state.at("content_key"));  // and still kept there
+    }
   }
   EXPECT_EQ(s.simulation().generation(), 3);
   EXPECT_TRUE(s.has_output());
+  // The display path says where the frame came from: the worker, not the CPU backend.
+  EXPECT_EQ(s.display_frame().host_origin, ui::kUserStateOnHost);
 }
 
 // A worker that lost the state it kept (started again) refuses a request that names it: the simulation stops with
@@ -342,10 +346,12 @@ TEST(SessionUserStep, AWorkerThatLostTheKeptStateFallsBackToTheStateShown) {
   EXPECT_NE(s.simulation().error()->full_message().find("the state it kept on the GPU is gone"), std::string::npos)
       << s.simulation().error()->full_message();
   EXPECT_TRUE(s.has_output());  // the state shown stays
-  // The next step starts from the host's state, uploaded, and goes on.
-  s.simulation().step(1);
+  // Run again: the steps start from the host's state, uploaded, and go on.
+  s.use_user_step_kernel(life_template());
+  s.simulation().step(2);
   s.wait_idle();
   EXPECT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  EXPECT_EQ(s.simulation().generation(), 3);
 }
 
 TEST(SessionUserStep, AFaultStopsTheSimulationWithItsWordsAndTheNextKernelRuns) {

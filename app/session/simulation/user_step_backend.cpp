@@ -48,6 +48,7 @@ UserStepBackend::UserStepBackend(const sim::SimModel& model, UserStepContext con
 
 void UserStepBackend::load(const sim::Fields& state) {
   state_ = inputs::step_state_of(state, model_.kind);
+  host_current_ = true;
   device_state_.clear();  // the host's state is the current one: the next step uploads it
 }
 
@@ -103,7 +104,7 @@ void UserStepBackend::lose_device_state(const usercode::WorkerReply* reply) {
   }
   throw Error(ErrorKind::Device,
               "the worker running your kernel started again, so the state it kept on the GPU is gone: " + back,
-              "press Play or Step to go on from there");
+              "run your kernel again (Run in the kernel editor) to go on from there");
 }
 
 usercode::UserStepRun UserStepBackend::request(int steps, bool download) {
@@ -111,7 +112,8 @@ usercode::UserStepRun UserStepBackend::request(int steps, bool download) {
   usercode::StepStates states;
   if (device_state_.empty()) states.initial = &state_;
   else states.held = device_state_;
-  states.keep_as = context_.worker->new_buffer_name("step state");
+  // A request of no launch keeps the state under its name; steps keep the next one under a new name.
+  states.keep_as = steps == 0 && !states.held.empty() ? states.held : context_.worker->new_buffer_name("step state");
   states.download = download;
   usercode::UserStepRun run;
   try {
@@ -130,6 +132,7 @@ usercode::UserStepRun UserStepBackend::request(int steps, bool download) {
     lose_device_state(usercode::held_state_missing(run.reply) ? nullptr : &run.reply);
   device_state_ = states.keep_as;
   device_worker_ = context_.worker->starts();
+  if (steps > 0) host_current_ = false;  // the worker's state is ahead of the host's now
   return run;
 }
 
@@ -143,7 +146,6 @@ void UserStepBackend::step(long long n, std::vector<double>& step_ms) {
     step_ms.insert(step_ms.end(), run.reply.kernel_ms.begin(), run.reply.kernel_ms.end());
     done += steps;
   }
-  if (n > 0) host_current_ = false;
 }
 
 void UserStepBackend::bring_state_home() {

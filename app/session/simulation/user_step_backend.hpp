@@ -22,6 +22,7 @@
 #include "session/worker.hpp"
 #include "usercode/check/comparison.hpp"
 #include "usercode/check/tolerance.hpp"
+#include "usercode/run/user_step.hpp"
 #include "usercode/run/worker_client.hpp"
 
 namespace ks {
