@@ -156,18 +156,30 @@ std::vector<nlohmann::json> requests_in(const std::filesystem::path& file) {
   return out;
 }
 
+// The identity worker, running the shell lines `first` on each request before it answers.
+test::FakeWorker identity_worker_doing(const std::string& first) {
+  std::string loop = test::kFakeIdentityLoop;
+  loop.replace(loop.find("  n=$("), 0, first);
+  return test::FakeWorker(std::string(test::kFakeHello) + "\n" + loop);
+}
+
+// Shell lines that write each request down in `log`, a line each.
+std::string write_request_to(const std::string& log) { return "  printf '%s\\n' \"$request\" >> " + log + "\n"; }
+
+void paused_life(Session& s, int width, int height) {
+  s.select_kernel("life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(width, height);
+}
+
 TEST(SessionUserStep, TheBlockChoiceAppliesAndStepsGoManyToARequest) {
   // The identity worker, writing down every request it gets.
   test::TempDir dir;
   const auto log = (dir / "requests").string();
-  std::string loop = test::kFakeIdentityLoop;
-  loop.replace(loop.find("  n=$("), 0, "  printf '%s\\n' \"$request\" >> " + log + "\n");
-  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const test::FakeWorker fake = identity_worker_doing(write_request_to(log));
   const WorkerFromEnvironment env(fake);
   Session s(cpu_options());
-  s.select_kernel("life");
-  s.simulation().set_playing(false);
-  s.simulation().set_grid_size(257, 129);
+  paused_life(s, 257, 129);
   s.set_block(BlockShape{16, 4});
   s.use_user_step_kernel(life_template());
   s.simulation().step(1);
@@ -277,14 +289,10 @@ TEST(SessionUserStep, WithoutAGpuTheSimulationSaysSoAndTheBuiltInGoesOn) {
 TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFrame) {
   test::TempDir dir;
   const auto log = (dir / "requests").string();
-  std::string loop = test::kFakeIdentityLoop;
-  loop.replace(loop.find("  n=$("), 0, "  printf '%s\\n' \"$request\" >> " + log + "\n");
-  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const test::FakeWorker fake = identity_worker_doing(write_request_to(log));
   const WorkerFromEnvironment env(fake);
   Session s(cpu_options());
-  s.select_kernel("life");
-  s.simulation().set_playing(false);
-  s.simulation().set_grid_size(31, 17);
+  paused_life(s, 31, 17);
   s.use_user_step_kernel(life_template());
   s.wait_idle();
   const std::size_t before = requests_in(log).size();
@@ -325,19 +333,15 @@ TEST(SessionUserStep, AWorkerThatLostTheKeptStateFallsBackToTheStateShown) {
   test::TempDir dir;
   const auto refused = (dir / "refused").string();
   // The identity worker, which refuses the first request naming a kept state as a fresh worker would.
-  std::string loop = test::kFakeIdentityLoop;
-  loop.replace(loop.find("  n=$("), 0,
-               "  case \"$request\" in *require_held*) if [ ! -e " + refused + " ]; then\n    touch " + refused +
-                   "\n    echo '{\"progress\":0}'\n" +
-                   R"x(    echo '{"reply":{"outcome":"failed","message":"the worker does not hold that buffer",)x"
-                   R"x("cuda_error":"","kernel_ms":[],"upload_ms":0,"download_ms":0,"load_ms":0}}')x"
-                   "\n    continue\n  fi;; esac\n");
-  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const test::FakeWorker fake = identity_worker_doing(
+      "  case \"$request\" in *require_held*) if [ ! -e " + refused + " ]; then\n    touch " + refused +
+      "\n    echo '{\"progress\":0}'\n" +
+      R"x(    echo '{"reply":{"outcome":"failed","message":"the worker does not hold that buffer",)x"
+      R"x("cuda_error":"","kernel_ms":[],"upload_ms":0,"download_ms":0,"load_ms":0}}')x"
+      "\n    continue\n  fi;; esac\n");
   const WorkerFromEnvironment env(fake);
   Session s(cpu_options());
-  s.select_kernel("life");
-  s.simulation().set_playing(false);
-  s.simulation().set_grid_size(31, 17);
+  paused_life(s, 31, 17);
   s.use_user_step_kernel(life_template());
   s.wait_idle();
   s.simulation().step(1);

@@ -5,9 +5,14 @@
 // and the download, which the GPU machine adds.
 #include <fmt/format.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <regex>
 #include <string>
+
+#include "usercode/run/worker_client.hpp"
+#include "usercode/source_text.hpp"
+#include "usercode/user_kernel.hpp"
 
 namespace ks::bench {
 
@@ -26,6 +31,28 @@ inline int respond_as_worker() {
               << std::endl;
   }
   return 0;
+}
+
+// The template assets/kernels/FILE compiled for sm_90 (no GPU needed); the benchmark ends when it does not compile.
+inline usercode::CompiledKernel compiled_template(const std::string& file) {
+  usercode::CompileRequest r;
+  r.file_name = file;
+  r.source = usercode::read_kernel_source(std::string(KS_SOURCE_DIR) + "/assets/kernels/" + file);
+  r.options.arch = "sm_90";
+  usercode::CompiledKernel kernel = usercode::compile_user_kernel(r);
+  if (!kernel.ok()) {
+    fmt::print(stderr, "{} does not compile here\n", file);
+    std::exit(1);
+  }
+  return kernel;
+}
+
+// The options of a client whose worker is this program (`self`, argv[0]) answering with --respond.
+inline usercode::WorkerClient::Options stand_in_options(const char* self) {
+  usercode::WorkerClient::Options o;
+  o.executable = self;
+  o.arguments = {"--respond"};
+  return o;
 }
 
 }  // namespace ks::bench

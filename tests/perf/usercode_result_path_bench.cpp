@@ -16,26 +16,14 @@
 #include "core/timing.hpp"
 #include "perf/stand_in_worker.hpp"
 #include "usercode/run/user_stencil.hpp"
-#include "usercode/source_text.hpp"
 
 int main(int argc, char** argv) {
   using namespace ks;
   using namespace ks::usercode;
   if (argc > 1 && std::string(argv[1]) == "--respond") return bench::respond_as_worker();
   const int repeats = argc > 1 ? std::max(1, std::atoi(argv[1])) : 11;
-  CompileRequest r;
-  r.file_name = "smooth3x3.cu";
-  r.source = read_kernel_source(std::string(KS_SOURCE_DIR) + "/assets/kernels/smooth3x3.cu");
-  r.options.arch = "sm_90";
-  const CompiledKernel kernel = compile_user_kernel(r);
-  if (!kernel.ok()) {
-    fmt::print(stderr, "smooth3x3.cu does not compile here\n");
-    return 1;
-  }
-  WorkerClient::Options o;
-  o.executable = argv[0];
-  o.arguments = {"--respond"};
-  WorkerClient worker(o);
+  const CompiledKernel kernel = bench::compiled_template("smooth3x3.cu");
+  WorkerClient worker(bench::stand_in_options(argv[0]));
   UserLaunchOptions launch;
   launch.params = {1.0};
   launch.warmup = 1;

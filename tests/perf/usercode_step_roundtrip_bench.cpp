@@ -16,27 +16,14 @@
 
 #include "perf/stand_in_worker.hpp"
 #include "usercode/run/user_step.hpp"
-#include "usercode/source_text.hpp"
-
 
 int main(int argc, char** argv) {
   using namespace ks;
   using namespace ks::usercode;
   if (argc > 1 && std::string(argv[1]) == "--respond") return bench::respond_as_worker();
   const int repeats = argc > 1 ? std::atoi(argv[1]) : 200;
-  CompileRequest r;
-  r.file_name = "life_step.cu";
-  r.source = read_kernel_source(std::string(KS_SOURCE_DIR) + "/assets/kernels/life_step.cu");
-  r.options.arch = "sm_90";
-  const CompiledKernel kernel = compile_user_kernel(r);
-  if (!kernel.ok()) {
-    std::fprintf(stderr, "life_step.cu does not compile here\n");
-    return 1;
-  }
-  WorkerClient::Options o;
-  o.executable = argv[0];
-  o.arguments = {"--respond"};
-  WorkerClient worker(o);
+  const CompiledKernel kernel = bench::compiled_template("life_step.cu");
+  WorkerClient worker(bench::stand_in_options(argv[0]));
   UserLaunchOptions launch;
   launch.params = {3};
   // Two ways: the state sent from the host and back with every request (the CLI's `sim --kernel-file`, and the
