@@ -327,6 +327,37 @@ TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFram
   EXPECT_EQ(s.display_frame().host_origin, ui::kUserStateOnHost);
 }
 
+// The brush paints the state brought home; the next step sends it up (a new state, nothing kept named) and it
+// comes back with the stroke in it.
+TEST(SessionUserStep, APaintedStateGoesUpWithTheNextStep) {
+  test::TempDir dir;
+  const auto log = (dir / "requests").string();
+  const test::FakeWorker fake = identity_worker_doing(write_request_to(log));
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  paused_life(s, 31, 17);
+  s.use_user_step_kernel(life_template());
+  s.simulation().step(1);
+  s.wait_idle();
+  SimulationRunner::Brush brush = s.simulation().brush();
+  brush.radius = 0;
+  brush.value = 1;
+  s.simulation().set_brush(brush);
+  s.simulation().paint_line(5.5, 6.5, 5.5, 6.5);
+  s.wait_idle();
+  const std::size_t before = requests_in(log).size();
+  s.simulation().step(1);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  const auto requests = requests_in(log);
+  ASSERT_EQ(requests.size(), before + 2);  // the step and its frame
+  const auto& state = requests[before].at("buffers").at(0);
+  EXPECT_TRUE(state.at("upload").get<bool>());
+  EXPECT_FALSE(state.contains("require_held"));
+  ASSERT_TRUE(s.simulation().frame().host);
+  EXPECT_EQ(s.simulation().frame().host->row<std::uint8_t>(6)[5], 255);  // the identity kernel kept the stroke
+}
+
 // A worker that lost the state it kept (started again) refuses a request that names it: the simulation stops with
 // the app's words and goes on from the last state shown, uploading it again.
 TEST(SessionUserStep, AWorkerThatLostTheKeptStateFallsBackToTheStateShown) {
