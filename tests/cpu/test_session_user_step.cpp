@@ -286,14 +286,23 @@ TEST(SessionUserStep, WithoutAGpuTheSimulationSaysSoAndTheBuiltInGoesOn) {
 // The state stays on the worker's GPU between requests: a step request names the state the last one kept (no
 // upload) and keeps the next under a new name without sending it back; it comes home once, for the frame, in a
 // request of no launch that keeps it where it is.
-TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFrame) {
+// A paused 31x17 Life stepped by the Life template on the identity worker, which writes down every request.
+struct LoggedLife {
   test::TempDir dir;
-  const auto log = (dir / "requests").string();
-  const test::FakeWorker fake = identity_worker_doing(write_request_to(log));
-  const WorkerFromEnvironment env(fake);
-  Session s(cpu_options());
-  paused_life(s, 31, 17);
-  s.use_user_step_kernel(life_template());
+  std::string log = (dir / "requests").string();
+  test::FakeWorker fake = identity_worker_doing(write_request_to(log));
+  WorkerFromEnvironment env{fake};
+  Session s{cpu_options()};
+  LoggedLife() {
+    paused_life(s, 31, 17);
+    s.use_user_step_kernel(life_template());
+  }
+};
+
+TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFrame) {
+  LoggedLife life;
+  Session& s = life.s;
+  const std::string& log = life.log;
   s.wait_idle();
   const std::size_t before = requests_in(log).size();
   s.simulation().step(1);
@@ -330,13 +339,9 @@ TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFram
 // The brush paints the state brought home; the next step sends it up (a new state, nothing kept named) and it
 // comes back with the stroke in it.
 TEST(SessionUserStep, APaintedStateGoesUpWithTheNextStep) {
-  test::TempDir dir;
-  const auto log = (dir / "requests").string();
-  const test::FakeWorker fake = identity_worker_doing(write_request_to(log));
-  const WorkerFromEnvironment env(fake);
-  Session s(cpu_options());
-  paused_life(s, 31, 17);
-  s.use_user_step_kernel(life_template());
+  LoggedLife life;
+  Session& s = life.s;
+  const std::string& log = life.log;
   s.simulation().step(1);
   s.wait_idle();
   SimulationRunner::Brush brush = s.simulation().brush();
