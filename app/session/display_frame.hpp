@@ -45,7 +45,18 @@ struct DisplayFrame {
   // in the worker process: on the NVIDIA driver measured (docs/PERF.md, "A fault and the display"), interop frames
   // drawn after another process's GPU fault stall and come out black, while host uploads stay right.
   std::string interop_refused;
+  // Why a host result is on the host, in the display path's words, where it is not the CPU backend's result (empty:
+  // it is): your kernel ran on the GPU in the worker process and its result came back through the host.
+  std::string host_origin;
 };
+
+// DisplayFrame::host_origin for results that did not come from the CPU backend.
+inline constexpr const char* kUserResultOnHost =
+    "your kernel ran on the GPU in its worker process, and its result comes to the app through the host";
+inline constexpr const char* kUserStateOnHost =
+    "your step kernel runs on the GPU in its worker process, and the state it shows comes to the app through the "
+    "host";
+inline constexpr const char* kDifferenceOnHost = "the difference from the reference is computed on the host";
 
 // The colormaps and their tables are app/report's (the simulation pictures of the CLI and the app use them
 // too); the view names them as its own.

@@ -112,6 +112,7 @@ ui::DisplayFrame Session::stencil_frame() const {
   f.input_generation = generations_.input;
   f.output_generation = generations_.output;
   f.signed_output = has_output() && stencil_->output_signed();
+  if (stencil_->user_kernel()) f.host_origin = ui::kUserResultOnHost;
   if (stencil_->showing_difference()) {
     // A user kernel's |difference| from its reference in place of the result: a generation of its own (the top
     // bit), so that turning it on and off uploads, and its display time is not taken for the result's.
@@ -119,6 +120,7 @@ ui::DisplayFrame Session::stencil_frame() const {
     f.output_device = {};
     f.output_generation = generations_.output | (std::uint64_t{1} << 63);
     f.signed_output = false;
+    f.host_origin = ui::kDifferenceOnHost;
   }
   return f;
 }

@@ -31,11 +31,13 @@ ui::DisplayFrame Session::simulation_frame() const {
   f.output_device = frame.device;
   f.input_generation = generations_.input;
   f.output_generation = frame.generation;
+  if (simulation_->user_step()) f.host_origin = ui::kUserStateOnHost;
   // Your step kernel's difference from the built-in in place of the state (Your kernel > Show the difference).
   if (simulation_->showing_difference() && simulation_->difference_picture()) {
     f.output = simulation_->difference_picture().get();
     f.output_device = {};
     f.output_generation = simulation_->difference_generation();
+    f.host_origin = ui::kDifferenceOnHost;
   }
   // No input: the grid is what is shown and fitted (a random or pattern grid has nothing to compare with).
   return f;

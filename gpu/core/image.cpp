@@ -123,6 +123,12 @@ Image Image::borrow(ImageShape shape, std::byte* data) {
   return img;
 }
 
+Image Image::borrow(ImageShape shape, std::byte* data, std::shared_ptr<const void> keeper) {
+  Image img = borrow(shape, data);
+  if (img.borrowed_) img.keeper_ = std::move(keeper);
+  return img;
+}
+
 Image::Image(const Image& other) : shape_(other.shape_) {
   const std::span<const std::byte> bytes(other.data(), other.byte_size());
   if (other.borrowed_)
@@ -139,7 +145,8 @@ Image& Image::operator=(const Image& other) {
 Image::Image(Image&& other) noexcept
     : shape_(other.shape_),  // a moved-from image keeps its shape and no bytes, as a moved vector leaves it
       bytes_(std::move(other.bytes_)),
-      borrowed_(std::exchange(other.borrowed_, nullptr)) {
+      borrowed_(std::exchange(other.borrowed_, nullptr)),
+      keeper_(std::move(other.keeper_)) {
   other.bytes_.clear();
 }
 
@@ -149,6 +156,7 @@ Image& Image::operator=(Image&& other) noexcept {
     bytes_ = std::move(other.bytes_);
     other.bytes_.clear();
     borrowed_ = std::exchange(other.borrowed_, nullptr);
+    keeper_ = std::move(other.keeper_);
   }
   return *this;
 }

@@ -5,6 +5,7 @@
 // read in place, not copied).
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ class Image {
   // caller keeps that memory alive, and unchanged while anything reads the image. Copying a borrowed image makes
   // an image that owns a copy; moving one moves the borrow. The shape is checked as for any image.
   static Image borrow(ImageShape shape, std::byte* data);
+  // The same, with `keeper` owning that memory: the image (and whatever it is moved into) holds it alive, so a
+  // result can read a worker's shared memory in place and the block outlives the client that made it. The
+  // keeper's use count tells its owner whether any image still reads the memory.
+  static Image borrow(ImageShape shape, std::byte* data, std::shared_ptr<const void> keeper);
 
   Image(const Image& other);
   Image& operator=(const Image& other);
@@ -84,6 +89,7 @@ class Image {
   ImageShape shape_{};
   std::vector<std::byte> bytes_;   // what an owning image holds; empty while borrowing
   std::byte* borrowed_ = nullptr;  // the memory a borrowing image reads (Image::borrow)
+  std::shared_ptr<const void> keeper_;  // what keeps that memory alive, when the borrow was given one
 };
 
 // Element type conversion. U8 <-> F32 maps 0..255 to 0..1; U16 <-> F32 maps 0..65535 to 0..1;

@@ -3,6 +3,7 @@
 
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "engine/engine.hpp"
@@ -51,6 +52,30 @@ TEST(ImageBorrow, ChecksTheShapeAsAnyImage) {
     Image::borrow({2, 2, 5, ElemType::U8}, bytes.data());
   });
   EXPECT_NE(message.find("5"), std::string::npos) << message;
+}
+
+// A borrow given a keeper holds it as long as the image (or what it is moved into) lives: the memory of a result
+// read in place (a worker's shared memory) cannot go while the image reads it; a copy owns its bytes and holds
+// nothing.
+TEST(ImageBorrow, AKeeperLivesAsLongAsTheBorrowingImage) {
+  auto memory = std::make_shared<std::vector<float>>(5 * 3 * 4, 0.5f);
+  (*memory)[7] = 2.f;
+  std::optional<Image> moved;
+  {
+    Image img = Image::borrow({5, 3, 4, ElemType::F32}, reinterpret_cast<std::byte*>(memory->data()), memory);
+    EXPECT_EQ(memory.use_count(), 2);
+    const Image copy = img;
+    EXPECT_FALSE(copy.borrowed());
+    EXPECT_EQ(memory.use_count(), 2);  // the copy holds its own bytes, not the memory
+    moved = std::move(img);
+  }
+  EXPECT_EQ(memory.use_count(), 2);  // the move took the keeper along
+  const std::weak_ptr<std::vector<float>> watch = memory;
+  memory.reset();
+  ASSERT_FALSE(watch.expired());  // the image keeps it
+  EXPECT_EQ(moved->elements<float>()[7], 2.f);
+  moved.reset();
+  EXPECT_TRUE(watch.expired());
 }
 
 // The engine reads a borrowed image where it lies: a grey or RGBA image of a kernel's type goes in unchanged,

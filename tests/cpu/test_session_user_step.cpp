@@ -5,6 +5,7 @@
 // the frames, the difference, faults, refusals and the way back. The real kernel on a GPU: tests/gpu.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 
@@ -155,18 +156,30 @@ std::vector<nlohmann::json> requests_in(const std::filesystem::path& file) {
   return out;
 }
 
+// The identity worker, running the shell lines `first` on each request before it answers.
+test::FakeWorker identity_worker_doing(const std::string& first) {
+  std::string loop = test::kFakeIdentityLoop;
+  loop.replace(loop.find("  n=$("), 0, first);
+  return test::FakeWorker(std::string(test::kFakeHello) + "\n" + loop);
+}
+
+// Shell lines that write each request down in `log`, a line each.
+std::string write_request_to(const std::string& log) { return "  printf '%s\\n' \"$request\" >> " + log + "\n"; }
+
+void paused_life(Session& s, int width, int height) {
+  s.select_kernel("life");
+  s.simulation().set_playing(false);
+  s.simulation().set_grid_size(width, height);
+}
+
 TEST(SessionUserStep, TheBlockChoiceAppliesAndStepsGoManyToARequest) {
   // The identity worker, writing down every request it gets.
   test::TempDir dir;
   const auto log = (dir / "requests").string();
-  std::string loop = test::kFakeIdentityLoop;
-  loop.replace(loop.find("  n=$("), 0, "  printf '%s\\n' \"$request\" >> " + log + "\n");
-  const test::FakeWorker fake(std::string(test::kFakeHello) + "\n" + loop);
+  const test::FakeWorker fake = identity_worker_doing(write_request_to(log));
   const WorkerFromEnvironment env(fake);
   Session s(cpu_options());
-  s.select_kernel("life");
-  s.simulation().set_playing(false);
-  s.simulation().set_grid_size(257, 129);
+  paused_life(s, 257, 129);
   s.set_block(BlockShape{16, 4});
   s.use_user_step_kernel(life_template());
   s.simulation().step(1);
@@ -184,7 +197,13 @@ TEST(SessionUserStep, TheBlockChoiceAppliesAndStepsGoManyToARequest) {
     EXPECT_EQ(r.at("grid"), (nlohmann::json{17, 33, 1}));  // ceil(257 / 16), ceil(129 / 4)
     EXPECT_TRUE(r.at("swap_first_two").get<bool>());
   }
-  EXPECT_EQ(requests.back().at("timed"), 40);
+  // The 40 steps are the last request that launches anything; a request of no launch then brings the state home
+  // for the frame.
+  const auto last_steps = std::find_if(requests.rbegin(), requests.rend(),
+                                       [](const nlohmann::json& r) { return r.at("timed").get<int>() > 0; });
+  ASSERT_NE(last_steps, requests.rend());
+  EXPECT_EQ(last_steps->at("timed"), 40);
+  EXPECT_EQ(requests.back().at("timed"), 0);
   ASSERT_TRUE(s.simulation().report());
   ASSERT_TRUE(s.simulation().report()->block);
   EXPECT_EQ(*s.simulation().report()->block, (BlockShape{16, 4}));
@@ -262,6 +281,117 @@ TEST(SessionUserStep, WithoutAGpuTheSimulationSaysSoAndTheBuiltInGoesOn) {
   s.wait_idle();
   EXPECT_FALSE(s.simulation().error());
   EXPECT_EQ(s.simulation().generation(), 2);
+}
+
+// The state stays on the worker's GPU between requests: a step request names the state the last one kept (no
+// upload) and keeps the next under a new name without sending it back; it comes home once, for the frame, in a
+// request of no launch that keeps it where it is.
+// A paused 31x17 Life stepped by the Life template on the identity worker, which writes down every request.
+struct LoggedLife {
+  test::TempDir dir;
+  std::string log = (dir / "requests").string();
+  test::FakeWorker fake = identity_worker_doing(write_request_to(log));
+  WorkerFromEnvironment env{fake};
+  Session s{cpu_options()};
+  LoggedLife() {
+    paused_life(s, 31, 17);
+    s.use_user_step_kernel(life_template());
+  }
+};
+
+TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFrame) {
+  LoggedLife life;
+  Session& s = life.s;
+  const std::string& log = life.log;
+  s.wait_idle();
+  const std::size_t before = requests_in(log).size();
+  s.simulation().step(1);
+  s.wait_idle();
+  s.simulation().step(2);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  const auto all = requests_in(log);
+  const std::vector<nlohmann::json> requests(all.begin() + static_cast<std::ptrdiff_t>(before), all.end());
+  ASSERT_EQ(requests.size(), 4u);  // step, frame, step, frame
+  std::string kept;
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    SCOPED_TRACE(i);
+    const auto& state = requests[i].at("buffers").at(0);
+    EXPECT_EQ(requests[i].at("timed"), i % 2 == 0 ? (i == 0 ? 1 : 2) : 0);
+    if (i > 0) {
+      EXPECT_FALSE(state.at("upload").get<bool>());  // the worker's own state, not the host's
+      EXPECT_TRUE(state.at("require_held").get<bool>());
+      EXPECT_EQ(state.at("content_key"), kept);
+    }
+    EXPECT_EQ(state.at("download").get<bool>(), i % 2 == 1);  // home only for the frame
+    kept = state.at("keep_as").get<std::string>();
+    ASSERT_FALSE(kept.empty());
+    if (i % 2 == 1) {
+      EXPECT_EQ(kept, state.at("content_key"));  // and still kept there
+    }
+  }
+  EXPECT_EQ(s.simulation().generation(), 3);
+  EXPECT_TRUE(s.has_output());
+  // The display path says where the frame came from: the worker, not the CPU backend.
+  EXPECT_EQ(s.display_frame().host_origin, ui::kUserStateOnHost);
+}
+
+// The brush paints the state brought home; the next step sends it up (a new state, nothing kept named) and it
+// comes back with the stroke in it.
+TEST(SessionUserStep, APaintedStateGoesUpWithTheNextStep) {
+  LoggedLife life;
+  Session& s = life.s;
+  const std::string& log = life.log;
+  s.simulation().step(1);
+  s.wait_idle();
+  SimulationRunner::Brush brush = s.simulation().brush();
+  brush.radius = 0;
+  brush.value = 1;
+  s.simulation().set_brush(brush);
+  s.simulation().paint_line(5.5, 6.5, 5.5, 6.5);
+  s.wait_idle();
+  const std::size_t before = requests_in(log).size();
+  s.simulation().step(1);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  const auto requests = requests_in(log);
+  ASSERT_EQ(requests.size(), before + 2);  // the step and its frame
+  const auto& state = requests[before].at("buffers").at(0);
+  EXPECT_TRUE(state.at("upload").get<bool>());
+  EXPECT_FALSE(state.contains("require_held"));
+  ASSERT_TRUE(s.simulation().frame().host);
+  EXPECT_EQ(s.simulation().frame().host->row<std::uint8_t>(6)[5], 255);  // the identity kernel kept the stroke
+}
+
+// A worker that lost the state it kept (started again) refuses a request that names it: the simulation stops with
+// the app's words and goes on from the last state shown, uploading it again.
+TEST(SessionUserStep, AWorkerThatLostTheKeptStateFallsBackToTheStateShown) {
+  test::TempDir dir;
+  const auto refused = (dir / "refused").string();
+  // The identity worker, which refuses the first request naming a kept state as a fresh worker would.
+  const test::FakeWorker fake = identity_worker_doing(
+      "  case \"$request\" in *require_held*) if [ ! -e " + refused + " ]; then\n    touch " + refused +
+      "\n    echo '{\"progress\":0}'\n" +
+      R"x(    echo '{"reply":{"outcome":"failed","message":"the worker does not hold that buffer",)x"
+      R"x("cuda_error":"","kernel_ms":[],"upload_ms":0,"download_ms":0,"load_ms":0}}')x"
+      "\n    continue\n  fi;; esac\n");
+  const WorkerFromEnvironment env(fake);
+  Session s(cpu_options());
+  paused_life(s, 31, 17);
+  s.use_user_step_kernel(life_template());
+  s.wait_idle();
+  s.simulation().step(1);
+  s.wait_idle();
+  ASSERT_TRUE(s.simulation().error());
+  EXPECT_NE(s.simulation().error()->full_message().find("the state it kept on the GPU is gone"), std::string::npos)
+      << s.simulation().error()->full_message();
+  EXPECT_TRUE(s.has_output());  // the state shown stays
+  // Run again: the steps start from the host's state, uploaded, and go on.
+  s.use_user_step_kernel(life_template());
+  s.simulation().step(2);
+  s.wait_idle();
+  EXPECT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  EXPECT_EQ(s.simulation().generation(), 3);
 }
 
 TEST(SessionUserStep, AFaultStopsTheSimulationWithItsWordsAndTheNextKernelRuns) {

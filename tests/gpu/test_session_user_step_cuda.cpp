@@ -5,6 +5,7 @@
 // built-in's steps again. tests/cpu/test_session_user_step.cpp covers the session's side without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "core/error.hpp"
@@ -130,6 +131,54 @@ TEST(SessionUserStepCuda, AWrongRuleDiffersAndAHeatKernelAgreesWithHeat) {
   s.wait_idle();
   ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
   EXPECT_TRUE(checked(s, 50).matches()) << usercode::comparison_summary(s.simulation().user_check()->comparison);
+}
+
+// The state stays on the worker's GPU between steps and comes home for each frame: steps in several requests, a
+// brush stroke in between (painted on the state brought home, then uploaded again) and more steps give the
+// built-in's generations from the same states.
+TEST(SessionUserStepCuda, StepsOnTheStateKeptInTheWorkerAroundABrushStrokeEqualTheBuiltIn) {
+  KS_REQUIRE_GPU();
+  ::setenv("KS_WORKER", KS_CLI_PATH, 1);
+  Session s(options());
+  start_life(s, 257, 129);
+  s.use_user_step_kernel(life_template());
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  Runtime runtime(Runtime::Options{2});
+  SimulationRequest r;
+  r.kernel = "life";
+  r.params = s.params();
+  r.backend = Backend::Cpu;
+  const auto shown = [&] {
+    EXPECT_TRUE(s.simulation().frame().host);
+    return inputs::step_state_of({*s.simulation().frame().host}, sim::SimKind::Life);
+  };
+  const auto equal = [](const Image& a, const Image& b) {
+    return a.shape() == b.shape() && std::equal(a.elements<std::uint8_t>().begin(), a.elements<std::uint8_t>().end(),
+                                                b.elements<std::uint8_t>().begin());
+  };
+  Image state = shown();
+  for (const int steps : {7, 1, 30}) {
+    s.simulation().step(steps);
+    s.wait_idle();
+    ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+    state = inputs::builtin_steps(runtime, r, state, steps);
+    EXPECT_TRUE(equal(shown(), state)) << steps << " steps";
+  }
+  SimulationRunner::Brush brush;
+  brush.enabled = true;
+  brush.radius = 9;
+  brush.value = 1;
+  s.simulation().set_brush(brush);
+  s.simulation().paint_line(40, 30, 120, 70);
+  s.wait_idle();
+  const Image painted = shown();
+  EXPECT_FALSE(equal(painted, state));  // the stroke is in the state
+  s.simulation().step(12);
+  s.wait_idle();
+  ASSERT_FALSE(s.simulation().error()) << s.simulation().error()->full_message();
+  EXPECT_TRUE(equal(shown(), inputs::builtin_steps(runtime, r, painted, 12)));
+  EXPECT_EQ(s.simulation().generation(), 50);
 }
 
 // Faults the GPU: run only with KS_GPU_FAULT_TESTS=1, after the frame tests (scripts/gpu-check's last step).

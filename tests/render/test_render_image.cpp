@@ -284,6 +284,17 @@ TEST(RenderImage, AHostResultSaysItIsUploadedAndWhy) {
   EXPECT_EQ(r.renderer().display_path(), "no result yet");
 }
 
+// A result that did not come from the CPU backend (your kernel's, from its worker process) says where it came from.
+TEST(RenderImage, AHostResultFromTheWorkerSaysSo) {
+  const Image input = filled(8, 8, 1, ElemType::U8, 1);
+  auto r = test::make_renderer(8, 8);
+  ui::DisplayFrame frame = with_output(input, input);
+  frame.host_origin = ui::kUserResultOnHost;
+  r.renderer().update(frame);
+  EXPECT_EQ(r.renderer().display_path(), std::string("host upload: ") + ui::kUserResultOnHost);
+  EXPECT_EQ(r.renderer().display_path().find("CPU backend"), std::string::npos);
+}
+
 TEST(RenderImage, An8192SquareImageIsOneTextureWhereTheDriverAllowsIt) {
   const Image input = filled(8192, 8192, 1, ElemType::U8, 77);
   auto r = test::make_renderer(64, 64);

@@ -8,6 +8,7 @@
 #include <fstream>
 
 #include "core/error.hpp"
+#include "core/image.hpp"
 #include "support/fake_worker.hpp"
 #include "support/test_support.hpp"
 #include "usercode/run/child_process.hpp"
@@ -149,6 +150,71 @@ TEST(UserKernelSharedMemory, TheWorkerSeesTheClientsBytesAndTheNameGoesWithTheOb
     EXPECT_THROW(SharedMemory::open(name, 100000), Error);  // larger than it is
   }
   EXPECT_THROW(SharedMemory::open(name, 1), Error);
+}
+
+// The result blocks a run's output is read from in place: the one no image reads serves the next run, so a result
+// on screen is never written by the run after it; when both are read, a new one comes and the old ones stay with
+// their readers.
+TEST(UserKernelSharedMemory, AResultBlockStillReadIsNeverHandedOutAgain) {
+  const test::FakeWorker fake(test::kFakeHello);
+  WorkerClient client(fake.options());
+  std::shared_ptr<SharedMemory> a = client.result_block(4096);
+  ASSERT_GE(a->bytes().size(), 4096u);
+  a->bytes()[0] = std::byte{11};
+  const Image shown = Image::borrow({32, 32, 1, ElemType::F32}, a->bytes().data(), a);
+  const SharedMemory* a_block = a.get();
+  a.reset();  // only the image reads it now
+  std::shared_ptr<SharedMemory> b = client.result_block(4096);
+  EXPECT_NE(b.get(), a_block);
+  const std::string b_name = b->name();
+  const SharedMemory* b_block = b.get();
+  {
+    const Image checked = Image::borrow({32, 32, 1, ElemType::F32}, b->bytes().data(), b);
+    b.reset();
+    // Both read: a third block, and the first two keep their bytes.
+    const std::shared_ptr<SharedMemory> c = client.result_block(4096);
+    EXPECT_NE(c.get(), a_block);
+    EXPECT_NE(c.get(), b_block);
+    c->bytes()[0] = std::byte{99};
+    EXPECT_EQ(shown.data()[0], std::byte{11});
+  }
+  // The check is done: the block it read is free again (or the third one is), never the one still shown.
+  for (int k = 0; k < 4; ++k) {
+    const std::shared_ptr<SharedMemory> next = client.result_block(4096);
+    EXPECT_NE(static_cast<const void*>(next->bytes().data()), static_cast<const void*>(shown.data()));
+  }
+  // A larger result: a block large enough, still not the shown one.
+  const std::shared_ptr<SharedMemory> large = client.result_block(1 << 20);
+  EXPECT_GE(large->bytes().size(), std::size_t{1} << 20);
+  EXPECT_NE(static_cast<const void*>(large->bytes().data()), static_cast<const void*>(shown.data()));
+  EXPECT_EQ(shown.data()[0], std::byte{11});
+}
+
+TEST(UserKernelLaunchPlan, TheFieldsOfKeptAndResultBuffersCrossThePipe) {
+  LaunchPlan p;
+  p.module_key = "abc";
+  p.entry = "_Z4life";
+  BufferPlan state{64, 256, false, true, false, "step state#4"};
+  state.require_held = true;
+  state.keep_as = "step state#5";
+  p.buffers.push_back(state);
+  BufferPlan result{64, 0, false, true, false, ""};
+  result.in_result_block = true;
+  p.buffers.push_back(result);
+  p.buffers.push_back({64, 512, true, false, false, ""});
+  const nlohmann::json j = to_json(p);
+  // A plain buffer's JSON is what it was before these fields: a worker of before reads it.
+  EXPECT_FALSE(j.at("buffers")[2].contains("result_block"));
+  EXPECT_FALSE(j.at("buffers")[2].contains("require_held"));
+  EXPECT_FALSE(j.at("buffers")[2].contains("keep_as"));
+  const LaunchPlan q = launch_plan_from_json(nlohmann::json::parse(j.dump()));
+  EXPECT_TRUE(q.buffers[0].require_held);
+  EXPECT_EQ(q.buffers[0].keep_as, "step state#5");
+  EXPECT_FALSE(q.buffers[0].in_result_block);
+  EXPECT_TRUE(q.buffers[1].in_result_block);
+  EXPECT_FALSE(q.buffers[1].require_held);
+  EXPECT_TRUE(q.buffers[2].keep_as.empty());
+  EXPECT_EQ(to_json(q), j);
 }
 
 TEST(UserKernelLaunchPlan, CrossesThePipeUnchanged) {

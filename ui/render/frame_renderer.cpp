@@ -127,7 +127,7 @@ DisplayUpdate FrameRenderer::update_output(const DisplayFrame& frame, DisplayUpd
   } else if (device) {
     why_host = "CUDA-GL interop is turned off";
   } else {
-    why_host = "the result is on the host (CPU backend)";
+    why_host = frame.host_origin.empty() ? "the result is on the host (CPU backend)" : frame.host_origin;
   }
   if (!update.output_via_interop) {
     if (host) {

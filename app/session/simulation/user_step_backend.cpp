@@ -46,7 +46,11 @@ UserStepBackend::UserStepBackend(const sim::SimModel& model, UserStepContext con
   state_ = Image(model.width, model.height, 1, type_);
 }
 
-void UserStepBackend::load(const sim::Fields& state) { state_ = inputs::step_state_of(state, model_.kind); }
+void UserStepBackend::load(const sim::Fields& state) {
+  state_ = inputs::step_state_of(state, model_.kind);
+  host_current_ = true;
+  device_state_.clear();  // the host's state is the current one: the next step uploads it
+}
 
 void UserStepBackend::set_model(const sim::SimModel& model) {
   // The built-in's rule, border or coefficients are the reference's; the user's kernel has its own.
@@ -56,17 +60,21 @@ void UserStepBackend::set_model(const sim::SimModel& model) {
   model_.height = h;
 }
 
-Image UserStepBackend::run_steps(const Image& from, long long n, std::vector<double>* step_ms) {
-  Image state;
-  const Image* current = &from;  // no copy of a state that may be 256 MB: each request reads the last one
+usercode::UserLaunchOptions UserStepBackend::launch_options() const {
   usercode::UserLaunchOptions launch;
   launch.params = context_.choice->params;
   launch.block = context_.block;
   launch.cancelled = cancelled_;
+  return launch;
+}
+
+Image UserStepBackend::run_steps(const Image& from, long long n, std::vector<double>* step_ms) {
+  Image state;
+  const Image* current = &from;  // no copy of a state that may be 256 MB: each request reads the last one
   for (long long done = 0; done < n;) {
     const long long steps = std::min(n - done, kMaxStepsPerRequest);
     usercode::UserStepRun run = usercode::run_user_steps(*context_.worker, *context_.choice->kernel, *current,
-                                                         static_cast<int>(steps), launch);
+                                                         static_cast<int>(steps), launch_options());
     throw_unless_run_ok(run.reply);
     attributes_ = run.reply.attributes;
     if (step_ms) step_ms->insert(step_ms->end(), run.reply.kernel_ms.begin(), run.reply.kernel_ms.end());
@@ -77,28 +85,103 @@ Image UserStepBackend::run_steps(const Image& from, long long n, std::vector<dou
   return state;
 }
 
+bool UserStepBackend::state_on_worker() const {
+  return !device_state_.empty() && context_.worker->running() && context_.worker->starts() == device_worker_;
+}
+
+void UserStepBackend::lose_device_state(const usercode::WorkerReply* reply) {
+  const bool lost = !device_state_.empty() && !host_current_;
+  device_state_.clear();
+  host_current_ = true;
+  const std::string back = "the simulation goes back to the last state shown";
+  if (reply && reply->outcome != usercode::RunOutcome::Ok) {
+    try {
+      throw_unless_run_ok(*reply);  // a fault, a time-out: in its own words
+    } catch (const Error& e) {
+      if (!lost) throw;
+      throw Error(e.kind(), std::string(e.what()) + "; " + back, e.hint());
+    }
+  }
+  throw Error(ErrorKind::Device,
+              "the worker running your kernel started again, so the state it kept on the GPU is gone: " + back,
+              "run your kernel again (Run in the kernel editor) to go on from there");
+}
+
+usercode::UserStepRun UserStepBackend::request(int steps, bool download) {
+  if (!device_state_.empty() && !state_on_worker()) lose_device_state(nullptr);
+  usercode::StepStates states;
+  if (device_state_.empty()) states.initial = &state_;
+  else states.held = device_state_;
+  // A request of no launch keeps the state under its name; steps keep the next one under a new name.
+  states.keep_as = steps == 0 && !states.held.empty() ? states.held : context_.worker->new_buffer_name("step state");
+  states.download = download;
+  usercode::UserStepRun run;
+  try {
+    run = usercode::run_user_steps(*context_.worker, *context_.choice->kernel, state_.shape(), steps, states,
+                                   launch_options());
+  } catch (const Error&) {
+    // Cancelled (the worker was stopped), or no worker: what it kept is gone, and the host's state goes on.
+    if (!state_on_worker()) {
+      device_state_.clear();
+      host_current_ = true;
+    }
+    throw;
+  }
+  // The worker's state is gone (a fresh worker) or was not taken further (a fault): the host's goes on.
+  if (run.reply.outcome != usercode::RunOutcome::Ok)
+    lose_device_state(usercode::held_state_missing(run.reply) ? nullptr : &run.reply);
+  device_state_ = states.keep_as;
+  device_worker_ = context_.worker->starts();
+  if (steps > 0) host_current_ = false;  // the worker's state is ahead of the host's now
+  return run;
+}
+
+void UserStepBackend::step(long long n, std::vector<double>& step_ms) {
+  // The state stays on the worker's GPU between requests and comes back only when read (a shown frame): an
+  // animation runs at the kernel's speed. A failed request throws, and the state is the host's last one.
+  for (long long done = 0; done < n;) {
+    const long long steps = std::min(n - done, kMaxStepsPerRequest);
+    const usercode::UserStepRun run = request(static_cast<int>(steps), false);
+    attributes_ = run.reply.attributes;
+    step_ms.insert(step_ms.end(), run.reply.kernel_ms.begin(), run.reply.kernel_ms.end());
+    done += steps;
+  }
+}
+
+void UserStepBackend::bring_state_home() {
+  if (host_current_) return;
+  usercode::UserStepRun run = request(0, true);  // no launch: the kept state comes back and stays kept
+  state_ = std::move(run.state);
+  host_current_ = true;
+}
+
 CounterReading UserStepBackend::read_counters() {
-  usercode::UserLaunchOptions launch;
-  launch.params = context_.choice->params;
-  launch.block = context_.block;
-  launch.cancelled = cancelled_;
+  // One more launch from the current state under the worker's profiler, with no step taken: it reads the state
+  // (kept on the worker, or uploaded from the host and not kept) and writes the other buffer, so the state and
+  // the generation stay.
+  if (!device_state_.empty() && !state_on_worker()) lose_device_state(nullptr);
+  usercode::StepStates states;
+  if (device_state_.empty()) states.initial = &state_;
+  else states.held = device_state_;
+  states.download = false;
+  usercode::UserLaunchOptions launch = launch_options();
   launch.counters = true;
   launch.counter_set = counter_set_;
   const usercode::UserStepRun run =
-      usercode::run_user_steps(*context_.worker, *context_.choice->kernel, state_, 1, launch);
+      usercode::run_user_steps(*context_.worker, *context_.choice->kernel, state_.shape(), 0, states, launch);
   throw_unless_run_ok(run.reply);
   if (!run.reply.counters) return {std::nullopt, "the worker sent no counters back (a bug in kernelscope)"};
   return *run.reply.counters;
 }
 
-void UserStepBackend::step(long long n, std::vector<double>& step_ms) {
-  if (n <= 0) return;
-  state_ = run_steps(state_, n, &step_ms);  // a failed request throws and leaves the state as it was
+sim::Fields UserStepBackend::read() {
+  bring_state_home();
+  return inputs::fields_of_step_state(state_, model_.kind);
 }
 
-sim::Fields UserStepBackend::read() { return inputs::fields_of_step_state(state_, model_.kind); }
-
 void UserStepBackend::paint(const sim::Brush& b) {
+  bring_state_home();
+  device_state_.clear();  // painted on the host: the next step uploads it
   // In the kernel's form: Life's brush makes cells 1 (alive) or 0, heat's sets the temperature.
   for (int y = std::max(0, b.y - b.radius); y <= std::min(model_.height - 1, b.y + b.radius); ++y)
     for (int x = std::max(0, b.x - b.radius); x <= std::min(model_.width - 1, b.x + b.radius); ++x) {
@@ -109,11 +192,13 @@ void UserStepBackend::paint(const sim::Brush& b) {
 }
 
 long long UserStepBackend::population() {
+  bring_state_home();
   const auto cells = state_.elements<std::uint8_t>();
   return static_cast<long long>(std::count_if(cells.begin(), cells.end(), [](std::uint8_t c) { return c != 0; }));
 }
 
 double UserStepBackend::total() {
+  bring_state_home();
   const auto u = state_.elements<float>();
   return std::accumulate(u.begin(), u.end(), 0.0);
 }
@@ -143,6 +228,7 @@ UserStepCheck UserStepBackend::check(Runtime& runtime, const Simulation& simulat
   c.steps = steps;
   c.tolerance = tolerance;
   c.reference = simulation.kernel() + " on the CPU";
+  bring_state_home();
   const Image got = run_steps(state_, steps, nullptr);
   SimulationRequest reference;
   reference.kernel = simulation.kernel();

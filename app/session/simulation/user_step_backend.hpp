@@ -1,10 +1,12 @@
 #pragma once
 // The live simulation's backend for a user's `step` kernel: a sim::SimBackend (so ks::Simulation, the runner, the
 // brush, Reset, the statistics and the Timing panel treat it as any variant) whose steps run in the worker process
-// (usercode/run/user_step.hpp). The state lives on the host in the kernel's form (u8 cells 0/1, f32 temperatures)
-// between requests: each request uploads it, runs up to kMaxStepsPerRequest launches (one per step, each timed by
-// CUDA events and watched by the worker client's time-out) and brings the last state back. A fault or a time-out
-// is a Device error from step(), and the state stays as it was before that request.
+// (usercode/run/user_step.hpp). The state stays on the worker's GPU between requests (kept under a name, each
+// request running up to kMaxStepsPerRequest launches, one per step, each timed by CUDA events and watched by the
+// worker client's time-out) and comes to the host, in the kernel's form (u8 cells 0/1, f32 temperatures), only
+// when read: a shown frame, the statistics, the brush, a check. A fault, a time-out or a restarted worker (whose
+// GPU state is gone) is an error from step(), and the simulation goes on from the host's last state (the one
+// shown), which the next step uploads.
 //
 // Threads: made and driven on the session's worker thread only, like every backend.
 #include <array>
@@ -20,6 +22,7 @@
 #include "session/worker.hpp"
 #include "usercode/check/comparison.hpp"
 #include "usercode/check/tolerance.hpp"
+#include "usercode/run/user_step.hpp"
 #include "usercode/run/worker_client.hpp"
 
 namespace ks {
@@ -74,8 +77,6 @@ class UserStepBackend final : public sim::SimBackend {
   std::optional<OccupancyReport> occupancy() const override;
   double copy_bandwidth_gbps() override;
 
-  // The state in the kernel's form.
-  const Image& state() const noexcept { return state_; }
   // Asked by the worker client while a request runs: true stops it (the app's Cancel, its closing).
   void set_cancelled(std::function<bool()> cancelled) { cancelled_ = std::move(cancelled); }
 
@@ -88,11 +89,24 @@ class UserStepBackend final : public sim::SimBackend {
  private:
   // `n` steps of the user's kernel from `from`; the step times are appended to `step_ms` when given.
   Image run_steps(const Image& from, long long n, std::vector<double>* step_ms);
+  usercode::UserLaunchOptions launch_options() const;
+  // One request of `steps` steps (0: none) from the current state, the latest kept on the worker's GPU; its
+  // state on the host when `download`. Throws when it failed, the host's state then being the current one.
+  usercode::UserStepRun request(int steps, bool download);
+  // Whether the worker that kept the state is still the one running.
+  bool state_on_worker() const;
+  // The worker's state is gone: the host's goes on; throws the reply's error, or says the worker restarted.
+  [[noreturn]] void lose_device_state(const usercode::WorkerReply* reply);
+  // The kept state brought back to state_ when the worker's is newer.
+  void bring_state_home();
 
   sim::SimModel model_;
   UserStepContext context_;
   ElemType type_;
-  Image state_;
+  Image state_;                  // the host's state: the current one while host_current_
+  bool host_current_ = true;
+  std::string device_state_;     // the name the worker keeps the current state under; empty: none
+  std::uint64_t device_worker_ = 0;  // the worker client's starts() when it was kept
   usercode::EntryAttributes attributes_;  // of the last run: the occupancy where NVRTC gave no ptxas report
   std::function<bool()> cancelled_;
   CounterSet counter_set_ = CounterSet::All;

@@ -47,13 +47,19 @@ const char* to_string(RunOutcome o) noexcept {
 
 nlohmann::json to_json(const LaunchPlan& plan) {
   nlohmann::json buffers = nlohmann::json::array();
-  for (const auto& b : plan.buffers)
-    buffers.push_back({{"bytes", b.bytes},
-                       {"offset", b.offset},
-                       {"upload", b.upload},
-                       {"download", b.download},
-                       {"zero_each_launch", b.zero_each_launch},
-                       {"content_key", b.content_key}});
+  for (const auto& b : plan.buffers) {
+    nlohmann::json j = {{"bytes", b.bytes},
+                        {"offset", b.offset},
+                        {"upload", b.upload},
+                        {"download", b.download},
+                        {"zero_each_launch", b.zero_each_launch},
+                        {"content_key", b.content_key}};
+    // Written only when set, so that a plan of before these fields reads the same.
+    if (b.in_result_block) j["result_block"] = true;
+    if (b.require_held) j["require_held"] = true;
+    if (!b.keep_as.empty()) j["keep_as"] = b.keep_as;
+    buffers.push_back(std::move(j));
+  }
   nlohmann::json arguments = nlohmann::json::array();
   for (const auto& a : plan.arguments) {
     nlohmann::json j = {{"kind", kind_name(a.kind)}, {"buffer", a.buffer}, {"integer", a.integer}, {"real", a.real}};
@@ -91,10 +97,15 @@ LaunchPlan launch_plan_from_json(const nlohmann::json& j) {
   p.entry = j.at("entry").get<std::string>();
   p.grid = j.at("grid").get<std::array<unsigned, 3>>();
   p.block = j.at("block").get<std::array<unsigned, 3>>();
-  for (const auto& b : j.at("buffers"))
-    p.buffers.push_back({b.at("bytes").get<std::uint64_t>(), b.at("offset").get<std::uint64_t>(),
-                         b.at("upload").get<bool>(), b.at("download").get<bool>(),
-                         b.at("zero_each_launch").get<bool>(), b.at("content_key").get<std::string>()});
+  for (const auto& b : j.at("buffers")) {
+    BufferPlan buffer{b.at("bytes").get<std::uint64_t>(), b.at("offset").get<std::uint64_t>(),
+                      b.at("upload").get<bool>(),          b.at("download").get<bool>(),
+                      b.at("zero_each_launch").get<bool>(), b.at("content_key").get<std::string>()};
+    buffer.in_result_block = b.value("result_block", false);
+    buffer.require_held = b.value("require_held", false);
+    buffer.keep_as = b.value("keep_as", std::string());
+    p.buffers.push_back(std::move(buffer));
+  }
   for (const auto& a : j.at("arguments")) {
     LaunchArgument arg;
     arg.kind = kind_from(a.at("kind").get<std::string>());

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +18,13 @@
 namespace ks::usercode {
 
 struct BufferPlan {
+  BufferPlan() = default;
+  // The fields every buffer has; the ones after content_key are set by name where they apply.
+  BufferPlan(std::uint64_t bytes_, std::uint64_t offset_, bool upload_, bool download_, bool zero_each_launch_,
+             std::string content_key_ = {})
+      : bytes(bytes_), offset(offset_), upload(upload_), download(download_), zero_each_launch(zero_each_launch_),
+        content_key(std::move(content_key_)) {}
+
   std::uint64_t bytes = 0;
   std::uint64_t offset = 0;       // where its bytes are in the shared memory (input and output alike)
   bool upload = false;            // copied to the device before the first launch (else zeroed)
@@ -25,7 +33,20 @@ struct BufferPlan {
   // Non-empty for an input the client knows by name (the app's image of one generation): the worker keeps it on
   // the GPU and uploads it only when the name is new to it.
   std::string content_key;
+  // Its bytes are in the request's result block (`result_shm`) at `offset`, not in the main block: a result the
+  // client's images read in place while the next run writes into the other block (WorkerClient::result_block).
+  bool in_result_block = false;
+  // With content_key: the buffer must be one the worker holds (a `step` state it kept); when it does not (a fresh
+  // worker), the run fails with kNotHeldMessage instead of starting from zeros.
+  bool require_held = false;
+  // Non-empty: after the last launch the worker keeps this buffer's contents (for a step, the latest state, after
+  // the swaps) on the GPU under this name, as an input later plans name in content_key. A held buffer that a plan
+  // with keep_as names in content_key is taken over (its contents change), not kept under its old name.
+  std::string keep_as;
 };
+
+// The reply's message when a require_held buffer is not on the worker's GPU.
+inline constexpr const char* kNotHeldMessage = "the worker does not hold that buffer";
 
 // The fields of ks::InImage<T> / ks::OutImage<T> (gpu/usercode/prelude/ks_prelude.cuh) besides the pointer.
 struct ImageArgument {

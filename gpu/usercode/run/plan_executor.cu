@@ -110,7 +110,17 @@ struct PlanExecutor::Impl {
     cuda::DeviceBuffer buffer;
   };
   std::vector<HeldInput> inputs;  // oldest first
-  void* pinned = nullptr;
+  // The last run's own buffers: the next run of the same sizes (an edit of the kernel, the next step request)
+  // takes them instead of allocating and freeing its own.
+  std::vector<cuda::DeviceBuffer> spare;
+  std::vector<void*> pinned;
+
+  void hold(std::string key, cuda::DeviceBuffer buffer) {
+    std::erase_if(inputs, [&](const HeldInput& h) { return h.key == key; });
+    if (inputs.size() >= kHeldInputs) inputs.erase(inputs.begin());
+    inputs.push_back({std::move(key), std::move(buffer)});
+  }
+
   // The worker's own CUDA context, made when a run first asks for counters: the same read_counters path (CUPTI's
   // range profiler) as the built-ins' runs in the app and the CLI.
   std::unique_ptr<CudaContext> context;
@@ -127,22 +137,25 @@ struct PlanExecutor::Impl {
 };
 
 void PlanExecutor::pin(std::span<std::byte> memory) {
-  if (impl_->pinned == memory.data()) return;
-  unpin();
+  if (std::find(impl_->pinned.begin(), impl_->pinned.end(), memory.data()) != impl_->pinned.end()) return;
   // Without the pin the copies still work (through staging buffers), only slower: a refusal is not an error.
   if (cudaHostRegister(memory.data(), memory.size(), cudaHostRegisterDefault) == cudaSuccess)
-    impl_->pinned = memory.data();
+    impl_->pinned.push_back(memory.data());
   else
     cudaGetLastError();
 }
 
-void PlanExecutor::unpin() {
-  if (impl_->pinned) cudaHostUnregister(impl_->pinned);
-  impl_->pinned = nullptr;
+void PlanExecutor::unpin(std::span<std::byte> memory) {
+  const auto it = std::find(impl_->pinned.begin(), impl_->pinned.end(), memory.data());
+  if (it == impl_->pinned.end()) return;
+  cudaHostUnregister(*it);
+  impl_->pinned.erase(it);
 }
 
 PlanExecutor::PlanExecutor() : impl_(std::make_unique<Impl>()) {}
-PlanExecutor::~PlanExecutor() { unpin(); }
+PlanExecutor::~PlanExecutor() {
+  for (void* p : impl_->pinned) cudaHostUnregister(p);
+}
 
 WorkerHello PlanExecutor::open_device() {
   WorkerHello h;
@@ -166,19 +179,20 @@ WorkerHello PlanExecutor::open_device() {
   return h;
 }
 
-WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> memory,
+WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> memory, std::span<std::byte> results,
                                   const std::function<void(int)>& progress) {
   WorkerReply reply;
-  auto in_memory = [&](std::uint64_t offset, std::uint64_t bytes) {
-    return offset <= memory.size() && bytes <= memory.size() - offset;
+  auto in_block = [](std::span<std::byte> block, std::uint64_t offset, std::uint64_t bytes) {
+    return offset <= block.size() && bytes <= block.size() - offset;
   };
-  if (!in_memory(plan.module_offset, plan.module_bytes)) {
+  auto host_of = [&](const BufferPlan& b) { return (b.in_result_block ? results : memory).data() + b.offset; };
+  if (!in_block(memory, plan.module_offset, plan.module_bytes)) {
     reply.outcome = RunOutcome::Failed;
     reply.message = "the module lies outside the shared memory (a bug in kernelscope)";
     return reply;
   }
   for (const auto& b : plan.buffers)
-    if (!in_memory(b.offset, b.bytes)) {
+    if (!in_block(b.in_result_block ? results : memory, b.offset, b.bytes)) {
       reply.outcome = RunOutcome::Failed;
       reply.message = "a buffer lies outside the shared memory (a bug in kernelscope)";
       return reply;
@@ -223,33 +237,77 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
 
   try {
     cuda::Stream stream;
-    std::vector<cuda::DeviceBuffer> owned;  // this run's buffers; named inputs may be held from an earlier run
-    owned.reserve(plan.buffers.size());
+    // This run's own buffers (empty where a held input serves), which become the next run's spares on every way
+    // out of this scope (after a fault the worker exits anyway).
+    std::vector<cuda::DeviceBuffer> owned(plan.buffers.size());
+    struct ToSpares {
+      std::vector<cuda::DeviceBuffer>& owned;
+      std::vector<cuda::DeviceBuffer>& spare;
+      ~ToSpares() {
+        for (auto& b : owned)
+          if (b.get()) spare.push_back(std::move(b));
+      }
+    } to_spares{owned, impl_->spare};
     std::vector<void*> device(plan.buffers.size(), nullptr);
     auto& held = impl_->inputs;
+    std::vector<bool> needs_own(plan.buffers.size(), false);  // not a held input: a buffer of this run's own
+    std::vector<bool> fill(plan.buffers.size(), true);        // uploaded or zeroed (a held input is neither)
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+      const BufferPlan& b = plan.buffers[i];
+      if (b.content_key.empty()) {
+        needs_own[i] = true;
+        continue;
+      }
+      const auto it = std::find_if(held.begin(), held.end(), [&](const Impl::HeldInput& h) {
+        return h.key == b.content_key && h.buffer.bytes() == b.bytes;
+      });
+      if (it != held.end()) {
+        fill[i] = false;
+        if (b.keep_as.empty()) {
+          device[i] = it->buffer.get();  // read only: it stays held under its name
+        } else {
+          owned[i] = std::move(it->buffer);  // written by the launches: taken over, kept again under keep_as
+          device[i] = owned[i].get();
+          held.erase(it);
+        }
+      } else if (b.require_held) {
+        reply.outcome = RunOutcome::Failed;
+        reply.message = kNotHeldMessage;
+        return reply;
+      } else if (b.keep_as.empty()) {
+        impl_->hold(b.content_key, cuda::DeviceBuffer(b.bytes, "your kernel's input"));
+        device[i] = held.back().buffer.get();
+      } else {
+        needs_own[i] = true;
+      }
+    }
+    {
+      // The spares of the sizes this run needs are taken; the others are freed before anything new is allocated.
+      std::vector<cuda::DeviceBuffer> spares = std::move(impl_->spare);
+      impl_->spare.clear();
+      for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
+        if (!needs_own[i]) continue;
+        const auto it = std::find_if(spares.begin(), spares.end(),
+                                     [&](const cuda::DeviceBuffer& d) { return d.bytes() == plan.buffers[i].bytes; });
+        if (it == spares.end()) continue;
+        owned[i] = std::move(*it);
+        spares.erase(it);
+        device[i] = owned[i].get();
+      }
+    }
+    for (std::size_t i = 0; i < plan.buffers.size(); ++i)
+      if (needs_own[i] && !device[i]) {
+        owned[i] = cuda::DeviceBuffer(plan.buffers[i].bytes, "a buffer of your kernel");
+        device[i] = owned[i].get();
+      }
     {
       cuda::EventTimer upload(stream.get());
       upload.start();
       for (std::size_t i = 0; i < plan.buffers.size(); ++i) {
         const BufferPlan& b = plan.buffers[i];
-        if (!b.content_key.empty()) {
-          const auto it = std::find_if(held.begin(), held.end(), [&](const Impl::HeldInput& h) {
-            return h.key == b.content_key && h.buffer.bytes() == b.bytes;
-          });
-          if (it != held.end()) {
-            device[i] = it->buffer.get();
-            continue;
-          }
-          if (held.size() >= kHeldInputs) held.erase(held.begin());
-          held.push_back({b.content_key, cuda::DeviceBuffer(b.bytes, "your kernel's input")});
-          device[i] = held.back().buffer.get();
-        } else {
-          owned.emplace_back(b.bytes, "a buffer of your kernel");
-          device[i] = owned.back().get();
-        }
+        if (!fill[i]) continue;
         if (b.upload)
-          cuda::check(cudaMemcpyAsync(device[i], memory.data() + b.offset, b.bytes, cudaMemcpyHostToDevice,
-                                      stream.get()),
+          cuda::check(cudaMemcpyAsync(device[i], host_of(b), b.bytes, cudaMemcpyHostToDevice, stream.get()),
                       "uploading your kernel's input");
         else
           cuda::check(cudaMemsetAsync(device[i], 0, b.bytes, stream.get()), "clearing an output");
@@ -339,22 +397,29 @@ WorkerReply PlanExecutor::execute(const LaunchPlan& plan, std::span<std::byte> m
       if (progress) progress(k + 1);
     }
 
+    // After a step's swaps the latest state is in whichever buffer argument 0 now names.
+    auto latest = [&](std::size_t b) {
+      if (plan.swap_first_two && plan.arguments.size() >= 2) {
+        if (static_cast<int>(b) == plan.arguments[0].buffer) return static_cast<std::size_t>(buffer_of[0]);
+        if (static_cast<int>(b) == plan.arguments[1].buffer) return static_cast<std::size_t>(buffer_of[1]);
+      }
+      return b;
+    };
     cuda::EventTimer download(stream.get());
     download.start();
     for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
       if (!plan.buffers[b].download) continue;
-      // After a step's swaps the latest state is in whichever buffer argument 0 now names.
-      std::size_t source = b;
-      if (plan.swap_first_two && plan.arguments.size() >= 2) {
-        if (static_cast<int>(b) == plan.arguments[0].buffer) source = static_cast<std::size_t>(buffer_of[0]);
-        if (static_cast<int>(b) == plan.arguments[1].buffer) source = static_cast<std::size_t>(buffer_of[1]);
-      }
-      cuda::check(cudaMemcpyAsync(memory.data() + plan.buffers[b].offset, device[source],
-                                  plan.buffers[b].bytes, cudaMemcpyDeviceToHost, stream.get()),
+      cuda::check(cudaMemcpyAsync(host_of(plan.buffers[b]), device[latest(b)], plan.buffers[b].bytes,
+                                  cudaMemcpyDeviceToHost, stream.get()),
                   "downloading your kernel's output");
     }
     download.stop();
     reply.download_ms = download.elapsed_ms();
+    for (std::size_t b = 0; b < plan.buffers.size(); ++b) {
+      if (plan.buffers[b].keep_as.empty()) continue;
+      // Only a buffer of this run's own can be kept (a held read-only input stays under its own name).
+      if (cuda::DeviceBuffer& kept = owned[latest(b)]; kept.get()) impl_->hold(plan.buffers[b].keep_as, std::move(kept));
+    }
 
     if (record) {
       std::vector<std::uint32_t> words((record_bytes + 3) / 4, 0);

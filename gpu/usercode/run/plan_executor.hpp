@@ -22,13 +22,17 @@ class PlanExecutor {
   // Opens device 0: its name and architecture, or why there is no usable GPU.
   WorkerHello open_device();
 
-  // The worker maps the client's shared memory once and keeps it; pinning it (cudaHostRegister) makes the copies
-  // to and from the GPU run at DMA speed instead of through the driver's staging buffers. unpin before unmapping.
+  // The worker maps each of the client's blocks of shared memory once and keeps it; pinning it (cudaHostRegister)
+  // makes the copies to and from the GPU run at DMA speed instead of through the driver's staging buffers. Several
+  // blocks may be pinned at once (the main block and the result blocks); unpin each before unmapping it.
   void pin(std::span<std::byte> memory);
-  void unpin();
+  void unpin(std::span<std::byte> memory);
 
-  // `progress(k)`: 0 once the module is loaded and the buffers are on the device, then after each launch k.
-  WorkerReply execute(const LaunchPlan& plan, std::span<std::byte> memory, const std::function<void(int)>& progress);
+  // `memory`: the main block (module, inputs, and the buffers not in_result_block); `results`: the result block
+  // (empty when the plan has no buffer in it). `progress(k)`: 0 once the module is loaded and the buffers are on
+  // the device, then after each launch k. The buffers a run allocates are kept for the next run of the same sizes.
+  WorkerReply execute(const LaunchPlan& plan, std::span<std::byte> memory, std::span<std::byte> results,
+                      const std::function<void(int)>& progress);
 
  private:
   struct Impl;

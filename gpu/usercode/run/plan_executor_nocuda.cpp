@@ -15,9 +15,10 @@ WorkerHello PlanExecutor::open_device() {
 }
 
 void PlanExecutor::pin(std::span<std::byte>) {}
-void PlanExecutor::unpin() {}
+void PlanExecutor::unpin(std::span<std::byte>) {}
 
-WorkerReply PlanExecutor::execute(const LaunchPlan&, std::span<std::byte>, const std::function<void(int)>&) {
+WorkerReply PlanExecutor::execute(const LaunchPlan&, std::span<std::byte>, std::span<std::byte>,
+                                  const std::function<void(int)>&) {
   WorkerReply r;
   r.outcome = RunOutcome::Failed;
   r.message = kNoCudaBackend;

@@ -66,9 +66,10 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
   plan.counter_set = options.counter_set;
   const std::uint64_t image_bytes = input.shape().byte_size();
   const std::uint64_t in_offset = round_up(plan.module_bytes, 256);
-  const std::uint64_t out_offset = round_up(in_offset + image_bytes, 256);
   plan.buffers.push_back({image_bytes, in_offset, true, false, false, options.input_key});
-  plan.buffers.push_back({image_bytes, out_offset, false, true, false, ""});
+  BufferPlan output{image_bytes, 0, false, true, false, ""};
+  output.in_result_block = true;  // the result image reads it there (result_block)
+  plan.buffers.push_back(output);
 
   ImageArgument image;
   image.width = input.width();
@@ -88,15 +89,18 @@ UserStencilRun run_user_stencil(WorkerClient& worker, const CompiledKernel& kern
   }
   add_declared_arguments(plan, kernel.declarations, options.params);
 
-  SharedMemory& memory = worker.shared_memory(out_offset + image_bytes);
+  SharedMemory& memory = worker.shared_memory(in_offset + image_bytes);
+  const std::shared_ptr<SharedMemory> results = worker.result_block(image_bytes);
   std::memcpy(memory.bytes().data(), kernel.module->cubin.data(), kernel.module->cubin.size());
   if (!worker.shared_memory_holds(options.input_key, in_offset)) {
     std::memcpy(memory.bytes().data() + in_offset, input.data(), image_bytes);
     worker.mark_input(options.input_key, in_offset);
   }
-  run.reply = worker.run(plan, memory, options.cancelled);
+  run.reply = worker.run(plan, memory, *results, options.cancelled);
   name_counters(run.reply, kernel);
-  if (run.reply.outcome == RunOutcome::Ok) run.output = Image(input.shape(), memory.bytes().subspan(out_offset, image_bytes));
+  // The result is read where the worker wrote it, not copied: the image keeps the block, which no later run
+  // writes while the image (or a copy of its shared_ptr) lives.
+  if (run.reply.outcome == RunOutcome::Ok) run.output = Image::borrow(input.shape(), results->bytes().data(), results);
   return run;
 }
 

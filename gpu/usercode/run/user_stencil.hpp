@@ -17,7 +17,9 @@ struct StencilForm {
 StencilForm stencil_form(const CompiledKernel& kernel);
 
 struct UserStencilRun {
-  Image output;  // empty unless reply.outcome is Ok
+  // Empty unless reply.outcome is Ok. It borrows the worker client's result block (WorkerClient::result_block),
+  // which it keeps alive: a copy of it owns its pixels.
+  Image output;
   WorkerReply reply;
   std::array<unsigned, 2> block{};
   std::array<unsigned, 2> grid{};

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -45,6 +46,7 @@ void WorkerClient::stop() {
 
 void WorkerClient::start() {
   child_ = std::make_unique<ChildProcess>(options_.executable, options_.arguments);
+  ++starts_;
   std::string line;
   const auto read = child_->read_line(line, options_.setup_timeout);
   if (read != ChildProcess::Read::Line) {
@@ -82,6 +84,34 @@ void WorkerClient::mark_input(const std::string& key, std::uint64_t offset) {
   memory_input_offset_ = offset;
 }
 
+std::shared_ptr<SharedMemory> WorkerClient::result_block(std::uint64_t bytes) {
+  // A use count of 1 is the client's own reference: no image borrows the block. Images drop theirs on other
+  // threads; the acquire fence orders their last reads before the next run's writes.
+  const auto unread = [](const std::shared_ptr<SharedMemory>& b) {
+    if (!b || b.use_count() != 1) return false;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    return true;
+  };
+  for (std::size_t k = 0; k < result_blocks_.size(); ++k) {
+    std::shared_ptr<SharedMemory>& block = result_blocks_[k];
+    if (!unread(block) || block->bytes().size() < bytes) continue;
+    next_result_block_ = (k + 1) % result_blocks_.size();  // the other one is replaced when both are read
+    return block;
+  }
+  // None fits: an empty slot, one no image reads (too small: freed first), else the older of the two read ones,
+  // which its readers keep until they are done.
+  std::size_t slot = next_result_block_;
+  for (std::size_t k = 0; k < result_blocks_.size(); ++k)
+    if (!result_blocks_[k] || unread(result_blocks_[k])) {
+      slot = k;
+      break;
+    }
+  result_blocks_[slot].reset();
+  result_blocks_[slot] = std::make_shared<SharedMemory>(SharedMemory::create(bytes));
+  next_result_block_ = (slot + 1) % result_blocks_.size();
+  return result_blocks_[slot];
+}
+
 const WorkerHello& WorkerClient::hello() {
   if (!child_) start();
   return *hello_;
@@ -89,14 +119,28 @@ const WorkerHello& WorkerClient::hello() {
 
 WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory, const std::function<bool()>& cancelled,
                               const std::function<void(int)>& progress) {
+  return run_request(plan, memory, nullptr, cancelled, progress);
+}
+
+WorkerReply WorkerClient::run(const LaunchPlan& plan, const SharedMemory& memory, const SharedMemory& results,
+                              const std::function<bool()>& cancelled, const std::function<void(int)>& progress) {
+  return run_request(plan, memory, &results, cancelled, progress);
+}
+
+WorkerReply WorkerClient::run_request(const LaunchPlan& plan, const SharedMemory& memory, const SharedMemory* results,
+                                      const std::function<bool()>& cancelled,
+                                      const std::function<void(int)>& progress) {
   if (!hello().ok) {
     const std::string message = hello_->message;
     stop();
     throw Error(ErrorKind::Device, "cannot run your kernel: " + message,
                 "running your own kernel needs an NVIDIA GPU; compiling it does not (kernelscope-cli compile)");
   }
-  const nlohmann::json request = {
-      {"run", to_json(plan)}, {"shm", memory.name()}, {"shm_bytes", memory.bytes().size()}};
+  nlohmann::json request = {{"run", to_json(plan)}, {"shm", memory.name()}, {"shm_bytes", memory.bytes().size()}};
+  if (results) {
+    request["result_shm"] = results->name();
+    request["result_shm_bytes"] = results->bytes().size();
+  }
   if (!child_->send_line(request.dump())) {
     const std::string how = child_->how_it_ended();
     stop();

@@ -4,6 +4,7 @@
 // runs in a child process (`kernelscope-cli worker`, with its own context) that this client starts on first use,
 // feeds through shared memory and one JSON line per request, watches, kills when a launch does not finish in
 // time, and starts again for the next run after a fault. Built-in kernels keep running in the caller's process.
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -46,6 +47,9 @@ class WorkerClient {
   // `progress(launches_done)` is called from this thread after each launch.
   WorkerReply run(const LaunchPlan& plan, const SharedMemory& memory, const std::function<bool()>& cancelled = {},
                   const std::function<void(int)>& progress = {});
+  // The same, with the buffers marked in_result_block in `results` (a block from result_block()).
+  WorkerReply run(const LaunchPlan& plan, const SharedMemory& memory, const SharedMemory& results,
+                  const std::function<bool()>& cancelled = {}, const std::function<void(int)>& progress = {});
 
   // A block of shared memory of at least `bytes` for the next run's buffers: the same block while it is large
   // enough, so that its pages (and the worker's pinned mapping of them) are not made again for every run.
@@ -54,6 +58,18 @@ class WorkerClient {
   // overwritten since), so that a run of the same input need not copy it again; mark_input records one placed.
   bool shared_memory_holds(const std::string& key, std::uint64_t offset) const;
   void mark_input(const std::string& key, std::uint64_t offset);
+
+  // A block of at least `bytes` for a run's results, which images borrow in place (Image::borrow with the block
+  // as keeper) instead of copying them out. It is one that no image reads any more: of the two the client keeps,
+  // the one not shown while the other is, so a new run never writes pixels that are displayed, checked or
+  // exported, and a worker that dies mid-run leaves them as they were. When both are still read, the older is
+  // left to its readers (freed after the last) and a new block takes its place.
+  std::shared_ptr<SharedMemory> result_block(std::uint64_t bytes);
+
+  // How many worker processes this client started: what a worker kept on its GPU is gone once this changes.
+  std::uint64_t starts() const noexcept { return starts_; }
+  // A name no other buffer of this client's workers had, for a buffer a worker keeps (BufferPlan::keep_as).
+  std::string new_buffer_name(const std::string& what) { return what + "#" + std::to_string(++names_); }
 
   // Whether a worker process is running now (for tests: a fault or a time-out ends it).
   bool running() const { return child_ != nullptr; }
@@ -65,6 +81,8 @@ class WorkerClient {
  private:
   void start();
   void stop();
+  WorkerReply run_request(const LaunchPlan& plan, const SharedMemory& memory, const SharedMemory* results,
+                          const std::function<bool()>& cancelled, const std::function<void(int)>& progress);
 
   Options options_;
   std::unique_ptr<ChildProcess> child_;
@@ -72,6 +90,10 @@ class WorkerClient {
   std::optional<SharedMemory> memory_;
   std::string memory_input_key_;  // what mark_input recorded; empty: nothing known
   std::uint64_t memory_input_offset_ = 0;
+  std::array<std::shared_ptr<SharedMemory>, 2> result_blocks_;
+  std::size_t next_result_block_ = 0;  // the one replaced when both are read
+  std::uint64_t starts_ = 0;
+  std::uint64_t names_ = 0;
   std::atomic<unsigned> cut_off_{0};
 };
 
