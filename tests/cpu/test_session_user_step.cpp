@@ -321,13 +321,13 @@ TEST(SessionUserStep, TheStateStaysOnTheWorkerBetweenStepsAndComesBackForTheFram
     if (i > 0) {
       EXPECT_FALSE(state.at("upload").get<bool>());  // the worker's own state, not the host's
       EXPECT_TRUE(state.at("require_held").get<bool>());
-      EXPECT_EQ(state.at("content_key"), kept);
+      EXPECT_EQ(state.at("content_key").get<std::string>(), kept);
     }
     EXPECT_EQ(state.at("download").get<bool>(), i % 2 == 1);  // home only for the frame
     kept = state.at("keep_as").get<std::string>();
     ASSERT_FALSE(kept.empty());
     if (i % 2 == 1) {
-      EXPECT_EQ(kept, state.at("content_key"));  // and still kept there
+      EXPECT_EQ(kept, state.at("content_key").get<std::string>());  // and still kept there
     }
   }
   EXPECT_EQ(s.simulation().generation(), 3);
