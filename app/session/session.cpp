@@ -172,9 +172,8 @@ void Session::set_counter_set(CounterSet set) {
   stencil_->set_counter_set(set);
   if (lab_) lab_->set_counter_set(set);
   simulation_->set_counter_set(set);
-  if (!counters()) return;
   apply_counter_set();
-  request_run();
+  if (counters()) request_run();
 }
 
 void Session::apply_counter_set() {

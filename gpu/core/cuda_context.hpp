@@ -58,6 +58,9 @@ class CudaContext {
   // Which counters read_counters reads (core/kernel_counters.hpp): All (the default) or Quick, one pass. The
   // front ends set it from the user's choice (`--counters quick`, the Timing section's choice).
   void set_counter_set(CounterSet set) noexcept { counter_set_ = set; }
+  // Lets go of the GPU's counters until the next reading, for another process to read them
+  // (CounterProfiler::release): the worker process after each reading, the app before its worker reads.
+  void release_counters();
   CounterSet counter_set() const noexcept { return counter_set_; }
 
  private:

@@ -28,6 +28,8 @@ CounterReading CudaContext::read_counters(const std::function<void()>&, const st
   return {std::nullopt, no_device_reason()};
 }
 
+void CudaContext::release_counters() {}
+
 double CudaContext::copy_bandwidth_gbps() { return 0; }
 
 double CudaContext::fma_peak_gflops() {

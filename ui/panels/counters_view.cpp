@@ -56,7 +56,7 @@ void draw_counters(app::Session& s, const CountersShown& shown) {
   if (!on) return;
   ImGui::SameLine();
   int all = s.counter_set() == CounterSet::All ? 1 : 0;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
   if (ImGui::Combo("##counter-set", &all, "one pass\0all (9 passes)\0"))
     s.set_counter_set(all ? CounterSet::All : CounterSet::Quick);
   ImGui::SameLine();

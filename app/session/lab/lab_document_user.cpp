@@ -7,6 +7,7 @@
 #include "engine/engine.hpp"
 #include "inputs/lab_user_inputs.hpp"
 #include "report/user_lab_report.hpp"
+#include "session/counters_handover.hpp"
 #include "session/lab/lab_document.hpp"
 #include "session/lab/lab_job_control.hpp"
 #include "session/user_kernel_reply.hpp"
@@ -116,6 +117,7 @@ void LabDocument::submit_user_run() {
           launch.repeat = options_.repeat;
           launch.counters = request.counters;  // the Timing section's switch
           launch.counter_set = counter_set;
+          if (launch.counters) hand_counters_to_worker(engine_);
           launch.cancelled = [&ctx] { return ctx.cancelled(); };  // Cancel, or the app closing, stops the worker
           ctx.set_progress(0.2, "running your kernel on the GPU");
           const usercode::UserArrayRun run = usercode::run_user_array(*client, *user.kernel, spans,

@@ -1,3 +1,4 @@
+#include "session/counters_handover.hpp"
 #include "session/simulation/simulation_runner.hpp"
 
 #include <fmt/format.h>
@@ -405,7 +406,10 @@ void SimulationRunner::submit_counters() {
       guarded(ticket, "reading the hardware counters", [this, ticket, sim = sim_, user = user_backend_,
                                                         set = counter_set_](Worker::Context& ctx) {
           const UserCancelScope cancel(user, ctx);  // a step kernel of yours runs one more launch in the worker
-          if (user) user->set_counter_set(set);  // built-in steps read the engine's set (Session::set_counter_set)
+          if (user) {
+            user->set_counter_set(set);  // built-in steps read the engine's set (Session::set_counter_set)
+            hand_counters_to_worker(engine_);
+          }
           sim->read_counters();  // one more step's launch, not kept: the state and the generation stay
           Capture c;
           c.counters_read = true;

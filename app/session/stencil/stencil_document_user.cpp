@@ -6,6 +6,7 @@
 #include "report/diff_heatmap.hpp"
 #include "report/user_run_report.hpp"
 #include "usercode/check/compare.hpp"
+#include "session/counters_handover.hpp"
 #include "session/stencil/stencil_document.hpp"
 #include "session/user_kernel_reply.hpp"
 #include "stencil/border.hpp"
@@ -135,6 +136,7 @@ void StencilDocument::submit_user_run() {
        client = user_worker_](Worker::Context& ctx) mutable {
         try {
           launch.cancelled = [&ctx] { return ctx.cancelled(); };  // Cancel, or the app closing, stops the worker
+          if (launch.counters) hand_counters_to_worker(engine_);
           usercode::UserStencilRun run =
               usercode::run_user_stencil(*client, *user.kernel, *input, border, border_value, launch);
           throw_unless_run_ok(run.reply);

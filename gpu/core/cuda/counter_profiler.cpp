@@ -11,6 +11,7 @@
 #include <iterator>
 #include <limits>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/cuda/cupti_library.hpp"
@@ -41,6 +42,21 @@ CUcontext current_context(std::string& failure) {
 }
 
 bool forbidden(CUptiResult r) { return r == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES; }
+
+// Another process holds the GPU's counters (Nsight Compute, the worker that runs users' kernels, another
+// kernelscope): a refusal for now, not for good.
+bool busy(CUptiResult r) { return r == CUPTI_ERROR_HARDWARE_BUSY; }
+std::string busy_message() {
+  return "another process is reading this GPU's counters (Nsight Compute, or another kernelscope); they are read "
+         "again on the next run";
+}
+
+// One pass needs no replay: the application's own launch (user replay) is the pass, and CUPTI saves and
+// restores no memory. More passes replay each kernel (kernel replay), so that the work's results stay as if it
+// ran once.
+CUpti_ProfilerReplayMode replay_mode(CounterSet set) {
+  return set == CounterSet::Quick ? CUPTI_UserReplay : CUPTI_KernelReplay;
+}
 
 double ms_since(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t).count();
@@ -117,12 +133,18 @@ std::string CounterProfiler::set_up() {
   // What this context's counters allow (another profiler may hold some); CUPTI schedules the metrics with it.
   auto avail = CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params);
   avail.ctx = nullptr;  // the current context
-  if (const CUptiResult r = c.get_counter_availability(&avail); r != CUPTI_SUCCESS)
-    return forbidden(r) ? counters_forbidden_message() : c.describe("cuptiProfilerGetCounterAvailability", r);
+  if (const CUptiResult r = c.get_counter_availability(&avail); r != CUPTI_SUCCESS) {
+    transient_ = busy(r);
+    return forbidden(r) ? counters_forbidden_message()
+                        : busy(r) ? busy_message() : c.describe("cuptiProfilerGetCounterAvailability", r);
+  }
   availability_.resize(avail.counterAvailabilityImageSize);
   avail.pCounterAvailabilityImage = availability_.data();
-  if (const CUptiResult r = c.get_counter_availability(&avail); r != CUPTI_SUCCESS)
-    return forbidden(r) ? counters_forbidden_message() : c.describe("cuptiProfilerGetCounterAvailability", r);
+  if (const CUptiResult r = c.get_counter_availability(&avail); r != CUPTI_SUCCESS) {
+    transient_ = busy(r);
+    return forbidden(r) ? counters_forbidden_message()
+                        : busy(r) ? busy_message() : c.describe("cuptiProfilerGetCounterAvailability", r);
+  }
 
   host_ = std::make_unique<HostObject>(c);
   return new_host_object(*host_);
@@ -188,8 +210,9 @@ std::string CounterProfiler::enable_for(CounterSet set) {
     enable.ctx = ctx;
     if (const CUptiResult r = c.range_enable(&enable); r != CUPTI_SUCCESS)
       return forbidden(r) ? (failure_ = counters_forbidden_message())
+             : busy(r)    ? busy_message()
                           : c.describe("cuptiRangeProfilerEnable", r) +
-                                " (is another profiler, such as Nsight Compute, attached?)";
+                             " (is another profiler, such as Nsight Compute, attached?)";
     object_ = enable.pRangeProfilerObject;
   }
   auto* object = static_cast<CUpti_RangeProfiler_Object*>(object_);
@@ -213,7 +236,7 @@ std::string CounterProfiler::enable_for(CounterSet set) {
   config.counterDataImageSize = data_.size();
   config.pCounterDataImage = data_.data();
   config.range = CUPTI_AutoRange;
-  config.replayMode = CUPTI_KernelReplay;
+  config.replayMode = replay_mode(set);
   config.maxRangesPerPass = kMaxRanges;
   config.numNestingLevels = 1;
   config.minNestingLevel = 1;
@@ -235,6 +258,11 @@ std::string CounterProfiler::initialize_data() {
   return {};
 }
 
+void CounterProfiler::release() {
+  const std::lock_guard<std::mutex> turn(reading_);
+  disable();
+}
+
 void CounterProfiler::disable() noexcept {
   if (!object_) return;
   auto p = CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params);
@@ -250,8 +278,15 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   CounterReading reading;
   const auto started = std::chrono::steady_clock::now();
   if (!set_up_done_) {
+    transient_ = false;
     failure_ = set_up();
     set_up_done_ = true;
+    if (transient_) {  // asked again on the next reading
+      set_up_done_ = false;
+      host_.reset();
+      reading.unavailable = std::exchange(failure_, {});
+      return reading;
+    }
   }
   if (failure_.empty()) failure_ = configure(set);  // a chip that lacks a metric lacks it for good
   if (!failure_.empty()) {
@@ -268,23 +303,29 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   }
   auto* object = static_cast<CUpti_RangeProfiler_Object*>(object_);
 
-  auto start = CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
-  start.pRangeProfilerObject = object;
-  if (const CUptiResult r = c.range_start(&start); r != CUPTI_SUCCESS) {
-    disable();
-    reading.unavailable = forbidden(r) ? (failure_ = counters_forbidden_message())
-                                       : c.describe("cuptiRangeProfilerStart", r);
-    return reading;
-  }
+  const int passes = configs_[std::size_t(set)]->passes;
   const auto replay_started = std::chrono::steady_clock::now();
-  work();
-  cudaDeviceSynchronize();
-  auto stop = CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
-  stop.pRangeProfilerObject = object;
-  if (const CUptiResult r = c.range_stop(&stop); r != CUPTI_SUCCESS) {
-    disable();
-    reading.unavailable = c.describe("cuptiRangeProfilerStop", r);
-    return reading;
+  // Kernel replay: one start and stop, CUPTI replays each kernel. User replay: the work once per pass.
+  for (int pass = 0;; ++pass) {
+    auto start = CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params);
+    start.pRangeProfilerObject = object;
+    if (const CUptiResult r = c.range_start(&start); r != CUPTI_SUCCESS) {
+      disable();
+      reading.unavailable = forbidden(r) ? (failure_ = counters_forbidden_message())
+                            : busy(r)    ? busy_message()
+                                         : c.describe("cuptiRangeProfilerStart", r);
+      return reading;
+    }
+    work();
+    cudaDeviceSynchronize();
+    auto stop = CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params);
+    stop.pRangeProfilerObject = object;
+    if (const CUptiResult r = c.range_stop(&stop); r != CUPTI_SUCCESS) {
+      disable();
+      reading.unavailable = c.describe("cuptiRangeProfilerStop", r);
+      return reading;
+    }
+    if (replay_mode(set) == CUPTI_KernelReplay || stop.isAllPassSubmitted || pass + 1 >= passes) break;
   }
   const double replay_ms = ms_since(replay_started);
   auto decode = CUPTI_PARAMS(CUpti_RangeProfiler_DecodeData_Params);
@@ -334,7 +375,7 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   }
   reading.counters = combine_ranges(ranges, kernel_name);
   reading.counters->set = set;
-  reading.counters->passes = configs_[std::size_t(set)]->passes;
+  reading.counters->passes = passes;
   reading.counters->replay_ms = replay_ms;
   reading.counters->read_ms = ms_since(started);
   return reading;

@@ -33,6 +33,10 @@ class CounterProfiler {
   // the result. The device must be current on the calling thread; readings from several threads take turns.
   // Work launched while another profiler (Nsight Compute) holds the counters gives none, with the reason.
   CounterReading read(const std::function<void()>& work, const std::string& kernel_name, CounterSet set);
+  // Lets go of the GPU's counters (the range profiler disabled), so that another process can read them: the
+  // worker process after each reading, the app before its worker reads a user kernel's. The next reading takes
+  // them again.
+  void release();
 
  private:
   struct HostObject;
@@ -55,6 +59,7 @@ class CounterProfiler {
   std::array<std::optional<SetConfig>, 2> configs_;  // by CounterSet
   std::string failure_;  // sticky: what the first set-up or a refusal by the driver said
   bool set_up_done_ = false;
+  bool transient_ = false;  // the set-up's failure passes (another process held the counters)
   std::mutex reading_;
   // While enabled: the range profiler object, the set it is configured for and the counter data image CUPTI
   // writes into (bound to the object by the configuration, re-initialised for every reading).

@@ -36,6 +36,10 @@ CounterReading CudaContext::read_counters(const std::function<void()>& work, con
   return counters_->read(work, kernel_name, counter_set_);
 }
 
+void CudaContext::release_counters() {
+  if (counters_) counters_->release();
+}
+
 CudaContext::~CudaContext() {
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
