@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "core/error.hpp"
-#include "usercode/large_stack.hpp"
 #include "usercode/nvrtc_api.hpp"
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/prelude_headers.hpp"
@@ -107,9 +106,7 @@ CompiledModule compile_with_nvrtc(std::string_view source, const std::string& fi
   std::vector<const char*> argv;
   for (const auto& o : m.options) argv.push_back(o.c_str());
   const auto start = std::chrono::steady_clock::now();
-  nvrtcResult result = NVRTC_SUCCESS;
-  run_with_large_stack(
-      [&] { result = nvrtc_api().compile_program(program.get(), static_cast<int>(argv.size()), argv.data()); });
+  const nvrtcResult result = nvrtc_api().compile_program(program.get(), static_cast<int>(argv.size()), argv.data());
   m.compile_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   if (result == NVRTC_ERROR_CANCELLED)
     throw Error(ErrorKind::Cancelled, fmt::format("the compile of {} was cancelled", file_name));

@@ -200,7 +200,6 @@ std::string CounterProfiler::configure(CounterSet set) {
 }
 
 std::string CounterProfiler::enable_for(CounterSet set) {
-  if (configured_ == set) return {};
   const CuptiLibrary& c = *cupti_;
   if (!object_) {
     std::string failure;
@@ -294,8 +293,10 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
     return reading;
   }
   const CuptiLibrary& c = *cupti_;
-  // Once the profiler has been configured, a reading only re-initialises the counter data it writes into.
-  std::string failure = configured_ == set ? initialize_data() : enable_for(set);
+  // Once the profiler has been configured for kernel replay, a reading only re-initialises the counter data it
+  // writes into; user replay starts its passes over with each configuration, so a one-pass reading configures.
+  const bool configured = configured_ == set && replay_mode(set) == CUPTI_KernelReplay;
+  std::string failure = configured ? initialize_data() : enable_for(set);
   if (!failure.empty()) {
     disable();  // the next reading starts afresh
     reading.unavailable = failure;

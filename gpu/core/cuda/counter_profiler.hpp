@@ -1,11 +1,13 @@
 #pragma once
 // Reads the hardware counters of the kernels one piece of work launches, through CUPTI's range profiler
-// (auto ranges: one per kernel launch; kernel replay: CUPTI saves and restores device memory and runs a kernel
-// again for each pass the metrics need, so the work runs once as far as its results go). A config image is built
+// (auto ranges: one per kernel launch; kernel replay for the sets of several passes: CUPTI saves and restores
+// device memory and runs a kernel again for each pass, so the work runs once as far as its results go; user
+// replay for the one-pass set, whose single pass is the work's own launch, with nothing saved). A config image is built
 // once per CounterSet, with all its metrics at once (CUPTI schedules them into the fewest passes then; one at a
-// time they took three times as many). The range profiler is enabled on the first reading and stays enabled,
-// configured for the last set, until the profiler is destroyed: enabling, configuring and disabling cost more
-// than a one-pass reading itself (docs/PERF.md), and launches outside a reading run unprofiled all the same.
+// time they took three times as many). The range profiler is enabled on the first reading and stays enabled
+// (configured for the last set of several passes; a one-pass reading configures each time, as user replay
+// starts its passes over then) until release() or the profiler's end: enabling and disabling cost more than a
+// one-pass reading itself (docs/PERF.md), and launches outside a reading run unprofiled all the same.
 #include <array>
 #include <cstdint>
 #include <functional>
