@@ -296,6 +296,8 @@ CounterReading CounterProfiler::read(const std::function<void()>& work, const st
   // Once the profiler has been configured for kernel replay, a reading only re-initialises the counter data it
   // writes into; user replay starts its passes over with each configuration, so a one-pass reading configures.
   const bool configured = configured_ == set && replay_mode(set) == CUPTI_KernelReplay;
+  // Another set: a profiler enabled afresh (configured for one replay mode, it collected nothing in the other).
+  if (object_ && configured_ && configured_ != set) disable();
   std::string failure = configured ? initialize_data() : enable_for(set);
   if (!failure.empty()) {
     disable();  // the next reading starts afresh
