@@ -1,6 +1,6 @@
-// The "Why" explainer on counter sets recorded on an H100 (tests/fixtures/why: `kernelscope-cli run box --counters
-// --json` at 8192x8192, radius 1, block 32x8; see its README): what a learner should be told about the naive, tiled
-// and separable box filters, and what they should not be told. Runs without a GPU: the reports are read back
+// The "Why" explainer on counter sets recorded on an H100 (tests/fixtures/why: `kernelscope-cli run box|gaussian
+// --counters --json` at 8192x8192, radius 1, block 32x8; see its README): what a learner should be told about the
+// naive, tiled and separable box filters and the separable Gaussian, and what they should not be told. Runs without a GPU: the reports are read back
 // as the CLI had them, and the H100's limits come from its device model.
 #include <gtest/gtest.h>
 
@@ -82,6 +82,33 @@ TEST(WhyRecorded, SeparableBoxU8NearItsRoofIsNotCalledUncoalesced) {
   EXPECT_FALSE(has(findings, "uncoalesced"));
   EXPECT_FALSE(has(findings, "memory-far-below-copy")) << "77% of the copy bandwidth";
   expect_no_warp_findings(findings);
+}
+
+TEST(WhyRecorded, SeparableGaussianF32ShowsItsBankConflicts) {
+  const RunReport r = recorded_run_report("h100-gauss-f32-separable.json");
+  ASSERT_TRUE(r.counters);
+  // The column pass reads its shared tile down columns: 1.12 extra wavefronts per shared instruction recorded,
+  // where a conflict-free kernel has 0 (the tiled box above: 0.04).
+  EXPECT_GT(r.counters->bank_conflicts_per_shared_instruction(), 1.0);
+  const auto findings = explain(r);
+  const report::WhyFinding* conflicts = why_test::find(findings, "bank-conflicts");
+  ASSERT_NE(conflicts, nullptr);
+  EXPECT_NE(conflicts->finding.find("1.12 extra wavefronts"), std::string::npos) << conflicts->finding;
+  EXPECT_FALSE(has(findings, "divergence"));
+}
+
+TEST(WhyRecorded, TiledBoxF32IsNotCalledUncoalescedForItsVectorLoads) {
+  const RunReport r = recorded_run_report("h100-box-f32-tiled.json");
+  ASSERT_TRUE(r.counters);
+  // The tile is filled with 16-byte vectors: 18.75 sectors per request recorded, about the 16 a warp of them
+  // needs, and nearly no shared-memory conflicts.
+  EXPECT_GT(r.counters->load_sectors_per_request(), 16);
+  EXPECT_LT(r.counters->bank_conflicts_per_shared_instruction(), 0.1);
+  const auto findings = explain(r);
+  EXPECT_FALSE(has(findings, "uncoalesced"));
+  expect_no_warp_findings(findings);
+  // 134 MB each way around a 0.2 ms kernel.
+  EXPECT_TRUE(has(findings, "transfers-dominate"));
 }
 
 }  // namespace
