@@ -75,6 +75,17 @@ TEST(CountersCuda, DivergentBranchesHalveTheWarpEfficiency) {
   EXPECT_NEAR(divergent.warp_execution_efficiency_pct, 50.0, 8.0);
 }
 
+// The naive box filter's default parameters on CUDA, two timed launches: the engine runs below.
+StencilRequest naive_box_on_cuda() {
+  StencilRequest request;
+  request.kernel = "box";
+  request.params = KernelRegistry::builtin().get("box").default_params();
+  request.backend = Backend::Cuda;
+  request.variant = "naive";
+  request.repeat = 2;
+  return request;
+}
+
 // The engine's runs: counters only when asked, for the variant's launch, no achieved occupancy above the
 // theoretical one, the image's bytes through DRAM (larger than the L2 cache), and what a reading costs once the
 // profiler is set up (the bound: 50 ms of wall time in the app).
@@ -82,12 +93,7 @@ TEST(CountersCuda, EngineRunsCarryCountersWhenAsked) {
   KS_REQUIRE_GPU();
   Engine engine(Engine::Options{});
   const Image input = random_image(8191, 4097, 1, ElemType::F32, 7);  // 134 MB, past the L2 cache
-  StencilRequest request;
-  request.kernel = "box";
-  request.params = KernelRegistry::builtin().get("box").default_params();
-  request.backend = Backend::Cuda;
-  request.variant = "naive";
-  request.repeat = 2;
+  StencilRequest request = naive_box_on_cuda();
   EXPECT_FALSE(engine.run_stencil(input, request).report.counters) << "counters are off by default";
   Stopwatch plain_watch;
   engine.run_stencil(input, request);
@@ -126,12 +132,7 @@ TEST(CountersCuda, AOnePassReadingAgreesWithAllAndCostsOnePass) {
   KS_REQUIRE_GPU();
   Engine engine(Engine::Options{});
   const Image input = random_image(8191, 4097, 1, ElemType::F32, 7);  // 134 MB, past the L2 cache
-  StencilRequest request;
-  request.kernel = "box";
-  request.params = KernelRegistry::builtin().get("box").default_params();
-  request.backend = Backend::Cuda;
-  request.variant = "naive";
-  request.repeat = 2;
+  StencilRequest request = naive_box_on_cuda();
   engine.run_stencil(input, request);  // warm: the context, the module, the copy bandwidth
   auto median_run_ms = [&](int runs) {
     std::vector<double> ms;
