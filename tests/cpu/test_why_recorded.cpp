@@ -111,5 +111,23 @@ TEST(WhyRecorded, TiledBoxF32IsNotCalledUncoalescedForItsVectorLoads) {
   EXPECT_TRUE(has(findings, "transfers-dominate"));
 }
 
+TEST(WhyRecorded, DivergentColumnsShowDivergenceAndTheRowBranchDoesNot) {
+  // assets/kernels/divergent_columns.cu, run as your own kernel: even columns blur 5x5, odd ones sharpen 3x3, so
+  // every warp runs both paths; with rows=1 the same work branches on the row and a warp takes one path whole.
+  const RunReport columns = recorded_run_report("h100-divergent-columns.json");
+  const RunReport rows = recorded_run_report("h100-divergent-rows.json");
+  ASSERT_TRUE(columns.counters);
+  ASSERT_TRUE(rows.counters);
+  // Recorded: 53% of a warp's lanes run each instruction against 99.6%, and the divergent launch takes 1.8x as long.
+  EXPECT_LT(columns.counters->warp_execution_efficiency_pct, 60);
+  EXPECT_GT(rows.counters->warp_execution_efficiency_pct, 95);
+  EXPECT_GT(columns.kernel_time.median_ms, 1.5 * rows.kernel_time.median_ms);
+  const auto divergent = explain(columns);
+  const report::WhyFinding* finding = why_test::find(divergent, "divergence");
+  ASSERT_NE(finding, nullptr);
+  EXPECT_NE(finding->finding.find("53%"), std::string::npos) << finding->finding;
+  EXPECT_FALSE(has(explain(rows), "divergence"));
+}
+
 }  // namespace
 }  // namespace ks

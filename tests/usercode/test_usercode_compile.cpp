@@ -59,7 +59,8 @@ TEST(UsercodeCompile, TemplatesCompileWithSaneFacts) {
                             Expected{"vecadd.cu", Family::Array, "vecadd", 0, 1},
                             Expected{"reduce_sum.cu", Family::Array, "reduce_sum", 1024 * 4, 0},
                             Expected{"life_step.cu", Family::Step, "life_step", 0, 1},
-                            Expected{"box3x3_naive.cu", Family::Stencil, "box3x3_naive", 0, 0}}) {
+                            Expected{"box3x3_naive.cu", Family::Stencil, "box3x3_naive", 0, 0},
+                            Expected{"divergent_columns.cu", Family::Stencil, "divergent_columns", 0, 1}}) {
     SCOPED_TRACE(e.file);
     const CompiledKernel k = compile_user_kernel(template_request(e.file));
     ASSERT_TRUE(k.ok()) << k.module->log;

@@ -38,7 +38,7 @@ void counter_table(const KernelCounters& c, const std::optional<OccupancyReport>
               "extra shared-memory wavefronts: 0 when the lanes of a warp hit different banks");
   } else {
     table_row("not read", "SM throughput, hit rates, sectors per request, bank conflicts",
-              "the one-pass set leaves them out: choose all (9 passes) to read them");
+              "the one-pass set leaves them out: choose all to read them");
   }
   table_row("warp efficiency", format_percent(c.warp_execution_efficiency_pct),
             "the share of a warp's lanes that run each instruction: divergence and idle lanes lower it");
@@ -57,13 +57,19 @@ void draw_counters(app::Session& s, const CountersShown& shown) {
   ImGui::SameLine();
   int all = s.counter_set() == CounterSet::All ? 1 : 0;
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::Combo("##counter-set", &all, "one pass\0all (9 passes)\0"))
+  // How many passes all the counters take depends on the GPU (9 on an H100): say the count once a reading has it.
+  const KernelCounters* shown_counters = shown.counters && *shown.counters ? &**shown.counters : nullptr;
+  const bool passes_known = shown_counters && shown_counters->set == CounterSet::All && shown_counters->passes > 0;
+  const std::string all_label =
+      passes_known ? fmt::format("all ({} passes)", shown_counters->passes) : std::string("all (several passes)");
+  const std::string choices = std::string("one pass") + '\0' + all_label + '\0';
+  if (ImGui::Combo("##counter-set", &all, choices.c_str()))
     s.set_counter_set(all ? CounterSet::All : CounterSet::Quick);
   ImGui::SameLine();
   help_marker("One pass (about 50 ms a kernel): DRAM bytes and throughput, achieved occupancy, warp efficiency. "
               "All: also the SM throughput, the L1 and L2 hit rates, sectors per request and bank conflicts, "
               "which the Why section needs to tell uncoalesced access and bank conflicts; each kernel then runs "
-              "9 times under the profiler.");
+              "once per pass under the profiler (9 passes on an H100).");
   if (shown.counters && *shown.counters) {
     note_text("of one more launch of " + (*shown.counters)->kernel_name);
     counter_table(**shown.counters, shown.occupancy ? *shown.occupancy : std::nullopt, shown.operations);
