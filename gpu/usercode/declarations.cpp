@@ -5,9 +5,10 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <regex>
+#include <optional>
 
 #include "core/error.hpp"
+#include "usercode/text_scan.hpp"
 
 namespace ks::usercode {
 
@@ -45,25 +46,48 @@ bool is_identifier(std::string_view s) {
   return true;
 }
 
+// The words of `NAME TYPE [MIN, MAX] = DEFAULT DESCRIPTION`, unchecked: NAME, TYPE and DEFAULT have no blanks,
+// MIN runs to the first `,` (no `]` before it), MAX on to the first `]`, the description (maybe empty) is the rest.
+struct ParamWords {
+  std::string_view name, type, min, max, value, description;
+};
+
+std::optional<ParamWords> split_param(std::string_view s) {
+  ParamWords w;
+  w.name = scan::take_non_space(s);
+  if (w.name.empty() || !scan::skip_spaces(s)) return std::nullopt;
+  w.type = scan::take_non_space(s);
+  if (w.type.empty() || !scan::skip_spaces(s) || !scan::eat(s, "[")) return std::nullopt;
+  w.min = scan::take_while(s, [](char c) { return c != ',' && c != ']'; });
+  if (!scan::eat(s, ",")) return std::nullopt;
+  w.max = scan::take_while(s, [](char c) { return c != ']'; });
+  if (!scan::eat(s, "]")) return std::nullopt;
+  scan::skip_spaces(s);
+  if (!scan::eat(s, "=")) return std::nullopt;
+  scan::skip_spaces(s);
+  w.value = scan::take_non_space(s);
+  scan::skip_spaces(s);
+  if (w.value.empty() || !scan::is_one_line(s)) return std::nullopt;
+  w.description = s;
+  return w;
+}
+
 DeclaredParameter parse_param(std::string_view rest, const LineContext& at) {
-  static const std::regex form(R"(^(\S+)\s+(\S+)\s+\[([^,\]]*),([^\]]*)\]\s*=\s*(\S+)\s*(.*)$)");
-  const std::string text(rest);
-  std::smatch m;
-  if (!std::regex_match(text, m, form)) at.fail(fmt::format("cannot read the parameter `{}`", text), kParamForm);
+  const std::optional<ParamWords> m = split_param(rest);
+  if (!m) at.fail(fmt::format("cannot read the parameter `{}`", rest), kParamForm);
   DeclaredParameter p;
-  p.name = m[1];
+  p.name = m->name;
   p.line = at.line;
   if (!is_identifier(p.name))
     at.fail(fmt::format("the parameter name `{}` is not an identifier", p.name),
             "use letters, digits and _ (not starting with a digit), as for a C++ variable");
-  const std::string type = m[2];
-  if (type == "int") p.type = ParamType::Int;
-  else if (type == "float") p.type = ParamType::Float;
-  else at.fail(fmt::format("the parameter `{}` has the type `{}`", p.name, type), "the types are int and float");
-  p.min = parse_number(m[3].str(), "minimum", at);
-  p.max = parse_number(m[4].str(), "maximum", at);
-  p.value = parse_number(m[5].str(), "default", at);
-  p.description = std::string(trim(m[6].str()));
+  if (m->type == "int") p.type = ParamType::Int;
+  else if (m->type == "float") p.type = ParamType::Float;
+  else at.fail(fmt::format("the parameter `{}` has the type `{}`", p.name, m->type), "the types are int and float");
+  p.min = parse_number(m->min, "minimum", at);
+  p.max = parse_number(m->max, "maximum", at);
+  p.value = parse_number(m->value, "default", at);
+  p.description = std::string(trim(m->description));
   if (p.min > p.max)
     at.fail(fmt::format("the parameter `{}` has the impossible range [{}, {}]: its minimum exceeds its maximum",
                         p.name, p.min, p.max),

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <initializer_list>
 #include <optional>
-#include <regex>
+
+#include "usercode/text_scan.hpp"
 
 namespace ks::usercode {
 
@@ -18,23 +20,59 @@ struct Header {
   std::string message;
 };
 
-std::optional<Severity> severity_from(const std::string& word) {
-  if (word == "error" || word == "catastrophic error" || word == "fatal error") return Severity::Error;
+Severity severity_from(std::string_view word) {
   if (word == "warning") return Severity::Warning;
   if (word == "note" || word == "remark") return Severity::Note;
+  return Severity::Error;  // error, catastrophic error, fatal error, Command-line error
+}
+
+// What follows the place in a header: `SEVERITY: MESSAGE` or `SEVERITY #CODE: MESSAGE`, SEVERITY one of `words`
+// (in the order tried). As the pattern `(WORDS)( #(\S+))?: (.*)$` reads it.
+struct Said {
+  std::string_view severity;
+  std::string_view code;
+  std::string_view message;
+};
+
+std::optional<Said> read_said(std::string_view text, std::initializer_list<std::string_view> words) {
+  for (std::string_view word : words) {
+    std::string_view rest = text;
+    if (!scan::eat(rest, word)) continue;
+    Said said{word, {}, {}};
+    if (scan::eat(rest, " #")) {
+      // The code is the blank-free word before ": " ("177-D:"): it ends with the colon, a space follows it.
+      const std::string_view code = scan::take_non_space(rest);
+      if (code.size() < 2 || !code.ends_with(':') || !scan::eat(rest, " ")) continue;
+      said.code = code.substr(0, code.size() - 1);
+    } else if (!scan::eat(rest, ": ")) {
+      continue;
+    }
+    said.message = rest;
+    return said;
+  }
   return std::nullopt;
 }
 
-std::optional<Header> read_header(const std::string& text) {
-  static const std::regex placed(R"(^(.+)\((\d+)\): (catastrophic error|fatal error|error|warning|note|remark)( #(\S+))?: (.*)$)");
-  static const std::regex end_of_source(R"(^At end of source: (catastrophic error|error|warning)( #(\S+))?: (.*)$)");
-  static const std::regex command_line(R"(^(Command-line error|catastrophic error|error)( #(\S+))?: (.*)$)");
-  std::smatch m;
-  if (std::regex_match(text, m, placed))
-    return Header{m[1], std::stoi(m[2]), false, *severity_from(m[3]), m[5], m[6]};
-  if (std::regex_match(text, m, end_of_source))
-    return Header{{}, 0, true, *severity_from(m[1]), m[3], m[4]};
-  if (std::regex_match(text, m, command_line)) return Header{{}, 0, false, Severity::Error, m[3], m[4]};
+// `FILE(LINE): SEVERITY[ #CODE]: MESSAGE`, `At end of source: ...` or a message with no place (a command-line
+// error). Nothing in a header spans a line end (the patterns' `.` matched none).
+std::optional<Header> read_header(std::string_view text) {
+  if (!scan::is_one_line(text)) return std::nullopt;
+  // The file name takes all it can (it was `(.+)`): of the `(LINE): `s a header reads on from, the last.
+  for (std::size_t open = text.rfind('('); open != std::string_view::npos && open > 0;
+       open = text.rfind('(', open - 1)) {
+    std::string_view rest = text.substr(open + 1);
+    const std::string_view line = scan::take_digits(rest);
+    if (line.empty() || !scan::eat(rest, "): ")) continue;
+    if (const auto said = read_said(rest, {"catastrophic error", "fatal error", "error", "warning", "note", "remark"}))
+      return Header{std::string(text.substr(0, open)), scan::to_int(line), false, severity_from(said->severity),
+                    std::string(said->code), std::string(said->message)};
+  }
+  std::string_view rest = text;
+  if (scan::eat(rest, "At end of source: "))
+    if (const auto said = read_said(rest, {"catastrophic error", "error", "warning"}))
+      return Header{{}, 0, true, severity_from(said->severity), std::string(said->code), std::string(said->message)};
+  if (const auto said = read_said(text, {"Command-line error", "catastrophic error", "error"}))
+    return Header{{}, 0, false, Severity::Error, std::string(said->code), std::string(said->message)};
   return std::nullopt;
 }
 
@@ -46,9 +84,12 @@ bool is_caret_line(const std::string& s) {
 // NVRTC indents its copy of the source line by two spaces; the caret column counts from there.
 constexpr int kCaretIndent = 2;
 
-bool is_summary(const std::string& s) {
-  static const std::regex summary(R"(^\d+ errors? detected in the compilation of .*$)");
-  return s.starts_with("Remark: The warnings can be suppressed") || std::regex_match(s, summary);
+// `N error(s) detected in the compilation of ...`, or the remark on suppressing warnings.
+bool is_summary(std::string_view s) {
+  if (s.starts_with("Remark: The warnings can be suppressed")) return true;
+  if (!scan::is_one_line(s) || scan::take_digits(s).empty() || !scan::eat(s, " error")) return false;
+  scan::eat(s, "s");
+  return s.starts_with(" detected in the compilation of ");
 }
 
 std::vector<std::string> split_lines(std::string_view text) {

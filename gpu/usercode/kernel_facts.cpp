@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
-#include <regex>
+#include <optional>
 #include <string>
+
+#include "usercode/text_scan.hpp"
 
 namespace ks::usercode {
 
@@ -45,43 +47,130 @@ std::vector<std::string> split_top_level(const std::string& s) {
   return parts;
 }
 
+// What `read` makes of the text after the first occurrence of `literal` it reads something from: a search of the
+// line for a pattern that starts with `literal`.
+template <class Read>
+auto read_after(std::string_view line, std::string_view literal, Read read) -> decltype(read(line)) {
+  for (std::size_t at = line.find(literal); at != std::string_view::npos; at = line.find(literal, at + 1))
+    if (auto found = read(line.substr(at + literal.size()))) return found;
+  return std::nullopt;
+}
+
+// `Compiling entry function 'NAME'`: the mangled name.
+std::optional<std::string_view> compiled_entry(std::string_view line) {
+  return read_after(line, "Compiling entry function '", [](std::string_view s) -> std::optional<std::string_view> {
+    const std::string_view name = scan::take_while(s, [](char c) { return c != '\''; });
+    if (name.empty() || !s.starts_with('\'')) return std::nullopt;
+    return name;
+  });
+}
+
+// `Function properties for NAME`.
+std::optional<std::string_view> properties_for(std::string_view line) {
+  return read_after(line, "Function properties for ", [](std::string_view s) -> std::optional<std::string_view> {
+    const std::string_view name = scan::take_non_space(s);
+    if (name.empty()) return std::nullopt;
+    return name;
+  });
+}
+
+// The whole number written just before each `WORDS` of the line (`N WORDS`, N a run of digits): the first of them.
+std::optional<std::string_view> number_before(std::string_view line, std::string_view words) {
+  for (std::size_t at = line.find(words); at != std::string_view::npos; at = line.find(words, at + 1))
+    if (const std::string_view n = scan::digits_at_end(line.substr(0, at)); !n.empty()) return n;
+  return std::nullopt;
+}
+
+struct Frame {
+  int stack_bytes, spill_stores, spill_loads;
+};
+
+// `S bytes stack frame, T bytes spill stores, L bytes spill loads`.
+std::optional<Frame> stack_frame(std::string_view line) {
+  constexpr std::string_view kStack = " bytes stack frame, ";
+  for (std::size_t at = line.find(kStack); at != std::string_view::npos; at = line.find(kStack, at + 1)) {
+    const std::string_view stack = scan::digits_at_end(line.substr(0, at));
+    std::string_view rest = line.substr(at + kStack.size());
+    const std::string_view stores = scan::take_digits(rest);
+    if (stack.empty() || stores.empty() || !scan::eat(rest, " bytes spill stores, ")) continue;
+    const std::string_view loads = scan::take_digits(rest);
+    if (loads.empty() || !rest.starts_with(" bytes spill loads")) continue;
+    return Frame{scan::to_int(stack), scan::to_int(stores), scan::to_int(loads)};
+  }
+  return std::nullopt;
+}
+
+// `Used N registers`.
+std::optional<std::string_view> registers_used(std::string_view line) {
+  return read_after(line, "Used ", [](std::string_view s) -> std::optional<std::string_view> {
+    const std::string_view n = scan::take_digits(s);
+    if (n.empty() || !s.starts_with(" registers")) return std::nullopt;
+    return n;
+  });
+}
+
+// `.maxntid X[, Y[, Z]]` or `.reqntid ...` (blanks, line ends included, around the commas): X*Y*Z, or nullopt.
+std::optional<long> launch_bound_at(std::string_view s) {
+  if (!scan::eat(s, ".maxntid") && !scan::eat(s, ".reqntid")) return std::nullopt;
+  if (!scan::skip_spaces(s)) return std::nullopt;
+  const std::string_view x = scan::take_digits(s);
+  if (x.empty()) return std::nullopt;
+  long threads = std::stol(std::string(x));
+  for (int more = 0; more < 2; ++more) {  // `(\s*,\s*(\d+))?` twice: each only where a number follows its comma
+    std::string_view next = s;
+    scan::skip_spaces(next);
+    if (!scan::eat(next, ",")) break;
+    scan::skip_spaces(next);
+    const std::string_view n = scan::take_digits(next);
+    if (n.empty()) break;
+    threads *= std::stol(std::string(n));
+    s = next;
+  }
+  return threads;
+}
+
+// `.entry NAME (`: the names of the PTX's entries, in order.
+std::vector<std::string_view> ptx_entry_names(std::string_view ptx) {
+  std::vector<std::string_view> names;
+  for (std::size_t at = ptx.find(".entry"); at != std::string_view::npos; at = ptx.find(".entry", at + 1)) {
+    std::string_view s = ptx.substr(at + std::string_view(".entry").size());
+    if (!scan::skip_spaces(s) || s.empty() || scan::is_digit(s[0])) continue;
+    const std::string_view name = scan::take_while(s, [](char c) { return scan::is_word(c) || c == '$'; });
+    scan::skip_spaces(s);
+    if (!name.empty() && s.starts_with('(')) names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
 
 std::vector<KernelFacts> parse_ptxas_report(std::string_view log) {
-  static const std::regex entry(R"(Compiling entry function '([^']+)')");
-  static const std::regex properties(R"(Function properties for (\S+))");
-  static const std::regex frame(R"((\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads)");
-  static const std::regex used(R"(Used (\d+) registers)");
-  static const std::regex smem(R"((\d+) bytes smem)");
   std::vector<KernelFacts> kernels;
   KernelFacts* current_entry = nullptr;   // the entry "Used N registers" belongs to
   KernelFacts* properties_of = nullptr;   // the function the next stack-frame line describes (null: not an entry)
-  std::string text(log);
-  std::size_t pos = 0;
-  while (pos < text.size()) {
-    std::size_t eol = text.find('\n', pos);
-    if (eol == std::string::npos) eol = text.size();
-    const std::string line = text.substr(pos, eol - pos);
-    pos = eol + 1;
-    std::smatch m;
-    if (std::regex_search(line, m, entry)) {
-      if (!find(kernels, m[1])) {
+  while (!log.empty()) {
+    const std::size_t eol = log.find('\n');
+    const std::string_view line = log.substr(0, eol);
+    log.remove_prefix(eol == std::string_view::npos ? log.size() : eol + 1);
+    if (const auto entry = compiled_entry(line)) {
+      const std::string name(*entry);
+      if (!find(kernels, name)) {
         kernels.emplace_back();
-        kernels.back().mangled_name = m[1];
+        kernels.back().mangled_name = name;
       }
-      current_entry = find(kernels, m[1]);
-    } else if (std::regex_search(line, m, properties)) {
-      properties_of = find(kernels, m[1]);
-    } else if (std::regex_search(line, m, frame)) {
+      current_entry = find(kernels, name);
+    } else if (const auto function = properties_for(line)) {
+      properties_of = find(kernels, std::string(*function));
+    } else if (const auto frame = stack_frame(line)) {
       if (properties_of) {
-        properties_of->stack_bytes = std::stoi(m[1]);
-        properties_of->spill_stores = std::stoi(m[2]);
-        properties_of->spill_loads = std::stoi(m[3]);
+        properties_of->stack_bytes = frame->stack_bytes;
+        properties_of->spill_stores = frame->spill_stores;
+        properties_of->spill_loads = frame->spill_loads;
       }
       properties_of = nullptr;
-    } else if (std::regex_search(line, m, used) && current_entry) {
-      current_entry->registers = std::stoi(m[1]);
-      if (std::regex_search(line, m, smem)) current_entry->shared_bytes = std::stoi(m[1]);
+    } else if (const auto registers = registers_used(line); registers && current_entry) {
+      current_entry->registers = scan::to_int(*registers);
+      if (const auto smem = number_before(line, " bytes smem")) current_entry->shared_bytes = scan::to_int(*smem);
     }
   }
   return kernels;
@@ -92,21 +181,15 @@ int ptx_launch_bound(std::string_view ptx, const std::string& mangled_name) {
   const std::size_t at = ptx.find(head);
   if (at == std::string_view::npos) return 0;
   const std::size_t body = ptx.find('{', at);
-  const std::string directives(ptx.substr(at, body == std::string_view::npos ? std::string_view::npos : body - at));
-  static const std::regex bound(R"(\.(maxntid|reqntid)\s+(\d+)(\s*,\s*(\d+))?(\s*,\s*(\d+))?)");
-  std::smatch m;
-  if (!std::regex_search(directives, m, bound)) return 0;
-  long threads = std::stol(m[2]);
-  if (m[4].matched) threads *= std::stol(m[4]);
-  if (m[6].matched) threads *= std::stol(m[6]);
-  return static_cast<int>(threads);
+  const std::string_view directives = ptx.substr(at, body == std::string_view::npos ? std::string_view::npos : body - at);
+  for (std::size_t dot = directives.find('.'); dot != std::string_view::npos; dot = directives.find('.', dot + 1))
+    if (const std::optional<long> threads = launch_bound_at(directives.substr(dot))) return static_cast<int>(*threads);
+  return 0;
 }
 
 void add_unreported_entries(std::vector<KernelFacts>& kernels, std::string_view ptx) {
-  static const std::regex entry(R"(\.entry\s+([A-Za-z_$][\w$]*)\s*\()");
-  const std::string text(ptx);
-  for (auto it = std::sregex_iterator(text.begin(), text.end(), entry); it != std::sregex_iterator(); ++it) {
-    const std::string name = (*it)[1];
+  for (const std::string_view found : ptx_entry_names(ptx)) {
+    const std::string name(found);
     if (find(kernels, name)) continue;
     kernels.emplace_back();
     kernels.back().mangled_name = name;

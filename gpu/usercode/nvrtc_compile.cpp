@@ -1,7 +1,6 @@
 #include <fmt/format.h>
 
 #include <chrono>
-#include <regex>
 #include <span>
 #include <vector>
 
@@ -10,6 +9,7 @@
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/prelude_headers.hpp"
 #include "usercode/source_text.hpp"
+#include "usercode/text_scan.hpp"
 
 namespace ks::usercode {
 
@@ -59,9 +59,14 @@ std::string program_log(nvrtcProgram p) {
   return log;
 }
 
+// sm_XX, sm_XXa or sm_XXf, and nothing after.
+bool is_gpu_architecture(std::string_view arch) {
+  if (!scan::eat(arch, "sm_") || scan::take_digits(arch).empty()) return false;
+  return arch.empty() || arch == "a" || arch == "f";
+}
+
 std::vector<std::string> nvrtc_options(const CompileOptions& o) {
-  static const std::regex arch(R"(sm_\d+[af]?)");
-  if (!std::regex_match(o.arch, arch))
+  if (!is_gpu_architecture(o.arch))
     throw_usage(fmt::format("`{}` is not a GPU architecture", o.arch),
                 "give one as sm_XX, e.g. sm_90 for an H100 (`nvrtc` builds for sm_75 and later)");
   std::vector<std::string> opts = {"-arch=" + o.arch, "-std=c++17"};

@@ -2,31 +2,66 @@
 // place in the source (`, inlined_at ...` after it where a function was inlined: the place itself comes first)
 // and, after the code, `.file N "PATH"` for each FILE. Each `.entry` (and `.func`) body becomes a KernelListing.
 #include <map>
-#include <regex>
+#include <optional>
 #include <string>
+#include <utility>
 
 #include "usercode/listing.hpp"
+#include "usercode/text_scan.hpp"
 
 namespace ks::usercode {
 
 namespace {
 
-// `.file 1 "/abs/smooth.cu"` (optionally `, TIMESTAMP, SIZE` after it): file number to path.
+// `.file 1 "/abs/smooth.cu"` (optionally `, TIMESTAMP, SIZE` after it): the file's number and its path as written.
+std::optional<std::pair<std::string_view, std::string_view>> file_directive(std::string_view line) {
+  if (!scan::eat(line, ".file") || !scan::skip_spaces(line)) return std::nullopt;
+  const std::string_view number = scan::take_digits(line);
+  if (number.empty() || !scan::skip_spaces(line) || !scan::eat(line, "\"")) return std::nullopt;
+  const std::optional<std::string_view> path = scan::take_quoted(line);
+  if (!path) return std::nullopt;
+  return std::pair{number, *path};
+}
+
+// File number to path.
 std::map<int, std::string> ptx_files(const std::vector<std::string_view>& lines) {
-  static const std::regex file(R"(^\.file\s+(\d+)\s+\"((?:[^\"\\]|\\.)*)\")");
   std::map<int, std::string> files;
-  for (std::string_view line : lines) {
-    const std::string l(trim(line));
-    if (std::smatch m; std::regex_search(l, m, file)) files[std::stoi(m[1])] = m[2];
-  }
+  for (std::string_view line : lines)
+    if (const auto file = file_directive(trim(line))) files[scan::to_int(file->first)] = file->second;
   return files;
+}
+
+// `.entry NAME`, `.visible .func (.param .b32 r) NAME`, `.weak .func NAME`: the function's name.
+std::optional<std::string_view> function_name(std::string_view line) {
+  for (std::string_view linkage : {".visible", ".weak"})
+    if (std::string_view rest = line; scan::eat(rest, linkage) && scan::skip_spaces(rest)) {
+      line = rest;
+      break;
+    }
+  if (!scan::eat(line, ".entry") && !scan::eat(line, ".func")) return std::nullopt;
+  if (!scan::skip_spaces(line)) return std::nullopt;
+  if (const std::size_t close = line.find(')'); line.starts_with('(') && close != std::string_view::npos) {
+    line.remove_prefix(close + 1);  // a .func's return value
+    scan::skip_spaces(line);
+  }
+  const std::string_view name = scan::take_while(line, scan::is_symbol_char);
+  if (name.empty()) return std::nullopt;
+  return name;
+}
+
+// `.loc FILE LINE COLUMN`: the file's number and the line.
+std::optional<std::pair<std::string_view, std::string_view>> loc_directive(std::string_view line) {
+  if (!scan::eat(line, ".loc") || !scan::skip_spaces(line)) return std::nullopt;
+  const std::string_view file = scan::take_digits(line);
+  if (file.empty() || !scan::skip_spaces(line)) return std::nullopt;
+  const std::string_view source_line = scan::take_digits(line);
+  if (source_line.empty()) return std::nullopt;
+  return std::pair{file, source_line};
 }
 
 }  // namespace
 
 Listing ptx_listing(const CompiledModule& m) {
-  static const std::regex function(R"(^(?:\.visible\s+|\.weak\s+)?\.(entry|func)\s+(?:\([^)]*\)\s*)?([\w$.]+))");
-  static const std::regex loc(R"(^\.loc\s+(\d+)\s+(\d+))");
   const std::vector<std::string_view> lines = lines_of(m.ptx);
   const std::map<int, std::string> files = ptx_files(lines);
   Listing listing;
@@ -37,9 +72,9 @@ Listing ptx_listing(const CompiledModule& m) {
   for (std::string_view raw : lines) {
     const std::string_view line = trim(raw);
     if (state == State::Outside) {
-      const std::string l(line);
-      if (std::smatch f; std::regex_search(l, f, function)) {
-        listing.kernels.push_back({kernel_name(f[2], m.kernels), f[2], {}});
+      if (const auto name = function_name(line)) {
+        const std::string mangled(*name);
+        listing.kernels.push_back({kernel_name(mangled, m.kernels), mangled, {}});
         state = State::Header;
         place = {};
       }
@@ -65,10 +100,9 @@ Listing ptx_listing(const CompiledModule& m) {
     }
     if (line.empty() || line.starts_with("//")) continue;
     if (line.starts_with(".")) {
-      const std::string l(line);
-      if (std::smatch d; std::regex_search(l, d, loc)) {
-        const auto file = files.find(std::stoi(d[1]));
-        place = file == files.end() ? SourcePlace{} : place_in(file->second, std::stoi(d[2]), m.file_name);
+      if (const auto loc = loc_directive(line)) {
+        const auto file = files.find(scan::to_int(loc->first));
+        place = file == files.end() ? SourcePlace{} : place_in(file->second, scan::to_int(loc->second), m.file_name);
       }
       continue;  // .reg, .local, .pragma ...: declarations, not instructions
     }
