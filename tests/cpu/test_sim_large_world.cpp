@@ -117,9 +117,9 @@ TEST(SimLargeWorld, ThePackedInitialStateHasTheByteStatesCells) {
     const std::string where = fmt::format("{}x{}", w, h);
     const Image random_bytes = sim::initial_fields(m, std::nullopt, std::nullopt)[0];
     const sim::cpu::LifeWords random_words = sim::initial_life_words(m, std::nullopt, std::nullopt);
-    EXPECT_TRUE(test::images_equal(sim::cpu::unpack_life(random_words), random_bytes)) << where;
+    EXPECT_TRUE(test::images_match(sim::cpu::unpack_life(random_words), random_bytes)) << where;
     const Image picture = test::random_image(w, h, 3, ElemType::U8, 9);
-    EXPECT_TRUE(test::images_equal(sim::cpu::unpack_life(sim::initial_life_words(m, picture, std::nullopt)),
+    EXPECT_TRUE(test::images_match(sim::cpu::unpack_life(sim::initial_life_words(m, picture, std::nullopt)),
                                    sim::initial_fields(m, picture, std::nullopt)[0]))
         << where;
   }
@@ -127,7 +127,7 @@ TEST(SimLargeWorld, ThePackedInitialStateHasTheByteStatesCells) {
   m.kind = sim::SimKind::Life;
   m.width = 101, m.height = 37;
   const auto glider = sim::builtin_pattern("glider");
-  EXPECT_TRUE(test::images_equal(sim::cpu::unpack_life(sim::initial_life_words(m, std::nullopt, glider)),
+  EXPECT_TRUE(test::images_match(sim::cpu::unpack_life(sim::initial_life_words(m, std::nullopt, glider)),
                                  sim::initial_fields(m, std::nullopt, glider)[0]));
 }
 
@@ -159,7 +159,7 @@ TEST(SimLargeWorld, TheDensityViewIsTheFractionOfLiveCellsUnderEachPixel) {
         const Image got = s.density_view(win);
         ASSERT_EQ(got.width(), win.width);
         ASSERT_EQ(got.height(), win.height);
-        EXPECT_TRUE(test::images_equal(got, density_by_counting(cells, win)))
+        EXPECT_TRUE(test::images_match(got, density_by_counting(cells, win)))
             << variant << " " << w << "x" << h << " window at " << win.x0 << "," << win.y0 << " x"
             << win.cells_per_pixel;
       }
@@ -181,7 +181,7 @@ TEST(SimLargeWorld, PaintingPackedWordsEqualsPaintingBytes) {
                             {200, 10, 80, 0.0}, {-20, 40, 25, 1.0}}) {
     bytes.paint(x, y, r, v);
     words.paint(x, y, r, v);
-    EXPECT_TRUE(test::images_equal(words.image(), bytes.image())) << x << "," << y << " r " << r;
+    EXPECT_TRUE(test::images_match(words.image(), bytes.image())) << x << "," << y << " r " << r;
     EXPECT_EQ(words.population(), bytes.population());
   }
 }
