@@ -1,9 +1,9 @@
 #pragma once
 // A zoomed-out look at a Life grid too large to show cell by cell (65536 x 65536 is 4.3 billion cells): each
-// pixel of a window is the fraction of live cells in its square of cells_per_pixel x cells_per_pixel cells, cells
-// outside the grid counting as dead. Computed where the state is (a kernel for the CUDA backends), from the
-// packed words, so a frame costs the window's pixels and one read of the cells they cover, never a copy of the
-// grid. The arithmetic below is shared by the CPU and the CUDA code, so both give the same floats.
+// pixel of a window is the fraction of live cells in its square of cells_per_pixel x cells_per_pixel cells,
+// cells outside the grid counting as dead. Computed where the state is (a kernel for the CUDA backends), from
+// the packed words, so a frame costs the window's pixels and one read of the cells they cover, never a copy
+// of the grid. The arithmetic below is shared by the CPU and the CUDA code, so both give the same floats.
 #include <cstdint>
 #include <string>
 
@@ -16,20 +16,20 @@
 namespace ks::sim {
 
 struct DensityWindow {
-  int x0 = 0, y0 = 0;        // the cell at the window's top-left corner (may lie outside the grid)
-  int cells_per_pixel = 1;   // the side of each pixel's square of cells
-  int width = 0, height = 0; // pixels
+  int x0 = 0, y0 = 0;         // the cell at the window's top-left corner (may lie outside the grid)
+  int cells_per_pixel = 1;    // the side of each pixel's square of cells
+  int width = 0, height = 0;  // pixels
 };
 
 inline constexpr int kMaxDensityWindowSide = 16384;
 inline constexpr int kMaxCellsPerPixel = 65536;
 
-// Usage Errors for a window with no pixels, more than kMaxDensityWindowSide a side, or cells_per_pixel outside
-// 1 .. kMaxCellsPerPixel.
+// Usage Errors for a window with no pixels, more than kMaxDensityWindowSide a side, or cells_per_pixel
+// outside 1 .. kMaxCellsPerPixel.
 void check_density_window(const DensityWindow& window);
 
-// The cells [begin, end) of pixel p of a window along an axis of n cells starting at `origin`, clipped to the grid
-// (begin >= end: none).
+// The cells [begin, end) of pixel p of a window along an axis of n cells starting at `origin`, clipped to the
+// grid (begin >= end: none).
 KS_HD void pixel_cells(int origin, int p, int cells_per_pixel, int n, long long& begin, long long& end) {
   begin = (long long)origin + (long long)p * cells_per_pixel;
   end = begin + cells_per_pixel;

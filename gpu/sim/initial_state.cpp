@@ -30,11 +30,7 @@ template <class SetAlive>
 void life_start(const SimModel& m, const std::optional<Image>& image, const std::optional<LifePattern>& pattern,
                 SetAlive&& set_alive) {
   if (pattern) {
-    if (pattern->width > m.width || pattern->height > m.height)
-      throw_usage(fmt::format("the pattern '{}' is {}x{} cells, larger than the {}x{} grid", pattern->name,
-                              pattern->width, pattern->height, m.width, m.height),
-                  fmt::format("use --size {}x{} or larger", std::max(pattern->width, m.width),
-                              std::max(pattern->height, m.height)));
+    check_pattern_fits(*pattern, m.width, m.height);
     const int x0 = (m.width - pattern->width) / 2, y0 = (m.height - pattern->height) / 2;
     for (int y = 0; y < pattern->height; ++y)
       for (int x = 0; x < pattern->width; ++x)
@@ -99,6 +95,14 @@ Fields grayscott_fields(const SimModel& m, const std::optional<Image>& image) {
 }
 
 }  // namespace
+
+void check_pattern_fits(const LifePattern& pattern, int width, int height) {
+  if (pattern.width > width || pattern.height > height)
+    throw_usage(fmt::format("the pattern '{}' is {}x{} cells, larger than the {}x{} grid", pattern.name,
+                            pattern.width, pattern.height, width, height),
+                fmt::format("use --size {}x{} or larger", std::max(pattern.width, width),
+                            std::max(pattern.height, height)));
+}
 
 cpu::LifeWords initial_life_words(const SimModel& model, const std::optional<Image>& image,
                                   const std::optional<LifePattern>& pattern) {

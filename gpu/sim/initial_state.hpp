@@ -15,6 +15,8 @@ namespace ks::sim {
 Image luminance(const Image& image);
 
 // Usage Error when the pattern is larger than the grid.
+void check_pattern_fits(const LifePattern& pattern, int width, int height);
+// Usage Error when the pattern is larger than the grid (check_pattern_fits).
 Fields initial_fields(const SimModel& model, const std::optional<Image>& image, const std::optional<LifePattern>& pattern);
 
 // Life's initial state straight into packed words (the cells initial_fields gives, without the byte per cell

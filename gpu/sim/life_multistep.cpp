@@ -2,7 +2,9 @@
 
 namespace ks::sim {
 
-bool is_multistep_pass(int k) { return k == 1 || k == 2 || k == 4 || k == 8; }
+bool is_multistep_pass(int k) {
+  return k == 1 || k == 2 || k == 4 || k == 8;
+}
 
 int multistep_pass(long long left, int k) {
   if (left >= k) return k;

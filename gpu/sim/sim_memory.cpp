@@ -17,9 +17,12 @@ constexpr std::uint64_t kDeviceReserve = 64ull << 20;
 std::uint64_t stored_row_bytes(SimKind kind, const std::string& variant, int width) {
   const std::uint64_t w = std::uint64_t(width);
   switch (kind) {
-    case SimKind::Life: return stores_life_words(variant) ? std::uint64_t(words_per_row(width)) * 8 : w;
-    case SimKind::Heat: return w * 4;
-    case SimKind::GrayScott: return w * 4;
+    case SimKind::Life:
+      return stores_life_words(variant) ? std::uint64_t(words_per_row(width)) * 8 : w;
+    case SimKind::Heat:
+      return w * 4;
+    case SimKind::GrayScott:
+      return w * 4;
   }
   return w;
 }
@@ -35,7 +38,8 @@ bool stores_life_words(const std::string& variant) {
 }
 
 void check_grid_size(SimKind kind, const std::string& variant, int w, int h) {
-  if (w < 1 || h < 1) throw_usage(fmt::format("the grid {}x{} has no cells", w, h), "give --size WxH, e.g. 512x512");
+  if (w < 1 || h < 1)
+    throw_usage(fmt::format("the grid {}x{} has no cells", w, h), "give --size WxH, e.g. 512x512");
   const bool words = kind == SimKind::Life && stores_life_words(variant);
   const long long cells = 1LL * w * h;
   if (w > kMaxGridSide || h > kMaxGridSide)
@@ -44,17 +48,20 @@ void check_grid_size(SimKind kind, const std::string& variant, int w, int h) {
                             words ? "" : fmt::format(" and {} cells in all", kMaxByteGridCells)));
   if (words || cells <= kMaxByteGridCells) return;
   if (kind == SimKind::Life)
-    throw_usage(fmt::format("the grid {}x{} ({} cells) is too large for life's '{}' variant, which keeps a byte "
-                            "per cell (at most {} cells)",
-                            w, h, cells, variant, kMaxByteGridCells),
-                fmt::format("use a packed variant, 64 cells per word, up to {0}x{0}: --variant bitpacked or "
-                            "multistep with --backend cuda, or --variant cpu_bitpacked",
-                            kMaxGridSide));
-  throw_usage(fmt::format("the grid {}x{} is too large", w, h),
-              fmt::format("use at most {} cells per side and {} cells in all", kMaxGridSide, kMaxByteGridCells));
+    throw_usage(
+        fmt::format("the grid {}x{} ({} cells) is too large for life's '{}' variant, which keeps a byte "
+                    "per cell (at most {} cells)",
+                    w, h, cells, variant, kMaxByteGridCells),
+        fmt::format("use a packed variant, 64 cells per word, up to {0}x{0}: --variant bitpacked or "
+                    "multistep with --backend cuda, or --variant cpu_bitpacked",
+                    kMaxGridSide));
+  throw_usage(
+      fmt::format("the grid {}x{} is too large", w, h),
+      fmt::format("use at most {} cells per side and {} cells in all", kMaxGridSide, kMaxByteGridCells));
 }
 
-SimMemoryNeed simulation_memory(SimKind kind, const std::string& variant, Backend backend, int width, int height) {
+SimMemoryNeed simulation_memory(SimKind kind, const std::string& variant, Backend backend, int width,
+                                int height) {
   SimMemoryNeed m;
   const int fields = kind == SimKind::GrayScott ? 2 : 1;
   const std::uint64_t row = stored_row_bytes(kind, variant, width);
@@ -94,8 +101,8 @@ void require_memory(const std::string& what, std::uint64_t needed, std::optional
                     const std::string& kind, const std::string& detail, const std::string& where,
                     const std::string& hint) {
   if (!available || needed <= *available) return;
-  throw_usage(fmt::format("{} needs {} of {} memory ({}), but {} is free{}", what, bytes_text(needed), kind, detail,
-                          bytes_text(*available), where),
+  throw_usage(fmt::format("{} needs {} of {} memory ({}), but {} is free{}", what, bytes_text(needed), kind,
+                          detail, bytes_text(*available), where),
               hint);
 }
 

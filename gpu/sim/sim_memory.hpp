@@ -1,7 +1,7 @@
 #pragma once
 // How large a grid each way of storing a simulation's state may be, and what a simulation takes of host and
-// device memory: worked out before anything is allocated, so that a grid too large for the variant or for this
-// machine is refused with the figures (needed, free) and what to do, never half way through.
+// device memory: worked out before anything is allocated, so that a grid too large for the variant or for
+// this machine is refused with the figures (needed, free) and what to do, never half way through.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,15 +30,17 @@ struct SimMemoryNeed {
   std::string host_detail, device_detail;          // "initial state 537 MB, 2 state buffers 1.07 GB"
 };
 
-SimMemoryNeed simulation_memory(SimKind kind, const std::string& variant, Backend backend, int width, int height);
+SimMemoryNeed simulation_memory(SimKind kind, const std::string& variant, Backend backend, int width,
+                                int height);
 
-// "537 MB of host memory (initial state 537 MB); 1.14 GB of GPU memory (2 state buffers 1.07 GB, reserve 67 MB)".
+// "537 MB of host memory (initial state 537 MB); 1.14 GB of GPU memory (2 state buffers 1.07 GB, reserve 67
+// MB)".
 std::string memory_text(const SimMemoryNeed& need);
 // "4.29 GB" (decimal, as the GB/s figures).
 std::string bytes_text(std::uint64_t bytes);
 
-// A usage Error when `needed` bytes exceed `available` (nullopt: unknown, never refused): "<what> needs 1.14 GB of
-// <kind> memory (<detail>), but 512 MB is free<where>", with `hint`.
+// A usage Error when `needed` bytes exceed `available` (nullopt: unknown, never refused): "<what> needs 1.14
+// GB of <kind> memory (<detail>), but 512 MB is free<where>", with `hint`.
 void require_memory(const std::string& what, std::uint64_t needed, std::optional<std::uint64_t> available,
                     const std::string& kind, const std::string& detail, const std::string& where,
                     const std::string& hint);

@@ -113,13 +113,11 @@ Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationSt
     sim::require_memory(fmt::format("{} {} on a {}x{} grid", spec.id, variant_, w, h), need.host_bytes,
                         available_host_memory(), "host", need.host_detail, "", "use a smaller --size");
   }
+  if (start.pattern) sim::check_pattern_fits(*start.pattern, w, h);
   model_ = std::make_unique<sim::SimModel>(make_model(spec, request_.params, w, h));
-  const bool words = kind == sim::SimKind::Life && !request_.own_backend && sim::stores_life_words(variant_);
-  if (words)
-    initial_words_ = std::make_unique<sim::cpu::LifeWords>(sim::initial_life_words(*model_, start.image, start.pattern));
-  else
-    initial_ = sim::initial_fields(*model_, start.image, start.pattern);
 
+  // The backend before the initial state: the CUDA one checks the block and the device's free memory, which
+  // should refuse before a 65536 x 65536 random fill spends its seconds.
   if (request_.own_backend) {
     backend_ = request_.own_backend(*model_);
   } else if (request_.backend == Backend::Cpu) {
@@ -128,6 +126,11 @@ Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationSt
     backend_ = sim::cuda::make_cuda_backend(runtime_.cuda(), *model_, variant_,
                                             request_.block.value_or(BlockShape{32, 8}));
   }
+  if (kind == sim::SimKind::Life && !request_.own_backend && sim::stores_life_words(variant_))
+    initial_words_ =
+        std::make_unique<sim::cpu::LifeWords>(sim::initial_life_words(*model_, start.image, start.pattern));
+  else
+    initial_ = sim::initial_fields(*model_, start.image, start.pattern);
   load_initial_state();
 }
 
@@ -138,7 +141,8 @@ void Simulation::load_initial_state() {
 
 sim::SimMemoryNeed Simulation::memory_needed(const SimulationRequest& request, const SimulationStart& start) {
   const KernelSpec& spec = simulation_spec(request.kernel);
-  const std::string variant = request.own_backend ? std::string("yours") : checked_variant(spec, request.backend, request.variant);
+  const std::string variant =
+      request.own_backend ? std::string("yours") : checked_variant(spec, request.backend, request.variant);
   const auto [w, h] = grid_size_of(request, start);
   const sim::SimKind kind = sim::sim_kind_of(spec.id);
   sim::check_grid_size(kind, variant, w, h);

@@ -1,8 +1,9 @@
-// Life on a 65536 x 65536 world, the parts the CPU can check without taking gigabytes: which variants may hold
-// which grids (and what the refusal says), the memory estimate shown before a start and the refusal when memory
-// is short, the packed initial state (the same cells as the byte one), the density view (against counting the
-// cells of a byte image here), painting the packed words, the passes of the multistep variant, and the
-// bit-sliced word arithmetic of the multistep kernel (32-bit words, Conway's short form) against the rule table.
+// Life on a 65536 x 65536 world, the parts the CPU can check without taking gigabytes: which variants may
+// hold which grids (and what the refusal says), the memory estimate shown before a start and the refusal when
+// memory is short, the packed initial state (the same cells as the byte one), the density view (against
+// counting the cells of a byte image here), painting the packed words, the passes of the multistep variant,
+// and the bit-sliced word arithmetic of the multistep kernel (32-bit words, Conway's short form) against the
+// rule table.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -43,17 +44,21 @@ TEST(SimLargeWorld, ByteVariantsRefuseItAndNameThePackedOnes) {
   }
   // 32768 x 32768 = 2^30 cells is still a byte grid's.
   EXPECT_NO_THROW(sim::check_grid_size(sim::SimKind::Life, "cpu", 32768, 32768));
-  EXPECT_NE(usage_error([] { sim::check_grid_size(sim::SimKind::Life, "cpu", 32768, 32769); }).find("cpu_bitpacked"),
+  EXPECT_NE(usage_error([] {
+              sim::check_grid_size(sim::SimKind::Life, "cpu", 32768, 32769);
+            }).find("cpu_bitpacked"),
             std::string::npos);
 }
 
 TEST(SimLargeWorld, NoVariantTakesMoreThan65536ASideAndFieldsKeepTheirLimit) {
   for (const char* variant : {"cpu_bitpacked", "bitpacked", "multistep", "cpu"})
-    EXPECT_NE(usage_error([&] { sim::check_grid_size(sim::SimKind::Life, variant, kWorld + 1, 7); })
-                  .find("at most 65536 cells per side"),
+    EXPECT_NE(usage_error([&] {
+                sim::check_grid_size(sim::SimKind::Life, variant, kWorld + 1, 7);
+              }).find("at most 65536 cells per side"),
               std::string::npos);
-  EXPECT_NE(usage_error([] { sim::check_grid_size(sim::SimKind::Heat, "strip", kWorld, kWorld); })
-                .find("1073741824 cells in all"),
+  EXPECT_NE(usage_error([] {
+              sim::check_grid_size(sim::SimKind::Heat, "strip", kWorld, kWorld);
+            }).find("1073741824 cells in all"),
             std::string::npos);
   EXPECT_NE(usage_error([] { sim::check_grid_size(sim::SimKind::Life, "bitpacked", 0, 5); }).find("no cells"),
             std::string::npos);
@@ -61,23 +66,26 @@ TEST(SimLargeWorld, NoVariantTakesMoreThan65536ASideAndFieldsKeepTheirLimit) {
 
 TEST(SimLargeWorld, ASimulationOfAByteVariantIsRefusedBeforeAnyMemoryIsTaken) {
   // 4.3 GB of bytes would be taken three times over if the check came after the allocation.
-  const std::string msg = usage_error(
-      [] { Simulation(engine(), sim_request("life", {}, Backend::Cpu, "cpu", kWorld, kWorld)); });
+  const std::string msg =
+      usage_error([] { Simulation(engine(), sim_request("life", {}, Backend::Cpu, "cpu", kWorld, kWorld)); });
   EXPECT_NE(msg.find("cpu_bitpacked"), std::string::npos) << msg;
 }
 
 TEST(SimLargeWorld, TheMemoryEstimateCountsThePackedCopies) {
-  // 65536 / 64 = 1024 words = 8192 bytes a row (a multiple of the pitch alignment), 65536 rows: 2^29 bytes a copy.
+  // 65536 / 64 = 1024 words = 8192 bytes a row (a multiple of the pitch alignment), 65536 rows: 2^29 bytes a
+  // copy.
   const std::uint64_t copy = 536870912;
-  const sim::SimMemoryNeed gpu = sim::simulation_memory(sim::SimKind::Life, "multistep", Backend::Cuda, kWorld, kWorld);
-  EXPECT_EQ(gpu.host_bytes, copy);                     // the initial state, kept for reset
+  const sim::SimMemoryNeed gpu =
+      sim::simulation_memory(sim::SimKind::Life, "multistep", Backend::Cuda, kWorld, kWorld);
+  EXPECT_EQ(gpu.host_bytes, copy);                      // the initial state, kept for reset
   EXPECT_EQ(gpu.device_bytes, 2 * copy + (64u << 20));  // two state buffers and the context's reserve
   const sim::SimMemoryNeed cpu =
       sim::simulation_memory(sim::SimKind::Life, "cpu_bitpacked", Backend::Cpu, kWorld, kWorld);
   EXPECT_EQ(cpu.host_bytes, 3 * copy);
   EXPECT_EQ(cpu.device_bytes, 0u);
   // A byte grid of 1023 x 7: 7161 bytes a copy; rows of 1023 bytes pitched to 1024 on the device.
-  const sim::SimMemoryNeed bytes = sim::simulation_memory(sim::SimKind::Life, "naive", Backend::Cuda, 1023, 7);
+  const sim::SimMemoryNeed bytes =
+      sim::simulation_memory(sim::SimKind::Life, "naive", Backend::Cuda, 1023, 7);
   EXPECT_EQ(bytes.host_bytes, 7161u);
   EXPECT_EQ(bytes.device_bytes, 2u * 1024 * 7 + (64u << 20));
   EXPECT_EQ(sim::memory_text(gpu),
@@ -97,12 +105,14 @@ TEST(SimLargeWorld, TooLittleMemoryIsRefusedWithBothFigures) {
     sim::require_memory("life cpu_bitpacked on a 65536x65536 grid", 1610612736, 1000000000, "host",
                         "initial state 537 MB, 2 state buffers 1.07 GB", "", "use a smaller --size");
   });
-  EXPECT_NE(msg.find("needs 1.61 GB of host memory (initial state 537 MB, 2 state buffers 1.07 GB), but 1 GB is "
-                     "free"),
-            std::string::npos)
+  EXPECT_NE(
+      msg.find("needs 1.61 GB of host memory (initial state 537 MB, 2 state buffers 1.07 GB), but 1 GB is "
+               "free"),
+      std::string::npos)
       << msg;
   EXPECT_NE(msg.find("use a smaller --size"), std::string::npos) << msg;
-  EXPECT_NO_THROW(sim::require_memory("x", 1610612736, std::nullopt, "host", "", "", ""));  // unknown: not refused
+  EXPECT_NO_THROW(
+      sim::require_memory("x", 1610612736, std::nullopt, "host", "", "", ""));  // unknown: not refused
   EXPECT_NO_THROW(sim::require_memory("x", 100, 100, "host", "", "", ""));
 }
 
@@ -139,7 +149,8 @@ Image density_by_counting(const Image& cells, const sim::DensityWindow& w) {
       long long live = 0;
       for (long long dy = 0; dy < w.cells_per_pixel; ++dy)
         for (long long dx = 0; dx < w.cells_per_pixel; ++dx) {
-          const long long x = w.x0 + 1LL * px * w.cells_per_pixel + dx, y = w.y0 + 1LL * py * w.cells_per_pixel + dy;
+          const long long x = w.x0 + 1LL * px * w.cells_per_pixel + dx,
+                          y = w.y0 + 1LL * py * w.cells_per_pixel + dy;
           if (x >= 0 && y >= 0 && x < cells.width() && y < cells.height())
             live += cells.row<std::uint8_t>(int(y))[x] != 0;
         }
@@ -154,8 +165,9 @@ TEST(SimLargeWorld, TheDensityViewIsTheFractionOfLiveCellsUnderEachPixel) {
       Simulation s(engine(), sim_request("life", {"density=0.4", "seed=3"}, Backend::Cpu, variant, w, h));
       s.step(3);
       const Image cells = s.image();
-      for (const sim::DensityWindow win : {sim::DensityWindow{0, 0, 1, w, h}, sim::DensityWindow{-5, -3, 3, 40, 20},
-                                           sim::DensityWindow{17, 2, 64, 20, 3}, sim::DensityWindow{60, 0, 7, 9, 30}}) {
+      for (const sim::DensityWindow win :
+           {sim::DensityWindow{0, 0, 1, w, h}, sim::DensityWindow{-5, -3, 3, 40, 20},
+            sim::DensityWindow{17, 2, 64, 20, 3}, sim::DensityWindow{60, 0, 7, 9, 30}}) {
         const Image got = s.density_view(win);
         ASSERT_EQ(got.width(), win.width);
         ASSERT_EQ(got.height(), win.height);
@@ -177,8 +189,12 @@ TEST(SimLargeWorld, DensityViewsOutsideTheLimitsAreUsageErrors) {
 TEST(SimLargeWorld, PaintingPackedWordsEqualsPaintingBytes) {
   Simulation bytes(engine(), sim_request("life", {"density=0.5"}, Backend::Cpu, "cpu", 130, 67));
   Simulation words(engine(), sim_request("life", {"density=0.5"}, Backend::Cpu, "cpu_bitpacked", 130, 67));
-  for (auto [x, y, r, v] : {std::tuple{0, 0, 3, 1.0}, {129, 66, 5, 0.0}, {64, 30, 10, 1.0}, {63, 3, 0, 0.0},
-                            {200, 10, 80, 0.0}, {-20, 40, 25, 1.0}}) {
+  for (auto [x, y, r, v] : {std::tuple{0, 0, 3, 1.0},
+                            {129, 66, 5, 0.0},
+                            {64, 30, 10, 1.0},
+                            {63, 3, 0, 0.0},
+                            {200, 10, 80, 0.0},
+                            {-20, 40, 25, 1.0}}) {
     bytes.paint(x, y, r, v);
     words.paint(x, y, r, v);
     EXPECT_TRUE(test::images_match(words.image(), bytes.image())) << x << "," << y << " r " << r;

@@ -1,9 +1,9 @@
-// Life's multistep variant (several generations per pass) against the CPU reference, k single steps of the byte
-// variant: bit for bit on sizes no tile or word divides (1x1 to 2049x70), every rule of the parameter's choices
-// and rules with births from 0 and survival on 8 neighbours, both borders, every pass length and step counts that
-// are not multiples of it. Then the bitpacked one-step kernel on a larger random grid, the density view against
-// the CPU's, painting, and a 65536 x 65536 world (512 MiB a buffer): a methuselah at its centre against the same
-// pattern on a small grid, and a block across the torus's corner.
+// Life's multistep variant (several generations per pass) against the CPU reference, k single steps of the
+// byte variant: bit for bit on sizes no tile or word divides (1x1 to 2049x70), every rule of the parameter's
+// choices and rules with births from 0 and survival on 8 neighbours, both borders, every pass length and step
+// counts that are not multiples of it. Then the bitpacked one-step kernel on a larger random grid, the
+// density view against the CPU's, painting, and a 65536 x 65536 world (512 MiB a buffer): a methuselah at its
+// centre against the same pattern on a small grid, and a block across the torus's corner.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -16,7 +16,8 @@ namespace {
 using sim_test::engine;
 using sim_test::sim_request;
 
-const std::pair<int, int> kSizes[] = {{1, 1}, {1023, 7}, {65, 129}, {7, 1023}, {33, 31}, {2049, 70}, {96, 64}};
+const std::pair<int, int> kSizes[] = {{1, 1},   {1023, 7},  {65, 129}, {7, 1023},
+                                      {33, 31}, {2049, 70}, {96, 64}};
 const char* const kRules[] = {"B3/S23", "B36/S23", "B2/S", "B3678/S34678", "B0/S8", "B1357/S02468"};
 const long long kCheckpoints[] = {1, 5, 13, 37};  // steps reached, none a multiple of 8 but 1
 
@@ -32,7 +33,8 @@ TEST(SimMultistepCuda, EqualsTheCpuReferenceOnOddSizesForEveryRuleBorderAndPassL
   for (auto [w, h] : kSizes)
     for (const char* border : {"torus", "dead"})
       for (const char* rule : kRules) {
-        const std::vector<std::string> params = {fmt::format("border={}", border), fmt::format("rule={}", rule)};
+        const std::vector<std::string> params = {fmt::format("border={}", border),
+                                                 fmt::format("rule={}", rule)};
         const Image start = start_cells(w, h);
         Simulation reference(engine(), sim_request("life", params, Backend::Cpu, "cpu"), {.image = start});
         std::vector<Image> expected;
@@ -43,7 +45,8 @@ TEST(SimMultistepCuda, EqualsTheCpuReferenceOnOddSizesForEveryRuleBorderAndPassL
         for (const char* k : {"1", "2", "4", "8"}) {
           std::vector<std::string> with_k = params;
           with_k.push_back(fmt::format("steps_per_pass={}", k));
-          Simulation multi(engine(), sim_request("life", with_k, Backend::Cuda, "multistep"), {.image = start});
+          Simulation multi(engine(), sim_request("life", with_k, Backend::Cuda, "multistep"),
+                           {.image = start});
           for (std::size_t i = 0; i < std::size(kCheckpoints); ++i) {
             multi.step(kCheckpoints[i] - multi.generation());
             ASSERT_TRUE(test::images_match(multi.image(), expected[i]))
@@ -92,7 +95,8 @@ TEST(SimMultistepCuda, BlocksOtherThanAWarpAcrossAreUsageErrors) {
         [&] { Simulation(engine(), sim_request("life", {}, Backend::Cuda, "multistep", 256, 256, b)); });
     EXPECT_NE(msg.find("--block 32xN"), std::string::npos) << msg;
   }
-  EXPECT_NO_THROW(Simulation(engine(), sim_request("life", {}, Backend::Cuda, "multistep", 256, 256, {{32, 1}})));
+  EXPECT_NO_THROW(
+      Simulation(engine(), sim_request("life", {}, Backend::Cuda, "multistep", 256, 256, {{32, 1}})));
 }
 
 TEST(SimMultistepCuda, DensityViewPaintAndPopulationMatchTheCpu) {
@@ -107,8 +111,9 @@ TEST(SimMultistepCuda, DensityViewPaintAndPopulationMatchTheCpu) {
     gpu.paint(64, 3, 30, 0);
     cpu.paint(64, 3, 30, 0);
     EXPECT_EQ(gpu.population(), cpu.population()) << variant;
-    for (const sim::DensityWindow w : {sim::DensityWindow{0, 0, 1, 1023, 517}, sim::DensityWindow{-7, -5, 3, 400, 200},
-                                       sim::DensityWindow{0, 0, 64, 16, 9}, sim::DensityWindow{1000, 500, 5, 11, 7}})
+    for (const sim::DensityWindow w :
+         {sim::DensityWindow{0, 0, 1, 1023, 517}, sim::DensityWindow{-7, -5, 3, 400, 200},
+          sim::DensityWindow{0, 0, 64, 16, 9}, sim::DensityWindow{1000, 500, 5, 11, 7}})
       EXPECT_TRUE(test::images_match(gpu.density_view(w), cpu.density_view(w)))
           << variant << " window at " << w.x0 << "," << w.y0 << " x" << w.cells_per_pixel;
   }
@@ -129,7 +134,8 @@ TEST(SimMultistepCuda, AMethuselahAtTheCentreOfA65536SquaredWorldEvolvesAsOnASma
   const int dy = (kWorld - pattern.height) / 2 - (kSmall - pattern.height) / 2;
   const Image expected = small.density_view({0, 0, 1, kSmall, kSmall});
   for (const char* variant : {"bitpacked", "multistep"}) {
-    Simulation world(engine(), sim_request("life", {}, Backend::Cuda, variant, kWorld, kWorld), {.pattern = pattern});
+    Simulation world(engine(), sim_request("life", {}, Backend::Cuda, variant, kWorld, kWorld),
+                     {.pattern = pattern});
     world.step(kSteps);
     EXPECT_EQ(world.population(), small.population()) << variant;
     EXPECT_TRUE(test::images_match(world.density_view({dx, dy, 1, kSmall, kSmall}), expected)) << variant;
@@ -152,7 +158,8 @@ TEST(SimMultistepCuda, ABlockAcrossTheCornerOfA65536SquaredTorusIsStill) {
     EXPECT_EQ(world.population(), 4 + 3) << variant;  // the block, and the blinker at its other phase
     for (int x : {0, kWorld - 1})
       for (int y : {0, kWorld - 1})
-        EXPECT_EQ(world.density_view({x, y, 1, 1, 1}).elements<float>()[0], 1.0f) << variant << " " << x << "," << y;
+        EXPECT_EQ(world.density_view({x, y, 1, 1, 1}).elements<float>()[0], 1.0f)
+            << variant << " " << x << "," << y;
   }
 }
 

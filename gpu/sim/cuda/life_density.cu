@@ -1,6 +1,7 @@
-// The density view of a packed Life grid (sim/density_view.hpp) on the device: one thread per pixel counts the
-// live cells of its square with popcounts of the words it covers, so a window of a 65536 x 65536 world reads at
-// most the grid once (537 MB, a fraction of a millisecond) and only the window's floats cross to the host.
+// The density view of a packed Life grid (sim/density_view.hpp) on the device: one thread per pixel counts
+// the live cells of its square with popcounts of the words it covers, so a window of a 65536 x 65536 world
+// reads at most the grid once (537 MB, a fraction of a millisecond) and only the window's floats cross to the
+// host.
 #include "core/cuda/check.cuh"
 #include "sim/cuda/sim_launch.cuh"
 

@@ -1,22 +1,22 @@
-// Life, "multistep": K generations per pass over the bit-packed grid (temporal blocking), so a generation costs
-// 2/K bits of memory traffic per cell instead of 2. The grid is the bitpacked variant's (64 cells per 64-bit
-// word, padding bits zero), read here as 32-bit words: bit j of word m of a row is cell 32 m + j.
+// Life, "multistep": K generations per pass over the bit-packed grid (temporal blocking), so a generation
+// costs 2/K bits of memory traffic per cell instead of 2. The grid is the bitpacked variant's (64 cells per
+// 64-bit word, padding bits zero), read here as 32-bit words: bit j of word m of a row is cell 32 m + j.
 //
-// Each warp owns a tile of kTileRows rows x 30 words and holds a column of kTileRows + 2K rows of one word per
-// lane in registers: lanes 0 and 31 hold the words west and east of the tile and the K rows above and below are
-// loaded too. A generation updates every row it can (the rows at the column's ends lack a neighbour, so the
-// valid part shrinks by a row at each end per generation); west and east neighbour bits cross between lanes by
-// warp shuffles and enter a word by funnel shifts; the total is the bit-sliced adder of sim_math.hpp and the rule
-// its multiplexer tree, or four logic operations for Conway's B3/S23. A cell's error travels one cell per
-// generation, so after K <= 32 generations the tile's 30 inner words and its kTileRows middle rows are exact
-// and are written out. No shared memory, no branch per cell.
+// Each warp owns a tile of kMultistepTileRows rows x 30 words and holds a column of kMultistepTileRows + 2K
+// rows of one word per lane in registers: lanes 0 and 31 hold the words west and east of the tile and the K
+// rows above and below are loaded too. A generation updates every row it can (the rows at the column's ends
+// lack a neighbour, so the valid part shrinks by a row at each end per generation); west and east neighbour
+// bits cross between lanes by warp shuffles and enter a word by funnel shifts; the total is the bit-sliced
+// adder of sim_math.hpp and the rule its multiplexer tree, or a few logic operations for Conway's B3/S23. A
+// cell's error travels one cell per generation, so after K <= 32 generations the tile's 30 inner words and
+// its kMultistepTileRows middle rows are exact and are written out. No shared memory, no branch per cell.
 //
-// Borders. Dead: rows outside the grid, words outside it and the padding bits of the last word are forced to zero
-// after every generation, as the one-step kernels read them. Torus: the warp works on the periodic tiling of the
-// plane by the grid, which evolves exactly as the torus does; a word of the tiling that is not a stored word
-// (west of cell 0, east of the last cell, or across the seam when the width is not a multiple of 32) is
-// assembled from the cells it covers, modulo the width, and rows wrap modulo the height, so any size works,
-// even a grid narrower or lower than the halo.
+// Borders. Dead: rows outside the grid, words outside it and the padding bits of the last word are forced to
+// zero after every generation, as the one-step kernels read them. Torus: the warp works on the periodic
+// tiling of the plane by the grid, which evolves exactly as the torus does; a word of the tiling that is not
+// a stored word (west of cell 0, east of the last cell, or across the seam when the width is not a multiple
+// of 32) is assembled from the cells it covers, modulo the width, and rows wrap modulo the height, so any
+// size works, even a grid narrower or lower than the halo.
 #include "core/cuda/check.cuh"
 #include "core/floor_mod.hpp"
 #include "sim/cuda/sim_launch.cuh"
@@ -31,6 +31,7 @@ using sim::kMultistepTileRows;
 constexpr int kWarpWords = 32;
 constexpr int kTileWords = kWarpWords - 2;  // the words a warp writes
 constexpr int kMaxWarpsPerBlock = 8;
+constexpr int kMaxThreadsPerBlock = kWarpWords * kMaxWarpsPerBlock;
 constexpr unsigned kFullWarp = 0xffffffffu;
 
 struct WordGrid {
@@ -65,8 +66,9 @@ __device__ Word load_word(const WordGrid& g, int y, int j) {
   return __ldg(g.plane.row<const Word>(y) + j);
 }
 
-// The 3-sum of each cell of `c` with its west and east neighbours, whose words the lanes beside hold. Lane 0's
-// west and lane 31's east are their own words (shuffles do not leave the warp): wrong, and only in the halo.
+// The 3-sum of each cell of `c` with its west and east neighbours, whose words the lanes beside hold. Lane
+// 0's west and lane 31's east are their own words (shuffles do not leave the warp): wrong, and only in the
+// halo.
 __device__ __forceinline__ sim::RowSumOf<Word> lane_row_sum(Word c) {
   const Word west = __shfl_up_sync(kFullWarp, c, 1), east = __shfl_down_sync(kFullWarp, c, 1);
   // sim::row_sum(c, west >> 31, east << 31), with each shifted word one funnel shift.
@@ -76,7 +78,7 @@ __device__ __forceinline__ sim::RowSumOf<Word> lane_row_sum(Word c) {
 }
 
 template <int K, bool Torus, bool Conway>
-__global__ void __launch_bounds__(kWarpWords * kMaxWarpsPerBlock)
+__global__ void __launch_bounds__(kMaxThreadsPerBlock)
     life_multistep_kernel(WordGrid in, Plane out, sim::LifeMasks masks) {
   constexpr int R = kMultistepTileRows + 2 * K;  // rows each lane holds
   const int lane = int(threadIdx.x);
@@ -89,8 +91,9 @@ __global__ void __launch_bounds__(kWarpWords * kMaxWarpsPerBlock)
 #pragma unroll
   for (int r = 0; r < R; ++r) row[r] = load_word<Torus>(in, y_top + r, j);
 
-  // Dead border: what a generation keeps of this lane's word, and whether the warp's column reaches outside the
-  // grid at all (the same for all its lanes, so the forcing below is a branch the warps inside the grid skip).
+  // Dead border: what a generation keeps of this lane's word, and whether the warp's column reaches outside
+  // the grid at all (the same for all its lanes, so the forcing below is a branch the warps inside the grid
+  // skip).
   const Word keep = j < 0 || j >= in.words ? 0 : j == in.words - 1 ? in.last_mask : ~Word(0);
   const int first_word = int(blockIdx.x) * kTileWords - 1;
   const bool at_edge = !Torus && (y_top < 0 || y_top + R > in.height || first_word < 0 ||
@@ -138,11 +141,16 @@ using KernelPtr = void (*)(WordGrid, Plane, sim::LifeMasks);
 
 KernelPtr kernel_for(int steps, bool torus, bool conway) {
   switch (steps) {
-    case 1: return pick_kernel<1>(torus, conway);
-    case 2: return pick_kernel<2>(torus, conway);
-    case 4: return pick_kernel<4>(torus, conway);
-    case 8: return pick_kernel<8>(torus, conway);
-    default: throw Error(ErrorKind::Internal, "life_multistep: no kernel for " + std::to_string(steps) + " steps");
+    case 1:
+      return pick_kernel<1>(torus, conway);
+    case 2:
+      return pick_kernel<2>(torus, conway);
+    case 4:
+      return pick_kernel<4>(torus, conway);
+    case 8:
+      return pick_kernel<8>(torus, conway);
+    default:
+      throw Error(ErrorKind::Internal, "life_multistep: no kernel for " + std::to_string(steps) + " steps");
   }
 }
 
@@ -168,9 +176,9 @@ SimLaunch make_life_multistep_launch(const sim::SimModel& m, BlockShape block) {
   const Word last_mask = m.width % 32 == 0 ? ~Word(0) : (Word(1) << (m.width % 32)) - 1;
   l.steps_per_pass = k;
   l.run_steps = [=, w = m.width, h = m.height, torus = m.life.torus](cudaStream_t s, const Planes& in,
-                                                                      const Planes& out, int steps) {
+                                                                     const Planes& out, int steps) {
     kernel_for(steps, torus, conway)<<<grid, b, 0, s>>>(WordGrid{in.p[0], w, h, words, last_mask}, out.p[0],
-                                                         masks);
+                                                        masks);
   };
   l.run = [run = l.run_steps, k](cudaStream_t s, const Planes& in, const Planes& out) { run(s, in, out, k); };
   return l;

@@ -116,14 +116,8 @@ class CudaBackend final : public SimBackend {
   }
 
   void load(const Fields& s) override {
-    if (layout_ == Layout::Words) {
-      load_words(cpu::pack_life(s[0]));
-      return;
-    }
-    {
-      for (int f = 0; f < fields_; ++f)
-        upload(*state_[cur_][std::size_t(f)], s[std::size_t(f)].data(), row_bytes_);
-    }
+    if (layout_ == Layout::Words) return load_words(cpu::pack_life(s[0]));
+    for (int f = 0; f < fields_; ++f) upload(*state_[cur_][std::size_t(f)], s[std::size_t(f)].data(), row_bytes_);
     kc::check(cudaStreamSynchronize(stream()), "waiting for the upload of the state");
   }
 
