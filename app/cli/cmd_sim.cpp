@@ -163,6 +163,10 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
     start_text = "image " + in.name;
     start.image = std::move(in.image);
   }
+  // Before the memory is taken (and a 65536 x 65536 random fill takes its seconds): what it will take.
+  const sim::SimMemoryNeed memory = Simulation::memory_needed(request, start);
+  fmt::print("memory: {}\n", sim::memory_text(memory));
+  std::fflush(stdout);
   Simulation sim(engine, request, std::move(start));
   if (!opt.frames.empty()) prepare_frames_folder(opt.frames);
   const SimPicture picture(sim, request.params, colormap);

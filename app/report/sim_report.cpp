@@ -36,6 +36,7 @@ nlohmann::ordered_json to_json(const SimulationReport& r, const SimulationStats&
   j["steps"] = r.generation;
   j["timings_ms"] = {{"step", to_json(r.step_time)}};
   j["steps_per_second"] = finite_or_zero(r.steps_per_second);
+  j["cell_updates_per_second"] = finite_or_zero(r.cell_updates_per_second);
   j["bytes_per_step"] = r.bytes_per_step;
   j["gbps"] = finite_or_zero(r.gbps);
   j["copy_bandwidth_gbps"] = finite_or_zero(r.copy_bandwidth_gbps);
@@ -75,6 +76,9 @@ std::string sim_report_text(const SimulationReport& r, const SimulationStats& st
              format_bytes(r.bytes_per_step), format_gbps(r.gbps),
              format_percent(r.copy_bandwidth_gbps > 0 ? r.percent_of_copy : -1)});
   s += t.render();
+  if (r.cell_updates_per_second > 0)
+    s += fmt::format("cell updates/s: {:.3g} ({}x{} cells x {:.0f} steps/s)\n", r.cell_updates_per_second, r.width,
+                     r.height, r.steps_per_second);
   if (r.copy_bandwidth_gbps > 0)
     s += fmt::format("measured device copy bandwidth: {} GB/s\n", format_gbps(r.copy_bandwidth_gbps));
   RunReport occupancy_only;  // occupancy_line reads nothing else

@@ -10,7 +10,8 @@
 //   "block": {"x": 32, "y": 8} | null,          CUDA only
 //   "steps": 200,                               steps run (the generation reached)
 //   "timings_ms": {"step": {"count", "min", "median", "p95", "mean"}},   per step
-//   "steps_per_second": .., "bytes_per_step": .., "gbps": ..,
+//   "steps_per_second": .., "cell_updates_per_second": .. (width * height * steps/s),
+//   "bytes_per_step": .., "gbps": ..,
 //   "copy_bandwidth_gbps": .., "percent_of_copy": ..,   0 on the CPU backend
 //   "occupancy": {...} | null,
 //   "roofline": {...} per step (report_json.hpp),

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "sim/cpu/life_cpu.hpp"
 
 namespace ks::sim {
 
@@ -23,28 +24,35 @@ void for_disc(int w, int h, int cx, int cy, int r, F&& f) {
       if (b.covers(x, y)) f(x, y);
 }
 
-Image life_cells(const SimModel& m, const std::optional<Image>& image, const std::optional<LifePattern>& pattern) {
-  Image cells(m.width, m.height, 1, ElemType::U8);
+// Calls set_alive(x, y) for each live cell of Life's initial state, row by row: the same cells whether they
+// are stored as bytes or as packed words (the random fill draws one number per cell in this order).
+template <class SetAlive>
+void life_start(const SimModel& m, const std::optional<Image>& image, const std::optional<LifePattern>& pattern,
+                SetAlive&& set_alive) {
   if (pattern) {
-    if (pattern->width > m.width || pattern->height > m.height)
-      throw_usage(fmt::format("the pattern '{}' is {}x{} cells, larger than the {}x{} grid", pattern->name,
-                              pattern->width, pattern->height, m.width, m.height),
-                  fmt::format("use --size {}x{} or larger", std::max(pattern->width, m.width),
-                              std::max(pattern->height, m.height)));
+    check_pattern_fits(*pattern, m.width, m.height);
     const int x0 = (m.width - pattern->width) / 2, y0 = (m.height - pattern->height) / 2;
     for (int y = 0; y < pattern->height; ++y)
       for (int x = 0; x < pattern->width; ++x)
-        if (pattern->alive(x, y)) cells.row<std::uint8_t>(y0 + y)[x0 + x] = kAlive;
-    return cells;
+        if (pattern->alive(x, y)) set_alive(x0 + x, y0 + y);
+    return;
   }
   if (image) {
     const Image lum = luminance(*image);
     for (int y = 0; y < m.height; ++y)
-      for (int x = 0; x < m.width; ++x) cells.row<std::uint8_t>(y)[x] = lum.row<float>(y)[x] >= 0.5f ? kAlive : 0;
-    return cells;
+      for (int x = 0; x < m.width; ++x)
+        if (lum.row<float>(y)[x] >= 0.5f) set_alive(x, y);
+    return;
   }
   std::mt19937 rng(m.life.seed);
-  for (auto& c : cells.elements<std::uint8_t>()) c = uniform01(rng) < m.life.density ? kAlive : 0;
+  for (int y = 0; y < m.height; ++y)
+    for (int x = 0; x < m.width; ++x)
+      if (uniform01(rng) < m.life.density) set_alive(x, y);
+}
+
+Image life_cells(const SimModel& m, const std::optional<Image>& image, const std::optional<LifePattern>& pattern) {
+  Image cells(m.width, m.height, 1, ElemType::U8);
+  life_start(m, image, pattern, [&](int x, int y) { cells.row<std::uint8_t>(y)[x] = kAlive; });
   return cells;
 }
 
@@ -87,6 +95,25 @@ Fields grayscott_fields(const SimModel& m, const std::optional<Image>& image) {
 }
 
 }  // namespace
+
+void check_pattern_fits(const LifePattern& pattern, int width, int height) {
+  if (pattern.width > width || pattern.height > height)
+    throw_usage(fmt::format("the pattern '{}' is {}x{} cells, larger than the {}x{} grid", pattern.name,
+                            pattern.width, pattern.height, width, height),
+                fmt::format("use --size {}x{} or larger", std::max(pattern.width, width),
+                            std::max(pattern.height, height)));
+}
+
+cpu::LifeWords initial_life_words(const SimModel& model, const std::optional<Image>& image,
+                                  const std::optional<LifePattern>& pattern) {
+  if (model.kind != SimKind::Life) throw Error(ErrorKind::Internal, "initial_life_words: not a Life model");
+  if (image && (image->width() != model.width || image->height() != model.height))
+    throw Error(ErrorKind::Internal, "initial_life_words: the image does not have the grid's size");
+  cpu::LifeWords words = cpu::empty_life_words(model.width, model.height);
+  life_start(model, image, pattern,
+             [&](int x, int y) { words.row(y)[x / 64] |= std::uint64_t(1) << (x % 64); });
+  return words;
+}
 
 Image luminance(const Image& image) {
   if (image.empty()) throw_usage("the image is empty", "give an image with at least one pixel");

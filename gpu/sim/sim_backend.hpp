@@ -12,6 +12,7 @@
 #include "core/kernel_counters.hpp"
 #include "core/launch_shape.hpp"
 #include "core/occupancy.hpp"
+#include "sim/density_view.hpp"
 #include "sim/sim_params.hpp"
 
 namespace ks {
@@ -20,6 +21,10 @@ class CudaContext;
 }  // namespace ks
 
 namespace ks::sim {
+
+namespace cpu {
+struct LifeWords;
+}
 
 // A state on the host, one image per field: Life {cells: u8, 0 dead, 255 alive}, heat {u: f32},
 // Gray-Scott {u: f32, v: f32}; all width x height, 1 channel.
@@ -49,6 +54,9 @@ class SimBackend {
   virtual ~SimBackend() = default;
 
   virtual void load(const Fields& state) = 0;
+  // Life variants that keep packed words (stores_life_words): the state as packed words, with no byte per cell
+  // on the way (a 65536 x 65536 grid is 537 MB of words, 4.3 GB of bytes). Others: an Internal Error.
+  virtual void load_words(const cpu::LifeWords& words);
   // Steps from now on run under `model`'s rule, border, coefficients and boundary; its kind and grid are the
   // backend's own. The state stays as it is. Throws (changing nothing) when the variant cannot run the model,
   // e.g. a CUDA block the other kernel instance of a Life border cannot run.
@@ -58,6 +66,9 @@ class SimBackend {
   virtual Fields read() = 0;
   virtual void paint(const Brush& brush) = 0;
   virtual long long population() = 0;  // Life: live cells
+  // Life: the fraction of live cells under each pixel of the window (sim/density_view.hpp), computed where the
+  // state is. This default reads the state as bytes (read()), which only grids a byte per cell holds need.
+  virtual Image density_view(const DensityWindow& window, ThreadPool& pool);
   virtual double total() = 0;          // heat: sum of u; Gray-Scott: sum of v
   // The state as this variant stores it, for the cost model (a bit-packed grid is width/8 bytes wide).
   virtual ImageShape stored_shape() const = 0;

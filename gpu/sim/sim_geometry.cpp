@@ -32,6 +32,11 @@ SimGeometry sim_geometry(const std::string& kernel_id, const std::string& varian
     g.why_not =
         "the bitpacked variant packs 64 cells into each word a thread computes: the overlay draws the "
         "naive and tiled variants, whose threads own one cell each";
+  else if (variant == "multistep")
+    g.why_not =
+        "the multistep variant gives each warp a tile of 30 words (960 cells) x 64 rows plus a halo it "
+        "recomputes, for several generations per pass: the overlay draws the naive and tiled variants, whose "
+        "threads own one cell each";
   else
     g.why_not = kCpuHasNoBlocks;
   return g;

@@ -90,7 +90,10 @@ KernelSpec life_spec() {
               choice_param("border", {"torus", "dead"}, "torus",
                            "torus: the grid wraps around at its edges; dead: cells outside the grid are dead"),
               float_param("density", 0, 1, "0.3", "Random initial state: probability that a cell is alive"),
-              int_param("seed", 0, 4294967295.0, "1", "Seed of the random initial state (same seed, same state)")};
+              int_param("seed", 0, 4294967295.0, "1", "Seed of the random initial state (same seed, same state)"),
+              choice_param("steps_per_pass", {"1", "2", "4", "8"}, "8",
+                           "The multistep variant's generations per pass over the grid (temporal blocking); the "
+                           "other variants run one per pass")};
   k.variants = {cpu_variant("gpu/sim/cpu/life_cpu.cpp", "void life_step("),
                 {"cpu_bitpacked", Backend::Cpu,
                  "CPU, 64 cells per 64-bit word: neighbour counts by a bit-sliced adder, the rule by a multiplexer "
@@ -104,7 +107,13 @@ KernelSpec life_spec() {
                 {"bitpacked", Backend::Cuda,
                  "64 cells per 64-bit word: each thread walks down a column of words, adds the rows bit-sliced "
                  "(full adders on 64 lanes) and applies the rule by a multiplexer tree; 1 bit of traffic per cell",
-                 {{"gpu/sim/cuda/life_bitpacked.cu", "life_bitpacked_kernel("}}}};
+                 {{"gpu/sim/cuda/life_bitpacked.cu", "life_bitpacked_kernel("}}},
+                {"multistep", Backend::Cuda,
+                 "Temporal blocking: steps_per_pass generations per pass over the bit-packed grid. Each warp holds "
+                 "a tile plus a halo of that many cells in registers (32-bit words, neighbour bits by warp "
+                 "shuffles), steps it there and writes the exact middle: memory traffic per generation falls by "
+                 "the pass length, paid for by recomputing the halo",
+                 {{"gpu/sim/cuda/life_multistep.cu", "life_multistep_kernel("}}}};
   k.types = {ElemType::U8};
   k.channels = {1};
   k.cost = state_cost(20);  // 8 additions, the rule, the write

@@ -77,32 +77,42 @@ KS_HD std::uint8_t life_cell_next(std::uint8_t cell, int total, const LifeTable&
   return ((t.next[alive] >> total) & 1) ? kAlive : 0;
 }
 
-// Bit-packed Life: 64 cells per 64-bit word, bit j of word w in a row is cell 64*w + j. The rule is applied to
-// 64 cells at once with a bit-sliced adder and a multiplexer tree over the bits of the total; the masks below
-// are the rule table spread to all-ones / all-zeros words, so the tree needs no branches and no table lookups.
+// Bit-packed Life: 64 cells per 64-bit word, bit j of word w in a row is cell 64*w + j (so, little-endian, bit j
+// of 32-bit word m is cell 32*m + j). The rule is applied to 64 cells at once with a bit-sliced adder and a
+// multiplexer tree over the bits of the total; the masks below are the rule table spread to all-ones / all-zeros words, so the tree needs no branches and no table lookups.
 struct LifeMasks {
   std::uint64_t low[16];   // [cell * 8 + total] for totals 0..7
   std::uint64_t high[4];   // [cell * 2 + total - 8] for totals 8 and 9
 };
 
-// Bits of `b` where sel is set, bits of `a` elsewhere.
-KS_HD std::uint64_t mux(std::uint64_t sel, std::uint64_t a, std::uint64_t b) { return (a & ~sel) | (b & sel); }
+// The word arithmetic below is written for any unsigned word: 64-bit words in the one-step kernels and on the
+// CPU, 32-bit words in the multistep kernel (whose warps exchange neighbour bits by 32-bit shuffles).
 
-// Sum of three words bit by bit (a full adder on 64 lanes): bit 0 of each lane's sum in s0, bit 1 in s1.
-KS_HD void add3(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t& s0, std::uint64_t& s1) {
-  const std::uint64_t ab = a ^ b;
+// Bits of `b` where sel is set, bits of `a` elsewhere.
+template <class Word>
+KS_HD Word mux(Word sel, Word a, Word b) {
+  return (a & ~sel) | (b & sel);
+}
+
+// Sum of three words bit by bit (a full adder on one lane per bit): bit 0 of each lane's sum in s0, bit 1 in s1.
+template <class Word>
+KS_HD void add3(Word a, Word b, Word c, Word& s0, Word& s1) {
+  const Word ab = a ^ b;
   s0 = ab ^ c;
   s1 = (a & b) | (c & ab);
 }
 
 // The horizontal 3-sum of a row at word `c`: each cell plus its west and east neighbours. `west_in` is the bit
 // that enters at bit 0 from the west, `east_in` the bits that enter from the east, already at their positions.
-struct RowSum {
-  std::uint64_t s0, s1;
+template <class Word>
+struct RowSumOf {
+  Word s0, s1;
 };
-KS_HD RowSum row_sum(std::uint64_t c, std::uint64_t west_in, std::uint64_t east_in) {
-  RowSum r;
-  add3((c << 1) | west_in, c, (c >> 1) | east_in, r.s0, r.s1);
+using RowSum = RowSumOf<std::uint64_t>;
+template <class Word>
+KS_HD RowSumOf<Word> row_sum(Word c, Word west_in, Word east_in) {
+  RowSumOf<Word> r;
+  add3<Word>((c << 1) | west_in, c, (c >> 1) | east_in, r.s0, r.s1);
   return r;
 }
 
@@ -119,28 +129,47 @@ KS_HD std::uint64_t east_bits(std::uint64_t right_word, bool last, bool torus, i
   return torus ? (right_word & 1u) << last_bit : 0u;
 }
 
-// Next state of the 64 cells of `cell` from the row sums above, at and below it.
-KS_HD std::uint64_t life_word_next(std::uint64_t cell, const RowSum& above, const RowSum& mid, const RowSum& below,
-                                   const LifeMasks& m) {
-  // Column of three 2-bit numbers -> total 0..9 in four bit planes t0..t3.
-  std::uint64_t t0, k0, p, q;
-  add3(above.s0, mid.s0, below.s0, t0, k0);  // weight 1 -> t0, carry k0 of weight 2
-  add3(above.s1, mid.s1, below.s1, p, q);    // weight 2 -> p, carry q of weight 4
-  const std::uint64_t t1 = p ^ k0;
-  const std::uint64_t k1 = p & k0;           // weight 4
-  const std::uint64_t t2 = q ^ k1;
-  const std::uint64_t t3 = q & k1;           // weight 8: totals 8 and 9 (then t1 = t2 = 0)
+// The 3x3 totals (0..9) of a word's cells in four bit planes, from the row sums above, at and below it.
+template <class Word>
+struct TotalPlanes {
+  Word t0, t1, t2, t3;  // weights 1, 2, 4, 8; t3 only for totals 8 and 9 (then t1 = t2 = 0)
+};
+template <class Word>
+KS_HD TotalPlanes<Word> column_total(const RowSumOf<Word>& above, const RowSumOf<Word>& mid,
+                                     const RowSumOf<Word>& below) {
+  Word t0, k0, p, q;
+  add3<Word>(above.s0, mid.s0, below.s0, t0, k0);  // weight 1 -> t0, carry k0 of weight 2
+  add3<Word>(above.s1, mid.s1, below.s1, p, q);    // weight 2 -> p, carry q of weight 4
+  const Word k1 = p & k0;                          // weight 4
+  return {t0, p ^ k0, q ^ k1, q & k1};
+}
+
+// Next state of the cells of `cell` from the row sums above, at and below it.
+template <class Word>
+KS_HD Word life_word_next(Word cell, const RowSumOf<Word>& above, const RowSumOf<Word>& mid,
+                          const RowSumOf<Word>& below, const LifeMasks& m) {
+  const TotalPlanes<Word> t = column_total(above, mid, below);
   // Totals 0..7: the tree over t0, t1, t2 for each cell state.
-  std::uint64_t a[8];
+  Word a[8];
 #if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
-  for (int i = 0; i < 8; ++i) a[i] = mux(t0, m.low[2 * i], m.low[2 * i + 1]);
-  const std::uint64_t b0 = mux(t1, a[0], a[1]), b1 = mux(t1, a[2], a[3]);
-  const std::uint64_t b2 = mux(t1, a[4], a[5]), b3 = mux(t1, a[6], a[7]);
-  const std::uint64_t low = mux(cell, mux(t2, b0, b1), mux(t2, b2, b3));
-  const std::uint64_t high = mux(cell, mux(t0, m.high[0], m.high[1]), mux(t0, m.high[2], m.high[3]));
-  return mux(t3, low, high);
+  for (int i = 0; i < 8; ++i) a[i] = mux<Word>(t.t0, Word(m.low[2 * i]), Word(m.low[2 * i + 1]));
+  const Word b0 = mux(t.t1, a[0], a[1]), b1 = mux(t.t1, a[2], a[3]);
+  const Word b2 = mux(t.t1, a[4], a[5]), b3 = mux(t.t1, a[6], a[7]);
+  const Word low = mux(cell, mux(t.t2, b0, b1), mux(t.t2, b2, b3));
+  const Word high = mux(cell, mux<Word>(t.t0, Word(m.high[0]), Word(m.high[1])),
+                        mux<Word>(t.t0, Word(m.high[2]), Word(m.high[3])));
+  return mux(t.t3, low, high);
+}
+
+// The same for Conway's rule B3/S23 alone, in a few operations: with the total counting the cell itself, a cell
+// lives next when the total is 3, or 4 and it is alive. Totals 8 and 9 have t1 = t2 = 0, so t3 is not needed.
+template <class Word>
+KS_HD Word conway_word_next(Word cell, const RowSumOf<Word>& above, const RowSumOf<Word>& mid,
+                            const RowSumOf<Word>& below) {
+  const TotalPlanes<Word> t = column_total(above, mid, below);
+  return (t.t0 & t.t1 & ~t.t2) | (cell & ~(t.t0 | t.t1) & t.t2);
 }
 
 // The valid bits of a row's last word.

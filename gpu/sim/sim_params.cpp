@@ -58,6 +58,7 @@ LifeParams life_params(const ParamSet& p) {
   l.torus = p.get_choice("border") == "torus";
   l.density = p.get_float("density");
   l.seed = std::uint32_t(p.get_int("seed"));
+  l.steps_per_pass = std::stoi(p.get_choice("steps_per_pass"));  // the choices are the kernel's instances
   return l;
 }
 

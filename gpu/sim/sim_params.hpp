@@ -29,6 +29,7 @@ struct LifeParams {
   bool torus = true;   // false: cells outside the grid are dead
   double density = 0;  // random fill: probability of a live cell
   std::uint32_t seed = 0;
+  int steps_per_pass = 8;  // the multistep variant's generations per pass (temporal blocking); others: unused
 };
 
 struct HeatParams {

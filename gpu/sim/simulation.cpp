@@ -5,8 +5,10 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/host_memory.hpp"
 #include "core/runtime.hpp"
 #include "registry/registry.hpp"
+#include "sim/cpu/life_cpu.hpp"
 #include "sim/cuda/sim_cuda.hpp"
 #include "sim/initial_state.hpp"
 #include "sim/sim_backend.hpp"
@@ -15,10 +17,7 @@ namespace ks {
 
 namespace {
 
-// Large enough for any display, small enough that width * height cells and their indices stay well inside
-// 32-bit grid arithmetic on the device.
-constexpr int kMaxSide = 65536;
-constexpr long long kMaxCells = 1LL << 30;
+constexpr int kMaxSide = sim::kMaxGridSide;  // brush radii too
 
 const KernelSpec& simulation_spec(const std::string& kernel) {
   const KernelSpec& spec = KernelRegistry::builtin().get(kernel);
@@ -67,11 +66,19 @@ std::vector<std::string> param_names(const ParamSet& params) {
   return names;
 }
 
-void check_grid_size(int w, int h) {
-  if (w < 1 || h < 1) throw_usage(fmt::format("the grid {}x{} has no cells", w, h), "give --size WxH, e.g. 512x512");
-  if (w > kMaxSide || h > kMaxSide || 1LL * w * h > kMaxCells)
-    throw_usage(fmt::format("the grid {}x{} is too large", w, h),
-                fmt::format("use at most {} cells per side and {} cells in all", kMaxSide, kMaxCells));
+// The grid a request asks for: the image's size, --size, or the default.
+std::pair<int, int> grid_size_of(const SimulationRequest& request, const SimulationStart& start) {
+  int w = request.width, h = request.height;
+  if (start.image) {
+    if (start.image->empty()) throw_usage("the image is empty", "give an image with at least one pixel");
+    const int iw = start.image->width(), ih = start.image->height();
+    if ((w || h) && (w != iw || h != ih))
+      throw_usage(fmt::format("the grid size {}x{} differs from the image's {}x{}", w, h, iw, ih),
+                  "drop --size: a grid started from an image has the image's size");
+    return {iw, ih};
+  }
+  if (!w && !h) return {kDefaultSimSize, kDefaultSimSize};
+  return {w, h};
 }
 
 }  // namespace
@@ -97,21 +104,20 @@ Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationSt
     throw_usage(fmt::format("patterns are Life patterns; '{}' starts from an image or its parameters", spec.id));
   if (start.pattern) pattern_rule_ = start.pattern->rule;
   take_pattern_rule(request_.params, pattern_rule_);
-  int w = request_.width, h = request_.height;
-  if (start.image) {
-    if (start.image->empty()) throw_usage("the image is empty", "give an image with at least one pixel");
-    const int iw = start.image->width(), ih = start.image->height();
-    if ((w || h) && (w != iw || h != ih))
-      throw_usage(fmt::format("the grid size {}x{} differs from the image's {}x{}", w, h, iw, ih),
-                  "drop --size: a grid started from an image has the image's size");
-    w = iw, h = ih;
-  } else if (!w && !h) {
-    w = h = kDefaultSimSize;
+  const auto [w, h] = grid_size_of(request_, start);
+  const sim::SimKind kind = sim::sim_kind_of(spec.id);
+  // Your own backend takes the state as bytes or floats, as the byte variants do.
+  sim::check_grid_size(kind, request_.own_backend ? std::string("yours") : variant_, w, h);
+  if (!request_.own_backend) {
+    const sim::SimMemoryNeed need = sim::simulation_memory(kind, variant_, request_.backend, w, h);
+    sim::require_memory(fmt::format("{} {} on a {}x{} grid", spec.id, variant_, w, h), need.host_bytes,
+                        available_host_memory(), "host", need.host_detail, "", "use a smaller --size");
   }
-  check_grid_size(w, h);
+  if (start.pattern) sim::check_pattern_fits(*start.pattern, w, h);
   model_ = std::make_unique<sim::SimModel>(make_model(spec, request_.params, w, h));
-  initial_ = sim::initial_fields(*model_, start.image, start.pattern);
 
+  // The backend before the initial state: the CUDA one checks the block and the device's free memory, which
+  // should refuse before a 65536 x 65536 random fill spends its seconds.
   if (request_.own_backend) {
     backend_ = request_.own_backend(*model_);
   } else if (request_.backend == Backend::Cpu) {
@@ -120,7 +126,27 @@ Simulation::Simulation(Runtime& runtime, SimulationRequest request, SimulationSt
     backend_ = sim::cuda::make_cuda_backend(runtime_.cuda(), *model_, variant_,
                                             request_.block.value_or(BlockShape{32, 8}));
   }
-  backend_->load(initial_);
+  if (kind == sim::SimKind::Life && !request_.own_backend && sim::stores_life_words(variant_))
+    initial_words_ =
+        std::make_unique<sim::cpu::LifeWords>(sim::initial_life_words(*model_, start.image, start.pattern));
+  else
+    initial_ = sim::initial_fields(*model_, start.image, start.pattern);
+  load_initial_state();
+}
+
+void Simulation::load_initial_state() {
+  if (initial_words_) backend_->load_words(*initial_words_);
+  else backend_->load(initial_);
+}
+
+sim::SimMemoryNeed Simulation::memory_needed(const SimulationRequest& request, const SimulationStart& start) {
+  const KernelSpec& spec = simulation_spec(request.kernel);
+  const std::string variant =
+      request.own_backend ? std::string("yours") : checked_variant(spec, request.backend, request.variant);
+  const auto [w, h] = grid_size_of(request, start);
+  const sim::SimKind kind = sim::sim_kind_of(spec.id);
+  sim::check_grid_size(kind, variant, w, h);
+  return sim::simulation_memory(kind, variant, request.backend, w, h);
 }
 
 Simulation::~Simulation() = default;
@@ -140,7 +166,7 @@ void Simulation::step(long long n) {
 }
 
 void Simulation::reset() {
-  backend_->load(initial_);
+  load_initial_state();
   generation_ = 0;
 }
 
@@ -202,6 +228,13 @@ double Simulation::total() {
   return backend_->total();
 }
 
+Image Simulation::density_view(const sim::DensityWindow& window) {
+  if (model_->kind != sim::SimKind::Life)
+    throw_usage(fmt::format("'{}' has no density view; only life has", request_.kernel), "use image()");
+  sim::check_density_window(window);
+  return backend_->density_view(window, runtime_.pool());
+}
+
 SimulationStats Simulation::stats() {
   SimulationStats s;
   s.generation = generation_;
@@ -228,8 +261,12 @@ SimulationReport Simulation::report() {
   r.first_launch_ms = first_step_ms_;
   const CostModel cost = spec.cost(backend_->stored_shape(), request_.params);
   r.bytes_per_step = cost.bytes;
+  // multistep reads and writes the state once per pass of steps_per_pass generations (its halo rows and words
+  // are re-read mostly from the L2): the traffic of a generation is a pass's over the generations it runs.
+  if (variant_ == "multistep") r.bytes_per_step /= std::uint64_t(model_->life.steps_per_pass);
   if (r.step_time.median_ms > 0) {
     r.steps_per_second = 1000.0 / r.step_time.median_ms;
+    r.cell_updates_per_second = double(model_->width) * double(model_->height) * r.steps_per_second;
     r.gbps = double(r.bytes_per_step) / (r.step_time.median_ms * 1e6);
   }
   r.copy_bandwidth_gbps = backend_->copy_bandwidth_gbps();
@@ -241,7 +278,7 @@ SimulationReport Simulation::report() {
   ImageShape cells = backend_->stored_shape();
   cells.width = model_->width;
   cells.height = model_->height;
-  r.roofline = roofline_figures(spec.cost(cells, request_.params).operations, cost.bytes,
+  r.roofline = roofline_figures(spec.cost(cells, request_.params).operations, r.bytes_per_step,
                                 r.step_time.median_ms, runtime_.peaks(request_.backend));
   if (counters_) {
     r.counters = counters_->counters;

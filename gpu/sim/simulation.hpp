@@ -27,7 +27,9 @@
 #include "core/timing.hpp"
 #include "registry/kernel_spec.hpp"
 #include "registry/params.hpp"
+#include "sim/density_view.hpp"
 #include "sim/rle.hpp"
+#include "sim/sim_memory.hpp"
 
 namespace ks {
 
@@ -35,6 +37,9 @@ class Runtime;
 namespace sim {
 class SimBackend;
 struct SimModel;
+namespace cpu {
+struct LifeWords;
+}
 }  // namespace sim
 
 struct SimulationRequest {
@@ -89,7 +94,10 @@ struct SimulationReport {
   // steps hides it. None before a step.
   std::optional<double> first_launch_ms;
   double steps_per_second = 0;       // 1000 / median step time
-  std::uint64_t bytes_per_step = 0;  // one read and one write of the state as the variant stores it
+  double cell_updates_per_second = 0;  // width * height * steps_per_second
+  // One read and one write of the state as the variant stores it (multistep: of a pass, over the generations it
+  // runs).
+  std::uint64_t bytes_per_step = 0;
   double gbps = 0;                   // bytes_per_step / median step time
   double copy_bandwidth_gbps = 0;    // measured device copy bandwidth; 0 on the CPU backend
   double percent_of_copy = 0;        // 0 on the CPU backend
@@ -153,6 +161,10 @@ class Simulation {
   void paint(int x, int y, int radius, double value);
 
   long long population();  // life only (usage Error otherwise); counted where the state is
+  // Life only: f32, each pixel the fraction of live cells in its square of the window (sim/density_view.hpp),
+  // computed where the state is (a kernel on the CUDA backend), so that a 65536 x 65536 world is shown zoomed out
+  // without copying its cells. Usage Error for a window check_density_window refuses.
+  Image density_view(const sim::DensityWindow& window);
   double total();          // heat: total heat; grayscott: sum of v; usage Error for life
   SimulationStats stats();
 
@@ -166,13 +178,21 @@ class Simulation {
 
   // The variant a request gets when it names none.
   static std::string default_variant(const KernelSpec& spec, Backend backend);
+  // The memory the constructor would take for `request` (its variant, grid size and backend checked as the
+  // constructor checks them), for a front end to show before it starts: a 65536 x 65536 Life world is 537 MB of
+  // packed words per copy. The constructor refuses (usage Error) when the host lacks it, the CUDA backend when the
+  // device does, before allocating.
+  static sim::SimMemoryNeed memory_needed(const SimulationRequest& request, const SimulationStart& start = {});
 
  private:
   Runtime& runtime_;
   SimulationRequest request_;
   std::string variant_;
   std::unique_ptr<sim::SimModel> model_;
-  std::vector<Image> initial_;
+  void load_initial_state();
+
+  std::vector<Image> initial_;                          // the start, or (packed Life) empty and:
+  std::unique_ptr<sim::cpu::LifeWords> initial_words_;  // the start as packed words
   std::optional<std::string> pattern_rule_;  // the rule the start pattern's file names, if any
   std::unique_ptr<sim::SimBackend> backend_;
   long long generation_ = 0;

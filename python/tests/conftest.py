@@ -97,7 +97,8 @@ def read_json(path):
 
 # The parts of a report that depend on the moment it ran (times, rates and the peaks measured by each process).
 TIMING_KEYS = {"timings_ms", "gbps", "percent_of_copy", "copy_bandwidth_gbps", "roofline", "timing", "compile_ms",
-               "kernel_ms", "steps_per_second", "gflops", "upload_gbps", "download_gbps", "giga_comparisons_per_s",
+               "kernel_ms", "steps_per_second", "cell_updates_per_second", "gflops", "upload_gbps", "download_gbps",
+               "giga_comparisons_per_s",
                "timeline", "overlap", "time_s", "time_to_best_s", "elapsed_s", "wall_s", "seconds",
                # the first launch's time, and the Why findings, whose sentences carry the run's measured rates
                "first_launch_ms", "why"}

@@ -273,5 +273,33 @@ TEST(CliSim, CtrlCStopsBetweenChunksKeepingOnlyCompleteFrames) {
   }
 }
 
+// Issue 27: the memory a run takes is printed before it starts, the report gives cell updates per second, and a
+// 65536 x 65536 world is refused by the byte variant (the CPU default) before any memory is taken, naming the
+// packed variants that hold it.
+TEST(CliSim, PrintsTheMemoryBeforeStartingAndTheCellUpdatesPerSecond) {
+  TempDir dir;
+  CliResult r = sim({"life", "--steps", "4", "--size", "130x70", "--backend", "cpu", "--variant", "cpu_bitpacked",
+                     "--json", "r.json"},
+                    dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // 130 cells a row = 3 words = 24 bytes, 70 rows: 1680 bytes a copy, three copies on the CPU.
+  EXPECT_NE(r.out.find("memory: 5.04 kB of host memory (initial state 1.68 kB, 2 state buffers 3.36 kB)"),
+            std::string::npos)
+      << r.out;
+  EXPECT_LT(r.out.find("memory:"), r.out.find("median ms")) << r.out;
+  EXPECT_NE(r.out.find("cell updates/s:"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(read_file(dir / "r.json"));
+  EXPECT_NEAR(j.at("cell_updates_per_second").get<double>(), 130.0 * 70 * j.at("steps_per_second").get<double>(),
+              1e-6 * j.at("cell_updates_per_second").get<double>());
+}
+
+TEST(CliSim, ARefusedWorldNamesThePackedVariants) {
+  TempDir dir;
+  CliResult r = sim({"life", "--steps", "1", "--size", "65536x65536", "--backend", "cpu"}, dir);
+  EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("cpu_bitpacked"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out.find("memory:"), std::string::npos) << "refused before the estimate: " << r.out;
+}
+
 }  // namespace
 }  // namespace ks::test

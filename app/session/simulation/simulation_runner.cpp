@@ -9,6 +9,7 @@
 
 #include "report/sim_frames.hpp"
 #include "report/sim_report.hpp"
+#include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
 #include "io/gif_writer.hpp"
@@ -16,6 +17,7 @@
 #include "session/display_frame.hpp"
 #include "session/exports.hpp"
 #include "session/worker.hpp"
+#include "sim/sim_memory.hpp"
 
 namespace ks::app {
 
@@ -83,6 +85,18 @@ void capture_state(Simulation& sim, SimulationRunner::Capture& c) {
   sim.clear_timings();  // the runner keeps the recent ones; the simulation's own list would only grow
 }
 
+// The viewport draws the state cell by cell (a texture of a byte or a float a cell): a world larger than a byte
+// grid (a packed Life world of up to 65536 x 65536) runs from the CLI, which shows its memory and speed, until the
+// viewport draws such a world through Simulation::density_view.
+void refuse_worlds_the_viewport_cannot_show(int width, int height) {
+  if (1LL * width * height <= sim::kMaxByteGridCells) return;
+  throw_usage(fmt::format("the app shows at most {} cells, cell by cell; a {}x{} world has {}", sim::kMaxByteGridCells,
+                          width, height, 1LL * width * height),
+              fmt::format("run it from the CLI: kernelscope-cli sim life --size {}x{} --backend cuda --variant "
+                          "multistep --steps N",
+                          width, height));
+}
+
 // A (re)start under `setup`: from the state of `old` (carried over as an image), or from the setup's start
 // when there is none.
 SimulationRunner::Capture start_simulation(Engine& engine, const SimulationSetup& setup,
@@ -94,6 +108,8 @@ SimulationRunner::Capture start_simulation(Engine& engine, const SimulationSetup
   SimulationStart start = old ? SimulationStart{.image = old->image()} : start_of(setup);
   c.carried_generations = old ? old->generation() : 0;
   SimulationRequest request = request_of(setup);
+  refuse_worlds_the_viewport_cannot_show(start.image ? start.image->width() : request.width,
+                                         start.image ? start.image->height() : request.height);
   if (setup.user) attach_user_step(request, engine, app_gpu, setup, user_worker, &c.user_backend);
   c.sim = std::make_shared<Simulation>(engine, std::move(request), std::move(start));
   if (c.fresh) c.picture = app::suggested_picture(setup.kernel, c.sim->image(), setup.params);

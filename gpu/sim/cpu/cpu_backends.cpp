@@ -21,6 +21,12 @@ DeviceImageRef SimBackend::device_image() {
 std::vector<DeviceImageRef> SimBackend::device_fields() {
   throw_usage("this simulation runs on the CPU: its state is not on a GPU", "use --backend cuda");
 }
+void SimBackend::load_words(const cpu::LifeWords&) {
+  throw Error(ErrorKind::Internal, "load_words: this backend keeps no packed Life words");
+}
+Image SimBackend::density_view(const DensityWindow& window, ThreadPool& pool) {
+  return cpu::density_view(cpu::pack_life(read().front()), window, pool);
+}
 CounterReading SimBackend::read_counters() {
   return {std::nullopt, counters_on_cpu_message("this simulation")};
 }
@@ -94,22 +100,18 @@ class LifeBitsBackend final : public CpuBackend {
     torus_ = m.life.torus;
     masks_ = life_masks(m.life.rule);
   }
-  void load(const Fields& s) override {
-    words_ = cpu::pack_life(s[0]);
-    next_ = words_;
+  void load(const Fields& s) override { load_words(cpu::pack_life(s[0])); }
+  void load_words(const cpu::LifeWords& words) override {
+    words_ = words;
+    next_ = words;
   }
   Fields read() override { return {cpu::unpack_life(words_)}; }
-  void paint(const Brush& b) override {
-    Fields f = read();
-    paint_fields(f, SimKind::Life, b);
-    load(f);
-  }
-  long long population() override {
-    long long n = 0;
-    for (std::uint64_t w : words_.data) n += std::popcount(w);
-    return n;
-  }
+  void paint(const Brush& b) override { cpu::paint_life_words(words_, b); }
+  long long population() override { return cpu::count_live(words_); }
   double total() override { return double(population()); }
+  Image density_view(const DensityWindow& window, ThreadPool& pool) override {
+    return cpu::density_view(words_, window, pool);
+  }
   ImageShape stored_shape() const override {
     return {words_.words * 8, words_.height, 1, ElemType::U8};
   }

@@ -1,8 +1,14 @@
 #include "sim/cpu/life_cpu.hpp"
 
-#include <algorithm>
+#include <fmt/format.h>
 
+#include <algorithm>
+#include <bit>
+#include <new>
+
+#include "core/error.hpp"
 #include "core/thread_pool.hpp"
+#include "sim/sim_backend.hpp"
 
 namespace ks::sim::cpu {
 
@@ -48,9 +54,21 @@ void life_step(const Image& in, Image& out, bool torus, const LifeTable& table, 
   });
 }
 
+LifeWords empty_life_words(int width, int height) {
+  LifeWords p{width, height, words_per_row(width), {}};
+  const std::size_t n = std::size_t(p.words) * std::size_t(height);
+  try {
+    p.data.assign(n, 0);
+  } catch (const std::bad_alloc&) {
+    throw Error(ErrorKind::OutOfMemory,
+                fmt::format("could not allocate {} bytes of host memory for a {}x{} Life grid", n * 8, width, height),
+                "use a smaller --size");
+  }
+  return p;
+}
+
 LifeWords pack_life(const Image& cells) {
-  LifeWords p{cells.width(), cells.height(), words_per_row(cells.width()), {}};
-  p.data.assign(std::size_t(p.words) * std::size_t(p.height), 0);
+  LifeWords p = empty_life_words(cells.width(), cells.height());
   for (int y = 0; y < p.height; ++y) {
     const std::uint8_t* src = cells.row<std::uint8_t>(y);
     std::uint64_t* dst = p.row(y);
@@ -111,6 +129,39 @@ void life_step_bits(const LifeWords& in, LifeWords& out, bool torus, const LifeM
       std::swap(mid, below);
     }
   });
+}
+
+long long count_live(const LifeWords& words) {
+  long long n = 0;
+  for (std::uint64_t w : words.data) n += std::popcount(w);
+  return n;
+}
+
+Image density_view(const LifeWords& words, const DensityWindow& window, ThreadPool& pool) {
+  check_density_window(window);
+  Image out(window.width, window.height, 1, ElemType::F32);
+  pool.parallel_for(0, window.height, [&](long long py0, long long py1) {
+    for (long long py = py0; py < py1; ++py)
+      for (int px = 0; px < window.width; ++px) {
+        long long x0, x1, y0, y1;
+        pixel_cells(window.x0, px, window.cells_per_pixel, words.width, x0, x1);
+        pixel_cells(window.y0, int(py), window.cells_per_pixel, words.height, y0, y1);
+        long long live = 0;
+        for (long long y = y0; y < y1 && x0 < x1; ++y) live += count_row_cells(words.row(int(y)), x0, x1);
+        out.row<float>(int(py))[px] = density_of(live, window.cells_per_pixel);
+      }
+  });
+  return out;
+}
+
+void paint_life_words(LifeWords& words, const Brush& b) {
+  for (int y = std::max(0, b.y - b.radius); y <= std::min(words.height - 1, b.y + b.radius); ++y)
+    for (int x = std::max(0, b.x - b.radius); x <= std::min(words.width - 1, b.x + b.radius); ++x)
+      if (b.covers(x, y)) {
+        const std::uint64_t bit = std::uint64_t(1) << (x % 64);
+        std::uint64_t& w = words.row(y)[x / 64];
+        w = b.value != 0 ? w | bit : w & ~bit;
+      }
 }
 
 }  // namespace ks::sim::cpu

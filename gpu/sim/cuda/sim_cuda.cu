@@ -4,6 +4,7 @@
 // and the kernel) is checked before any device memory is taken.
 #include <cuda_runtime.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -13,6 +14,8 @@
 #include "sim/cpu/life_cpu.hpp"
 #include "sim/cuda/sim_cuda.hpp"
 #include "sim/cuda/sim_launch.cuh"
+#include "sim/life_multistep.hpp"
+#include "sim/sim_memory.hpp"
 
 namespace ks::sim::cuda {
 
@@ -23,39 +26,44 @@ namespace kc = ks::cuda;
 // How a variant stores its state.
 enum class Layout { Bytes, Words, Fields };
 
-// Steps run back to back between events; the host waits once per chunk (to read the times), never between
-// steps. Event k+1 of a chunk closes step k and opens step k+1, so the times add up to the chunk's duration.
+// Passes run back to back between events; the host waits once per chunk of passes (to read the times), never
+// between them. Event k+1 of a chunk closes pass k and opens pass k+1, so the times add up to the chunk's
+// duration; a pass of s steps counts as s steps of a sth of its time each.
 class StepTimer {
  public:
   static constexpr int kChunk = 512;
 
+  // launch_pass(left) launches one pass of at most `left` steps and returns the steps it runs.
   template <class F>
-  void run(long long n, cudaStream_t s, F&& launch_one, const std::string& kernel,
+  void run(long long n, cudaStream_t s, F&& launch_pass, const std::string& kernel,
            std::vector<double>& step_ms) {
     if (events_.empty())
       for (int i = 0; i <= kChunk; ++i) events_.push_back(std::make_unique<kc::Event>());
     for (long long done = 0; done < n;) {
-      const int k = int(std::min<long long>(kChunk, n - done));
+      int passes = 0;
       events_[0]->record(s);
-      for (int i = 0; i < k; ++i) {
-        launch_one();
+      for (; passes < kChunk && done < n; ++passes) {
+        const int steps = launch_pass(n - done);
         kc::check_launch(kernel);
-        events_[std::size_t(i) + 1]->record(s);
+        events_[std::size_t(passes) + 1]->record(s);
+        steps_[std::size_t(passes)] = steps;
+        done += steps;
       }
-      kc::check(cudaEventSynchronize(events_[std::size_t(k)]->get()), ("the steps of " + kernel).c_str());
-      for (int i = 0; i < k; ++i) {
+      kc::check(cudaEventSynchronize(events_[std::size_t(passes)]->get()), ("the steps of " + kernel).c_str());
+      for (int i = 0; i < passes; ++i) {
         float ms = 0;
         kc::check(
             cudaEventElapsedTime(&ms, events_[std::size_t(i)]->get(), events_[std::size_t(i) + 1]->get()),
             "cudaEventElapsedTime");
-        step_ms.push_back(double(ms));
+        const int steps = steps_[std::size_t(i)];
+        for (int k = 0; k < steps; ++k) step_ms.push_back(double(ms) / steps);
       }
-      done += k;
     }
   }
 
  private:
   std::vector<std::unique_ptr<kc::Event>> events_;
+  std::array<int, kChunk> steps_{};  // the steps of each pass of the chunk
 };
 
 // The launch of `variant` for the model and how it stores the state; usage Error for names the kernel lacks.
@@ -64,12 +72,17 @@ kc::SimLaunch make_launch(const SimModel& m, const std::string& variant, BlockSh
     if (variant == "naive") return layout = Layout::Bytes, kc::make_life_naive_launch(m, block);
     if (variant == "tiled") return layout = Layout::Bytes, kc::make_life_tiled_launch(m, block);
     if (variant == "bitpacked") return layout = Layout::Words, kc::make_life_bitpacked_launch(m, block);
-    throw_usage("life has no CUDA variant '" + variant + "'", "use naive, tiled or bitpacked");
+    if (variant == "multistep") return layout = Layout::Words, kc::make_life_multistep_launch(m, block);
+    throw_usage("life has no CUDA variant '" + variant + "'", "use naive, tiled, bitpacked or multistep");
   }
   layout = Layout::Fields;
   if (variant == "naive") return kc::make_field_naive_launch(m, block);
   if (variant == "strip") return kc::make_field_strip_launch(m, block);
   throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive or strip");
+}
+
+const char* kind_name(SimKind kind) {
+  return kind == SimKind::Life ? "life" : kind == SimKind::Heat ? "heat" : "grayscott";
 }
 
 using Planes = kc::Planes;
@@ -103,13 +116,14 @@ class CudaBackend final : public SimBackend {
   }
 
   void load(const Fields& s) override {
-    if (layout_ == Layout::Words) {
-      const cpu::LifeWords words = cpu::pack_life(s[0]);
-      upload(*state_[cur_][0], words.data.data(), row_bytes_);
-    } else {
-      for (int f = 0; f < fields_; ++f)
-        upload(*state_[cur_][std::size_t(f)], s[std::size_t(f)].data(), row_bytes_);
-    }
+    if (layout_ == Layout::Words) return load_words(cpu::pack_life(s[0]));
+    for (int f = 0; f < fields_; ++f) upload(*state_[cur_][std::size_t(f)], s[std::size_t(f)].data(), row_bytes_);
+    kc::check(cudaStreamSynchronize(stream()), "waiting for the upload of the state");
+  }
+
+  void load_words(const cpu::LifeWords& words) override {
+    if (layout_ != Layout::Words) throw Error(ErrorKind::Internal, "load_words: this variant keeps bytes");
+    upload(*state_[cur_][0], words.data.data(), row_bytes_);
     kc::check(cudaStreamSynchronize(stream()), "waiting for the upload of the state");
   }
 
@@ -128,9 +142,16 @@ class CudaBackend final : public SimBackend {
   void step(long long n, std::vector<double>& step_ms) override {
     timer_.run(
         n, stream(),
-        [&] {
-          launch_.run(stream(), planes(cur_), planes(1 - cur_));
+        [&](long long left) {
+          int steps = 1;
+          if (launch_.run_steps) {
+            steps = multistep_pass(left, launch_.steps_per_pass);
+            launch_.run_steps(stream(), planes(cur_), planes(1 - cur_), steps);
+          } else {
+            launch_.run(stream(), planes(cur_), planes(1 - cur_));
+          }
           cur_ = 1 - cur_;
+          return steps;
         },
         launch_.shape.name, step_ms);
   }
@@ -179,6 +200,22 @@ class CudaBackend final : public SimBackend {
     if (layout_ == Layout::Words)
       return kc::count_live_words(plane(0), words_per_row(m_.width), m_.height, scratch_.get(), stream());
     throw Error(ErrorKind::Internal, "population of a field");
+  }
+  Image density_view(const DensityWindow& window, ThreadPool& pool) override {
+    if (layout_ != Layout::Words) return SimBackend::density_view(window, pool);
+    if (!density_ || density_->row_bytes() != std::size_t(window.width) * sizeof(float) ||
+        density_->rows() != std::size_t(window.height))
+      density_ = std::make_shared<kc::DeviceImage>(std::size_t(window.width) * sizeof(float),
+                                                   std::size_t(window.height));
+    kc::density_view_words(plane(0), m_.width, m_.height, window, Plane{density_->data(), density_->pitch()},
+                           stream());
+    Image out(window.width, window.height, 1, ElemType::F32);
+    kc::check(cudaMemcpy2DAsync(out.data(), out.shape().row_bytes(), density_->data(), density_->pitch(),
+                                out.shape().row_bytes(), std::size_t(window.height), cudaMemcpyDeviceToHost,
+                                stream()),
+              "cudaMemcpy2DAsync (density view to the host)");
+    kc::check(cudaStreamSynchronize(stream()), "waiting for the density view");
+    return out;
   }
   double total() override {
     if (layout_ != Layout::Fields) return double(population());
@@ -266,6 +303,7 @@ class CudaBackend final : public SimBackend {
   std::vector<std::shared_ptr<kc::DeviceImage>> state_[2];
   int cur_ = 0;
   std::shared_ptr<kc::DeviceImage> display_;               // bit-packed Life unpacked for the display
+  std::shared_ptr<kc::DeviceImage> density_;               // the last density view's pixels, kept for the next
   kc::DeviceBuffer scratch_{8, "the population counter"};  // device result of population() and total()
   StepTimer timer_;
 };
@@ -281,6 +319,14 @@ std::unique_ptr<SimBackend> make_cuda_backend(CudaContext& ctx, const SimModel& 
   // Validates the block against the device and the kernel (threads, dimensions, registers, shared memory).
   OccupancyReport occupancy = kc::occupancy_of(ctx.device(), launch.shape);
   kc::check(cudaSetDevice(ctx.device().index), "cudaSetDevice");
+  const SimMemoryNeed need = simulation_memory(model.kind, variant, Backend::Cuda, model.width, model.height);
+  std::size_t free_bytes = 0, total_bytes = 0;
+  kc::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+  // (No fmt in .cu files: nvcc's host pass cannot compile it.)
+  require_memory(std::string(kind_name(model.kind)) + " " + variant + " on a " + std::to_string(model.width) + "x" +
+                     std::to_string(model.height) + " grid",
+                 need.device_bytes, free_bytes, "device", need.device_detail, " on " + ctx.device().name,
+                 "use a smaller --size, or free the GPU (other processes hold its memory)");
   return std::make_unique<CudaBackend>(ctx, model, variant, layout, block, std::move(launch), std::move(occupancy));
 }
 

@@ -34,13 +34,19 @@ struct Planes {
 
 struct SimLaunch {
   KernelLaunchShape shape;
-  std::function<void(cudaStream_t, const Planes& in, const Planes& out)> run;
+  std::function<void(cudaStream_t, const Planes& in, const Planes& out)> run;  // one pass of steps_per_pass
+  // Variants that run several steps per pass (multistep): up to steps_per_pass, any count that
+  // sim::multistep_pass gives; empty for one step per pass.
+  int steps_per_pass = 1;
+  std::function<void(cudaStream_t, const Planes& in, const Planes& out, int steps)> run_steps;
 };
 
 // Life: u8 0/255 cells (naive, tiled) or 64 cells per word (bitpacked, the layout of sim_math.hpp).
 SimLaunch make_life_naive_launch(const sim::SimModel& model, BlockShape block);
 SimLaunch make_life_tiled_launch(const sim::SimModel& model, BlockShape block);
 SimLaunch make_life_bitpacked_launch(const sim::SimModel& model, BlockShape block);
+// The bitpacked layout, model.life.steps_per_pass generations per pass (life_multistep.cu); block 32 x warps.
+SimLaunch make_life_multistep_launch(const sim::SimModel& model, BlockShape block);
 // Heat (one field) and Gray-Scott (u, v): f32 fields.
 SimLaunch make_field_naive_launch(const sim::SimModel& model, BlockShape block);
 SimLaunch make_field_strip_launch(const sim::SimModel& model, BlockShape block);
@@ -74,6 +80,11 @@ double sum_field(const Plane& field, int width, int height, void* scratch, cudaS
 void paint_bytes(const Plane& cells, int width, int height, const sim::Brush& b, cudaStream_t s);
 void paint_words(const Plane& words, int width, int height, const sim::Brush& b, cudaStream_t s);
 void paint_field(const Plane& field, int width, int height, const sim::Brush& b, float value, cudaStream_t s);
+
+// The density window (sim/density_view.hpp) of packed words into `out` (window.width x window.height f32;
+// life_density.cu).
+void density_view_words(const Plane& words, int width, int height, const sim::DensityWindow& window,
+                        const Plane& out, cudaStream_t s);
 
 // Packed words -> u8 0/255 cells, for the display.
 void unpack_words(const Plane& words, const Plane& cells, int width, int height, cudaStream_t s);
