@@ -14,9 +14,7 @@
 namespace ks {
 
 class CounterProfiler;
-namespace cuda {
 class L2Flush;
-}
 
 // Host <-> device copy bandwidth in GB/s, each direction, from pageable and from pinned host memory.
 struct HostLinkBandwidth {
@@ -75,7 +73,7 @@ class CudaContext {
   std::array<double, kOpKinds> op_peaks_gops_{};
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
   std::unique_ptr<CounterProfiler> counters_;  // set up on the first reading
-  std::unique_ptr<cuda::L2Flush> l2_flush_;    // made on the first reading: the L2 emptied before each
+  std::unique_ptr<L2Flush> l2_flush_;          // made on the first reading: the L2 emptied before each
   CounterSet counter_set_ = CounterSet::All;
 };
 

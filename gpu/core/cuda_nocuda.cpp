@@ -9,9 +9,7 @@ namespace ks {
 // The members CudaContext owns through unique_ptr, complete here so that its destructor compiles; this build
 // never makes one (create throws), and has no CUDA sources that define them otherwise.
 class CounterProfiler {};
-namespace cuda {
 class L2Flush {};
-}  // namespace cuda
 
 std::vector<DeviceInfo> list_devices() { return {}; }
 

@@ -34,7 +34,7 @@ void CudaContext::make_current() const { cuda::check(cudaSetDevice(info_.index),
 CounterReading CudaContext::read_counters(const std::function<void()>& work, const std::string& kernel_name) {
   make_current();
   if (!counters_) counters_ = std::make_unique<CounterProfiler>(info_.index);
-  if (!l2_flush_) l2_flush_ = std::make_unique<cuda::L2Flush>(info_.l2_cache_bytes);
+  if (!l2_flush_) l2_flush_ = std::make_unique<L2Flush>(info_.l2_cache_bytes);
   l2_flush_->run(static_cast<cudaStream_t>(stream_));  // the reading starts from a clean L2 (l2_flush.cuh)
   return counters_->read(work, kernel_name, counter_set_);
 }

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace ks::cuda {
+namespace ks {
 
 namespace {
 
@@ -27,14 +27,14 @@ L2Flush::L2Flush(std::size_t l2_bytes) {
   const std::size_t bytes = std::min(4 * std::max<std::size_t>(l2_bytes, 1 << 20), free_bytes / 4) & ~(kSectorBytes - 1);
   if (bytes == 0) return;
   try {
-    scratch_ = DeviceBuffer(bytes, "the L2 flush before a counter reading");
-    sink_ = DeviceBuffer(sizeof(unsigned), "the L2 flush before a counter reading");
+    scratch_ = cuda::DeviceBuffer(bytes, "the L2 flush before a counter reading");
+    sink_ = cuda::DeviceBuffer(sizeof(unsigned), "the L2 flush before a counter reading");
   } catch (const Error&) {
-    scratch_ = DeviceBuffer();  // no flush: the reading goes on without it
+    scratch_ = cuda::DeviceBuffer();  // no flush: the reading goes on without it
     return;
   }
-  check(cudaMemset(scratch_.get(), 0, scratch_.bytes()), "cudaMemset (L2 flush scratch)");
-  check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (L2 flush scratch)");
+  cuda::check(cudaMemset(scratch_.get(), 0, scratch_.bytes()), "cudaMemset (L2 flush scratch)");
+  cuda::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize (L2 flush scratch)");
 }
 
 void L2Flush::run(cudaStream_t stream) {
@@ -43,8 +43,8 @@ void L2Flush::run(cudaStream_t stream) {
   const int threads = 256;
   const int blocks = int(std::min<std::size_t>((sectors + threads - 1) / threads, 65536));
   read_every_sector<<<blocks, threads, 0, stream>>>(scratch_.as<unsigned>(), sectors, sink_.as<unsigned>());
-  check(cudaGetLastError(), "the L2 flush before a counter reading");
-  check(cudaStreamSynchronize(stream), "the L2 flush before a counter reading");
+  cuda::check(cudaGetLastError(), "the L2 flush before a counter reading");
+  cuda::check(cudaStreamSynchronize(stream), "the L2 flush before a counter reading");
 }
 
-}  // namespace ks::cuda
+}  // namespace ks

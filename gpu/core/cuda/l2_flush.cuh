@@ -9,7 +9,7 @@
 
 #include "core/cuda/device_buffer.cuh"
 
-namespace ks::cuda {
+namespace ks {
 
 class L2Flush {
  public:
@@ -20,8 +20,8 @@ class L2Flush {
   void run(cudaStream_t stream);
 
  private:
-  DeviceBuffer scratch_;
-  DeviceBuffer sink_;  // where the read values would go, so that the reads are not optimised away
+  cuda::DeviceBuffer scratch_;
+  cuda::DeviceBuffer sink_;  // where the read values would go, so that the reads are not optimised away
 };
 
-}  // namespace ks::cuda
+}  // namespace ks
