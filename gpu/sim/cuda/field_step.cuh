@@ -38,6 +38,11 @@ inline FieldEdges field_edges(const sim::SimModel& m) {
   return {m.grayscott.boundary, 0.0f};
 }
 
+// Steps per pass of the temporal variant (the model's steps_per_pass parameter).
+inline int field_steps_per_pass(const sim::SimModel& m) {
+  return m.kind == sim::SimKind::Heat ? m.heat.steps_per_pass : m.grayscott.steps_per_pass;
+}
+
 // Calls f(step) with the model's functor.
 template <class F>
 decltype(auto) dispatch_field(const sim::SimModel& m, F&& f) {

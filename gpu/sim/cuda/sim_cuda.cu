@@ -1,5 +1,6 @@
 // The CUDA backends of ks::Simulation: the state lives on the device in pitched planes (two sets, stepped
-// from one to the other), each step is one launch timed between CUDA events, and nothing crosses to the host
+// from one to the other), each pass (a step; the temporal variant's k steps) is one launch timed between CUDA
+// events, and nothing crosses to the host
 // unless asked for (read, population, total). Everything about a request (variant, block against the device
 // and the kernel) is checked before any device memory is taken.
 #include <cuda_runtime.h>
@@ -13,6 +14,7 @@
 #include "sim/cpu/life_cpu.hpp"
 #include "sim/cuda/sim_cuda.hpp"
 #include "sim/cuda/sim_launch.cuh"
+#include "sim/pass_steps.hpp"
 
 namespace ks::sim::cuda {
 
@@ -23,39 +25,45 @@ namespace kc = ks::cuda;
 // How a variant stores its state.
 enum class Layout { Bytes, Words, Fields };
 
-// Steps run back to back between events; the host waits once per chunk (to read the times), never between
-// steps. Event k+1 of a chunk closes step k and opens step k+1, so the times add up to the chunk's duration.
+// Passes run back to back between events; the host waits once per chunk (to read the times), never between
+// passes. Event k+1 of a chunk closes pass k and opens pass k+1, so the times add up to the chunk's duration. A
+// pass of several steps (the temporal variant) counts as that many steps of an equal share of its time.
 class StepTimer {
  public:
   static constexpr int kChunk = 512;
 
+  // launch_one(left) runs one pass of at most `left` steps and returns its steps.
   template <class F>
   void run(long long n, cudaStream_t s, F&& launch_one, const std::string& kernel,
            std::vector<double>& step_ms) {
     if (events_.empty())
       for (int i = 0; i <= kChunk; ++i) events_.push_back(std::make_unique<kc::Event>());
     for (long long done = 0; done < n;) {
-      const int k = int(std::min<long long>(kChunk, n - done));
+      int passes = 0;
+      pass_steps_.clear();
       events_[0]->record(s);
-      for (int i = 0; i < k; ++i) {
-        launch_one();
+      for (long long queued = done; passes < kChunk && queued < n; ++passes) {
+        pass_steps_.push_back(launch_one(n - queued));
+        queued += pass_steps_.back();
         kc::check_launch(kernel);
-        events_[std::size_t(i) + 1]->record(s);
+        events_[std::size_t(passes) + 1]->record(s);
       }
-      kc::check(cudaEventSynchronize(events_[std::size_t(k)]->get()), ("the steps of " + kernel).c_str());
-      for (int i = 0; i < k; ++i) {
+      kc::check(cudaEventSynchronize(events_[std::size_t(passes)]->get()), ("the steps of " + kernel).c_str());
+      for (int i = 0; i < passes; ++i) {
         float ms = 0;
         kc::check(
             cudaEventElapsedTime(&ms, events_[std::size_t(i)]->get(), events_[std::size_t(i) + 1]->get()),
             "cudaEventElapsedTime");
-        step_ms.push_back(double(ms));
+        const int steps = pass_steps_[std::size_t(i)];
+        step_ms.insert(step_ms.end(), std::size_t(steps), double(ms) / steps);
+        done += steps;
       }
-      done += k;
     }
   }
 
  private:
   std::vector<std::unique_ptr<kc::Event>> events_;
+  std::vector<int> pass_steps_;  // of the chunk being timed
 };
 
 // The launch of `variant` for the model and how it stores the state; usage Error for names the kernel lacks.
@@ -69,7 +77,8 @@ kc::SimLaunch make_launch(const SimModel& m, const std::string& variant, BlockSh
   layout = Layout::Fields;
   if (variant == "naive") return kc::make_field_naive_launch(m, block);
   if (variant == "strip") return kc::make_field_strip_launch(m, block);
-  throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive or strip");
+  if (variant == "temporal") return kc::make_field_temporal_launch(m, block);
+  throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive, strip or temporal");
 }
 
 using Planes = kc::Planes;
@@ -128,9 +137,14 @@ class CudaBackend final : public SimBackend {
   void step(long long n, std::vector<double>& step_ms) override {
     timer_.run(
         n, stream(),
-        [&] {
-          launch_.run(stream(), planes(cur_), planes(1 - cur_));
+        [&](long long left) {
+          const int steps = steps_in_next_pass(launch_.steps_per_pass, left);
+          if (steps == launch_.steps_per_pass)
+            launch_.run(stream(), planes(cur_), planes(1 - cur_));
+          else
+            launch_.run_fewer(stream(), planes(cur_), planes(1 - cur_), steps);
           cur_ = 1 - cur_;
+          return steps;
         },
         launch_.shape.name, step_ms);
   }
