@@ -3,6 +3,7 @@
 // field and writes its state's values; bad .npy inputs exit 1 naming the file and writing nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -58,9 +59,9 @@ TEST(CliNpy, RunOnF32NpyKeepsTheValuesOfTheCpuReference) {
   const Image expected = engine.run_stencil(in, req).output;
   EXPECT_EQ(got.shape(), (ImageShape{45, 29, 1, ElemType::F32}));
   EXPECT_TRUE(images_match(got, expected));
-  float lowest = 0;
-  for (float v : got.elements<float>()) lowest = std::min(lowest, v);
-  EXPECT_LT(lowest, -1.0f) << "values outside 0..1 survive";
+  float highest = 0;
+  for (float v : got.elements<float>()) highest = std::max(highest, v);
+  EXPECT_GT(highest, 10.0f) << "values outside 0..1 survive (the input's mean is 50)";
 }
 
 TEST(CliNpy, SimStartsFromANpyFieldAndWritesItsValues) {

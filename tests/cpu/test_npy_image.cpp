@@ -2,6 +2,7 @@
 // them: u8 and f32 values kept exactly, H x W and H x W x C for C = 1..4, odd shapes; the bytes NumPy writes;
 // refusals of other element types, Fortran order, other shapes and channel counts, truncated and padded files,
 // each naming the file and what is taken; atomic writes (a refused save leaves the old file).
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -51,9 +52,7 @@ TEST(NpyImage, RoundTripsU8AndF32OfEveryChannelCountAndOddShapes) {
         EXPECT_TRUE(same_bytes(back, img));
         // The header NumPy would write: 1 channel as (H, W), more as (H, W, C); data after 64-byte alignment.
         const std::string file = read_all(path);
-        const std::string shape = c == 1 ? "(" + std::to_string(h) + ", " + std::to_string(w) + ")"
-                                         : "(" + std::to_string(h) + ", " + std::to_string(w) + ", " +
-                                               std::to_string(c) + ")";
+        const std::string shape = c == 1 ? fmt::format("({}, {})", h, w) : fmt::format("({}, {}, {})", h, w, c);
         EXPECT_NE(file.find("'shape': " + shape), std::string::npos) << file.substr(0, 128);
         EXPECT_NE(file.find(type == ElemType::U8 ? "'descr': '|u1'" : "'descr': '<f4'"), std::string::npos);
         EXPECT_EQ(file.size() - img.byte_size(), 128u);
@@ -88,7 +87,9 @@ void expect_refused(const fs::path& path, const std::string& content, const std:
     EXPECT_EQ(e.kind(), ErrorKind::Io) << e.full_message();
     EXPECT_NE(e.full_message().find(needle), std::string::npos) << e.full_message();
     EXPECT_NE(e.full_message().find(path.string()), std::string::npos) << e.full_message();
-    if (says_what_is_taken) EXPECT_NE(e.full_message().find("uint8 or float32"), std::string::npos) << e.full_message();
+    if (says_what_is_taken) {
+      EXPECT_NE(e.full_message().find("uint8 or float32"), std::string::npos) << e.full_message();
+    }
   }
 }
 
