@@ -44,11 +44,6 @@ constexpr int written_columns() {
   return kSegment - 2 * halo_columns<K>();
 }
 
-__device__ __forceinline__ float& lane_of(float4& q, int k) { return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w; }
-__device__ __forceinline__ float lane_of(const float4& q, int k) {
-  return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
-}
-
 // Cells x0 .. x0+3 of row y (any integers) through the boundary: wrapped on a torus, the fixed value outside a
 // fixed boundary, the edge cell outside an insulated one (never used, see above, but a real cell to read).
 __device__ __forceinline__ float4 load_quad(const Plane& p, int y, int x0, int w, int h, const FieldEdges& e) {
@@ -99,15 +94,10 @@ __device__ __forceinline__ void step_row(const float4 (&above)[Step::kFields], c
       sum[f][k] = sim::neighbour_sum(wv[k], ev[k], nv[k], sv[k]);
     }
   }
+  float n[NF][4];
+  step_quad(step, cell, sum, n);
 #pragma unroll
-  for (int k = 0; k < 4; ++k) {
-    float c[NF], s[NF], n[NF];
-#pragma unroll
-    for (int f = 0; f < NF; ++f) c[f] = cell[f][k], s[f] = sum[f][k];
-    step(c, s, n);
-#pragma unroll
-    for (int f = 0; f < NF; ++f) lane_of(next[f], k) = n[f];
-  }
+  for (int f = 0; f < NF; ++f) next[f] = make_float4(n[f][0], n[f][1], n[f][2], n[f][3]);
 }
 
 template <class Step, int K>
@@ -166,14 +156,8 @@ __global__ void field_temporal_kernel(Planes in, Planes out, int w, int h, Field
     if (y < y0 || !writes) continue;
 #pragma unroll
     for (int f = 0; f < NF; ++f) {
-      float* dst = out.p[f].row<float>(y) + x0;
-      if (x0 + 3 < w) {
-        *reinterpret_cast<float4*>(dst) = row[f];
-      } else {
-#pragma unroll
-        for (int k = 0; k < 4; ++k)
-          if (x0 + k < w) dst[k] = lane_of(row[f], k);  // constant indices keep `row` in registers
-      }
+      const float v[4] = {row[f].x, row[f].y, row[f].z, row[f].w};
+      store_quad(out.p[f].row<float>(y), x0, w, v);
     }
   }
 }
