@@ -1,8 +1,7 @@
 // The CUDA backends of ks::Simulation: the state lives on the device in pitched planes (two sets, stepped
 // from one to the other), each pass (a step; the temporal variant's k steps) is one launch timed between CUDA
-// events, and nothing crosses to the host
-// unless asked for (read, population, total). Everything about a request (variant, block against the device
-// and the kernel) is checked before any device memory is taken.
+// events, and nothing crosses to the host unless asked for (read, population, total). Everything about a
+// request (variant, block against the device and the kernel) is checked before any device memory is taken.
 #include <cuda_runtime.h>
 
 #include <memory>
