@@ -1,11 +1,15 @@
 // Heat and Gray-Scott, "temporal": K steps per pass over the field (temporal blocking), so that a step costs
-// less than the one read and one write of the field that bounds the one-step variants (strip runs at ~88% of
-// the copy bandwidth, which is as far as one step per pass can go).
+// less than the one read and one write of the field that bounds the one-step variants (strip already runs close
+// to the copy bandwidth, docs/PERF.md: one step per pass cannot go further).
 //
 // Why it can be 2x faster per step at 8192² (8192² f32 is 256 MiB a field, far past the L2, so every one-step
 // pass streams the field from and to DRAM): a pass reads the field about 1.1-1.4 times (the halo) and writes it
-// once for K steps, so DRAM traffic per step falls to ~(2.2 .. 2.4)/K of a copy; the K updates between the read
-// and the write never leave registers. Each warp owns a segment of 128 columns (4 adjacent cells per lane, one
+// once for K steps, so DRAM traffic per step falls to ~(2.2 .. 2.4)/K of a copy's; what is left per step is
+// arithmetic on registers (about 10 instructions a cell for heat, 30 for Gray-Scott, plus a quarter of that for
+// the halo's redundant cells), and no shared memory or barrier stands between a warp's steps, so the other warps
+// of the SM hide the loads of the next row. At K = 4 a step moves ~0.28 of the bytes of a one-step pass and
+// computes ~1.2 times its cells, where the target asks for half the one-step time. The K updates between the
+// read and the write never leave registers. Each warp owns a segment of 128 columns (4 adjacent cells per lane, one
 // 16-byte access per field) and walks down a strip of kRows rows; the K steps form a pipeline down the strip:
 // level s holds the rows above and at the centre of step s in registers, and a new row of step s (from the
 // level below) lets it compute one row of step s + 1. West and east neighbours come from the next lanes by warp
@@ -44,6 +48,16 @@ constexpr int written_columns() {
   return kSegment - 2 * halo_columns<K>();
 }
 
+// Registers a thread may take, so that whole 256-thread blocks fill the 64K registers of an SM: heat up to k = 4
+// at most 80 (three blocks), heat at k = 8 and Gray-Scott up to k = 4 at most 128 (two blocks; ptxas would
+// otherwise take a few more at Gray-Scott's k = 4 and fit one), Gray-Scott at k = 8 (two rows of 8 levels of 2
+// fields) up to 255 (one block). None of them spills (ptxas -v).
+template <class Step, int K>
+constexpr int max_registers() {
+  constexpr int rows = Step::kFields * K;  // float4 rows of the pipeline, two each
+  return rows <= 4 && Step::kFields == 1 ? 80 : rows <= 8 ? 128 : 255;
+}
+
 // Cells x0 .. x0+3 of row y (any integers) through the boundary: wrapped on a torus, the fixed value outside a
 // fixed boundary, the edge cell outside an insulated one (never used, see above, but a real cell to read).
 __device__ __forceinline__ float4 load_quad(const Plane& p, int y, int x0, int w, int h, const FieldEdges& e) {
@@ -77,22 +91,26 @@ __device__ __forceinline__ void step_row(const float4 (&above)[Step::kFields], c
     float wv[4], ev[4], nv[4], sv[4];
 #pragma unroll
     for (int k = 0; k < 4; ++k) {
-      const float c = lane_of(mid[f], k);
-      cell[f][k] = c;
+      cell[f][k] = lane_of(mid[f], k);
       wv[k] = k == 0 ? west_in : lane_of(mid[f], k - 1);
       ev[k] = k == 3 ? east_in : lane_of(mid[f], k + 1);
       nv[k] = lane_of(above[f], k);
       sv[k] = lane_of(below[f], k);
-      // An edge cell's outside neighbour: itself (insulated: field_index gives the edge cell) or the fixed value.
-      const float outside = mirror ? c : e.fixed;
-      if (top) nv[k] = outside;
-      if (bottom) sv[k] = outside;
-      if (x_edge) {
+    }
+    // The grid's edge rows and the lanes that hold an edge column only (a branch, not selects on every cell):
+    // an edge cell's outside neighbour is itself (insulated: field_index gives the edge cell) or the fixed value.
+    if (top || bottom || x_edge) {
+#pragma unroll
+      for (int k = 0; k < 4; ++k) {
+        const float outside = mirror ? cell[f][k] : e.fixed;
+        if (top) nv[k] = outside;
+        if (bottom) sv[k] = outside;
         if (x0 + k == 0) wv[k] = outside;
         if (x0 + k == w - 1) ev[k] = outside;
       }
-      sum[f][k] = sim::neighbour_sum(wv[k], ev[k], nv[k], sv[k]);
     }
+#pragma unroll
+    for (int k = 0; k < 4; ++k) sum[f][k] = sim::neighbour_sum(wv[k], ev[k], nv[k], sv[k]);
   }
   float n[NF][4];
   step_quad(step, cell, sum, n);
@@ -101,7 +119,7 @@ __device__ __forceinline__ void step_row(const float4 (&above)[Step::kFields], c
 }
 
 template <class Step, int K>
-__global__ void field_temporal_kernel(Planes in, Planes out, int w, int h, FieldEdges edges, Step step,
+__global__ void __maxnreg__((max_registers<Step, K>())) field_temporal_kernel(Planes in, Planes out, int w, int h, FieldEdges edges, Step step,
                                       int segments, int warps) {
   constexpr int NF = Step::kFields;
   constexpr int H = halo_columns<K>();
