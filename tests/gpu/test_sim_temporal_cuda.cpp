@@ -43,6 +43,7 @@ std::vector<Setting> settings() {
   std::vector<Setting> out;
   for (const char* b : {"boundary=periodic", "boundary=insulated", "boundary=fixed"})
     out.push_back({"heat", {b, "dt=0.25", "boundary_value=0.5"}});
+  out.push_back({"heat", {"boundary=fixed", "boundary_value=-2", "diffusivity=0.5", "dt=0.3"}});
   for (const auto& preset : sim::grayscott_presets())
     for (const char* b : {"boundary=periodic", "boundary=insulated"})
       out.push_back({"grayscott", {b, "preset=" + preset.name}});
