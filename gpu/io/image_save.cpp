@@ -1,6 +1,6 @@
 // save_image: the format from the extension, checks of the request against what the format can hold, then the
-// encoding (PNG row by row through libpng, png_writer.hpp; the others through stb_image_write) into an atomically
-// written file.
+// encoding (PNG row by row through libpng, png_writer.hpp; .npy as it is, npy_image.hpp; the others through
+// stb_image_write) into an atomically written file.
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -23,7 +23,9 @@ namespace ks {
 
 namespace fs = std::filesystem;
 
-std::string supported_save_formats() { return ".png (8/16-bit), .jpg/.jpeg, .bmp, .tga, .hdr, .npy (u8/f32 as they are)"; }
+std::string supported_save_formats() {
+  return ".png (8/16-bit), .jpg/.jpeg, .bmp, .tga, .hdr, .npy (u8/f32 as they are)";
+}
 
 namespace {
 

@@ -41,10 +41,11 @@ DType lab_type(const NpyHeader& h, const std::string& what) {
         refuse_npy(what, "Fortran (column-major) order; save numpy.ascontiguousarray(a)", kAllowed);
       return t;
     }
-  refuse_npy(what,
-             fmt::format("element type '{}' ({})", h.descr,
-                         !h.descr.empty() && h.descr[0] == '>' ? "big-endian" : "not f32, f64, u32, i32 or u64"),
-             kAllowed);
+  refuse_npy(
+      what,
+      fmt::format("element type '{}' ({})", h.descr,
+                  !h.descr.empty() && h.descr[0] == '>' ? "big-endian" : "not f32, f64, u32, i32 or u64"),
+      kAllowed);
 }
 
 NpyCheck lab_check(const std::string& what) {
@@ -73,7 +74,9 @@ NdArray read_npy(const std::filesystem::path& path) {
   return to_array(read_npy_content(path, lab_check(what), kAllowed), what);
 }
 
-std::string npy_header(const NdArray& a) { return npy_header_text(descr_of(a.type), a.shape); }
+std::string npy_header(const NdArray& a) {
+  return npy_header_text(descr_of(a.type), a.shape);
+}
 
 void write_npy(const std::filesystem::path& path, const NdArray& a) {
   if (a.shape.empty() || a.shape.size() > 2)

@@ -34,10 +34,14 @@ class DictParser {
     while (!peek('}')) {
       const std::string key = string_value();
       expect(':');
-      if (key == "descr") descr = string_value();
-      else if (key == "fortran_order") fortran = bool_value();
-      else if (key == "shape") shape = tuple_value();
-      else fail("unknown key '" + key + "' in the header");
+      if (key == "descr")
+        descr = string_value();
+      else if (key == "fortran_order")
+        fortran = bool_value();
+      else if (key == "shape")
+        shape = tuple_value();
+      else
+        fail("unknown key '" + key + "' in the header");
       if (!peek('}')) expect(',');
     }
     expect('}');
@@ -66,7 +70,8 @@ class DictParser {
   }
   std::string string_value() {
     skip_space();
-    if (pos_ >= s_.size() || (s_[pos_] != '\'' && s_[pos_] != '"')) fail("the header does not parse (a string expected)");
+    if (pos_ >= s_.size() || (s_[pos_] != '\'' && s_[pos_] != '"'))
+      fail("the header does not parse (a string expected)");
     const char q = s_[pos_++];
     const auto end = s_.find(q, pos_);
     if (end == std::string::npos) fail("the header does not parse (an unterminated string)");
@@ -122,7 +127,8 @@ NpyHeader parse_header(std::span<const std::byte> bytes, const std::string& what
   }
   if (std::memcmp(bytes.data(), kMagic, kMagicSize) != 0) corrupt("it does not start with \\x93NUMPY");
   const int major = u8(6), minor = u8(7);
-  if ((major != 1 && major != 2) || minor != 0) corrupt(fmt::format("format version {}.{} (1.0 and 2.0 only)", major, minor));
+  if ((major != 1 && major != 2) || minor != 0)
+    corrupt(fmt::format("format version {}.{} (1.0 and 2.0 only)", major, minor));
   const std::size_t len_size = major == 1 ? 2 : 4;
   if (bytes.size() < 8 + len_size) {
     if (!needed) corrupt("truncated in the header length");
@@ -147,7 +153,8 @@ NpyHeader parse_header(std::span<const std::byte> bytes, const std::string& what
   return h;
 }
 
-std::size_t data_bytes(const NpyHeader& h, const NpyElement& e, const std::string& what, const std::string& allowed) {
+std::size_t data_bytes(const NpyHeader& h, const NpyElement& e, const std::string& what,
+                       const std::string& allowed) {
   std::size_t count = 1;
   for (auto d : h.shape) {
     if (d != 0 && count > (std::size_t(1) << 48) / std::size_t(d))
@@ -160,11 +167,12 @@ std::size_t data_bytes(const NpyHeader& h, const NpyElement& e, const std::strin
 // The data after the header is shorter than the shape declares.
 [[noreturn]] void refuse_short_data(const NpyHeader& h, const NpyElement& e, const std::string& what,
                                     const std::string& allowed, std::size_t have, std::size_t want) {
-  refuse_npy(what,
-             fmt::format("the header declares {} {} values (shape ({}), {} bytes), the file holds {} ({} bytes "
-                         "of data; truncated, or a corrupt header)",
-                         want / e.size, e.name, fmt::join(h.shape, ", "), want, have / e.size, have),
-             allowed);
+  refuse_npy(
+      what,
+      fmt::format("the header declares {} {} values (shape ({}), {} bytes), the file holds {} ({} bytes "
+                  "of data; truncated, or a corrupt header)",
+                  want / e.size, e.name, fmt::join(h.shape, ", "), want, have / e.size, have),
+      allowed);
 }
 
 }  // namespace
@@ -186,14 +194,16 @@ NpyContent parse_npy_content(std::span<const std::byte> bytes, const std::string
   const std::size_t want = data_bytes(c.header, e, what, allowed), have = bytes.size() - c.header.data_offset;
   if (have != want)
     refuse_npy(what,
-               fmt::format("{} bytes of data where the shape ({}) of {} needs {}{}", have, fmt::join(c.header.shape, ", "),
-                           e.name, want, have < want ? " (truncated)" : " (trailing bytes)"),
+               fmt::format("{} bytes of data where the shape ({}) of {} needs {}{}", have,
+                           fmt::join(c.header.shape, ", "), e.name, want,
+                           have < want ? " (truncated)" : " (trailing bytes)"),
                allowed);
   c.data.assign(bytes.begin() + std::ptrdiff_t(c.header.data_offset), bytes.end());
   return c;
 }
 
-NpyContent read_npy_content(const std::filesystem::path& path, const NpyCheck& check, const std::string& allowed) {
+NpyContent read_npy_content(const std::filesystem::path& path, const NpyCheck& check,
+                            const std::string& allowed) {
   const std::string what = path.string();
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(what.c_str(), "rb"), &std::fclose);
   if (!f) throw_io(fmt::format("cannot read {}: {}", what, std::strerror(errno)), "check the path");
@@ -222,14 +232,17 @@ NpyContent read_npy_content(const std::filesystem::path& path, const NpyCheck& c
     refuse_short_data(c.header, e, what, allowed, std::size_t(file_size - c.header.data_offset), want);
   c.data.resize(want);
   const std::size_t got = want ? std::fread(c.data.data(), 1, want, f.get()) : 0;
-  if (got < want) refuse_short_data(c.header, e, what, allowed, got, want);  // shrank while read, or not a regular file
+  if (got < want)
+    refuse_short_data(c.header, e, what, allowed, got, want);  // shrank while read, or not a regular file
   char extra;
-  if (std::fread(&extra, 1, 1, f.get()) == 1) refuse_npy(what, "more data than the shape says (trailing bytes)", allowed);
+  if (std::fread(&extra, 1, 1, f.get()) == 1)
+    refuse_npy(what, "more data than the shape says (trailing bytes)", allowed);
   return c;
 }
 
 std::string npy_header_text(const std::string& descr, const std::vector<std::int64_t>& shape) {
-  const std::string dims = shape.size() == 1 ? fmt::format("({},)", shape[0]) : fmt::format("({})", fmt::join(shape, ", "));
+  const std::string dims =
+      shape.size() == 1 ? fmt::format("({},)", shape[0]) : fmt::format("({})", fmt::join(shape, ", "));
   std::string dict = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", descr, dims);
   // Padded with spaces and a final newline so that the data starts at a multiple of 64 bytes.
   const bool v2 = dict.size() + 1 + 10 > 65535;

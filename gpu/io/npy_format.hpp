@@ -2,9 +2,9 @@
 // The NumPy .npy container (format versions 1.0 and 2.0), whatever array it holds: the magic, the header
 // dictionary ({'descr': ..., 'fortran_order': ..., 'shape': (...), }), then the data. The readers built on it
 // say which arrays they take: the lab's (npy.hpp: f32, f64, u32, i32, u64; 1-D/2-D) and the images'
-// (npy_image.hpp: u8, f32; H x W or H x W x C). Reading is strict: a bad magic, an unknown version, a header that
-// does not parse, an array the reader does not take, or data shorter or longer than the shape says are Io Errors
-// naming the file, what is wrong and what the reader takes.
+// (npy_image.hpp: u8, f32; H x W or H x W x C). Reading is strict: a bad magic, an unknown version, a header
+// that does not parse, an array the reader does not take, or data shorter or longer than the shape says are
+// Io Errors naming the file, what is wrong and what the reader takes.
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
@@ -27,15 +27,16 @@ struct NpyElement {
   std::size_t size = 0;
   std::string name;
 };
-// Returns the element the header's array has, or refuses it (refuse_npy) when the reader does not take it. Called
-// before any data is read, so a refused or oversized array costs nothing.
+// Returns the element the header's array has, or refuses it (refuse_npy) when the reader does not take it.
+// Called before any data is read, so a refused or oversized array costs nothing.
 using NpyCheck = std::function<NpyElement(const NpyHeader&)>;
 
-// An Io Error: "`what` is not a .npy file kernelscope can read: `why`", with `allowed` (what to write instead) as
-// the hint.
+// An Io Error: "`what` is not a .npy file kernelscope can read: `why`", with `allowed` (what to write
+// instead) as the hint.
 [[noreturn]] void refuse_npy(const std::string& what, const std::string& why, const std::string& allowed);
 
-// Whether `descr` is `little_endian` ('<f4'), or the same in native order ('=f4'; this library runs little-endian).
+// Whether `descr` is `little_endian` ('<f4'), or the same in native order ('=f4'; this library runs
+// little-endian).
 bool npy_descr_is(const std::string& descr, const std::string& little_endian);
 
 struct NpyContent {
@@ -43,7 +44,8 @@ struct NpyContent {
   std::vector<std::byte> data;  // the header's shape of elements, C order unless fortran_order
 };
 
-NpyContent read_npy_content(const std::filesystem::path& path, const NpyCheck& check, const std::string& allowed);
+NpyContent read_npy_content(const std::filesystem::path& path, const NpyCheck& check,
+                            const std::string& allowed);
 // The same from bytes in memory; `what` names them in errors.
 NpyContent parse_npy_content(std::span<const std::byte> bytes, const std::string& what, const NpyCheck& check,
                              const std::string& allowed);

@@ -31,7 +31,8 @@ ImageShape image_shape(const NpyHeader& h, const std::string& what, std::size_t 
   const ElemType type = image_type(h, what);
   const std::string shape = fmt::format("({})", fmt::join(h.shape, ", "));
   if (h.shape.size() != 2 && h.shape.size() != 3)
-    refuse_npy(what, fmt::format("shape {}: {} dimensions (images are H x W or H x W x C)", shape, h.shape.size()),
+    refuse_npy(what,
+               fmt::format("shape {}: {} dimensions (images are H x W or H x W x C)", shape, h.shape.size()),
                kAllowed);
   const std::int64_t height = h.shape[0], width = h.shape[1], channels = h.shape.size() == 3 ? h.shape[2] : 1;
   if (channels < 1 || channels > 4)
@@ -46,10 +47,11 @@ ImageShape image_shape(const NpyHeader& h, const std::string& what, std::size_t 
   const bool overflow = __builtin_mul_overflow(std::size_t(width), std::size_t(height), &bytes) ||
                         __builtin_mul_overflow(bytes, std::size_t(channels) * elem_size(type), &bytes);
   if (overflow || bytes > max_bytes)
-    throw_io(fmt::format("'{}' is a {}x{} image with {} channel(s) of {}: {}, more than the load limit of {} bytes",
-                         what, width, height, channels, to_string(type),
-                         overflow ? std::string("more bytes than can be addressed") : fmt::format("{} bytes", bytes),
-                         max_bytes),
+    throw_io(fmt::format(
+                 "'{}' is a {}x{} image with {} channel(s) of {}: {}, more than the load limit of {} bytes",
+                 what, width, height, channels, to_string(type),
+                 overflow ? std::string("more bytes than can be addressed") : fmt::format("{} bytes", bytes),
+                 max_bytes),
              "if the array is genuine, raise the load limit or crop it; otherwise the file is corrupt");
   return s;
 }

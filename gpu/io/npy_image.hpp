@@ -1,12 +1,12 @@
 #pragma once
-// Images as NumPy .npy files, so that results can be checked numerically: u8 ('|u1') and f32 ('<f4') arrays of
-// shape H x W (one channel) or H x W x C (C = 1..4 interleaved channels, the layout of ks::Image), C order. The
-// image load and save functions (image_io.hpp) come here for .npy files, so every place that takes or writes an
-// image takes and writes these too.
+// Images as NumPy .npy files, so that results can be checked numerically: u8 ('|u1') and f32 ('<f4') arrays
+// of shape H x W (one channel) or H x W x C (C = 1..4 interleaved channels, the layout of ks::Image), C
+// order. The image load and save functions (image_io.hpp) come here for .npy files, so every place that takes
+// or writes an image takes and writes these too.
 //
-// Anything else is an Io Error naming the file, what it holds and what is taken: other element types (f64, i16,
-// bool, u16, big-endian), Fortran order, other dimensions or channel counts, an empty shape, data shorter or
-// longer than the shape. Written atomically (temp file + rename).
+// Anything else is an Io Error naming the file, what it holds and what is taken: other element types (f64,
+// i16, bool, u16, big-endian), Fortran order, other dimensions or channel counts, an empty shape, data
+// shorter or longer than the shape. Written atomically (temp file + rename).
 #include <cstddef>
 #include <filesystem>
 #include <span>

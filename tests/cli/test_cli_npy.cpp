@@ -1,6 +1,6 @@
-// .npy images on the command line: `run -i x.npy -o y.npy` gives the values the PNG route gives for u8, and for
-// f32 the values of the CPU reference computed here (no 8-bit rounding on the way); `sim` starts from a .npy
-// field and writes its state's values; bad .npy inputs exit 1 naming the file and writing nothing.
+// .npy images on the command line: `run -i x.npy -o y.npy` gives the values the PNG route gives for u8, and
+// for f32 the values of the CPU reference computed here (no 8-bit rounding on the way); `sim` starts from a
+// .npy field and writes its state's values; bad .npy inputs exit 1 naming the file and writing nothing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -29,9 +29,10 @@ TEST(CliNpy, RunOnU8NpyEqualsTheSameRunThroughPng) {
   save_image(in, dir / "in.png");
   save_image(in, dir / "in.npy");
   for (const char* ext : {"png", "npy"}) {
-    const CliResult r = run_cli({"run", "box", "-i", std::string("in.") + ext, "-o", std::string("out.") + ext,
-                                 "-p", "radius=2", "--backend", "cpu", "--repeat", "1"},
-                                dir.path());
+    const CliResult r =
+        run_cli({"run", "box", "-i", std::string("in.") + ext, "-o", std::string("out.") + ext, "-p",
+                 "radius=2", "--backend", "cpu", "--repeat", "1"},
+                dir.path());
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   const Image via_npy = load_image(dir / "out.npy");
@@ -44,9 +45,9 @@ TEST(CliNpy, RunOnF32NpyKeepsTheValuesOfTheCpuReference) {
   Image in = random_image(45, 29, 1, ElemType::F32, 8);
   for (float& v : in.elements<float>()) v = v * 300.0f - 100.0f;  // far outside 0..1: a PNG could not hold it
   save_image(in, dir / "in.npy");
-  const CliResult r = run_cli(
-      {"run", "gaussian", "-i", "in.npy", "-o", "out.npy", "-p", "sigma=1.5", "--backend", "cpu", "--repeat", "1"},
-      dir.path());
+  const CliResult r = run_cli({"run", "gaussian", "-i", "in.npy", "-o", "out.npy", "-p", "sigma=1.5",
+                               "--backend", "cpu", "--repeat", "1"},
+                              dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Image got = load_image(dir / "out.npy");
 
@@ -68,8 +69,8 @@ TEST(CliNpy, SimStartsFromANpyFieldAndWritesItsValues) {
   TempDir dir;
   const Image start = random_image(33, 17, 1, ElemType::F32, 3);
   save_image(start, dir / "start.npy");
-  const CliResult r =
-      run_cli({"sim", "heat", "--steps", "7", "-i", "start.npy", "-o", "end.npy", "--backend", "cpu"}, dir.path());
+  const CliResult r = run_cli(
+      {"sim", "heat", "--steps", "7", "-i", "start.npy", "-o", "end.npy", "--backend", "cpu"}, dir.path());
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("the state's values"), std::string::npos) << r.out;
   SimulationRequest req;
@@ -88,9 +89,10 @@ TEST(CliNpy, ABadNpyInputExitsOneNamingTheFile) {
   std::string dict = "{'descr': '<f8', 'fortran_order': False, 'shape': (2, 2), }";
   dict.append(117 - dict.size(), ' ');
   dict += '\n';
-  write_file(dir / "f64.npy", std::string("\x93NUMPY\x01\x00", 8) + char(118) + char(0) + dict + std::string(32, '\0'));
-  const CliResult r =
-      run_cli({"run", "box", "-i", "f64.npy", "-o", "out.npy", "--backend", "cpu", "--repeat", "1"}, dir.path());
+  write_file(dir / "f64.npy",
+             std::string("\x93NUMPY\x01\x00", 8) + char(118) + char(0) + dict + std::string(32, '\0'));
+  const CliResult r = run_cli(
+      {"run", "box", "-i", "f64.npy", "-o", "out.npy", "--backend", "cpu", "--repeat", "1"}, dir.path());
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("f64.npy"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("'<f8'"), std::string::npos) << r.err;
@@ -103,7 +105,8 @@ TEST(CliNpy, NumpyLoadsTheCliOutput) {
   if (std::system("python3 -c 'import numpy' >/dev/null 2>&1") != 0) GTEST_SKIP() << "no python3 with numpy";
   TempDir dir;
   save_image(random_image(20, 10, 4, ElemType::U8, 2), dir / "in.npy");
-  ASSERT_EQ(run_cli({"run", "box", "-i", "in.npy", "-o", "out.npy", "--backend", "cpu", "--repeat", "1"}, dir.path())
+  ASSERT_EQ(run_cli({"run", "box", "-i", "in.npy", "-o", "out.npy", "--backend", "cpu", "--repeat", "1"},
+                    dir.path())
                 .exit_code,
             0);
   const std::string check =

@@ -1,7 +1,7 @@
-// Images in .npy files (io/npy_image.hpp) through load_image / save_image, as every front end reads and writes
-// them: u8 and f32 values kept exactly, H x W and H x W x C for C = 1..4, odd shapes; the bytes NumPy writes;
-// refusals of other element types, Fortran order, other shapes and channel counts, truncated and padded files,
-// each naming the file and what is taken; atomic writes (a refused save leaves the old file).
+// Images in .npy files (io/npy_image.hpp) through load_image / save_image, as every front end reads and
+// writes them: u8 and f32 values kept exactly, H x W and H x W x C for C = 1..4, odd shapes; the bytes NumPy
+// writes; refusals of other element types, Fortran order, other shapes and channel counts, truncated and
+// padded files, each naming the file and what is taken; atomic writes (a refused save leaves the old file).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -22,7 +22,9 @@ std::string read_all(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), {}};
 }
-void write_all(const fs::path& p, const std::string& s) { std::ofstream(p, std::ios::binary) << s; }
+void write_all(const fs::path& p, const std::string& s) {
+  std::ofstream(p, std::ios::binary) << s;
+}
 
 // A .npy file as NumPy writes it: v1.0, the dictionary padded with spaces to a 64-byte boundary, then `data`.
 std::string npy_file(const std::string& descr, const std::string& shape, const std::string& data,
@@ -30,7 +32,8 @@ std::string npy_file(const std::string& descr, const std::string& shape, const s
   std::string dict = "{'descr': '" + descr + "', 'fortran_order': " + fortran + ", 'shape': " + shape + ", }";
   dict.append((10 + dict.size() + 1 + 63) / 64 * 64 - 10 - dict.size() - 1, ' ');
   dict += '\n';
-  return std::string("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) + char(dict.size() >> 8) + dict + data;
+  return std::string("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) + char(dict.size() >> 8) + dict +
+         data;
 }
 
 bool same_bytes(const Image& a, const Image& b) {
@@ -52,7 +55,8 @@ TEST(NpyImage, RoundTripsU8AndF32OfEveryChannelCountAndOddShapes) {
         EXPECT_TRUE(same_bytes(back, img));
         // The header NumPy would write: 1 channel as (H, W), more as (H, W, C); data after 64-byte alignment.
         const std::string file = read_all(path);
-        const std::string shape = c == 1 ? fmt::format("({}, {})", h, w) : fmt::format("({}, {}, {})", h, w, c);
+        const std::string shape =
+            c == 1 ? fmt::format("({}, {})", h, w) : fmt::format("({}, {}, {})", h, w, c);
         EXPECT_NE(file.find("'shape': " + shape), std::string::npos) << file.substr(0, 128);
         EXPECT_NE(file.find(type == ElemType::U8 ? "'descr': '|u1'" : "'descr': '<f4'"), std::string::npos);
         EXPECT_EQ(file.size() - img.byte_size(), 128u);
@@ -71,7 +75,8 @@ TEST(NpyImage, ReadsWhatNumpyWritesByMagicOrExtension) {
   EXPECT_EQ(a.shape(), (ImageShape{3, 2, 1, ElemType::U8}));
   EXPECT_EQ(a.elements<std::uint8_t>()[5], 6);
   const float v[2] = {0.5f, -2.0f};
-  write_all(dir.path() / "b.data", npy_file("=f4", "(1, 1, 2)", std::string(reinterpret_cast<const char*>(v), 8)));
+  write_all(dir.path() / "b.data",
+            npy_file("=f4", "(1, 1, 2)", std::string(reinterpret_cast<const char*>(v), 8)));
   const Image b = load_image(dir.path() / "b.data");  // by its magic, whatever the name
   EXPECT_EQ(b.shape(), (ImageShape{1, 1, 2, ElemType::F32}));
   EXPECT_EQ(b.elements<float>()[1], -2.0f);

@@ -1,6 +1,6 @@
-// What the temporal variant of heat and Gray-Scott is, known without a GPU: how a step count splits into passes
-// of k and shorter ones, its place in the registry (variant, Source file, the steps_per_pass parameter and its
-// checks) and why the launch overlay does not draw it. Its kernel against single steps: tests/gpu.
+// What the temporal variant of heat and Gray-Scott is, known without a GPU: how a step count splits into
+// passes of k and shorter ones, its place in the registry (variant, Source file, the steps_per_pass parameter
+// and its checks) and why the launch overlay does not draw it. Its kernel against single steps: tests/gpu.
 #include <gtest/gtest.h>
 
 #include <numeric>

@@ -1,8 +1,9 @@
-// Heat and Gray-Scott's `temporal` variant (k steps per pass, gpu/sim/cuda/field_temporal.cu) against k single
-// steps, bit for bit: the CPU reference (the one-step CPU kernels run once per step) and the CUDA strip
-// variant (one step per pass), for every k it is built for, every boundary, every Gray-Scott preset, sizes no
-// tile divides (1x1, 1023x7, 7x1023, 130x70, 257x129) and step counts that are not multiples of k (the
-// shorter passes that finish them). Then counts split across calls, block shapes, per-step times and refusals.
+// Heat and Gray-Scott's `temporal` variant (k steps per pass, gpu/sim/cuda/field_temporal.cu) against k
+// single steps, bit for bit: the CPU reference (the one-step CPU kernels run once per step) and the CUDA
+// strip variant (one step per pass), for every k it is built for, every boundary, every Gray-Scott preset,
+// sizes no tile divides (1x1, 1023x7, 7x1023, 130x70, 257x129) and step counts that are not multiples of k
+// (the shorter passes that finish them). Then counts split across calls, block shapes, per-step times and
+// refusals.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -28,8 +29,8 @@ using sim_test::sim_request;
     for (std::size_t i = 0; i < a.size(); ++i)
       if (std::memcmp(&a[i], &b[i], sizeof(float)) != 0)
         return ::testing::AssertionFailure()
-               << fmt::format("field {} cell ({}, {}): {:.9g}, expected {:.9g}", f, i % std::size_t(got[f].width()),
-                              i / std::size_t(got[f].width()), a[i], b[i]);
+               << fmt::format("field {} cell ({}, {}): {:.9g}, expected {:.9g}", f,
+                              i % std::size_t(got[f].width()), i / std::size_t(got[f].width()), a[i], b[i]);
   }
   return ::testing::AssertionSuccess();
 }
@@ -47,7 +48,8 @@ std::vector<Setting> settings() {
   for (const auto& preset : sim::grayscott_presets())
     for (const char* b : {"boundary=periodic", "boundary=insulated"})
       out.push_back({"grayscott", {b, "preset=" + preset.name}});
-  out.push_back({"grayscott", {"boundary=periodic", "preset=custom", "F=0.04", "k=0.06", "Du=0.16", "Dv=0.08"}});
+  out.push_back(
+      {"grayscott", {"boundary=periodic", "preset=custom", "F=0.04", "k=0.06", "Du=0.16", "Dv=0.08"}});
   return out;
 }
 
@@ -68,17 +70,19 @@ TEST(SimTemporalCuda, KStepsPerPassEqualKSingleStepsBitForBit) {
       const Image start = start_for(w, h);
       // 13 steps: no k > 1 divides it, so every k also runs its shorter passes (8 + 4 + 1, 4*3 + 1, 2*6 + 1).
       const long long steps = w * h > 100000 ? 13 : 29;
-      Simulation cpu(engine(), sim_request(s.kernel, s.params, Backend::Cpu, "cpu"), SimulationStart{.image = start});
+      Simulation cpu(engine(), sim_request(s.kernel, s.params, Backend::Cpu, "cpu"),
+                     SimulationStart{.image = start});
       cpu.step(steps);
       Simulation strip(engine(), sim_request(s.kernel, s.params, Backend::Cuda, "strip"),
                        SimulationStart{.image = start});
       strip.step(steps);
       ASSERT_TRUE(same_bits(strip.fields(), cpu.fields())) << "the one-step CUDA variant";
       for (const char* k : {"1", "2", "4", "8"}) {
-        SCOPED_TRACE(fmt::format("{} {} {}x{} steps_per_pass={} {} steps", s.kernel, fmt::join(s.params, " "), w, h,
-                                 k, steps));
-        Simulation t(engine(), sim_request(s.kernel, plus(s.params, std::string("steps_per_pass=") + k), Backend::Cuda,
-                                           "temporal"),
+        SCOPED_TRACE(fmt::format("{} {} {}x{} steps_per_pass={} {} steps", s.kernel, fmt::join(s.params, " "),
+                                 w, h, k, steps));
+        Simulation t(engine(),
+                     sim_request(s.kernel, plus(s.params, std::string("steps_per_pass=") + k), Backend::Cuda,
+                                 "temporal"),
                      SimulationStart{.image = start});
         t.step(steps);
         EXPECT_TRUE(same_bits(t.fields(), cpu.fields())) << "against the CPU's single steps";
@@ -101,7 +105,8 @@ TEST(SimTemporalCuda, CountsSplitAcrossCallsAndBlocksGiveTheSameState) {
     for (BlockShape block : {BlockShape{32, 8}, BlockShape{16, 16}, BlockShape{1, 64}, BlockShape{128, 1},
                              BlockShape{32, 1}, BlockShape{96, 3}}) {
       SCOPED_TRACE(fmt::format("{} block {}", kernel, to_string(block)));
-      Simulation t(engine(), sim_request(kernel, {"steps_per_pass=8"}, Backend::Cuda, "temporal", 0, 0, block),
+      Simulation t(engine(),
+                   sim_request(kernel, {"steps_per_pass=8"}, Backend::Cuda, "temporal", 0, 0, block),
                    SimulationStart{.image = start});
       for (long long n : {1, 3, 7, 8, 9}) t.step(n);
       EXPECT_TRUE(same_bits(t.fields(), cpu.fields()));
@@ -132,7 +137,8 @@ TEST(SimTemporalCuda, StepsPerPassChangesOnARunningState) {
 
 TEST(SimTemporalCuda, ReportsPerStepTimesAndRefusesPartialWarps) {
   KS_REQUIRE_GPU();
-  Simulation t(engine(), sim_request("grayscott", {"steps_per_pass=4"}, Backend::Cuda, "temporal", 1024, 512));
+  Simulation t(engine(),
+               sim_request("grayscott", {"steps_per_pass=4"}, Backend::Cuda, "temporal", 1024, 512));
   t.step(40);
   const SimulationReport rep = t.report();
   EXPECT_EQ(rep.step_time.count, 40);
