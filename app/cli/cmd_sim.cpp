@@ -5,6 +5,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <memory>
 #include <optional>
 
@@ -221,8 +223,12 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   const SimulationReport report = sim.report();
   const SimulationStats stats = sim.stats();
   const DeviceInfo* device = device_of(engine, sim.backend());
-  // The pictures first: if saving fails there is no report claiming an output that does not exist.
-  if (!opt.output.empty()) save_image(picture.of(sim), opt.output);
+  // The pictures first: if saving fails there is no report claiming an output that does not exist. A .npy
+  // output holds the state's values (life u8 0/255, heat u and Gray-Scott v as f32), for checking numerically.
+  std::string extension = std::filesystem::path(opt.output).extension().string();
+  for (char& ch : extension) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  const bool raw_output = extension == ".npy";
+  if (!opt.output.empty()) save_image(raw_output ? sim.image() : picture.of(sim), opt.output);
   if (gif) gif->finish();
   if (!opt.json.empty()) {
     nlohmann::ordered_json j = to_json(report, stats, device);
@@ -241,7 +247,8 @@ int run_sim(const SimOptions& opt, const GlobalOptions& global) {
   }
   fmt::print("{}", sim_report_text(report, stats));
   fmt::print("{}", report::why_paragraph(report::explain_why(report, device), report.counters));
-  if (!opt.output.empty()) fmt::print("wrote {} ({})\n", opt.output, picture.mapping());
+  if (!opt.output.empty())
+    fmt::print("wrote {} ({})\n", opt.output, raw_output ? "the state's values" : picture.mapping());
   if (!opt.frames.empty())
     fmt::print("wrote {} frames to {} (frame_00000.png is the initial state; {})\n", frames_written,
                opt.frames, picture.mapping());
@@ -279,11 +286,13 @@ Command add_sim_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_option(
       "--variant", opt->variant,
-      "Implementation: cpu, cpu_bitpacked (life); naive, tiled, bitpacked (life on CUDA); naive, strip "
-      "(heat, grayscott on CUDA). Default: cpu, or the fastest CUDA one");
+      "Implementation: cpu, cpu_bitpacked (life); naive, tiled, bitpacked (life on CUDA); naive, strip, "
+      "temporal (heat, grayscott on CUDA; temporal runs -p steps_per_pass=1|2|4|8 steps per pass, default 4). "
+      "Default: cpu, or the fastest CUDA one");
   sub->add_option("--block", opt->block, "CUDA block shape WxH (default 32x8)");
   sub->add_option("-o,--output", opt->output,
-                  "Save the final state as an 8-bit image (" + supported_save_formats() + ")");
+                  "Save the final state as an 8-bit image (" + supported_save_formats() +
+                      "); a .npy file holds its values (life u8 0/255, heat u and grayscott v as f32)");
   sub->add_option("--every", opt->every, "With --frames or --gif: a frame every K-th step")
       ->check(CLI::Range(1LL, 1LL << 40));
   sub->add_option("--frames", opt->frames, "With --every: folder for frame_00000.png, frame_00001.png, ...");

@@ -136,11 +136,12 @@ WhyInput why_input(const lab::LabReport& r, const DeviceInfo* device) {
 
 WhyInput why_input(const SimulationReport& r, const DeviceInfo* device) {
   WhyInput in = common_input("simulation", r, r.step_time, device);
-  // Life's cells are bytes (bit-packed: 64-bit words), heat's and Gray-Scott's floats (strip: 4 at a time).
+  // Life's cells are bytes (bit-packed: 64-bit words), heat's and Gray-Scott's floats (strip, temporal: 4 at a
+  // time).
   if (r.kernel == "life")
     in.lane_bytes = r.variant == "bitpacked" ? 8 : 1;
   else
-    in.lane_bytes = r.variant == "strip" ? 16 : 4;
+    in.lane_bytes = r.variant == "strip" || r.variant == "temporal" ? 16 : 4;
   if (!r.block || r.backend != Backend::Cuda) return in;
   const std::string kernel = r.kernel, variant = r.variant;
   const int width = r.width, height = r.height;

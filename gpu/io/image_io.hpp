@@ -3,8 +3,9 @@
 // reads and writes row by row (png_rows.hpp, png_writer.hpp).
 //
 // Loading keeps what the file holds: its channel count (1-4) and its depth (8-bit -> U8, 16-bit PNG/PSD/PNM ->
-// U16, Radiance HDR -> F32, linear). GIF gives its first frame; PSD its composite, as RGBA. Errors are Io errors
-// that say which file and what is wrong with it (missing, empty, not an image, corrupt, truncated, too large).
+// U16, Radiance HDR -> F32, linear). A .npy file (by its magic or its extension; npy_image.hpp) is a u8 or f32
+// array of shape H x W or H x W x C, C = 1..4, taken as it is. GIF gives its first frame; PSD its composite, as
+// RGBA. Errors are Io errors that say which file and what is wrong with it (missing, empty, not an image, corrupt, truncated, too large).
 // stb_image cannot notice every truncation: a cut RLE TGA, PSD or HDR file may load with its tail zeroed.
 //
 // Saving picks the format from the extension; what each format can hold:
@@ -15,8 +16,9 @@
 //   .tga         8-bit; 1-4 channels as they are; at most 65535x65535.
 //   .hdr         float RGB (U8/U16 converted to 0..1); gray is stored as RGB, alpha is dropped; negatives and NaN
 //                become 0; about 1% precision.
-// Converting to 8 bits rounds to nearest and saturates (F32 outside 0..1, NaN -> 0). Files are written atomically
-// (see atomic_file.hpp): a failure leaves no partial file and an existing file keeps its content. Bad requests
+//   .npy         U8 ('|u1') and F32 ('<f4') values as they are, H x W (1 channel) or H x W x C; U16 is refused.
+// Converting to 8 bits (PNG, JPEG, BMP, TGA) rounds to nearest and saturates (F32 outside 0..1, NaN -> 0). Files
+// are written atomically (see atomic_file.hpp): a failure leaves no partial file and an existing file keeps its content. Bad requests
 // (unknown extension, empty image, options out of range, a size the format cannot hold) are Usage errors.
 #include <cstddef>
 #include <filesystem>

@@ -21,6 +21,7 @@
 
 #include "core/error.hpp"
 #include "io/image_io.hpp"
+#include "io/npy_image.hpp"
 #include "io/png_rows.hpp"
 
 namespace ks {
@@ -30,7 +31,7 @@ using namespace std::string_view_literals;
 
 std::string supported_load_formats() {
   return "PNG (8/16-bit), JPEG (baseline and progressive), BMP, TGA, GIF (first frame), PSD (composite), "
-         "HDR (Radiance), PNM (binary PGM/PPM)";
+         "HDR (Radiance), PNM (binary PGM/PPM), NPY (u8/f32 arrays H x W or H x W x C)";
 }
 
 namespace {
@@ -405,6 +406,13 @@ std::vector<unsigned char> read_head(std::FILE* f) {
   return head;
 }
 
+// A .npy file that does not start like one is refused by the .npy reader, which says what it expected.
+bool is_npy_name(const fs::path& path) {
+  std::string ext = path.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
+  return ext == ".npy";
+}
+
 struct FileCloser {
   void operator()(std::FILE* f) const { std::fclose(f); }
 };
@@ -431,6 +439,7 @@ Image load_image(const fs::path& path, const LoadLimits& limits, const LoadProgr
     }
   }
   const std::vector<unsigned char> head = read_head(file.get());
+  if (starts_like_npy(head) || is_npy_name(path)) return read_npy_image(path, limits.max_bytes);
   FileSource src(file.get());
   return decode(src, head, total_size, name, limits, progress);
 }
@@ -440,6 +449,8 @@ Image load_image_from_memory(std::span<const unsigned char> bytes, const std::st
   if (bytes.empty()) {
     throw_io(fmt::format("'{}' is empty (0 bytes)", name_for_messages), "give the content of an image file");
   }
+  if (starts_like_npy(bytes))
+    return parse_npy_image(std::as_bytes(bytes), name_for_messages, limits.max_bytes);
   MemorySource src(bytes);
   return decode(src, bytes.first(std::min(bytes.size(), kHeadBytes)), bytes.size(), name_for_messages, limits, {});
 }

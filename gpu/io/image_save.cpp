@@ -1,6 +1,6 @@
 // save_image: the format from the extension, checks of the request against what the format can hold, then the
-// encoding (PNG row by row through libpng, png_writer.hpp; the others through stb_image_write) into an atomically
-// written file.
+// encoding (PNG row by row through libpng, png_writer.hpp; .npy as it is, npy_image.hpp; the others through
+// stb_image_write) into an atomically written file.
 #include <algorithm>
 #include <cctype>
 #include <climits>
@@ -16,17 +16,20 @@
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "io/image_io.hpp"
+#include "io/npy_image.hpp"
 #include "io/png_writer.hpp"
 
 namespace ks {
 
 namespace fs = std::filesystem;
 
-std::string supported_save_formats() { return ".png (8/16-bit), .jpg/.jpeg, .bmp, .tga, .hdr"; }
+std::string supported_save_formats() {
+  return ".png (8/16-bit), .jpg/.jpeg, .bmp, .tga, .hdr, .npy (u8/f32 as they are)";
+}
 
 namespace {
 
-enum class Format { Png, Jpeg, Bmp, Tga, Hdr };
+enum class Format { Png, Jpeg, Bmp, Tga, Hdr, Npy };
 
 const char* format_name(Format f) {
   switch (f) {
@@ -35,6 +38,7 @@ const char* format_name(Format f) {
     case Format::Bmp: return "BMP";
     case Format::Tga: return "TGA";
     case Format::Hdr: return "HDR";
+    case Format::Npy: return "NPY";
   }
   return "?";
 }
@@ -47,6 +51,7 @@ Format format_for(const fs::path& path) {
   if (ext == ".bmp") return Format::Bmp;
   if (ext == ".tga") return Format::Tga;
   if (ext == ".hdr") return Format::Hdr;
+  if (ext == ".npy") return Format::Npy;
   const std::string what = ext.empty() ? std::string("it has no extension") : "unknown extension '" + ext + "'";
   throw_usage(fmt::format("cannot save '{}': {}", path.string(), what),
               "end the file name with one of " + supported_save_formats());
@@ -123,6 +128,7 @@ void check_encoder_limits(const Image& image, const fs::path& path, Format forma
 void save_image(const Image& image, const fs::path& path, const SaveOptions& options) {
   const Format format = format_for(path);
   validate(image, path, format, options);
+  if (format == Format::Npy) return write_npy_image(image, path);  // the values as they are, no conversion
   const int png_depth = options.png_bit_depth.value_or(image.type() == ElemType::U16 ? 16 : 8);
   check_encoder_limits(image, path, format);
   const int w = image.width(), h = image.height(), c = image.channels();
@@ -165,6 +171,8 @@ void save_image(const Image& image, const fs::path& path, const SaveOptions& opt
       write = [&](std::FILE* f) {
         check_encoded(stbi_write_hdr_to_func(write_to_file, f, w, h, c, px->elements<float>().data()), format);
       };
+      break;
+    case Format::Npy:  // written above
       break;
   }
   write_file_atomically(path, write);

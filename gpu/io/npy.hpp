@@ -4,6 +4,7 @@
 // (Debian has no C++ .npy library — libcnpy is not packaged — and the format is small.)
 // Reading is strict: a bad magic, an unknown version, a header that does not parse, a type, order or shape we
 // do not take, or data shorter or longer than the shape says are Io Errors naming the file and what is wrong.
+// (The container itself: npy_format.hpp; images in .npy files, u8 and 3-D too: npy_image.hpp.)
 #include <cstddef>
 #include <filesystem>
 #include <span>

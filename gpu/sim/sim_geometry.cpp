@@ -28,6 +28,13 @@ SimGeometry sim_geometry(const std::string& kernel_id, const std::string& varian
     g.geometry = s;
     return g;
   }
+  if (variant == "temporal") {
+    g.why_not =
+        "the temporal variant's warps overlap: each computes 128 columns and writes the middle ones (k steps "
+        "shrink what is right by a cell a step), and its blocks are counted in warps, not laid out: the overlay "
+        "draws the naive and strip variants";
+    return g;
+  }
   if (variant == "bitpacked")
     g.why_not =
         "the bitpacked variant packs 64 cells into each word a thread computes: the overlay draws the "

@@ -2,7 +2,8 @@
 // The launch geometry of a simulation variant (life, heat, grayscott), for the launch overlay: exact for
 // naive and tiled (one thread per cell) and strip (each thread owns 4 cells of a row and walks down
 // kFieldStripRows rows: sim/cuda/field_strip.cu launches with these constants); none for bitpacked (64 cells
-// per word) and multistep (a warp per tile of words, several generations per pass).
+// per word), multistep (a warp per tile of words, several generations per pass) and temporal (warps whose
+// segments overlap by the halo of k steps).
 #include <optional>
 #include <string>
 

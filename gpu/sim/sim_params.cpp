@@ -1,6 +1,7 @@
 #include "sim/sim_params.hpp"
 
 #include <algorithm>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -19,6 +20,9 @@ FieldBoundary boundary_from(const std::string& s) {
 Spots spots_from(const ParamSet& p) {
   return {int(p.get_int("spots")), int(p.get_int("spot_radius")), std::uint32_t(p.get_int("seed"))};
 }
+
+// The ParamSet admits only the registry's choices (1, 2, 4, 8).
+int steps_per_pass_from(const ParamSet& p) { return std::stoi(p.get_choice("steps_per_pass")); }
 
 }  // namespace
 
@@ -76,6 +80,7 @@ HeatParams heat_params(const ParamSet& p) {
   h.boundary_value = p.get_float("boundary_value");
   h.spots = spots_from(p);
   h.spot_value = p.get_float("spot_value");
+  h.steps_per_pass = steps_per_pass_from(p);
   return h;
 }
 
@@ -102,6 +107,7 @@ GrayScottParams grayscott_params(const ParamSet& p) {
                 fmt::format("use --param dt={:.6g} or less", limit));
   g.boundary = boundary_from(p.get_choice("boundary"));
   g.spots = spots_from(p);
+  g.steps_per_pass = steps_per_pass_from(p);
   return g;
 }
 

@@ -39,6 +39,7 @@ struct HeatParams {
   double boundary_value = 0;  // Fixed
   Spots spots;
   double spot_value = 0;      // temperature of the hot spots; the background is 0
+  int steps_per_pass = 4;     // the temporal variant's k (1, 2, 4 or 8); the other variants run one per pass
   HeatCoefficients coefficients() const { return {float(diffusivity * dt)}; }
 };
 
@@ -47,6 +48,7 @@ struct GrayScottParams {
   std::string preset;  // "custom" or the preset that gave feed and kill
   FieldBoundary boundary = FieldBoundary::Periodic;
   Spots spots;
+  int steps_per_pass = 4;  // as HeatParams
   GrayScottCoefficients coefficients() const {
     return {float(du), float(dv), float(feed), float(feed + kill), float(dt)};
   }

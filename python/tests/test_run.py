@@ -178,3 +178,15 @@ def test_per_call_overhead_is_measured():
     from run_overhead import measure
     m = measure(calls=300, size=8, threads=1)
     assert 0 < m["beyond_median_us"] < 500, m
+
+
+@pytest.mark.parametrize("dtype", [np.uint8, np.float32])
+def test_the_cli_reads_and_writes_npy_with_the_values_ks_run_gives(cli, tmp_path, dtype):
+    image = random_image((23, 37, 3), dtype, seed=4)
+    np.save(tmp_path / "in.npy", image)
+    cli("run", "gaussian", "-i", tmp_path / "in.npy", "-o", tmp_path / "out.npy", "-p", "sigma=1.5", "--backend", "cpu",
+        "--repeat", 1)
+    out = np.load(tmp_path / "out.npy")
+    assert out.dtype == image.dtype and out.shape == image.shape
+    expected = ks.run("gaussian", image, backend="cpu", sigma=1.5, repeat=1, warmup=0).output
+    np.testing.assert_array_equal(out, expected)

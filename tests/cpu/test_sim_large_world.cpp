@@ -14,6 +14,7 @@
 #include "sim/density_view.hpp"
 #include "sim/initial_state.hpp"
 #include "sim/life_multistep.hpp"
+#include "sim/pass_steps.hpp"
 #include "sim/life_patterns.hpp"
 #include "sim/life_rule.hpp"
 #include "sim/sim_memory.hpp"
@@ -207,7 +208,7 @@ TEST(SimLargeWorld, MultistepPassesEndOnTheCompiledPassLengths) {
   for (int k : {0, 3, 16, 32}) EXPECT_FALSE(sim::is_multistep_pass(k));
   auto passes = [](long long n, int k) {
     std::vector<int> p;
-    while (n > 0) n -= p.emplace_back(sim::multistep_pass(n, k));
+    while (n > 0) n -= p.emplace_back(sim::steps_in_next_pass(k, n));
     return p;
   };
   EXPECT_EQ(passes(7, 8), (std::vector<int>{4, 2, 1}));

@@ -52,11 +52,12 @@ QString q(const std::string& s) { return QString::fromStdString(s); }
 std::filesystem::path path_of(const QString& s) { return std::filesystem::path(s.toStdString()); }
 
 const char* kImageFilters =
-    "Images (*.png *.jpg *.jpeg *.bmp *.tga *.gif *.psd *.hdr *.pic *.pgm *.ppm *.pnm);;All files (*)";
+    "Images (*.png *.jpg *.jpeg *.bmp *.tga *.gif *.psd *.hdr *.pic *.pgm *.ppm *.pnm *.npy);;All files (*)";
 const char* kPng8 = "PNG, 8-bit (*.png)";
 const char* kPng16 = "PNG, 16-bit (*.png)";
 const char* kResultFilters =
-    "PNG, 8-bit (*.png);;PNG, 16-bit (*.png);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;TGA (*.tga);;Radiance HDR (*.hdr)";
+    "PNG, 8-bit (*.png);;PNG, 16-bit (*.png);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;TGA (*.tga);;Radiance HDR (*.hdr);;"
+    "NumPy array, u8/f32 values as computed (*.npy)";
 const char* kShotFilters = "PNG (*.png);;JPEG (*.jpg *.jpeg);;BMP (*.bmp);;TGA (*.tga)";
 const char* kTimingFilters = "CSV (*.csv);;JSON (*.json)";
 

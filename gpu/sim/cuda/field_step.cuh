@@ -26,6 +26,41 @@ struct GrayScottStep {
   }
 };
 
+// The kernels that own 4 adjacent cells of a row (strip, temporal): cell k of a quad, the step of the 4 cells,
+// and their store.
+__device__ __forceinline__ float lane_of(const float4& q, int k) {
+  return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
+}
+__device__ __forceinline__ float& lane_of(float4& q, int k) { return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w; }
+
+// next[f][k] = the step of cell k = 0..3 from cell[f][k] and the neighbour sums sum[f][k].
+template <class Step>
+__device__ __forceinline__ void step_quad(const Step& step, const float (&cell)[Step::kFields][4],
+                                          const float (&sum)[Step::kFields][4], float (&next)[Step::kFields][4]) {
+  constexpr int NF = Step::kFields;
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    float c[NF], s[NF], n[NF];
+#pragma unroll
+    for (int f = 0; f < NF; ++f) c[f] = cell[f][k], s[f] = sum[f][k];
+    step(c, s, n);
+#pragma unroll
+    for (int f = 0; f < NF; ++f) next[f][k] = n[f];
+  }
+}
+
+// Cells x0 .. x0+3 of `row`: one 16-byte store, or at the row's end the cells left of w.
+__device__ __forceinline__ void store_quad(float* row, int x0, int w, const float (&v)[4]) {
+  float* dst = row + x0;
+  if (x0 + 3 < w) {
+    *reinterpret_cast<float4*>(dst) = make_float4(v[0], v[1], v[2], v[3]);
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (x0 + k < w) dst[k] = v[k];  // constant indices keep `v` in registers
+  }
+}
+
 // The boundary as the kernels read it: how to remap, and the value outside a fixed boundary (as the CPU
 // reference: heat's boundary_value, 0 for Gray-Scott, which has no fixed boundary).
 struct FieldEdges {
@@ -36,6 +71,11 @@ struct FieldEdges {
 inline FieldEdges field_edges(const sim::SimModel& m) {
   if (m.kind == sim::SimKind::Heat) return {m.heat.boundary, float(m.heat.boundary_value)};
   return {m.grayscott.boundary, 0.0f};
+}
+
+// Steps per pass of the temporal variant (the model's steps_per_pass parameter).
+inline int field_steps_per_pass(const sim::SimModel& m) {
+  return m.kind == sim::SimKind::Heat ? m.heat.steps_per_pass : m.grayscott.steps_per_pass;
 }
 
 // Calls f(step) with the model's functor.

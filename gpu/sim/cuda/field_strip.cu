@@ -27,10 +27,6 @@ __device__ __forceinline__ float at(const float* row, int x, int w, const FieldE
   return xx < 0 ? e.fixed : __ldg(row + xx);
 }
 
-__device__ __forceinline__ float lane_of(const float4& q, int k) {
-  return k == 0 ? q.x : k == 1 ? q.y : k == 2 ? q.z : q.w;
-}
-
 template <class Step>
 __global__ void field_strip_kernel(Planes in, Planes out, int w, int h, FieldEdges edges, Step step,
                                    int seg) {
@@ -78,26 +74,9 @@ __global__ void field_strip_kernel(Planes in, Planes out, int w, int h, FieldEdg
     }
     if (row_ok) {
       float next[NF][4];
+      step_quad(step, cell, sum, next);
 #pragma unroll
-      for (int k = 0; k < 4; ++k) {
-        float c[NF], s[NF], n[NF];
-#pragma unroll
-        for (int f = 0; f < NF; ++f) c[f] = cell[f][k], s[f] = sum[f][k];
-        step(c, s, n);
-#pragma unroll
-        for (int f = 0; f < NF; ++f) next[f][k] = n[f];
-      }
-#pragma unroll
-      for (int f = 0; f < NF; ++f) {
-        float* dst = out.p[f].row<float>(y) + x0;
-        if (x0 + 3 < w) {
-          *reinterpret_cast<float4*>(dst) = make_float4(next[f][0], next[f][1], next[f][2], next[f][3]);
-        } else {
-#pragma unroll
-          for (int k = 0; k < 4; ++k)
-            if (x0 + k < w) dst[k] = next[f][k];  // constant indices keep `next` in registers
-        }
-      }
+      for (int f = 0; f < NF; ++f) store_quad(out.p[f].row<float>(y), x0, w, next[f]);
     }
 #pragma unroll
     for (int f = 0; f < NF; ++f) {

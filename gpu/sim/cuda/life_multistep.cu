@@ -175,12 +175,12 @@ SimLaunch make_life_multistep_launch(const sim::SimModel& m, BlockShape block) {
   const sim::LifeMasks masks = sim::life_masks(m.life.rule);
   const Word last_mask = m.width % 32 == 0 ? ~Word(0) : (Word(1) << (m.width % 32)) - 1;
   l.steps_per_pass = k;
-  l.run_steps = [=, w = m.width, h = m.height, torus = m.life.torus](cudaStream_t s, const Planes& in,
+  l.run_fewer = [=, w = m.width, h = m.height, torus = m.life.torus](cudaStream_t s, const Planes& in,
                                                                      const Planes& out, int steps) {
     kernel_for(steps, torus, conway)<<<grid, b, 0, s>>>(WordGrid{in.p[0], w, h, words, last_mask}, out.p[0],
                                                         masks);
   };
-  l.run = [run = l.run_steps, k](cudaStream_t s, const Planes& in, const Planes& out) { run(s, in, out, k); };
+  l.run = [run = l.run_fewer, k](cudaStream_t s, const Planes& in, const Planes& out) { run(s, in, out, k); };
   return l;
 }
 

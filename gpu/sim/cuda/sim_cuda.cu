@@ -1,7 +1,7 @@
 // The CUDA backends of ks::Simulation: the state lives on the device in pitched planes (two sets, stepped
-// from one to the other), each step is one launch timed between CUDA events, and nothing crosses to the host
-// unless asked for (read, population, total). Everything about a request (variant, block against the device
-// and the kernel) is checked before any device memory is taken.
+// from one to the other), each pass (a step; the temporal variant's k steps) is one launch timed between CUDA
+// events, and nothing crosses to the host unless asked for (read, population, total). Everything about a
+// request (variant, block against the device and the kernel) is checked before any device memory is taken.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -14,7 +14,7 @@
 #include "sim/cpu/life_cpu.hpp"
 #include "sim/cuda/sim_cuda.hpp"
 #include "sim/cuda/sim_launch.cuh"
-#include "sim/life_multistep.hpp"
+#include "sim/pass_steps.hpp"
 #include "sim/sim_memory.hpp"
 
 namespace ks::sim::cuda {
@@ -26,14 +26,14 @@ namespace kc = ks::cuda;
 // How a variant stores its state.
 enum class Layout { Bytes, Words, Fields };
 
-// Passes run back to back between events; the host waits once per chunk of passes (to read the times), never
-// between them. Event k+1 of a chunk closes pass k and opens pass k+1, so the times add up to the chunk's
-// duration; a pass of s steps counts as s steps of a sth of its time each.
+// Passes run back to back between events; the host waits once per chunk (to read the times), never between
+// passes. Event k+1 of a chunk closes pass k and opens pass k+1, so the times add up to the chunk's duration. A
+// pass of several steps (the temporal variant) counts as that many steps of an equal share of its time.
 class StepTimer {
  public:
   static constexpr int kChunk = 512;
 
-  // launch_pass(left) launches one pass of at most `left` steps and returns the steps it runs.
+  // launch_one(left) runs one pass of at most `left` steps and returns its steps.
   template <class F>
   void run(long long n, cudaStream_t s, F&& launch_pass, const std::string& kernel,
            std::vector<double>& step_ms) {
@@ -41,13 +41,13 @@ class StepTimer {
       for (int i = 0; i <= kChunk; ++i) events_.push_back(std::make_unique<kc::Event>());
     for (long long done = 0; done < n;) {
       int passes = 0;
+      pass_steps_.clear();
       events_[0]->record(s);
-      for (; passes < kChunk && done < n; ++passes) {
-        const int steps = launch_pass(n - done);
+      for (long long queued = done; passes < kChunk && queued < n; ++passes) {
+        pass_steps_.push_back(launch_one(n - queued));
+        queued += pass_steps_.back();
         kc::check_launch(kernel);
         events_[std::size_t(passes) + 1]->record(s);
-        steps_[std::size_t(passes)] = steps;
-        done += steps;
       }
       kc::check(cudaEventSynchronize(events_[std::size_t(passes)]->get()), ("the steps of " + kernel).c_str());
       for (int i = 0; i < passes; ++i) {
@@ -55,15 +55,16 @@ class StepTimer {
         kc::check(
             cudaEventElapsedTime(&ms, events_[std::size_t(i)]->get(), events_[std::size_t(i) + 1]->get()),
             "cudaEventElapsedTime");
-        const int steps = steps_[std::size_t(i)];
-        for (int k = 0; k < steps; ++k) step_ms.push_back(double(ms) / steps);
+        const int steps = pass_steps_[std::size_t(i)];
+        step_ms.insert(step_ms.end(), std::size_t(steps), double(ms) / steps);
+        done += steps;
       }
     }
   }
 
  private:
   std::vector<std::unique_ptr<kc::Event>> events_;
-  std::array<int, kChunk> steps_{};  // the steps of each pass of the chunk
+  std::vector<int> pass_steps_;  // of the chunk being timed
 };
 
 // The launch of `variant` for the model and how it stores the state; usage Error for names the kernel lacks.
@@ -78,7 +79,8 @@ kc::SimLaunch make_launch(const SimModel& m, const std::string& variant, BlockSh
   layout = Layout::Fields;
   if (variant == "naive") return kc::make_field_naive_launch(m, block);
   if (variant == "strip") return kc::make_field_strip_launch(m, block);
-  throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive or strip");
+  if (variant == "temporal") return kc::make_field_temporal_launch(m, block);
+  throw_usage("no CUDA variant '" + variant + "' for heat and grayscott", "use naive, strip or temporal");
 }
 
 const char* kind_name(SimKind kind) {
@@ -143,13 +145,11 @@ class CudaBackend final : public SimBackend {
     timer_.run(
         n, stream(),
         [&](long long left) {
-          int steps = 1;
-          if (launch_.run_steps) {
-            steps = multistep_pass(left, launch_.steps_per_pass);
-            launch_.run_steps(stream(), planes(cur_), planes(1 - cur_), steps);
-          } else {
+          const int steps = steps_in_next_pass(launch_.steps_per_pass, left);
+          if (steps == launch_.steps_per_pass)
             launch_.run(stream(), planes(cur_), planes(1 - cur_));
-          }
+          else
+            launch_.run_fewer(stream(), planes(cur_), planes(1 - cur_), steps);
           cur_ = 1 - cur_;
           return steps;
         },

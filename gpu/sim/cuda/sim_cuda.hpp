@@ -10,9 +10,10 @@
 
 namespace ks::sim::cuda {
 
-// Variants: life naive | tiled | bitpacked; heat and grayscott naive | strip. The block is validated against
-// the device and the variant's kernel (threads, dimensions, registers, shared memory, the variant's own needs)
-// before any device memory is taken; a block that cannot run is a usage Error saying which limit it breaks.
+// Variants: life naive | tiled | bitpacked; heat and grayscott naive | strip | temporal (several steps per
+// pass). The block is validated against the device and the variant's kernel (threads, dimensions, registers,
+// shared memory, the variant's own needs) before any device memory is taken; a block that cannot run is a usage
+// Error saying which limit it breaks.
 std::unique_ptr<SimBackend> make_cuda_backend(CudaContext& ctx, const SimModel& model, const std::string& variant,
                                               BlockShape block);
 

@@ -2,7 +2,7 @@
 // The seam between the CUDA simulation backends (sim_cuda.cu) and the kernel files: each variant turns the
 // model and a block shape into a launch description that is validated (block against the variant's own needs;
 // the device limits through occupancy_of) before any device memory is taken, and a function that advances one
-// step from one set of planes to the other.
+// pass (one step; the temporal variant's k steps) from one set of planes to the other.
 #include <cuda_runtime.h>
 
 #include <cstddef>
@@ -35,10 +35,11 @@ struct Planes {
 struct SimLaunch {
   KernelLaunchShape shape;
   std::function<void(cudaStream_t, const Planes& in, const Planes& out)> run;  // one pass of steps_per_pass
-  // Variants that run several steps per pass (multistep): up to steps_per_pass, any count that
-  // sim::multistep_pass gives; empty for one step per pass.
-  int steps_per_pass = 1;
-  std::function<void(cudaStream_t, const Planes& in, const Planes& out, int steps)> run_steps;
+  int steps_per_pass = 1;  // the steps one run() advances
+  // Variants of several steps per pass (Life multistep, heat and Gray-Scott temporal): one pass of `steps` <
+  // steps_per_pass (a power of two, sim/pass_steps.hpp), for the rest of a step count that is not a multiple of
+  // steps_per_pass. Empty for one-step variants.
+  std::function<void(cudaStream_t, const Planes& in, const Planes& out, int steps)> run_fewer;
 };
 
 // Life: u8 0/255 cells (naive, tiled) or 64 cells per word (bitpacked, the layout of sim_math.hpp).
@@ -50,6 +51,8 @@ SimLaunch make_life_multistep_launch(const sim::SimModel& model, BlockShape bloc
 // Heat (one field) and Gray-Scott (u, v): f32 fields.
 SimLaunch make_field_naive_launch(const sim::SimModel& model, BlockShape block);
 SimLaunch make_field_strip_launch(const sim::SimModel& model, BlockShape block);
+// Several steps per pass (the model's steps_per_pass), equal bit for bit to as many one-step passes.
+SimLaunch make_field_temporal_launch(const sim::SimModel& model, BlockShape block);
 
 // The launch shape of a Life kernel instantiated for both borders: the torus or the dead-border instance.
 template <class Kernel>
