@@ -28,14 +28,15 @@ enum class Layout { Bytes, Words, Fields };
 
 // Passes run back to back between events; the host waits once per chunk (to read the times), never between
 // passes. Event k+1 of a chunk closes pass k and opens pass k+1, so the times add up to the chunk's duration. A
-// pass of several steps (the temporal variant) counts as that many steps of an equal share of its time.
+// pass of several steps (Life multistep, heat and Gray-Scott temporal) counts as that many steps of an equal
+// share of its time.
 class StepTimer {
  public:
   static constexpr int kChunk = 512;
 
   // launch_one(left) runs one pass of at most `left` steps and returns its steps.
   template <class F>
-  void run(long long n, cudaStream_t s, F&& launch_pass, const std::string& kernel,
+  void run(long long n, cudaStream_t s, F&& launch_one, const std::string& kernel,
            std::vector<double>& step_ms) {
     if (events_.empty())
       for (int i = 0; i <= kChunk; ++i) events_.push_back(std::make_unique<kc::Event>());
