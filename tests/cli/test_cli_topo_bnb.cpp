@@ -1,6 +1,6 @@
 // `topo --placements bnb`: the proof of QAPLIB's nug12 with the JSON `proof` object, the CSV and the gap chart,
-// timestamps x configurations against the exhaustive sweep's optimum, a run killed by Ctrl-C and resumed from
-// its checkpoint to the same proof, --time, and bad requests (exit 2) with the options that do not apply.
+// timestamps x configurations against the exhaustive sweep's optimum, a run stopped by Ctrl-C and resumed from
+// its checkpoint (the library's tests resume one to the same proof), --time, and bad requests (exit 2) with the options that do not apply.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -86,7 +86,7 @@ TEST_F(CliBnb, TimestampsAndConfigurationsEqualTheSweep) {
   }
 }
 
-TEST_F(CliBnb, CtrlCKeepsTheGapAndTheResumedRunEndsWithTheSameProof) {
+TEST_F(CliBnb, CtrlCKeepsTheGapAndTheCheckpointGoesOn) {
   KS_REQUIRE_DATA(data("qaplib/had16.dat"));
   CliProcess p({"topo", "--placements", "bnb", "--qaplib", data("qaplib/had16.dat").string(), "--threads", "2",
                 "--checkpoint", "had16.checkpoint", "--checkpoint-every", "0.5", "--json", "part.json"},
@@ -104,6 +104,15 @@ TEST_F(CliBnb, CtrlCKeepsTheGapAndTheResumedRunEndsWithTheSameProof) {
   EXPECT_LE(part["proof"]["best_bound"].get<double>(), 3720);  // had16's optimum
   EXPECT_GE(part["best"]["cost"].get<double>(), 3720);
   EXPECT_EQ(part["checkpoint"], "had16.checkpoint");
+
+  // The resumed run starts from the checkpoint: a second session, its bound no lower than the first's.
+  const CliResult again = prove({"--qaplib", data("qaplib/had16.dat"), "--resume", "had16.checkpoint", "--time", "1",
+                                 "--json", "again.json"});
+  ASSERT_EQ(again.exit_code, 0) << again.err;
+  const auto j = json("again.json");
+  EXPECT_EQ(j["timing"]["sessions"], 2);
+  EXPECT_GE(j["proof"]["best_bound"].get<double>(), part["proof"]["best_bound"].get<double>());
+  EXPECT_GE(j["proof"]["nodes"].get<double>(), part["proof"]["nodes"].get<double>());
 }
 
 TEST_F(CliBnb, ATimeLimitReportsTheGap) {
