@@ -16,5 +16,10 @@ void draw_topology_results(app::TopologyDocument& doc, TopologyPanelState& state
 // it (false, drawing nothing, when there is no search to show).
 void draw_search_settings(app::TopologyDocument& doc, TopologyPanelState& state);
 bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& state);
+// The proof by branch and bound (topology_proof.cpp): its time limit, and its view while it runs and after it:
+// nodes, open subtrees, bound, best found, the gap over time as a plot, the network of the best placement
+// (false when there is no proof to show).
+void draw_proof_settings(app::TopologyDocument& doc, TopologyPanelState& state);
+bool draw_proof_results(app::TopologyDocument& doc, TopologyPanelState& state);
 
 }  // namespace ks::ui::panels
