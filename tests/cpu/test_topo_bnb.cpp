@@ -155,6 +155,18 @@ TEST(BnbBound, TheBatchGivesEachNodesBound) {
   for (int k = 0; k < 40; ++k)
     EXPECT_EQ(batch[std::size_t(k)],
               gl_bound(n, T.data(), D.data(), order.data(), locs.data() + k * depth, depth, scratch.data(), nullptr));
+  // An order per node (as the dive's branching makes them).
+  std::vector<int> orders;
+  for (int k = 0; k < 40; ++k) {
+    std::vector<int> o = order;
+    std::shuffle(o.begin(), o.end(), rng);
+    orders.insert(orders.end(), o.begin(), o.end());
+  }
+  const auto own = gl_bounds(T.data(), D.data(), n, orders, locs, depth, pool());
+  ASSERT_EQ(own.size(), 40u);
+  for (int k = 0; k < 40; ++k)
+    EXPECT_EQ(own[std::size_t(k)], gl_bound(n, T.data(), D.data(), orders.data() + k * n, locs.data() + k * depth,
+                                            depth, scratch.data(), nullptr));
 }
 
 TEST(BnbBound, BranchingOrderPutsTheLargestTrafficFirst) {

@@ -124,8 +124,9 @@ EvalResult as_eval_result(const BnbResult& r);
 // ---- the tree, for tests and the CUDA batch ----
 // Facilities by total traffic (row + column, diagonal excluded), largest first, ties by number.
 std::vector<int> branching_order(const std::int64_t* traffic, int n);
-// The bounds of many nodes at once, each `depth` locations of the first facilities of `order`
-// (locs: nodes x depth): what the CUDA batch computes on the GPU, on the CPU threads here.
+// The bounds of many nodes at once, each `depth` locations of the first facilities of its order (locs: nodes x
+// depth; order: n entries for all nodes, or nodes x n): what the CUDA batch (bound_batch_cuda.hpp) computes on
+// the GPU, on the CPU threads here.
 std::vector<std::int64_t> gl_bounds(const std::int64_t* traffic, const std::int64_t* costs, int n,
                                     const std::vector<int>& order, const std::vector<int>& locs, int depth,
                                     ThreadPool& pool);
