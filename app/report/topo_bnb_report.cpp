@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "report/svg_chart.hpp"
 #include "report/table.hpp"
 
 namespace ks::report {
@@ -155,57 +156,29 @@ ordered_json bnb_json(const topo::BnbResult& r, const TopoContext& ctx, const st
 
 std::string bnb_chart_svg(const topo::BnbResult& r, const TopoContext& ctx) {
   const topo::ConfigurationProof& best = r.best();
-  const auto& curve = best.curve;
-  constexpr double W = 720, H = 420, left = 90, right = 24, top = 44, bottom = 56;
-  double t_max = 1e-3, lo = 0, hi = 1;
-  if (!curve.empty()) {
-    lo = curve.front().bound.value;
-    hi = curve.front().incumbent.value;
-    for (const auto& g : curve) {
-      t_max = std::max(t_max, g.time_s);
-      lo = std::min(lo, g.bound.value);
-      hi = std::max(hi, g.incumbent.value);
-    }
+  double t_max = 0, lo = 0, hi = 1;
+  std::vector<std::pair<double, double>> bound, incumbent;
+  for (const auto& g : best.curve) {
+    t_max = std::max(t_max, g.time_s);
+    lo = bound.empty() ? g.bound.value : std::min(lo, g.bound.value);
+    hi = incumbent.empty() ? g.incumbent.value : std::max(hi, g.incumbent.value);
+    bound.push_back({g.time_s, g.bound.value});
+    incumbent.push_back({g.time_s, g.incumbent.value});
   }
-  if (hi <= lo) hi = lo + std::max(1.0, std::fabs(lo) * 0.01);
-  const double pad = (hi - lo) * 0.05;
-  lo -= pad;
-  hi += pad;
-  auto x = [&](double t) { return left + (W - left - right) * std::clamp(t / t_max, 0.0, 1.0); };
-  auto y = [&](double v) { return top + (H - top - bottom) * (hi - v) / (hi - lo); };
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      W, H);
-  s += fmt::format("<text x=\"{}\" y=\"22\" font-size=\"14\">{}: branch and bound on {}, {}</text>\n", left,
-                   ctx.qaplib_instance.empty() ? config_name(ctx, best.configuration) : ctx.qaplib_instance, r.device,
-                   best.proof.optimal ? "proved optimal" : "not proved");
-  s += fmt::format("<path d=\"M{0} {1} V{2} H{3}\" fill=\"none\" stroke=\"black\"/>\n", left, top, H - bottom,
-                   W - right);
-  for (int k = 0; k <= 4; ++k) {
-    const double t = t_max * k / 4, v = lo + (hi - lo) * k / 4;
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.3g}</text>\n", x(t), H - bottom + 18, t);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:.6g}</text>\n", left - 6, y(v) + 4, v);
-    s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#ddd\"/>\n", left + 1, y(v), W - right);
-  }
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">seconds</text>\n", (left + W - right) / 2,
-                   H - 14);
-  s += fmt::format("<text x=\"16\" y=\"{0:.1f}\" transform=\"rotate(-90 16 {0:.1f})\" text-anchor=\"middle\">cost</text>\n",
-                   (top + H - bottom) / 2);
+  const SvgCostChart chart(t_max, lo, hi);
+  std::string s = chart.open(
+      fmt::format("{}: branch and bound on {}, {}",
+                  ctx.qaplib_instance.empty() ? config_name(ctx, best.configuration) : ctx.qaplib_instance, r.device,
+                  best.proof.optimal ? "proved optimal" : "not proved"),
+      "cost");
   // Both are step functions: flat until the next change.
-  const auto steps = [&](auto value, const char* colour) {
-    if (curve.empty()) return std::string();
-    std::string path = fmt::format("M{:.1f} {:.1f}", x(curve.front().time_s), y(value(curve.front())));
-    for (std::size_t k = 1; k < curve.size(); ++k)
-      path += fmt::format(" H{:.1f} V{:.1f}", x(curve[k].time_s), y(value(curve[k])));
-    return fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>\n", path, colour);
-  };
-  s += steps([](const topo::GapPoint& g) { return g.incumbent.value; }, "#1f5fbf");
-  s += steps([](const topo::GapPoint& g) { return g.bound.value; }, "#c05010");
+  s += chart.steps(incumbent, "#1f5fbf");
+  s += chart.steps(bound, "#c05010");
+  const double right = SvgCostChart::W - SvgCostChart::right;
   s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#1f5fbf\">best found</text>\n",
-                   W - right - 4, top + 14);
+                   right - 4, SvgCostChart::top + 14);
   s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#c05010\">lower bound</text>\n",
-                   W - right - 4, top + 30);
+                   right - 4, SvgCostChart::top + 30);
   s += "</svg>\n";
   return s;
 }

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "support/shared_data.hpp"
+#include "support/qaplib_optima.hpp"
 #include "support/shared_pool.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/inputs/qaplib.hpp"
@@ -33,15 +34,8 @@ SearchRequest tabu(std::uint64_t iterations, int chains = 2) {
   return r;
 }
 
-// Published optima (QAPLIB, Burkard, Karisch and Rendl) of every instance with n <= 12 in
-// ../shared/data/qaplib.
-struct Known {
-  const char* name;
-  std::int64_t optimum;
-};
-constexpr Known kSmall[] = {{"chr12a", 9552},    {"chr12b", 9742},   {"chr12c", 11156},   {"had12", 1652},
-                            {"nug12", 578},      {"rou12", 235528},  {"scr12", 31410},    {"tai10a", 135028},
-                            {"tai10b", 1183760}, {"tai12a", 224416}, {"tai12b", 39464925}};
+using Known = test::KnownOptimum;
+constexpr const auto& kSmall = test::kSmallQaplibOptima;
 
 TEST(Search, TabuFindsThePublishedOptimumOfEverySmallQaplibInstance) {
   KS_REQUIRE_DATA(data("qaplib/nug12.dat"));

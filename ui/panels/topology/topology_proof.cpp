@@ -9,8 +9,6 @@
 #include <cmath>
 #include <vector>
 
-#include "core/error.hpp"
-#include "panels/topology/network_drawing.hpp"
 #include "panels/topology/topology_sections.hpp"
 #include "report/topo_bnb_report.hpp"
 #include "report/topo_report.hpp"
@@ -133,34 +131,14 @@ bool draw_proof_results(app::TopologyDocument& doc, TopologyPanelState& /*state*
                         all.seconds, r.device.c_str(), report::cost_text(run->result, all.root_bound).c_str());
   }
 
-  std::optional<app::LoadedNetwork> net;
-  std::string net_error;
-  if (proved && !live.running) {
-    try {
-      net = doc.selected_network();
-    } catch (const Error& e) {
-      net_error = e.full_message();
-    }
-  }
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float top_h = std::max(160.0f, avail.y * 0.62f);
-  const bool drawable = net || !net_error.empty();
-  const float left_w = drawable ? std::max(200.0f, avail.x * 0.48f) : avail.x;
-  ImGui::BeginChild("##gapplot", ImVec2(left_w, top_h), false);
-  ImGui::TextUnformatted("Gap over time");
-  gap_plot(live.curve, left_w - 8, top_h - line * 1.6f);
-  ImGui::EndChild();
-  if (drawable) {
-    ImGui::SameLine();
-    ImGui::BeginChild("##proofnet", ImVec2(0, top_h), false);
-    ImGui::Text("Best placement on %s", config.c_str());
-    if (net)
-      draw_network(*net, ImGui::GetContentRegionAvail().x, top_h - line * 1.6f);
-    else
-      ImGui::TextWrapped("cannot draw the network: %s", net_error.c_str());
-    ImGui::EndChild();
-  }
+  // The network of the best placement once the proof has one (the selection); none while it runs.
+  draw_plot_beside_network(
+      [&]() -> std::optional<app::LoadedNetwork> {
+        if (!proved || live.running) return std::nullopt;
+        return doc.selected_network();
+      },
+      [&](bool) { ImGui::TextUnformatted("Gap over time"); },
+      [&](float width, float height) { gap_plot(live.curve, width, height); }, config);
   if (proved && !live.running) configurations_table(*run);
   return true;
 }
