@@ -10,12 +10,13 @@
 // is linear in the traffic, so the sum over time of flow x distance is one QAP), else the only timestamp; one
 // proof per configuration, each configuration's best placement with its cost on every timestamp.
 //
-// The tree: facilities (nodes) are fixed one at a time in a branching order (largest total traffic first),
-// each to every free location (position). The subtrees below depth `frontier_depth` are the units of work:
-// threads take them in order of their bound (lowest first) from a shared counter, and explore each depth
-// first, trying locations in order of the parent's LAP reduced costs, so that memory stays O(n^3) per thread.
-// A child is pruned with the parent's bound plus its reduced cost before its own bound is computed
-// (docs/PERF.md measures what that saves). The incumbent comes from a short tabu search first.
+// The tree: facilities (nodes) are fixed one at a time, each to every free location (position). Down to
+// `frontier_depth` the facilities come in a branching order (largest total traffic first); the subtrees there are
+// the units of work: threads take them in order of their bound (lowest first) from a shared counter and explore
+// each depth first, so that memory stays O(n^3) per thread. In a dive each node branches on the free facility or
+// free location that leaves the fewest children under the incumbent, by its LAP's reduced costs; a child is
+// pruned with the parent's bound plus its reduced cost before its own bound is computed, and the children are
+// tried cheapest first (docs/PERF.md measures what that saves). The incumbent comes from a short tabu search first.
 //
 // Determinism: bounds are exact integers; with the search's incumbent already optimal (the usual case) the
 // nodes explored do not depend on the threads or their timing, so a run and a resumed run count the same.
