@@ -6,8 +6,8 @@
 // The problem in QAP terms: node (facility) f at position (location) loc(f) costs
 //   cost = sum over facilities f, g of T[f][g] * D[loc(f)][loc(g)]
 // (swap_delta.hpp's definition, read by facility: T the traffic, D the path costs, diagonals included).
-// A node fixes the locations of the first `depth` facilities of its order (the facilities in branching order). With A those fixed,
-// F the m = n - depth free facilities (in branching order) and L the free locations (ascending):
+// A node fixes the locations of the first `depth` facilities of its order (the facilities in branching order).
+// With A those fixed, F the m = n - depth free facilities (in that order) and L the free locations (ascending):
 //   bound = fixed + LAP(C),  fixed = sum over a, b in A of T[a][b] D[loc a][loc b],
 //   C[f][l] = T[f][f] D[l][l] + sum over a in A of (T[f][a] D[l][loc a] + T[a][f] D[loc a][l])
 //           + min over pairings of (T[f][g], g in F \ f) with (D[l][k], k in L \ l)
