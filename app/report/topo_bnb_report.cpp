@@ -104,13 +104,7 @@ ordered_json bnb_json(const topo::BnbResult& r, const TopoContext& ctx, const st
                {"configuration", config_name(ctx, best.configuration)},
                {"timestamp", slice_label(e, tr, r.slice)}};
   j["proof"] = proof_json(r, r.overall());
-  if (ref) {
-    const auto gap = gap_percent(best.best.value, *ref);
-    j["reference"] = {{"cost", ref->cost},
-                      {"source", ref->source},
-                      {"gap_percent", gap ? ordered_json(*gap) : ordered_json(nullptr)},
-                      {"text", gap_text(best.best.value, *ref)}};
-  }
+  if (ref) j["reference"] = reference_json(best.best.value, *ref);
   j["complete"] = r.complete;
   j["stopped_by"] = r.stopped_by;
   j["traffic"] = {{"source", tr.source}, {"unit", tr.unit}, {"nodes", tr.nodes}, {"timestamps", tr.timestamps}};

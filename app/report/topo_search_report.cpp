@@ -66,6 +66,14 @@ std::optional<double> gap_percent(double cost, const SearchReference& ref) {
   return (cost - ref.cost) / std::fabs(ref.cost) * 100;
 }
 
+nlohmann::ordered_json reference_json(double cost, const SearchReference& ref) {
+  const auto gap = gap_percent(cost, ref);
+  return {{"cost", ref.cost},
+          {"source", ref.source},
+          {"gap_percent", gap ? ordered_json(*gap) : ordered_json(nullptr)},
+          {"text", gap_text(cost, ref)}};
+}
+
 std::string gap_text(double cost, const SearchReference& ref) {
   const std::string against =
       ref.source == "--reference"
@@ -137,13 +145,7 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
                {"timestamp", slice_name(r, ctx, r.slice)},
                {"time_to_best_s", best.time_to_best_s}};
   if (r.exact) j["best"]["cost_exact"] = cost_text(r, best.best);
-  if (ref) {
-    ordered_json jr = {{"cost", ref->cost}, {"source", ref->source}};
-    const auto gap = gap_percent(best.best.value, *ref);
-    jr["gap_percent"] = gap ? ordered_json(*gap) : ordered_json(nullptr);
-    jr["text"] = gap_text(best.best.value, *ref);
-    j["reference"] = jr;
-  }
+  if (ref) j["reference"] = reference_json(best.best.value, *ref);
   j["complete"] = r.complete;
   j["stopped_by"] = r.stopped_by;
   j["traffic"] = {
