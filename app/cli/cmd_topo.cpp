@@ -23,6 +23,7 @@
 #include "cli/request_checks.hpp"
 #include "inputs/topo_inputs.hpp"
 #include "report/topo_report.hpp"
+#include "cli/topo_bnb.hpp"
 #include "cli/topo_scale.hpp"
 #include "cli/topo_search.hpp"
 #include "core/error.hpp"
@@ -274,8 +275,43 @@ int run_search(const TopoOptions& opt, const GlobalOptions& global) {
   return run_topo_search(opt.search, {&in, opt.source.qaplib, opt.backend, opt.seed, opt.json, opt.csv}, global);
 }
 
+// --placements bnb: one process (the proof runs on this process's threads); its options are --time,
+// --reference, --chart and the checkpoints, the rest belong to sweeps or the search.
+int run_bnb(const TopoOptions& opt, const GlobalOptions& global) {
+  if (!opt.range.empty() || opt.top || !opt.variant.empty() || opt.repeat != 1 || opt.warmup || opt.no_histogram ||
+      !opt.gpus.empty() || opt.chunk || opt.max_time != "none")
+    throw_usage("--range, --top, --variant, --repeat, --warmup, --no-histogram, --gpus, --chunk and --max-time "
+                "apply to sweeps",
+                "drop them for --placements bnb (--time S limits a proof)");
+  const SearchOptions& s = opt.search;
+  if (!s.algorithm.empty() || !s.params.empty() || !s.iterations_text.empty() || !s.target.empty())
+    throw_usage("--algorithm, --param, --iterations and --target apply to --placements search",
+                "drop them for --placements bnb (its incumbent comes from a short tabu search of its own)");
+  if (!opt.json.empty()) check_output_folder(opt.json);
+  if (!opt.csv.empty()) check_output_folder(opt.csv);
+  const TopoInputs in = load_topo_inputs(opt.source);
+  TopoBnbCall call;
+  call.inputs = &in;
+  call.qaplib_dat = opt.source.qaplib;
+  call.backend = opt.backend;
+  call.time_text = s.time_text;
+  call.checkpoint = opt.checkpoint;
+  call.checkpoint_every_s = opt.checkpoint_every;
+  call.resume = opt.resume;
+  call.reference = s.reference;
+  call.chart = s.chart;
+  call.json = opt.json;
+  call.csv = opt.csv;
+  return run_topo_bnb(call, global);
+}
+
 int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   const LaunchInfo launch = launch_from_environment();
+  if (opt.placements == "bnb") {
+    if (launch.ranks > 1)
+      throw_usage("--placements bnb runs in one process, not under mpirun", "run it without mpirun (--threads N)");
+    return run_bnb(opt, global);
+  }
   if (opt.placements == "search") {
     if (launch.ranks > 1)
       throw_usage("--placements search runs in one process, not under mpirun",
@@ -320,7 +356,8 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
              topo::topology_spec_help())
       ->allow_extra_args(false);
   sub->add_option("--placements", opt->placements,
-                  "all | sample:N | identity | FILE (node names per line) | search (tabu search or annealing)")
+                  "all | sample:N | identity | FILE (node names per line) | search (tabu search or annealing) | bnb "
+                  "(branch and bound: proves the best placement optimal)")
       ->capture_default_str();
   sub->add_option("--range", opt->range,
                   "Placement indices START:END of an exhaustive sweep (split and resume)");
@@ -349,8 +386,8 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
                   "results do not depend on it except in the last bits of real-valued means")
       ->check(CLI::Range(std::uint64_t(1), ~std::uint64_t(0)));
   sub->add_option("--checkpoint", opt->checkpoint,
-                  "Keep the sweep's state in this file (written atomically every --checkpoint-every seconds and "
-                  "when it stops), for --resume");
+                  "Keep the sweep's (or the proof's) state in this file (written atomically every --checkpoint-every "
+                  "seconds and when it stops), for --resume");
   sub->add_option("--checkpoint-every", opt->checkpoint_every, "Seconds between checkpoints")->capture_default_str();
   sub->add_option("--resume", opt->resume,
                   "Continue the sweep of this checkpoint (same inputs and options; it keeps being written)");

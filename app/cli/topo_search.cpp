@@ -99,7 +99,8 @@ void add_search_options(CLI::App& sub, SearchOptions& opt) {
   sub.add_option(
          "--time", opt.time_text,
          "Search for this many seconds (split evenly over the configurations); 10 when neither --time nor "
-         "--iterations is given")
+         "--iterations is given. With --placements bnb: stop the proof after this long (90, 10m, 2h), keeping the "
+         "gap")
       ->group(group);
   sub.add_option(
          "--iterations", opt.iterations_text,
@@ -109,9 +110,10 @@ void add_search_options(CLI::App& sub, SearchOptions& opt) {
   sub.add_option("--target", opt.target, "Stop a configuration's search once its best cost is at most this")
       ->group(group);
   sub.add_option("--reference", opt.reference,
-                 "Report the gap to this cost (default: the best known in the .sln beside a QAPLIB .dat)")
+                 "Report the gap to this cost (default: the best known in the .sln beside a QAPLIB .dat); search and bnb")
       ->group(group);
-  sub.add_option("--chart", opt.chart, "Write the best configuration's convergence curve as SVG to this file")
+  sub.add_option("--chart", opt.chart, "Write the best configuration's convergence curve as SVG to this file (bnb: the bound and the best "
+                 "found over time)")
       ->group(group);
 }
 

@@ -37,7 +37,7 @@ void add_options(CLI::App& cli, ScreenshotArguments& a) {
   cli.add_flag("--no-panels", a.no_panels, "the image only, without the ImGui panels");
   cli.add_flag("--topology", request.topology, "show the Topology panel with its sample swept");
   cli.add_option("--topology-traffic", request.topology_traffic, "the Topology panel on this traffic file or folder");
-  cli.add_option("--topology-placements", request.topology_placements, "all, sample:N or identity");
+  cli.add_option("--topology-placements", request.topology_placements, "all, sample:N, identity, search or bnb");
   cli.add_option("--split", a.split, "show input left and output right of this fraction of the width beside the sidebar (0..1)");
   cli.add_option("--backend", request.backend, "cpu or cuda (default: cuda when there is a GPU)");
   cli.add_option("--type", request.type, "u8 or f32: what kernels run on (f32 keeps signed results)");

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "report/svg_chart.hpp"
 #include "report/table.hpp"
 #include "core/error.hpp"
 #include "topo/inputs/numbers.hpp"
@@ -63,6 +64,14 @@ std::optional<SearchReference> search_reference(const std::string& reference_tex
 std::optional<double> gap_percent(double cost, const SearchReference& ref) {
   if (ref.cost == 0) return std::nullopt;
   return (cost - ref.cost) / std::fabs(ref.cost) * 100;
+}
+
+nlohmann::ordered_json reference_json(double cost, const SearchReference& ref) {
+  const auto gap = gap_percent(cost, ref);
+  return {{"cost", ref.cost},
+          {"source", ref.source},
+          {"gap_percent", gap ? ordered_json(*gap) : ordered_json(nullptr)},
+          {"text", gap_text(cost, ref)}};
 }
 
 std::string gap_text(double cost, const SearchReference& ref) {
@@ -136,13 +145,7 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
                {"timestamp", slice_name(r, ctx, r.slice)},
                {"time_to_best_s", best.time_to_best_s}};
   if (r.exact) j["best"]["cost_exact"] = cost_text(r, best.best);
-  if (ref) {
-    ordered_json jr = {{"cost", ref->cost}, {"source", ref->source}};
-    const auto gap = gap_percent(best.best.value, *ref);
-    jr["gap_percent"] = gap ? ordered_json(*gap) : ordered_json(nullptr);
-    jr["text"] = gap_text(best.best.value, *ref);
-    j["reference"] = jr;
-  }
+  if (ref) j["reference"] = reference_json(best.best.value, *ref);
   j["complete"] = r.complete;
   j["stopped_by"] = r.stopped_by;
   j["traffic"] = {
@@ -208,54 +211,27 @@ std::string search_chart_svg(const topo::SearchResult& r, const TopoContext& ctx
                              const std::optional<SearchReference>& ref) {
   const topo::ConfigurationSearch& best = r.best();
   const auto& curve = best.curve;
-  constexpr double W = 720, H = 420, left = 90, right = 24, top = 44, bottom = 56;
-  double t_max = std::max(best.seconds, 1e-3), lo = curve.back().best.value, hi = curve.front().best.value;
+  double lo = curve.back().best.value, hi = curve.front().best.value;
   if (ref) lo = std::min(lo, ref->cost), hi = std::max(hi, ref->cost);
-  if (hi <= lo) hi = lo + std::max(1.0, std::fabs(lo) * 0.01);
-  const double pad = (hi - lo) * 0.05;
-  lo -= pad;
-  hi += pad;
-  auto x = [&](double t) { return left + (W - left - right) * std::clamp(t / t_max, 0.0, 1.0); };
-  auto y = [&](double v) { return top + (H - top - bottom) * (hi - v) / (hi - lo); };
-  std::string s = fmt::format(
-      "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{0}\" height=\"{1}\" viewBox=\"0 0 {0} {1}\" "
-      "font-family=\"sans-serif\" font-size=\"12\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n",
-      W, H);
+  const SvgCostChart chart(best.seconds, lo, hi);
   const std::string title =
       fmt::format("{}: {} search, {} chains on {}",
                   ctx.qaplib_instance.empty() ? config_name(ctx, best.configuration) : ctx.qaplib_instance,
                   topo::to_string(r.params.algorithm), r.chains, r.device);
-  s += fmt::format("<text x=\"{}\" y=\"22\" font-size=\"14\">{}</text>\n", left, title);
-  // Axes with five ticks each.
-  s += fmt::format("<path d=\"M{0} {1} V{2} H{3}\" fill=\"none\" stroke=\"black\"/>\n", left, top, H - bottom,
-                   W - right);
-  for (int k = 0; k <= 4; ++k) {
-    const double t = t_max * k / 4, v = lo + (hi - lo) * k / 4;
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">{:.3g}</text>\n", x(t),
-                     H - bottom + 18, t);
-    s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{:.6g}</text>\n", left - 6,
-                     y(v) + 4, v);
-    s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#ddd\"/>\n", left + 1, y(v), W - right);
-  }
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">seconds</text>\n",
-                   (left + W - right) / 2, H - 14);
-  s += fmt::format(
-      "<text x=\"16\" y=\"{:.1f}\" transform=\"rotate(-90 16 {:.1f})\" text-anchor=\"middle\">best "
-      "cost</text>\n",
-      (top + H - bottom) / 2, (top + H - bottom) / 2);
+  std::string s = chart.open(title, "best cost");
+  const double right = SvgCostChart::W - SvgCostChart::right;
   if (ref) {
-    s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/>\n", left,
-                     y(ref->cost), W - right);
+    s += fmt::format("<path d=\"M{:.1f} {:.1f} H{:.1f}\" stroke=\"#c00\" stroke-dasharray=\"6 4\"/>\n",
+                     SvgCostChart::left, chart.y(ref->cost), right);
     s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\" fill=\"#c00\">{} {:.15g}</text>\n",
-                     W - right - 4, y(ref->cost) - 6, ref->source, ref->cost);
+                     right - 4, chart.y(ref->cost) - 6, ref->source, ref->cost);
   }
   // The best so far is a step function: flat until the next improvement.
-  std::string path = fmt::format("M{:.1f} {:.1f}", x(curve.front().time_s), y(curve.front().best.value));
-  for (std::size_t k = 1; k < curve.size(); ++k)
-    path += fmt::format(" H{:.1f} V{:.1f}", x(curve[k].time_s), y(curve[k].best.value));
-  s += fmt::format("<path d=\"{}\" fill=\"none\" stroke=\"#1f5fbf\" stroke-width=\"2\"/>\n", path);
-  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">best {} after {}</text>\n",
-                   W - right - 4, top + 14, cost_text(r, best.best), seconds_text(best.time_to_best_s));
+  std::vector<std::pair<double, double>> points;
+  for (const auto& p : curve) points.push_back({p.time_s, p.best.value});
+  s += chart.steps(points, "#1f5fbf");
+  s += fmt::format("<text x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">best {} after {}</text>\n", right - 4,
+                   SvgCostChart::top + 14, cost_text(r, best.best), seconds_text(best.time_to_best_s));
   s += "</svg>\n";
   return s;
 }

@@ -25,6 +25,8 @@ std::optional<SearchReference> search_reference(const std::string& reference_tex
 
 // "0.00% above the best known", "1.23% below --reference", "equal to --reference" (cost 0 has no ratio).
 std::string gap_text(double cost, const SearchReference& ref);
+// {"cost", "source", "gap_percent" (null when the reference is 0), "text"}: the JSON's "reference".
+nlohmann::ordered_json reference_json(double cost, const SearchReference& ref);
 // (cost - reference) / |reference| x 100; nullopt when the reference is 0.
 std::optional<double> gap_percent(double cost, const SearchReference& ref);
 

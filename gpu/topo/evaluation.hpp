@@ -212,6 +212,17 @@ BestPlacement best_overall(const EvalResult& r);                   // over times
 std::vector<BestPlacement> best_per_timestamp(const EvalResult& r);  // best configuration of each timestamp
 std::optional<BestPlacement> best_over_time(const EvalResult& r);  // on the summed slice, when there is one
 
+// One placement per configuration with its cost on every slice (a search's or a proof's result) in the sweep's
+// form: mode Given, each configuration's slices holding that one placement, so that the sweep's views and CSV
+// show it. Configurations without a row stay empty (count 0).
+struct ConfigurationPlacement {
+  int configuration = 0;
+  const std::vector<int>* placement = nullptr;
+  const std::vector<Cost>* slice_costs = nullptr;  // [slice]
+};
+EvalResult eval_result_of_placements(const Problem& p, int top_slice, bool complete,
+                                     const std::vector<ConfigurationPlacement>& rows);
+
 // The cost of one placement from the definition (any n), for checks and explanations.
 Cost placement_cost(const Problem& p, int slice, int configuration, const std::vector<int>& placement);
 // Index -> placement and back, for n <= 20 (placement_index) and n <= kMaxEnumeratedNodes (codes).

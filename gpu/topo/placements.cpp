@@ -65,6 +65,36 @@ Cost placement_cost(const Problem& p, int slice, int configuration, const std::v
   return c;
 }
 
+EvalResult eval_result_of_placements(const Problem& p, int top_slice, bool complete,
+                                     const std::vector<ConfigurationPlacement>& rows) {
+  EvalResult e;
+  e.problem = &p;
+  e.mode = PlacementMode::Given;
+  e.exact = p.exact;
+  e.decimals = p.decimals;
+  e.complete = complete;
+  e.top_slice = top_slice;
+  e.placements = rows.size();
+  e.range_end = e.evaluated_end = e.placements;
+  e.slices.resize(std::size_t(p.slices) * std::size_t(p.configs));
+  for (int s = 0; s < p.slices; ++s)
+    for (int c = 0; c < p.configs; ++c) {
+      SliceResult& out = e.slices[std::size_t(s) * std::size_t(p.configs) + std::size_t(c)];
+      out.slice = s;
+      out.configuration = c;
+    }
+  for (const ConfigurationPlacement& row : rows)
+    for (int s = 0; s < p.slices; ++s) {
+      SliceResult& out = e.slices[std::size_t(s) * std::size_t(p.configs) + std::size_t(row.configuration)];
+      out.count = 1;
+      out.min = out.max = (*row.slice_costs)[std::size_t(s)];
+      out.mean = out.min.value;
+      out.argmin = std::uint64_t(row.configuration);
+      out.placement = *row.placement;
+    }
+  return e;
+}
+
 const SliceResult& EvalResult::at(int slice, int configuration) const {
   return slices.at(std::size_t(slice) * std::size_t(problem->configs) + std::size_t(configuration));
 }

@@ -1,6 +1,6 @@
-// ks.topo: a topology sweep or search in this process, as `kernelscope-cli topo` does (cli/cmd_topo.cpp,
-// cli/topo_search.cpp) without MPI, several GPUs or checkpoints: the same inputs (app/inputs/topo_inputs),
-// checks and JSON report (app/report/topo_report, topo_search_report).
+// ks.topo: a topology sweep, search or proof in this process, as `kernelscope-cli topo` does (cli/cmd_topo.cpp,
+// cli/topo_search.cpp, cli/topo_bnb.cpp) without MPI, several GPUs or checkpoints: the same inputs
+// (app/inputs/topo_inputs), checks and JSON report (app/report/topo_report, topo_search_report, topo_bnb_report).
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
@@ -13,9 +13,11 @@
 #include "inputs/topo_inputs.hpp"
 #include "long_work.hpp"
 #include "registry/registry.hpp"
+#include "report/topo_bnb_report.hpp"
 #include "report/topo_report.hpp"
 #include "report/topo_search_report.hpp"
 #include "result.hpp"
+#include "topo/bnb/bnb.hpp"
 #include "topo/search/search.hpp"
 
 namespace ks::python {
@@ -95,6 +97,37 @@ Result search(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in)
   return result;
 }
 
+// placements="bnb": the proof on the CPU threads; time= limits it (the gap is reported when it stops).
+Result prove(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in) {
+  if (c.top || !c.variant.empty() || !c.histogram || c.iterations || !c.params.empty())
+    throw_usage("top, variant, histogram, iterations and the search's parameters do not apply to placements='bnb'",
+                "drop them (time= limits a proof)");
+  if (c.backend == "cuda")
+    throw_usage("branch and bound runs on the CPU threads in this version", "drop backend='cuda' (use threads=N)");
+  topo::BnbRequest request;
+  request.time_s = c.time_s;
+  request.label = in.traffic.source;
+  const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
+  const auto ref = report::search_reference("", c.source.qaplib, problem.n);
+  Engine& engine = engines.get(c.threads);
+  Result result;
+  LongWork work(c.progress);
+  topo::BnbControl control;
+  control.cancel = &work.cancel;
+  control.progress = [&](const topo::BnbProgress& p) {
+    work.report(p.fraction, fmt::format("configuration {}/{}: bound {:.10g}, best {:.10g}", p.configuration + 1,
+                                        p.configurations, p.bound.value, p.incumbent.value));
+  };
+  topo::BnbResult r;
+  {
+    py::gil_scoped_release release;
+    r = topo::prove(problem, request, control, engine.pool());
+  }
+  work.finish();
+  result.report_json = report::bnb_json(r, context_of(in, "bnb"), ref);
+  return result;
+}
+
 Result sweep(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in) {
   if (!c.params.empty() || c.time_s || c.iterations)
     throw_usage("time, iterations and the search's parameters apply to placements='search'",
@@ -143,6 +176,7 @@ Result topo_call(Engines& engines, const TopoCall& c) {
   if (!(c.time_s >= 0) || !std::isfinite(c.time_s))
     throw_usage(fmt::format("time={} is not a time in seconds", c.time_s), "give seconds > 0, e.g. time=10");
   const inputs::TopoInputs in = inputs::load_topo_inputs(c.source);
+  if (c.placements == "bnb") return prove(engines, c, in);
   return c.placements == "search" ? search(engines, c, in) : sweep(engines, c, in);
 }
 

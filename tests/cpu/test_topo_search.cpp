@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "support/shared_data.hpp"
+#include "support/qaplib_optima.hpp"
 #include "support/shared_pool.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/inputs/qaplib.hpp"
@@ -33,35 +34,19 @@ SearchRequest tabu(std::uint64_t iterations, int chains = 2) {
   return r;
 }
 
-// Published optima (QAPLIB, Burkard, Karisch and Rendl) of every instance with n <= 12 in
-// ../shared/data/qaplib.
-struct Known {
-  const char* name;
-  std::int64_t optimum;
-};
-constexpr Known kSmall[] = {{"chr12a", 9552},    {"chr12b", 9742},   {"chr12c", 11156},   {"had12", 1652},
-                            {"nug12", 578},      {"rou12", 235528},  {"scr12", 31410},    {"tai10a", 135028},
-                            {"tai10b", 1183760}, {"tai12a", 224416}, {"tai12b", 39464925}};
+using Known = test::KnownOptimum;
+constexpr const auto& kSmall = test::kSmallQaplibOptima;
 
 TEST(Search, TabuFindsThePublishedOptimumOfEverySmallQaplibInstance) {
   KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
-  int seen = 0;
-  for (const auto& entry : fs::directory_iterator(data("qaplib"))) {
-    const QaplibInstance q = read_qaplib(entry.path());
-    if (q.n > 12) continue;
-    ++seen;
-    const Known* known = nullptr;
-    for (const Known& k : kSmall)
-      if (q.name == k.name) known = &k;
-    ASSERT_NE(known, nullptr) << q.name << ": an instance with n <= 12 without its optimum in this test";
+  for (const auto& [q, optimum] : test::small_qaplib_instances()) {
     const Problem p = make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
     // No target: the search is not told the answer and must stop at its iteration limit holding it.
     const SearchResult r = search(p, tabu(30000), {}, pool(), nullptr);
-    EXPECT_EQ(r.best().best.scaled, known->optimum) << q.name;
+    EXPECT_EQ(r.best().best.scaled, optimum) << q.name;
     EXPECT_EQ(r.stopped_by, "iterations");
     EXPECT_TRUE(r.complete);
   }
-  EXPECT_EQ(seen, int(std::size(kSmall)));
 }
 
 TEST(Search, AnnealingFindsTheOptimumOfSmallInstances) {

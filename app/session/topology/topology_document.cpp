@@ -146,6 +146,7 @@ void TopologyDocument::check_settings() const {
   if (settings_.backend == Backend::Cuda && !options_.use_cuda)
     throw Error(ErrorKind::Device, "the CUDA backend is switched off in this session", "use the CPU backend");
   if (settings_.placements == "search") return check_search_settings();
+  if (settings_.placements == "bnb") return check_proof_settings();
   if (settings_.backend == Backend::Cuda) {
     const std::size_t devices = list_devices().size();
     for (int d : settings_.gpus)
@@ -161,6 +162,7 @@ void TopologyDocument::check_settings() const {
 void TopologyDocument::run() {
   check_settings();
   if (settings_.placements == "search") return run_search();
+  if (settings_.placements == "bnb") return run_proof();
   const topo::EvalRequest request = request_for(*inputs_, settings_);
   last_error_.clear();
   worker_->submit(
@@ -214,7 +216,9 @@ std::vector<CudaContext*> TopologyDocument::cuda_workers(const TopologySettings&
 }
 
 const SweepForecast* TopologyDocument::forecast() {
-  if (!has_traffic() || inputs_->configs.empty() || settings_.placements == "search") return nullptr;
+  if (!has_traffic() || inputs_->configs.empty() || settings_.placements == "search" ||
+      settings_.placements == "bnb")
+    return nullptr;
   const std::string key = fmt::format("{}|{}|{}|{}|{}", static_cast<const void*>(inputs_.get()), settings_.placements,
                                       to_string(settings_.backend), settings_.top_k, fmt::join(settings_.gpus, ","));
   if (key == forecast_key_) return &*forecast_;
@@ -292,6 +296,15 @@ void TopologyDocument::apply_run(std::shared_ptr<TopologyRun> run) {
   run_ = std::move(run);
   if (run_->inputs == inputs_) changed_since_run_ = false;
   const topo::EvalResult& r = run_->result;
+  if (run_->proof) {
+    const topo::BnbProof all = run_->proof->overall();
+    notify(false, fmt::format("Proof {}: {} nodes in {:.2f} s on {}",
+                              all.optimal ? "done: the best placement is optimal" : "stopped (the best and the gap are kept)",
+                              all.nodes, run_->wall_s, r.timing.device));
+    selection_ = {run_->proof->slice, run_->proof->best().configuration, -1};
+    selection_.top_rank = -1;
+    return;
+  }
   notify(false, fmt::format("{} {}: {} evaluations in {:.2f} s on {}", run_->search ? "Placement search" : "Topology sweep",
                             r.complete ? "done" : "cancelled (the best so far is kept)", evaluation_count_text(r.evaluations),
                             run_->wall_s, r.timing.device));

@@ -23,6 +23,7 @@
 #include "session/worker.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/problem.hpp"
+#include "topo/bnb/bnb.hpp"
 #include "topo/search/search.hpp"
 #include "topo/inputs/topology.hpp"
 #include "topo/inputs/traffic.hpp"
@@ -61,14 +62,20 @@ struct TopologySearchSettings {
   std::optional<double> target;  // stop at this cost
 };
 
+// placements "bnb": the proof by branch and bound (as `topo --placements bnb`), on the CPU threads.
+struct TopologyProofSettings {
+  double time_s = 0;  // > 0: stop after this long with the gap proved so far; 0: until proved
+};
+
 struct TopologySettings {
   std::string placements =
-      "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs) | "search"
+      "all";  // "all" | "sample:N" | "identity" | a placements file (see cli/topo_inputs) | "search" | "bnb"
   Backend backend = Backend::Cpu;
   std::vector<int> gpus;   // CUDA: the devices that sweep together (a worker each); empty: every device
   int top_k = 10;
   std::uint64_t seed = 1;  // of sample:N and of the search
   TopologySearchSettings search;
+  TopologyProofSettings proof;
   // A sweep whose estimate (measured over its first seconds) exceeds this stops and says what fits; 0: none.
   double max_time_s = 600;
 };
@@ -103,6 +110,8 @@ struct TopologyRun {
   double wall_s = 0;
   // placements "search": the search itself (`result` is its sweep form) and the cost it is measured against.
   std::shared_ptr<const topo::SearchResult> search;
+  // placements "bnb": the proof (`result` is its sweep form).
+  std::shared_ptr<const topo::BnbResult> proof;
   std::optional<double> reference;
   std::string reference_source;
 };
@@ -119,6 +128,17 @@ struct SearchLive {
   std::vector<topo::ConvergencePoint> curve;   // of `configuration`
   std::optional<double> reference;             // the best known cost (the .sln beside a QAPLIB .dat)
   std::string reference_source;
+};
+
+// A proof while it runs (and the last one after it ended): the gap plot and the counts the panel shows.
+struct ProofLive {
+  bool running = false;
+  int configuration = 0, configurations = 0;
+  double elapsed_s = 0;
+  double fraction = 0;         // of the configuration's subtrees done
+  std::uint64_t nodes = 0, open = 0, subtrees = 0;
+  topo::Cost bound, incumbent;
+  std::vector<topo::GapPoint> curve;  // of `configuration`: the bound and the best found over time
 };
 
 // The best cost over timestamps x configurations (the heatmap): rows are timestamps (the summed slice left
@@ -198,6 +218,9 @@ class TopologyDocument {
   // The network of the configuration being searched, with the loads of its best placement so far.
   std::optional<LoadedNetwork> live_network() const;
 
+  // ---- proof (settings().placements == "bnb"; run() starts it, cancel() keeps the best and the gap) ----
+  const ProofLive& proof_live() const noexcept { return proof_live_; }
+
   // ---- results (of the last sweep; null before the first) ----
   const TopologyRun* run_result() const noexcept { return run_.get(); }
   CostGrid cost_grid() const;
@@ -222,6 +245,8 @@ class TopologyDocument {
   void set_inputs(std::shared_ptr<const TopologyInputs> next);
   void run_search();                 // topology_search_run.cpp
   void check_search_settings() const;
+  void run_proof();                  // topology_proof_run.cpp
+  void check_proof_settings() const;
   void apply_run(std::shared_ptr<TopologyRun> run);
   std::vector<CudaContext*> cuda_workers(const TopologySettings& settings);  // on the worker: made once per list
   void measure_forecast(const std::string& key);
@@ -233,6 +258,7 @@ class TopologyDocument {
   std::shared_ptr<TopologyRun> run_;
   Selection selection_;
   SearchLive live_;
+  ProofLive proof_live_;
   std::shared_ptr<const TopologyInputs> live_inputs_;  // what the live search runs on
   bool changed_since_run_ = false;
   std::string forecast_key_;  // the inputs and settings forecast_ was made for

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report/topo_report.hpp"
+#include "report/topo_bnb_report.hpp"
 #include "report/topo_search_report.hpp"
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
@@ -41,7 +42,10 @@ void TopologyDocument::export_json(const std::filesystem::path& path) const {
   // A search: its own report (convergence curves, gap to the best known), as `topo --placements search --json`.
   std::optional<report::SearchReference> ref;
   if (run.reference) ref = report::SearchReference{*run.reference, run.reference_source};
-  nlohmann::ordered_json j = run.search ? report::search_json(*run.search, ctx, ref) : report::topo_json(r, ctx);
+  // A proof: its report with the `proof` object and the gap curves, as `topo --placements bnb --json`.
+  nlohmann::ordered_json j = run.proof    ? report::bnb_json(*run.proof, ctx, ref)
+                             : run.search ? report::search_json(*run.search, ctx, ref)
+                                          : report::topo_json(r, ctx);
   nlohmann::ordered_json sel;
   sel["timestamp"] = report::slice_label(r, run.inputs->traffic, selection_.slice);
   sel["configuration"] = run.inputs->configs[std::size_t(selection_.configuration)].name;

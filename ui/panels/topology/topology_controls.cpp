@@ -25,7 +25,8 @@ constexpr const char* kFamilies[] = {"ring", "mesh",      "torus",  "hypercube",
                                      "star", "leafspine", "random", "ocs"};
 constexpr const char* kOcsBases[] = {"ring", "mesh", "torus", "hypercube", "complete", "star"};
 constexpr int kSuggestedSamples = 1000000;  // as the CLI's hint when it refuses too large an n
-constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity", "search (tabu, annealing)"};
+constexpr const char* kPlacementModes[] = {"all (exhaustive)", "sample:N", "identity", "search (tabu, annealing)",
+                                           "prove (branch and bound)"};
 
 std::string generator_spec(const TopologyPanelState& st) {
   const std::string family = kGenerators[st.generator];
@@ -211,6 +212,8 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     st.placement_mode = 2;
   else if (s.placements == "search")
     st.placement_mode = 3;
+  else if (s.placements == "bnb")
+    st.placement_mode = 4;
   else if (s.placements.rfind("sample:", 0) == 0) {
     st.placement_mode = 1;
     st.samples = std::atoi(s.placements.c_str() + 7);
@@ -222,8 +225,10 @@ void sweep_controls(app::TopologyDocument& doc, TopologyPanelState& st) {
     s.placements = st.placement_mode == 0   ? "all"
                    : st.placement_mode == 2 ? "identity"
                    : st.placement_mode == 3 ? "search"
+                   : st.placement_mode == 4 ? "bnb"
                                             : fmt::format("sample:{}", st.samples);
   if (st.placement_mode == 3) draw_search_settings(doc, st);
+  if (st.placement_mode == 4) draw_proof_settings(doc, st);
   int backend = s.backend == Backend::Cuda ? 1 : 0;
   ImGui::RadioButton("CPU", &backend, 0);
   ImGui::SameLine();

@@ -28,7 +28,7 @@ struct TopologyPanelState {
   int fam_center = 0, ocs_base = 0, ocs_k = 4;
   std::string spec_text;  // a spec or file typed by hand
   // sweep
-  int placement_mode = 0;  // all, sample, identity
+  int placement_mode = 0;  // all, sample, identity, search, bnb
   int samples = 100000;
   std::vector<std::string> gpu_names;  // "0: NVIDIA H100 ...", listed once (the CUDA query is not free)
   bool gpus_listed = false;

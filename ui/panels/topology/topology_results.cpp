@@ -141,6 +141,7 @@ void network(const app::TopologyDocument& doc, const app::TopologyRun& run, floa
 }  // namespace
 
 void draw_topology_results(app::TopologyDocument& doc, TopologyPanelState& st) {
+  if (draw_proof_results(doc, st)) return;
   if (draw_search_results(doc, st)) return;
   const app::TopologyRun* run = doc.run_result();
   if (!run) {

@@ -176,41 +176,21 @@ bool draw_search_results(app::TopologyDocument& doc, TopologyPanelState& /*state
                         static_cast<unsigned long long>(live.iterations));
   }
 
-  std::optional<app::LoadedNetwork> net;
-  std::string net_error;
-  try {
-    net = doc.live_network();
-  } catch (const Error& e) {
-    net_error = e.full_message();
-  }
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float top_h = std::max(160.0f, avail.y * 0.62f);
-  // Path costs alone (QAPLIB) have no network to draw: the curve takes the width.
-  const bool drawable = net || !net_error.empty();
-  const float left_w = drawable ? std::max(200.0f, avail.x * 0.48f) : avail.x;
-  ImGui::BeginChild("##curve", ImVec2(left_w, top_h), false);
-  ImGui::TextUnformatted("Convergence");
-  if (reference) {
-    ImGui::SameLine();
-    ImGui::TextColored(ImVec4(0.86f, 0.24f, 0.24f, 1), "- - %s %.10g", reference_source.c_str(), *reference);
-  }
-  if (!drawable && !live.placement.empty()) {
-    ImGui::SameLine();
-    ImGui::TextDisabled("(path costs only: no network to draw)");
-  }
-  convergence_plot(live.curve, live.elapsed_s, reference, left_w - 8, top_h - line * 1.6f);
-  ImGui::EndChild();
-  if (drawable) {
-    ImGui::SameLine();
-    ImGui::BeginChild("##searchnet", ImVec2(0, top_h), false);
-    ImGui::Text("Best placement on %s", config.c_str());
-    if (net)
-      draw_network(*net, ImGui::GetContentRegionAvail().x, top_h - line * 1.6f);
-    else
-      ImGui::TextWrapped("cannot draw the network: %s", net_error.c_str());
-    ImGui::EndChild();
-  }
+  draw_plot_beside_network(
+      [&] { return doc.live_network(); },
+      [&](bool drawable) {
+        ImGui::TextUnformatted("Convergence");
+        if (reference) {
+          ImGui::SameLine();
+          ImGui::TextColored(ImVec4(0.86f, 0.24f, 0.24f, 1), "- - %s %.10g", reference_source.c_str(), *reference);
+        }
+        if (!drawable && !live.placement.empty()) {
+          ImGui::SameLine();
+          ImGui::TextDisabled("(path costs only: no network to draw)");
+        }
+      },
+      [&](float width, float height) { convergence_plot(live.curve, live.elapsed_s, reference, width, height); },
+      config);
   if (searched && !live.running) configurations_table(*run);
   return true;
 }

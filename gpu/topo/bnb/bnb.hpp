@@ -1,0 +1,135 @@
+#pragma once
+// Branch and bound over placements: proves which placement is optimal (or how far the best found can be from
+// optimal, when stopped early), with the Gilmore-Lawler bound (gl_bound.hpp). No Qt, no GL, no CUDA headers.
+//
+//   BnbRequest req;                        // CPU, no time limit
+//   BnbResult r = prove(problem, req, control, pool);
+//   r.best().proof.optimal                 // true: no placement costs less than r.best().best
+//
+// What is proved: as the search (search.hpp), the summed traffic when there are several timestamps (the cost
+// is linear in the traffic, so the sum over time of flow x distance is one QAP), else the only timestamp; one
+// proof per configuration, each configuration's best placement with its cost on every timestamp.
+//
+// The tree: facilities (nodes) are fixed one at a time, each to every free location (position). Down to
+// `frontier_depth` the facilities come in a branching order (largest total traffic first); the subtrees there are
+// the units of work: threads take them in order of their bound (lowest first) from a shared counter and explore
+// each depth first, so that memory stays O(n^3) per thread. In a dive each node branches on the free facility or
+// free location that leaves the fewest children under the incumbent, by its LAP's reduced costs; a child is
+// pruned with the parent's bound plus its reduced cost before its own bound is computed, and the children are
+// tried cheapest first (docs/PERF.md measures what that saves). The incumbent comes from a short tabu search first.
+//
+// Determinism: bounds are exact integers; with the search's incumbent already optimal (the usual case) the
+// nodes explored do not depend on the threads or their timing, so a run and a resumed run count the same.
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/thread_pool.hpp"
+#include "topo/evaluation.hpp"
+#include "topo/problem.hpp"
+
+namespace ks::topo {
+
+// Past this many nodes a proof is out of reach (nug30 took ~96 000 CPU-hours); without a time limit the
+// request is refused above kMaxBnbUnlimitedNodes.
+inline constexpr int kMaxBnbNodes = 64;
+inline constexpr int kMaxBnbUnlimitedNodes = 24;
+
+struct BnbRequest {
+  double time_s = 0;                // > 0: stop after this long (the incumbent and the gap are kept)
+  std::uint64_t search_iterations = 0;  // tabu iterations per chain for the incumbent; 0: 1000 x n
+  bool reduced_cost_pruning = true;  // prune children with the parent's reduced costs first (measurements)
+  // Checkpoints: the state is written atomically here every `checkpoint_every_s` and when the run stops.
+  std::string checkpoint;
+  double checkpoint_every_s = 5;
+  std::string resume;  // a checkpoint to continue from (usage Error when it belongs to another problem)
+  std::string label;   // what is proved ("nug12.dat"), for checkpoints and their messages
+};
+
+struct BnbProof {
+  bool optimal = false;    // every subtree explored: best_bound equals the best cost
+  std::uint64_t nodes = 0; // bounds computed (frontier and explored subtrees; the subtrees a stop cut short
+                           // are not counted, they are explored again on resume)
+  Cost root_bound, best_bound;  // best_bound: no placement costs less (the incumbent once optimal)
+  double seconds = 0;      // over every session of a resumed run
+};
+
+struct GapPoint {
+  double time_s = 0;  // since the configuration's proof started (sessions added up)
+  std::uint64_t nodes = 0;
+  Cost bound, incumbent;
+};
+
+struct ConfigurationProof {
+  int configuration = 0;
+  Cost best;                      // on the proved slice, from the definition
+  std::vector<int> placement;     // node at each position
+  std::vector<Cost> slice_costs;  // the placement's cost on every slice (timestamps, then the sum)
+  Cost search_best;               // the tabu search's incumbent it started from
+  BnbProof proof;
+  int frontier_depth = 0;
+  std::uint64_t subtrees = 0;     // below the frontier
+  std::vector<GapPoint> curve;    // bound and incumbent over time
+};
+
+struct BnbResult {
+  const Problem* problem = nullptr;  // (must outlive the result)
+  int slice = 0;                     // the proved slice
+  bool exact = true;
+  int decimals = 0;
+  bool complete = true;              // false: stopped before every configuration was proved
+  std::string stopped_by;            // "", "cancel", "time"
+  std::string device;                // "CPU (N threads)"
+  int threads = 1;
+  std::vector<ConfigurationProof> configurations;
+  int best_configuration = 0;
+  double seconds = 0;                // this session's wall time
+  double search_seconds = 0;         // of it, the tabu search for the incumbents (none on resume)
+  double nodes_per_second = 0;       // this session's
+  int sessions = 1;                  // > 1 when resumed
+  std::string checkpoint;            // the checkpoint written when stopped (empty: none)
+  std::vector<std::string> notes;
+
+  const ConfigurationProof& best() const { return configurations.at(std::size_t(best_configuration)); }
+  // Over the configurations: optimal when each is; nodes and seconds added (the search's too); the lowest
+  // bounds.
+  BnbProof overall() const;
+};
+
+struct BnbProgress {
+  int configuration = 0, configurations = 1;
+  double elapsed_s = 0;       // this configuration's, sessions added up
+  std::uint64_t nodes = 0;    // bounds computed so far (subtrees under way included)
+  std::uint64_t open = 0;     // subtrees not yet explored
+  std::uint64_t subtrees = 0;
+  Cost bound, incumbent;
+  double fraction = 0;        // of this configuration's subtrees done (an estimate of the work done)
+  const std::vector<GapPoint>* curve = nullptr;  // valid during the call
+};
+
+struct BnbControl {
+  std::function<void(const BnbProgress&)> progress;  // from the calling thread, about ten times a second
+  const std::atomic<bool>* cancel = nullptr;          // stop soon: the incumbent and the gap are kept
+};
+
+// Usage Errors before any work: real-valued costs (the proof needs exact integers), n < 2, n > kMaxBnbNodes,
+// n > kMaxBnbUnlimitedNodes without a time limit, a checkpoint of another problem.
+BnbResult prove(const Problem& problem, const BnbRequest& request, const BnbControl& control, ThreadPool& pool);
+
+// The result in the sweep's form (mode Given: one placement per configuration, every slice's cost), so that
+// the sweep's views and CSV show it.
+EvalResult as_eval_result(const BnbResult& r);
+
+// ---- the tree, for tests and the CUDA batch ----
+// Facilities by total traffic (row + column, diagonal excluded), largest first, ties by number.
+std::vector<int> branching_order(const std::int64_t* traffic, int n);
+// The bounds of many nodes at once, each `depth` locations of the first facilities of its order (locs: nodes x
+// depth; order: n entries for all nodes, or nodes x n): what the CUDA batch (bound_batch_cuda.hpp) computes on
+// the GPU, on the CPU threads here.
+std::vector<std::int64_t> gl_bounds(const std::int64_t* traffic, const std::int64_t* costs, int n,
+                                    const std::vector<int>& order, const std::vector<int>& locs, int depth,
+                                    ThreadPool& pool);
+
+}  // namespace ks::topo

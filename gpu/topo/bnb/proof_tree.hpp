@@ -1,0 +1,77 @@
+#pragma once
+// One configuration's branch-and-bound tree (bnb.hpp): the frontier of subtrees, their bounds and the order
+// they are taken in, the shared incumbent, and the threads that explore the subtrees depth first. Internal to
+// gpu/topo/bnb; prove() (bnb_run.cpp) drives it, reports progress and writes checkpoints.
+#include <atomic>
+#include <cstdint>
+#include <mutex>
+#include <vector>
+
+#include "core/thread_pool.hpp"
+
+namespace ks::topo {
+
+// The best complete placement known, shared by the threads: read without a lock (the cost), replaced under one.
+class Incumbent {
+ public:
+  Incumbent(std::int64_t cost, std::vector<int> location_of) : cost_(cost), location_of_(std::move(location_of)) {}
+  std::int64_t cost() const { return cost_.load(std::memory_order_relaxed); }
+  void offer(std::int64_t cost, const std::vector<int>& location_of);
+  std::vector<int> location_of() const;  // location (position) of each facility (node)
+
+ private:
+  std::atomic<std::int64_t> cost_;
+  mutable std::mutex mutex_;
+  std::vector<int> location_of_;
+};
+
+class ProofTree {
+ public:
+  // traffic, costs: n x n (the proved slice and the configuration's path costs).
+  ProofTree(const std::int64_t* traffic, const std::int64_t* costs, int n, bool reduced_cost_pruning);
+
+  int n() const { return n_; }
+  const std::vector<int>& order() const { return order_; }
+  int frontier_depth() const { return depth_; }
+  std::uint64_t subtrees() const { return bounds_.size(); }
+  std::int64_t root_bound() const { return root_bound_; }
+
+  // Computes every subtree's bound (on the pool) and the order they are taken in. Deterministic.
+  void build_frontier(ThreadPool& pool);
+  // Marks done the subtrees already done (a checkpoint's) and those the incumbent prunes.
+  void mark_done(const std::vector<std::uint8_t>& done, const Incumbent& incumbent);
+
+  // Explores the open subtrees on every thread of the pool until all are done or `stop` is set (the subtrees
+  // under way are then left open). Call from one thread; the getters below may be read meanwhile.
+  void explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop);
+
+  // No placement in an open subtree costs less than this (the lowest open bound; the incumbent when none).
+  std::int64_t open_bound(const Incumbent& incumbent) const;
+  std::uint64_t open_subtrees() const;
+  std::vector<std::uint8_t> done() const;
+  // Bounds computed in finished subtrees (the frontier's excluded), and in all this session (live).
+  std::uint64_t explored_nodes() const { return explored_.load(); }
+  std::uint64_t live_nodes() const { return live_.load(); }
+  void set_explored_nodes(std::uint64_t n) { explored_ = n; }
+
+ private:
+  struct Scratch;
+  void offer_completion(std::int64_t cost, const int* order, Incumbent& incumbent, Scratch& s) const;
+  bool explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop, Scratch& s);
+  bool explore_node(int depth, std::int64_t bound, Incumbent& incumbent, const std::atomic<bool>& stop,
+                    Scratch& s, std::uint64_t& nodes);
+
+  int n_;
+  std::vector<std::int64_t> traffic_, costs_;
+  std::vector<int> order_;
+  bool reduced_cost_pruning_;
+  int depth_ = 0;
+  std::int64_t root_bound_ = 0;
+  std::vector<int> prefixes_;             // subtrees x depth_: the fixed locations of each subtree's root
+  std::vector<std::int64_t> bounds_;      // per subtree
+  std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
+  std::vector<std::atomic<std::uint8_t>> done_;
+  std::atomic<std::uint64_t> explored_{0}, live_{0};
+};
+
+}  // namespace ks::topo
