@@ -87,7 +87,8 @@ TEST_P(SimCudaVsCpu, EveryVariantEqualsTheCpuReferenceAfter1000Steps) {
     for (std::optional<BlockShape> block :
          {std::optional<BlockShape>{}, std::optional<BlockShape>{kBlocks[block_index++ % 6]}}) {
       SCOPED_TRACE(fmt::format("variant {} block {}", v.name, block ? to_string(*block) : "default"));
-      Simulation sim(engine(), request_for(c, Backend::Cuda, v.name, block), SimulationStart{.image = start});
+      Simulation sim(engine(), request_for(c, Backend::Cuda, v.name, sim_test::block_for_variant(v.name, block)),
+                     SimulationStart{.image = start});
       sim.step(kSteps);
       const std::vector<Image> got = sim.fields();
       ASSERT_EQ(got.size(), expected.size());
@@ -160,7 +161,7 @@ TEST(SimCudaSmall, EveryVariantOnSmallGridsMatchesTheCpu) {
           if (v.backend != Backend::Cuda) continue;
           for (BlockShape block : {BlockShape{32, 8}, BlockShape{16, 16}, BlockShape{1, 64}}) {
             SCOPED_TRACE(fmt::format("{} {} block {}", case_name(c), v.name, to_string(block)));
-            Simulation sim(engine(), request_for(c, Backend::Cuda, v.name, block),
+            Simulation sim(engine(), request_for(c, Backend::Cuda, v.name, sim_test::block_for_variant(v.name, block)),
                            SimulationStart{.image = start});
             sim.step(3);
             const auto got = sim.fields(), expected = reference.fields();

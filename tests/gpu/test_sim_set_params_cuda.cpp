@@ -54,7 +54,8 @@ TEST(SimSetParamsCuda, EveryVariantTakesTheChangeLikeTheCpu) {
       for (std::optional<BlockShape> block :
            {std::optional<BlockShape>{}, std::optional<BlockShape>{{64, 4}}}) {
         SCOPED_TRACE(fmt::format("{} {} block {}", c.kernel, v.name, block ? to_string(*block) : "default"));
-        Simulation gpu(engine(), sim_request(c.kernel, c.before, Backend::Cuda, v.name, 0, 0, block),
+        Simulation gpu(engine(), sim_request(c.kernel, c.before, Backend::Cuda, v.name, 0, 0,
+                                             sim_test::block_for_variant(v.name, block)),
                        SimulationStart{.image = start});
         gpu.step(40);
         const ParamUpdate update = gpu.set_params(with(gpu.params(), c.after));

@@ -53,4 +53,16 @@ inline double max_difference(const Image& a, const Image& b) {
   return d;
 }
 
+// The tests that run every CUDA variant with several block shapes give Life's multistep (one warp across each
+// tile: blocks of 32 x N warps, N = 1 .. 8; tests/gpu/test_sim_multistep_cuda.cpp checks the refusal of others)
+// a block of as many whole warps as `block` has threads, and every other variant `block` as it is.
+inline BlockShape block_for_variant(const std::string& variant, BlockShape block) {
+  if (variant != "multistep") return block;
+  return BlockShape{32, std::clamp(block.x * block.y / 32, 1, 8)};
+}
+inline std::optional<BlockShape> block_for_variant(const std::string& variant, std::optional<BlockShape> block) {
+  if (!block) return block;
+  return block_for_variant(variant, *block);
+}
+
 }  // namespace ks::sim_test
