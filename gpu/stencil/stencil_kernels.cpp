@@ -126,13 +126,13 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
                         files_of(code.separable)});
   if (code.recursive) {
     variants.push_back({"cpu_recursive", Backend::Cpu,
-                        "Recursive (IIR) Gaussian on the CPU: a causal and an anti-causal third-order recursion "
-                        "along rows then columns, the same cost for any sigma; within 0.5% of the exact Gaussian",
+                        "Recursive (IIR) Gaussian on the CPU (Deriche): causal and anti-causal recursions along "
+                        "rows then columns, the same cost for any sigma; within 0.1% of the exact Gaussian",
                         {{"gpu/stencil/cpu/recursive_cpu.cpp", "void recursive_blur("},
                          {"gpu/stencil/cpu/simd/recursive_lines.cpp", "HWY_INLINE void causal_block("}}});
     variants.push_back({"recursive", Backend::Cuda,
-                        "Recursive (IIR) Gaussian: one thread runs the recursion along each row, then down each "
-                        "column; the same cost for any sigma, within 0.5% of the exact Gaussian",
+                        "Recursive (IIR) Gaussian (Deriche): a thread runs the recursions along a row, then down a "
+                        "column; the same cost for any sigma, within 0.1% of the exact Gaussian",
                         {{"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_rows_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_columns_kernel("},
                          {"gpu/stencil/cuda/recursive_line.cuh", "struct RecursiveLine"}}});
@@ -183,7 +183,7 @@ CostModel stencil_cost(const std::string& id, const ImageShape& shape, const Par
   return CostModel::of(2 * shape.byte_size(), stencil_ops_per_element(plan, shape.type).scaled(elements));
 }
 
-// Why the recursive Gaussian cannot take these parameters (it has no window, and its fit starts at sigma 0.5).
+// Why the recursive Gaussian cannot take these parameters (it has no window, and its fit holds from sigma 1).
 std::optional<std::string> recursive_unavailable_reason(const ParamSet& p) {
   if (p.get_float("sigma") < kRecursiveMinSigma)
     return fmt::format("the recursive filter approximates a Gaussian from sigma {} up, not {}; use separable",

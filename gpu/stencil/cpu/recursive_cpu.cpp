@@ -1,9 +1,9 @@
 // Two passes: along the rows, then down the columns. The column pass vectorises naturally (a line per element
-// column, the lanes side by side in memory); the row pass transposes a band of rows into a buffer where the
-// rows' samples lie side by side, border extension included, runs the same loops there, and transposes back into
-// a float image. Each pass keeps the causal result for the anti-causal pass that follows it in the memory it
-// will write (the band buffer; the output rows, or a float strip for u8 output), so a pass reads its input once
-// and writes its output once, and a column strip (64 floats wide) stays in the L2 cache between its two halves.
+// column, the lanes side by side in memory); the row pass transposes a band of rows, border extension included,
+// into a buffer where the rows' samples lie side by side, runs the same loops there, and transposes the result
+// back into a float image. Each pass keeps the causal result where the anti-causal pass that completes it will
+// write (the band's result buffer; the output rows, or for u8 a float strip), and a column strip (32 floats wide)
+// stays in the L2 cache between its two halves.
 #include "stencil/cpu/recursive_cpu.hpp"
 
 #include <algorithm>
@@ -21,32 +21,35 @@ namespace ks::cpu {
 
 namespace {
 
-// Lines run side by side: four vectors of 16 floats (AVX-512), so that the loops' chains of multiply-adds fill
-// the FMA units (simd/recursive_lines.cpp).
-constexpr int kLines = 64;
+// Lines run side by side: two vectors of 16 floats (AVX-512), with two sections each four chains of
+// multiply-adds (simd/recursive_lines.cpp).
+constexpr int kLines = 32;
 
-// A line of n samples with its extension: positions [0, warmup) before it, [warmup, warmup + n) the line,
-// then warmup + 3 after it (the anti-causal start state's taps).
+// A line of n samples with its extension: positions [0, warmup) before it, [warmup, warmup + n) the line, then
+// warmup after it.
 struct ExtendedLine {
   int n, warmup;
-  int positions() const { return warmup + n + warmup + 3; }
-  // The sample of the line position p reads, or -1 for the constant border.
+  int positions() const { return 2 * warmup + n; }
+  // The sample position p reads, or -1 for the constant border.
   int source(int p, Border border) const { return remap(p - warmup, n, border); }
 };
 
-// Runs both passes over `lines` lines whose extended samples are x[p] (p in [0, positions)): the anti-causal
-// result of line position q lands in out[q] (q in [0, n)); w[q] keeps the causal result until then (it may be
-// out itself when out is float).
+// Both passes over `lines` lines whose extended samples are x[p] (p in [0, positions)): the result of line
+// position q lands in out[q] (q in [0, n)); causal[q] keeps the causal result until then (it may be out itself
+// when out is float).
 template <class Out>
-void filter_lines(const ExtendedLine& e, const std::vector<const float*>& x, const std::vector<float*>& w,
+void filter_lines(const ExtendedLine& e, const std::vector<const float*>& x, const std::vector<float*>& causal,
                   const std::vector<Out*>& out, std::size_t lines, const RecursiveGaussian& f) {
-  std::vector<float> state(3 * lines), acc(3 * lines, 0.f);
-  for (std::size_t k = 0; k < 3; ++k) std::copy_n(x[0], lines, state.begin() + k * lines);  // steady state
   const std::size_t warmup = std::size_t(e.warmup), n = std::size_t(e.n);
+  std::vector<float> state(simd::kAnticausalState * lines);
+  simd::start_causal(state.data(), x.front(), lines, f);
   simd::causal_lines(x.data(), nullptr, warmup, lines, state.data(), f);
-  simd::causal_lines(x.data() + warmup, w.data(), n, lines, state.data(), f);
-  simd::causal_lines(x.data() + warmup + n, nullptr, warmup + 3, lines, state.data(), f, acc.data());
-  simd::anticausal_lines(w.data(), out.data(), n, lines, acc.data(), f);
+  simd::causal_lines(x.data() + warmup, causal.data(), n, lines, state.data(), f);
+  simd::start_anticausal(state.data(), x.back(), lines, f);
+  simd::anticausal_lines(x.data() + warmup + n, nullptr, static_cast<float* const*>(nullptr), warmup, lines,
+                         state.data(), f);
+  const std::vector<const float*> kept(causal.begin(), causal.end());
+  simd::anticausal_lines(x.data() + warmup, kept.data(), out.data(), n, lines, state.data(), f);
 }
 
 template <class Pix>
@@ -58,35 +61,39 @@ float border_value_of(const StencilPlan& plan) {
   }
 }
 
-// The row pass of rows [y0, y0 + rows) into `tmp` (float, row_elements a row), through `band`.
+// Buffers a thread reuses from band to band.
+struct BandBuffers {
+  std::vector<float> samples, result;
+};
+
+// The row pass of rows [y0, y0 + rows) into `tmp` (float, row_elements a row).
 template <class Pix>
 void row_band(const StencilPlan& plan, const Image& in, std::vector<float>& tmp, int y0, int rows,
-              const RecursiveGaussian& f, std::vector<float>& band) {
+              const RecursiveGaussian& f, BandBuffers& b) {
   const int c = in.channels();
   const ExtendedLine e{in.width(), f.warmup};
   const std::size_t lines = std::size_t(rows) * std::size_t(c), positions = std::size_t(e.positions());
-  band.resize(positions * lines);
+  b.samples.resize(positions * lines);
+  b.result.resize(std::size_t(e.n) * lines);
   const float outside = border_value_of<Pix>(plan);
   for (int r = 0; r < rows; ++r) {
     const Pix* src = in.row<Pix>(y0 + r);
     for (std::size_t p = 0; p < positions; ++p) {
       const int x = e.source(int(p), plan.border);
-      float* dst = band.data() + p * lines + std::size_t(r) * c;
+      float* dst = b.samples.data() + p * lines + std::size_t(r) * c;
       for (int ch = 0; ch < c; ++ch) dst[ch] = x < 0 ? outside : float(src[std::size_t(x) * c + ch]);
     }
   }
   std::vector<const float*> x(positions);
-  std::vector<float*> w(std::size_t(e.n));
-  for (std::size_t p = 0; p < positions; ++p) x[p] = band.data() + p * lines;
-  // The causal result overwrites the line's own samples once they are read; the extension after the line is
-  // read later, and its samples lie past the line's.
-  for (int q = 0; q < e.n; ++q) w[std::size_t(q)] = band.data() + (std::size_t(e.warmup) + q) * lines;
-  filter_lines(e, x, w, w, lines, f);
+  std::vector<float*> y(std::size_t(e.n));
+  for (std::size_t p = 0; p < positions; ++p) x[p] = b.samples.data() + p * lines;
+  for (int q = 0; q < e.n; ++q) y[std::size_t(q)] = b.result.data() + std::size_t(q) * lines;
+  filter_lines(e, x, y, y, lines, f);
   const std::size_t row_elements = std::size_t(in.width()) * c;
   for (int r = 0; r < rows; ++r) {
     float* dst = tmp.data() + std::size_t(y0 + r) * row_elements;
     for (int q = 0; q < e.n; ++q)
-      for (int ch = 0; ch < c; ++ch) dst[std::size_t(q) * c + ch] = w[std::size_t(q)][std::size_t(r) * c + ch];
+      for (int ch = 0; ch < c; ++ch) dst[std::size_t(q) * c + ch] = y[std::size_t(q)][std::size_t(r) * c + ch];
   }
 }
 
@@ -104,14 +111,14 @@ void column_strip(const StencilPlan& plan, const std::vector<float>& tmp, Image&
   }
   std::vector<Pix*> dst(std::size_t(e.n));
   for (int y = 0; y < e.n; ++y) dst[std::size_t(y)] = out.row<Pix>(y) + e0;
-  std::vector<float*> w(std::size_t(e.n));
+  std::vector<float*> causal(std::size_t(e.n));
   if constexpr (sizeof(Pix) == 4) {
-    w = dst;  // the output rows keep the causal result until the anti-causal pass overwrites it
+    causal = dst;  // the output rows keep the causal result until the anti-causal pass completes it
   } else {
     strip.resize(std::size_t(e.n) * lines);
-    for (int y = 0; y < e.n; ++y) w[std::size_t(y)] = strip.data() + std::size_t(y) * lines;
+    for (int y = 0; y < e.n; ++y) causal[std::size_t(y)] = strip.data() + std::size_t(y) * lines;
   }
-  filter_lines(e, x, w, dst, lines, f);
+  filter_lines(e, x, causal, dst, lines, f);
 }
 
 template <class Pix>
@@ -124,10 +131,10 @@ void recursive_blur(const StencilPlan& plan, const Image& in, Image& out, Thread
   const int band_rows = std::max(1, kLines / c);
   const long long bands = (in.height() + band_rows - 1) / band_rows;
   pool.parallel_for(0, bands, [&](long long b0, long long b1) {
-    std::vector<float> band;
+    BandBuffers buffers;
     for (long long b = b0; b < b1; ++b) {
       const int y0 = int(b) * band_rows;
-      row_band<Pix>(plan, in, tmp, y0, std::min(band_rows, in.height() - y0), f, band);
+      row_band<Pix>(plan, in, tmp, y0, std::min(band_rows, in.height() - y0), f, buffers);
     }
   });
 
@@ -150,7 +157,7 @@ void run_recursive_gaussian(const StencilPlan& plan, const Image& in, Image& out
   if (!(out.shape() == in.shape()))
     throw Error(ErrorKind::Internal, "run_recursive_gaussian: the output image must have the input's shape");
   if (plan.gaussian_sigma < kRecursiveMinSigma)
-    throw Error(ErrorKind::Internal, "run_recursive_gaussian: not a gaussian plan of sigma >= 0.5");
+    throw Error(ErrorKind::Internal, "run_recursive_gaussian: not a gaussian plan of sigma >= 1");
   if (in.type() == ElemType::U8)
     recursive_blur<std::uint8_t>(plan, in, out, pool);
   else

@@ -1,7 +1,7 @@
 #pragma once
 // The gaussian kernel's `cpu_recursive` variant: the recursive (IIR) Gaussian of stencil/recursive_gaussian.hpp on
 // the CPU, threaded across the pool, its loops in SIMD (simd/recursive_lines.hpp). Its cost per pixel does not
-// depend on sigma (only the border extension, about 10 sigma a line end, does).
+// depend on sigma (only the border extension, about 7 sigma a line end, does).
 #include "core/image.hpp"
 #include "core/thread_pool.hpp"
 #include "stencil/stencil_plan.hpp"

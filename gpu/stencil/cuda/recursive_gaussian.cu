@@ -1,37 +1,39 @@
 // The "recursive" variant of the gaussian: the recursive (IIR) Gaussian of stencil/recursive_gaussian.hpp, a row
-// pass then a column pass, each a causal then an anti-causal third-order recursion, so a pixel costs the same
-// whatever sigma is.
+// pass then a column pass, each a causal and an anti-causal recursion over the same input, so a pixel costs the
+// same whatever sigma is.
 //
-// Why this design: the recursion is sequential along a line, so the parallelism is across lines, and each line
-// is cut into segments (the image's own pixels serve as a segment's warm-up and tail, exactly as the border
-// extension does at the image's ends) so that an 8192^2 image gives some two thousand warps, not 256.
-// - Rows: a thread per row would read a row's pixels 4 bytes at a time from 32 rows at once. Instead each warp
-//   takes 32 rows and walks them 32 pixels at a time: the warp loads the 32x32 tile into shared memory (coalesced,
-//   border remap included), each lane runs its row's recursion over the tile, the warp stores it (coalesced). The
-//   causal result goes to a float image, which the anti-causal walk back reads and overwrites.
-// - Columns: a thread per element column walks its segment downward, reads coalesced across the warp; the causal
-//   result is kept in the output (f32) or a float scratch (u8), read back on the walk up.
-// Full-image traffic: the row pass reads the input, writes and reads back the float image, writes it (4 image
-// transfers), the column pass the same (4), plus each segment's warm-up and tail (about 10 sigma a segment end).
-// Nehab et al.'s block-parallel formulation (carries between blocks, both directions fused) needs only the two
-// reads and one write of the issue's floor; this is the simpler first step (docs/PERF.md has the figures).
+// Why this design: a recursion is sequential along its line, so the parallelism is across lines, and each line is
+// cut into segments (the image's own pixels serve as a segment's warm-up, exactly as the border extension does
+// at the image's ends) so that an 8192^2 image gives some two thousand warps, not 256.
+// - Rows: a thread per row would read a row 4 bytes at a time from 32 rows at once. Instead each warp takes 32
+//   rows and walks them 32 pixels at a time: the warp loads the 32x32 tile into shared memory (coalesced, border
+//   remap included), each lane runs its row's recursion over the tile, the warp stores the tile (coalesced). The
+//   causal result goes to a float image; the walk back reads the input again and completes it there.
+// - Columns: a thread per element column walks its segment down and back up, its reads coalesced across the
+//   warp; the causal result waits in the output (f32) or a float scratch image (u8).
+// Full-image traffic: each pass reads its input twice and writes and reads back its causal result, then writes
+// its result (5 image transfers a pass), plus each segment's warm-up (about 7 sigma at each end). Nehab et al.'s
+// block-parallel formulation (carries between blocks, both passes fused) needs only the two reads and one write
+// of the issue's floor; this is the simpler first step (docs/PERF.md).
 #include <algorithm>
 
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
 #include "stencil/cuda/recursive_line.cuh"
-#include "stencil/recursive_gaussian.hpp"
 #include "stencil/stencil_math.hpp"
 
 namespace ks::cuda {
 
 namespace {
 
-// Warps of the row kernel's blocks: tiles of 32 rows x 32 pixels (33 KB of shared memory with C = 1 or C = 4).
+// Warps of the row kernel's blocks: each keeps two tiles of 32 rows x 32 pixels, the input and the result
+// (34 KB of shared memory a block with C = 1 or C = 4).
 template <int C>
-constexpr int kRowWarps = C == 1 ? 8 : 2;
+constexpr int kRowWarps = C == 1 ? 4 : 1;
 template <int C>
 constexpr int kTileStride = 32 * C + 1;  // floats a tile row takes; the +1 spreads a column over the banks
+template <int C>
+constexpr int kTileFloats = 32 * kTileStride<C>;
 
 __device__ __forceinline__ float* float_row(unsigned char* base, std::size_t pitch, int y) {
   return reinterpret_cast<float*>(base + std::size_t(y) * pitch);
@@ -56,7 +58,7 @@ __device__ __forceinline__ void load_input_tile(const ImageView<T, C>& in, const
   }
 }
 
-// The tile's pixels [max(c0, x0), min(c0 + 32, x1)) from (load) or to (store) the float image.
+// The tile's pixels [max(c0, x0), min(c0 + 32, x1)) from (kLoad) or to the float image.
 template <int C, bool kLoad>
 __device__ __forceinline__ void move_float_tile(unsigned char* base, std::size_t pitch, int height, float* tile,
                                                 int y_base, int c0, int x0, int x1) {
@@ -79,51 +81,57 @@ __device__ __forceinline__ void move_float_tile(unsigned char* base, std::size_t
 
 template <class T, int C>
 __global__ void recursive_rows_kernel(ImageView<T, C> in, unsigned char* tmp, std::size_t tmp_pitch,
-                                      RecursiveLine f, BorderRead border, int segment) {
+                                      RecursiveGaussian f, BorderRead border, int segment) {
   extern __shared__ float tiles[];
-  float* tile = tiles + threadIdx.y * 32 * kTileStride<C>;
+  float* samples = tiles + threadIdx.y * 2 * kTileFloats<C>;
+  float* result = samples + kTileFloats<C>;
   const int lane = threadIdx.x;
   const int y_base = (blockIdx.y * blockDim.y + threadIdx.y) * 32;
   if (y_base >= in.height) return;  // the whole warp: no __syncwarp waits for it
   const int x0 = blockIdx.x * segment, x1 = min(in.width, x0 + segment);
-  // Chunks of 32 pixels aligned on x0, from a warm-up of at least f.warmup pixels to a tail of f.warmup + 3.
-  const int first = x0 - 32 * ((f.warmup + 31) / 32), end = x1 + f.warmup + 3;
-  float* mine = tile + lane * kTileStride<C>;
-  LineState st[C];
+  // Chunks of 32 pixels aligned on x0, the warm-ups at least f.warmup pixels before x0 and after x1.
+  const int chunks_before = (f.warmup + 31) / 32;
+  const int first = x0 - 32 * chunks_before, last = x0 + 32 * ((x1 - 1 + f.warmup - x0) / 32);
+  const float* my_samples = samples + lane * kTileStride<C>;
+  float* my_result = result + lane * kTileStride<C>;
 
-  for (int c0 = first; c0 < end; c0 += 32) {
-    load_input_tile(in, border, tile, y_base, c0);
+  CausalLine causal[C];
+  for (int c0 = first; c0 < x1; c0 += 32) {
+    load_input_tile(in, border, samples, y_base, c0);
     __syncwarp();
     for (int i = 0; i < 32; ++i) {
       const int p = c0 + i;
 #pragma unroll
       for (int c = 0; c < C; ++c) {
-        const float x = mine[i * C + c];
-        if (p == first) st[c].start(x);
-        const float w = st[c].advance(f, x);
-        if (p >= x0 && p < x1)
-          mine[i * C + c] = w;
-        else if (p >= x1 && p < end)
-          st[c].accumulate(f, p - x1, w);
+        const float x = my_samples[i * C + c];
+        if (p == first) causal[c].start(f, x);
+        const float y = causal[c].advance(f, x);
+        if (p >= x0) my_result[i * C + c] = y;
       }
     }
     __syncwarp();
-    if (c0 + 32 > x0 && c0 < x1) move_float_tile<C, false>(tmp, tmp_pitch, in.height, tile, y_base, c0, x0, x1);
+    if (c0 >= x0) move_float_tile<C, false>(tmp, tmp_pitch, in.height, result, y_base, c0, x0, x1);
     __syncwarp();
   }
 
-#pragma unroll
-  for (int c = 0; c < C; ++c) st[c].start_anticausal();
-  for (int c0 = x0 + 32 * ((x1 - 1 - x0) / 32); c0 >= x0; c0 -= 32) {
-    move_float_tile<C, true>(tmp, tmp_pitch, in.height, tile, y_base, c0, x0, x1);
+  AnticausalLine anticausal[C];
+  for (int c0 = last; c0 >= x0; c0 -= 32) {
+    load_input_tile(in, border, samples, y_base, c0);
+    const bool inside = c0 < x1;
+    if (inside) move_float_tile<C, true>(tmp, tmp_pitch, in.height, result, y_base, c0, x0, x1);
     __syncwarp();
     for (int i = 31; i >= 0; --i) {
-      if (c0 + i >= x1) continue;
+      const int p = c0 + i;
 #pragma unroll
-      for (int c = 0; c < C; ++c) mine[i * C + c] = st[c].advance(f, mine[i * C + c]);
+      for (int c = 0; c < C; ++c) {
+        const float x = my_samples[i * C + c];
+        if (c0 == last && i == 31) anticausal[c].start(f, x);
+        const float y = anticausal[c].advance(f, x);
+        if (p < x1) my_result[i * C + c] += y;
+      }
     }
     __syncwarp();
-    move_float_tile<C, false>(tmp, tmp_pitch, in.height, tile, y_base, c0, x0, x1);
+    if (inside) move_float_tile<C, false>(tmp, tmp_pitch, in.height, result, y_base, c0, x0, x1);
     __syncwarp();
   }
 }
@@ -142,25 +150,26 @@ __device__ __forceinline__ T to_pixel(float v) {
 template <class T, int C>
 __global__ void recursive_columns_kernel(const float* __restrict__ tmp, std::size_t tmp_pitch,
                                          unsigned char* causal, std::size_t causal_pitch, ImageView<T, C> out,
-                                         RecursiveLine f, BorderRead border, int segment) {
+                                         RecursiveGaussian f, BorderRead border, int segment) {
   const int e = blockIdx.x * blockDim.x + threadIdx.x;
   if (e >= out.row_elements()) return;
   const int height = out.height;
   const int y0 = blockIdx.y * segment, y1 = min(height, y0 + segment);
   const auto read = [&](int y) {
     const int yy = remap(y, height, border.mode);
-    return yy < 0 ? border.value
-                  : tmp[std::size_t(yy) * (tmp_pitch / sizeof(float)) + std::size_t(e)];
+    return yy < 0 ? border.value : tmp[std::size_t(yy) * (tmp_pitch / sizeof(float)) + std::size_t(e)];
   };
-  LineState st;
-  st.start(read(y0 - f.warmup));
-  for (int y = y0 - f.warmup; y < y0; ++y) st.advance(f, read(y));
+  CausalLine down;
+  down.start(f, read(y0 - f.warmup));
+  for (int y = y0 - f.warmup; y < y0; ++y) down.advance(f, read(y));
 #pragma unroll 4
-  for (int y = y0; y < y1; ++y) float_row(causal, causal_pitch, y)[e] = st.advance(f, read(y));
-  for (int t = 0; t < f.warmup + 3; ++t) st.accumulate(f, t, st.advance(f, read(y1 + t)));
-  st.start_anticausal();
+  for (int y = y0; y < y1; ++y) float_row(causal, causal_pitch, y)[e] = down.advance(f, read(y));
+  AnticausalLine up;
+  up.start(f, read(y1 + f.warmup - 1));
+  for (int y = y1 + f.warmup - 1; y >= y1; --y) up.advance(f, read(y));
 #pragma unroll 4
-  for (int y = y1 - 1; y >= y0; --y) out.row(y)[e] = to_pixel<T>(st.advance(f, float_row(causal, causal_pitch, y)[e]));
+  for (int y = y1 - 1; y >= y0; --y)
+    out.row(y)[e] = to_pixel<T>(float_row(causal, causal_pitch, y)[e] + up.advance(f, read(y)));
 }
 
 // Segments a line of n samples is cut into: long enough that the warm-up and tail (f.warmup each) add at most
@@ -182,7 +191,7 @@ struct RecursiveScratch {
 
 StencilLaunch make_recursive_launch(const StencilJob& job) {
   if (job.plan.gaussian_sigma < kRecursiveMinSigma)
-    throw_usage("the recursive variant runs the gaussian kernel with sigma >= 0.5", "use separable");
+    throw_usage("the recursive variant runs the gaussian kernel with sigma >= 1", "use separable");
   const RecursiveGaussian filter = recursive_gaussian(job.plan.gaussian_sigma);
   return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {
     StencilLaunch l;
@@ -194,11 +203,9 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
     rows_shape.func = reinterpret_cast<const void*>(&recursive_rows_kernel<T, C>);
     rows_shape.name = kernel_name<T, C>("recursive_rows");
     rows_shape.block = dim3(32, kRowWarps<C>);
-    rows_shape.dynamic_shared = sizeof(float) * 32 * kTileStride<C> * kRowWarps<C>;
+    rows_shape.dynamic_shared = sizeof(float) * 2 * kTileFloats<C> * kRowWarps<C>;
     validate_launch(job.device, rows_shape);
-
-    l.weights = std::make_shared<DeviceBuffer>(upload_array(filter.tail.data(), filter.tail.size(), "filter taps"));
-    const RecursiveLine line{filter.b, filter.a1, filter.a2, filter.a3, filter.warmup, l.weights->as<float>()};
+    const RecursiveGaussian line = filter;
     const BorderRead br = border_read(job.plan, job.type);
     const int width = job.width, height = job.height, elements = width * C;
     const int row_segment = segment_length(width, filter), column_segment = segment_length(height, filter);

@@ -1,48 +1,61 @@
 #pragma once
-// One line of the recursive Gaussian (stencil/recursive_gaussian.hpp) as a CUDA thread runs it: the filter's
-// coefficients, and the state of a line's recursion from its warm-up through the anti-causal pass.
+// One line of the recursive Gaussian (stencil/recursive_gaussian.hpp) as a CUDA thread runs it: the state of
+// the causal and the anti-causal recursions of both sections, from the steady state a pass starts in.
 #include <cuda_runtime.h>
+
+#include "stencil/recursive_gaussian.hpp"
 
 namespace ks::cuda {
 
-struct RecursiveLine {
-  float b, a1, a2, a3;
-  int warmup;               // extension samples before and after a segment of a line
-  const float* tail;        // device: h[0 .. warmup + 2], one pass's impulse response
+// y+[p] = n0 x[p] + n1 x[p-1] + d1 y+[p-1] + d2 y+[p-2] for each section; advance returns their sum.
+struct CausalLine {
+  float xp;      // x[p-1]
+  float a1, a2;  // section 0's last two outputs, newest first
+  float b1, b2;  // section 1's
 
-  // The next output from input x and the last three outputs, newest first (only the last multiply-add waits
-  // for the step before).
-  __device__ __forceinline__ float step(float x, float v1, float v2, float v3) const {
-    return fmaf(a1, v1, fmaf(a2, v2, fmaf(a3, v3, b * x)));
+  // The steady state of a line that has been x for ever.
+  __device__ __forceinline__ void start(const RecursiveGaussian& f, float x) {
+    xp = x;
+    a1 = a2 = f.section[0].causal_gain * x;
+    b1 = b2 = f.section[1].causal_gain * x;
+  }
+  __device__ __forceinline__ float advance(const RecursiveGaussian& f, float x) {
+    const RecursiveSection &s0 = f.section[0], &s1 = f.section[1];
+    // The newest output last: one multiply-add per section waits for the step before.
+    const float a = fmaf(s0.d1, a1, fmaf(s0.d2, a2, fmaf(s0.n1, xp, s0.n0 * x)));
+    const float b = fmaf(s1.d1, b1, fmaf(s1.d2, b2, fmaf(s1.n1, xp, s1.n0 * x)));
+    xp = x;
+    a2 = a1;
+    a1 = a;
+    b2 = b1;
+    b1 = b;
+    return a + b;
   }
 };
 
-struct LineState {
-  float v1, v2, v3;  // the last three outputs of the pass under way, newest first
-  float s0, s1, s2;  // the anti-causal start state v[end], v[end + 1], v[end + 2], as it accumulates
+// y-[p] = m1 x[p+1] + m2 x[p+2] + d1 y-[p+1] + d2 y-[p+2] for each section, walking p downwards: advance(x[p])
+// returns the sum at p (which needs only the samples after p), then takes x[p] in.
+struct AnticausalLine {
+  float x1, x2;  // x[p+1], x[p+2]
+  float a1, a2;
+  float b1, b2;
 
-  // The causal pass's steady state for a line that has been x for ever.
-  __device__ __forceinline__ void start(float x) {
-    v1 = v2 = v3 = x;
-    s0 = s1 = s2 = 0.f;
+  __device__ __forceinline__ void start(const RecursiveGaussian& f, float x) {
+    x1 = x2 = x;
+    a1 = a2 = f.section[0].anticausal_gain * x;
+    b1 = b2 = f.section[1].anticausal_gain * x;
   }
-  __device__ __forceinline__ float advance(const RecursiveLine& f, float x) {
-    const float v = f.step(x, v1, v2, v3);
-    v3 = v2;
-    v2 = v1;
-    v1 = v;
-    return v;
-  }
-  // w, the causal output t samples past the segment's end, into the anti-causal start state.
-  __device__ __forceinline__ void accumulate(const RecursiveLine& f, int t, float w) {
-    s0 = fmaf(f.tail[t], w, s0);
-    if (t >= 1) s1 = fmaf(f.tail[t - 1], w, s1);
-    if (t >= 2) s2 = fmaf(f.tail[t - 2], w, s2);
-  }
-  __device__ __forceinline__ void start_anticausal() {
-    v1 = s0;
-    v2 = s1;
-    v3 = s2;
+  __device__ __forceinline__ float advance(const RecursiveGaussian& f, float x) {
+    const RecursiveSection &s0 = f.section[0], &s1 = f.section[1];
+    const float a = fmaf(s0.d1, a1, fmaf(s0.d2, a2, fmaf(s0.m2, x2, s0.m1 * x1)));
+    const float b = fmaf(s1.d1, b1, fmaf(s1.d2, b2, fmaf(s1.m2, x2, s1.m1 * x1)));
+    x2 = x1;
+    x1 = x;
+    a2 = a1;
+    a1 = a;
+    b2 = b1;
+    b1 = b;
+    return a + b;
   }
 };
 

@@ -7,6 +7,7 @@
 // clang-format on
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "hwy/highway.h"
 #include "stencil/cpu/simd/recursive_lines.hpp"
@@ -15,89 +16,109 @@ HWY_BEFORE_NAMESPACE();
 namespace ks::cpu::simd::HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-// Vectors of lines run together: each step of a line waits for the one before (a multiply-add's latency), so
-// four independent lines per lane keep the FMA units busy.
-constexpr std::size_t kChains = 4;
+// Vectors of lines run together (each with both sections): a step of a section waits for its step before (a
+// multiply-add's latency), so two vectors of two sections give four independent chains.
+constexpr std::size_t kChains = 2;
+
+// One section's coefficients as vectors.
+template <class D>
+struct SectionVec {
+  hn::Vec<D> n0, n1, m1, m2, d1, d2;
+  SectionVec(D d, const RecursiveSection& s)
+      : n0(hn::Set(d, s.n0)), n1(hn::Set(d, s.n1)), m1(hn::Set(d, s.m1)), m2(hn::Set(d, s.m2)),
+        d1(hn::Set(d, s.d1)), d2(hn::Set(d, s.d2)) {}
+};
 
 // The lines [i, i + K * N) through the causal pass (D: N lanes; K vectors).
 template <std::size_t K, class D>
-HWY_INLINE void causal_block(D d, const float* const* x, float* const* w, std::size_t count, std::size_t n,
-                             float* state, const RecursiveGaussian& f, float* acc, std::size_t i) {
+HWY_INLINE void causal_block(D d, const float* const* x, float* const* y, std::size_t count, std::size_t n,
+                             float* state, const RecursiveGaussian& f, std::size_t i) {
   const std::size_t N = hn::Lanes(d);
-  const auto b = hn::Set(d, f.b), a1 = hn::Set(d, f.a1), a2 = hn::Set(d, f.a2), a3 = hn::Set(d, f.a3);
-  hn::Vec<D> w1[K], w2[K], w3[K], s0[K], s1[K], s2[K];
+  const SectionVec<D> s0(d, f.section[0]), s1(d, f.section[1]);
+  hn::Vec<D> xp[K], a1[K], a2[K], b1[K], b2[K];  // x[p-1]; section 0's and section 1's last two outputs
   for (std::size_t k = 0; k < K; ++k) {
-    w1[k] = hn::LoadU(d, state + i + k * N);
-    w2[k] = hn::LoadU(d, state + n + i + k * N);
-    w3[k] = hn::LoadU(d, state + 2 * n + i + k * N);
-    s0[k] = s1[k] = s2[k] = hn::Zero(d);
-    if (acc) {
-      s0[k] = hn::LoadU(d, acc + i + k * N);
-      s1[k] = hn::LoadU(d, acc + n + i + k * N);
-      s2[k] = hn::LoadU(d, acc + 2 * n + i + k * N);
-    }
+    const std::size_t at = i + k * N;
+    xp[k] = hn::LoadU(d, state + at);
+    a1[k] = hn::LoadU(d, state + n + at);
+    a2[k] = hn::LoadU(d, state + 2 * n + at);
+    b1[k] = hn::LoadU(d, state + 3 * n + at);
+    b2[k] = hn::LoadU(d, state + 4 * n + at);
   }
   for (std::size_t p = 0; p < count; ++p) {
     for (std::size_t k = 0; k < K; ++k) {
-      // The newest state last, so that only one multiply-add waits for the step before.
-      const auto t = hn::MulAdd(a3, w3[k], hn::MulAdd(a2, w2[k], hn::Mul(b, hn::LoadU(d, x[p] + i + k * N))));
-      const auto v = hn::MulAdd(a1, w1[k], t);
-      w3[k] = w2[k];
-      w2[k] = w1[k];
-      w1[k] = v;
-      if (w) hn::StoreU(v, d, w[p] + i + k * N);
-      if (acc) {
-        s0[k] = hn::MulAdd(hn::Set(d, f.tail[p]), v, s0[k]);
-        if (p >= 1) s1[k] = hn::MulAdd(hn::Set(d, f.tail[p - 1]), v, s1[k]);
-        if (p >= 2) s2[k] = hn::MulAdd(hn::Set(d, f.tail[p - 2]), v, s2[k]);
-      }
+      const auto v = hn::LoadU(d, x[p] + i + k * N);
+      // The newest output last, so that one multiply-add per section waits for the step before.
+      const auto a = hn::MulAdd(s0.d1, a1[k], hn::MulAdd(s0.d2, a2[k], hn::MulAdd(s0.n1, xp[k], hn::Mul(s0.n0, v))));
+      const auto b = hn::MulAdd(s1.d1, b1[k], hn::MulAdd(s1.d2, b2[k], hn::MulAdd(s1.n1, xp[k], hn::Mul(s1.n0, v))));
+      xp[k] = v;
+      a2[k] = a1[k];
+      a1[k] = a;
+      b2[k] = b1[k];
+      b1[k] = b;
+      if (y) hn::StoreU(hn::Add(a, b), d, y[p] + i + k * N);
     }
   }
   for (std::size_t k = 0; k < K; ++k) {
-    hn::StoreU(w1[k], d, state + i + k * N);
-    hn::StoreU(w2[k], d, state + n + i + k * N);
-    hn::StoreU(w3[k], d, state + 2 * n + i + k * N);
-    if (acc) {
-      hn::StoreU(s0[k], d, acc + i + k * N);
-      hn::StoreU(s1[k], d, acc + n + i + k * N);
-      hn::StoreU(s2[k], d, acc + 2 * n + i + k * N);
-    }
+    const std::size_t at = i + k * N;
+    hn::StoreU(xp[k], d, state + at);
+    hn::StoreU(a1[k], d, state + n + at);
+    hn::StoreU(a2[k], d, state + 2 * n + at);
+    hn::StoreU(b1[k], d, state + 3 * n + at);
+    hn::StoreU(b2[k], d, state + 4 * n + at);
   }
 }
 
-// v rounded half up and saturated to 0..255, as saturate_u8 does (NaN -> 0).
+// v as the output type: float, or rounded half up and saturated to 0..255 as saturate_u8 does (NaN -> 0).
 template <class D>
-HWY_INLINE void store_v(D d, hn::Vec<D> v, float* out) {
+HWY_INLINE void store_out(D d, hn::Vec<D> v, float* out) {
   hn::StoreU(v, d, out);
 }
 template <class D>
-HWY_INLINE void store_v(D d, hn::Vec<D> v, std::uint8_t* out) {
+HWY_INLINE void store_out(D d, hn::Vec<D> v, std::uint8_t* out) {
   const hn::Rebind<std::int32_t, D> di;
   const hn::Rebind<std::uint8_t, D> du8;
+  // Max first: it returns its second operand for NaN lanes on x86 (maxps), so NaN becomes 0.
   const auto clamped = hn::Min(hn::Max(hn::Add(v, hn::Set(d, 0.5f)), hn::Zero(d)), hn::Set(d, 255.f));
   hn::StoreU(hn::DemoteTo(du8, hn::ConvertTo(di, hn::Floor(clamped))), du8, out);
 }
 
 template <std::size_t K, class D, class Out>
-HWY_INLINE void anticausal_block(D d, const float* const* w, Out* const* out, std::size_t count, std::size_t n,
-                                 const float* state, const RecursiveGaussian& f, std::size_t i) {
+HWY_INLINE void anticausal_block(D d, const float* const* x, const float* const* causal, Out* const* y,
+                                 std::size_t count, std::size_t n, float* state, const RecursiveGaussian& f,
+                                 std::size_t i) {
   const std::size_t N = hn::Lanes(d);
-  const auto b = hn::Set(d, f.b), a1 = hn::Set(d, f.a1), a2 = hn::Set(d, f.a2), a3 = hn::Set(d, f.a3);
-  hn::Vec<D> v1[K], v2[K], v3[K];
+  const SectionVec<D> s0(d, f.section[0]), s1(d, f.section[1]);
+  hn::Vec<D> x1[K], x2[K], a1[K], a2[K], b1[K], b2[K];  // x[p+1], x[p+2]; the sections' last two outputs
   for (std::size_t k = 0; k < K; ++k) {
-    v1[k] = hn::LoadU(d, state + i + k * N);
-    v2[k] = hn::LoadU(d, state + n + i + k * N);
-    v3[k] = hn::LoadU(d, state + 2 * n + i + k * N);
+    const std::size_t at = i + k * N;
+    x1[k] = hn::LoadU(d, state + at);
+    x2[k] = hn::LoadU(d, state + n + at);
+    a1[k] = hn::LoadU(d, state + 2 * n + at);
+    a2[k] = hn::LoadU(d, state + 3 * n + at);
+    b1[k] = hn::LoadU(d, state + 4 * n + at);
+    b2[k] = hn::LoadU(d, state + 5 * n + at);
   }
   for (std::size_t p = count; p-- > 0;) {
     for (std::size_t k = 0; k < K; ++k) {
-      const auto t = hn::MulAdd(a3, v3[k], hn::MulAdd(a2, v2[k], hn::Mul(b, hn::LoadU(d, w[p] + i + k * N))));
-      const auto v = hn::MulAdd(a1, v1[k], t);
-      v3[k] = v2[k];
-      v2[k] = v1[k];
-      v1[k] = v;
-      store_v(d, v, out[p] + i + k * N);
+      const auto a = hn::MulAdd(s0.d1, a1[k], hn::MulAdd(s0.d2, a2[k], hn::MulAdd(s0.m2, x2[k], hn::Mul(s0.m1, x1[k]))));
+      const auto b = hn::MulAdd(s1.d1, b1[k], hn::MulAdd(s1.d2, b2[k], hn::MulAdd(s1.m2, x2[k], hn::Mul(s1.m1, x1[k]))));
+      x2[k] = x1[k];
+      x1[k] = hn::LoadU(d, x[p] + i + k * N);
+      a2[k] = a1[k];
+      a1[k] = a;
+      b2[k] = b1[k];
+      b1[k] = b;
+      if (y) store_out(d, hn::Add(hn::LoadU(d, causal[p] + i + k * N), hn::Add(a, b)), y[p] + i + k * N);
     }
+  }
+  for (std::size_t k = 0; k < K; ++k) {
+    const std::size_t at = i + k * N;
+    hn::StoreU(x1[k], d, state + at);
+    hn::StoreU(x2[k], d, state + n + at);
+    hn::StoreU(a1[k], d, state + 2 * n + at);
+    hn::StoreU(a2[k], d, state + 3 * n + at);
+    hn::StoreU(b1[k], d, state + 4 * n + at);
+    hn::StoreU(b2[k], d, state + 5 * n + at);
   }
 }
 
@@ -113,25 +134,27 @@ HWY_INLINE void for_line_blocks(std::size_t n, F&& f) {
   for (; i < n; ++i) f(d1, std::integral_constant<std::size_t, 1>{}, i);
 }
 
-void CausalLines(const float* const* x, float* const* w, std::size_t count, std::size_t n, float* state,
-                 const RecursiveGaussian& f, float* acc) {
+void CausalLines(const float* const* x, float* const* y, std::size_t count, std::size_t n, float* state,
+                 const RecursiveGaussian& f) {
   for_line_blocks(n, [&](auto d, auto k, std::size_t i) {
-    causal_block<decltype(k)::value>(d, x, w, count, n, state, f, acc, i);
+    causal_block<decltype(k)::value>(d, x, y, count, n, state, f, i);
   });
 }
 
-void AnticausalLinesF32(const float* const* w, float* const* v, std::size_t count, std::size_t n,
-                        const float* state, const RecursiveGaussian& f) {
+template <class Out>
+void AnticausalLines(const float* const* x, const float* const* causal, Out* const* y, std::size_t count,
+                     std::size_t n, float* state, const RecursiveGaussian& f) {
   for_line_blocks(n, [&](auto d, auto k, std::size_t i) {
-    anticausal_block<decltype(k)::value>(d, w, v, count, n, state, f, i);
+    anticausal_block<decltype(k)::value>(d, x, causal, y, count, n, state, f, i);
   });
 }
-
-void AnticausalLinesU8(const float* const* w, std::uint8_t* const* v, std::size_t count, std::size_t n,
-                       const float* state, const RecursiveGaussian& f) {
-  for_line_blocks(n, [&](auto d, auto k, std::size_t i) {
-    anticausal_block<decltype(k)::value>(d, w, v, count, n, state, f, i);
-  });
+void AnticausalLinesF32(const float* const* x, const float* const* causal, float* const* y, std::size_t count,
+                        std::size_t n, float* state, const RecursiveGaussian& f) {
+  AnticausalLines(x, causal, y, count, n, state, f);
+}
+void AnticausalLinesU8(const float* const* x, const float* const* causal, std::uint8_t* const* y,
+                       std::size_t count, std::size_t n, float* state, const RecursiveGaussian& f) {
+  AnticausalLines(x, causal, y, count, n, state, f);
 }
 
 }  // namespace ks::cpu::simd::HWY_NAMESPACE
@@ -144,17 +167,32 @@ HWY_EXPORT(CausalLines);
 HWY_EXPORT(AnticausalLinesF32);
 HWY_EXPORT(AnticausalLinesU8);
 
-void causal_lines(const float* const* x, float* const* w, std::size_t count, std::size_t n, float* state,
-                  const RecursiveGaussian& f, float* acc) {
-  HWY_DYNAMIC_DISPATCH(CausalLines)(x, w, count, n, state, f, acc);
+void start_causal(float* state, const float* first, std::size_t n, const RecursiveGaussian& f) {
+  for (std::size_t i = 0; i < n; ++i) {
+    state[i] = first[i];
+    for (int k = 0; k < 2; ++k)
+      state[(1 + 2 * k) * n + i] = state[(2 + 2 * k) * n + i] = f.section[k].causal_gain * first[i];
+  }
 }
-void anticausal_lines(const float* const* w, float* const* v, std::size_t count, std::size_t n, const float* state,
-                      const RecursiveGaussian& f) {
-  HWY_DYNAMIC_DISPATCH(AnticausalLinesF32)(w, v, count, n, state, f);
+void start_anticausal(float* state, const float* first, std::size_t n, const RecursiveGaussian& f) {
+  for (std::size_t i = 0; i < n; ++i) {
+    state[i] = state[n + i] = first[i];
+    for (int k = 0; k < 2; ++k)
+      state[(2 + 2 * k) * n + i] = state[(3 + 2 * k) * n + i] = f.section[k].anticausal_gain * first[i];
+  }
 }
-void anticausal_lines(const float* const* w, std::uint8_t* const* v, std::size_t count, std::size_t n,
-                      const float* state, const RecursiveGaussian& f) {
-  HWY_DYNAMIC_DISPATCH(AnticausalLinesU8)(w, v, count, n, state, f);
+
+void causal_lines(const float* const* x, float* const* y, std::size_t count, std::size_t n, float* state,
+                  const RecursiveGaussian& f) {
+  HWY_DYNAMIC_DISPATCH(CausalLines)(x, y, count, n, state, f);
+}
+void anticausal_lines(const float* const* x, const float* const* causal, float* const* y, std::size_t count,
+                      std::size_t n, float* state, const RecursiveGaussian& f) {
+  HWY_DYNAMIC_DISPATCH(AnticausalLinesF32)(x, causal, y, count, n, state, f);
+}
+void anticausal_lines(const float* const* x, const float* const* causal, std::uint8_t* const* y,
+                      std::size_t count, std::size_t n, float* state, const RecursiveGaussian& f) {
+  HWY_DYNAMIC_DISPATCH(AnticausalLinesU8)(x, causal, y, count, n, state, f);
 }
 
 }  // namespace ks::cpu::simd
