@@ -75,25 +75,35 @@ void row_band(const StencilPlan& plan, const Image& in, std::vector<float>& tmp,
   const std::size_t lines = std::size_t(rows) * std::size_t(c), positions = std::size_t(e.positions());
   b.samples.resize(positions * lines);
   b.result.resize(std::size_t(e.n) * lines);
+  // Position by position, the band's rows side by side: the buffer is written in order, and each row is read in
+  // order (one stream per row), so the transposition stays within the caches.
   const float outside = border_value_of<Pix>(plan);
-  for (int r = 0; r < rows; ++r) {
-    const Pix* src = in.row<Pix>(y0 + r);
-    for (std::size_t p = 0; p < positions; ++p) {
-      const int x = e.source(int(p), plan.border);
-      float* dst = b.samples.data() + p * lines + std::size_t(r) * c;
-      for (int ch = 0; ch < c; ++ch) dst[ch] = x < 0 ? outside : float(src[std::size_t(x) * c + ch]);
+  std::vector<const Pix*> src(static_cast<std::size_t>(rows));
+  for (int r = 0; r < rows; ++r) src[std::size_t(r)] = in.row<Pix>(y0 + r);
+  for (std::size_t p = 0; p < positions; ++p) {
+    const int x = e.source(int(p), plan.border);
+    float* dst = b.samples.data() + p * lines;
+    if (x < 0) {
+      std::fill_n(dst, lines, outside);
+      continue;
     }
+    for (int r = 0; r < rows; ++r)
+      for (int ch = 0; ch < c; ++ch)
+        dst[std::size_t(r) * c + ch] = float(src[std::size_t(r)][std::size_t(x) * c + ch]);
   }
   std::vector<const float*> x(positions);
   std::vector<float*> y(std::size_t(e.n));
   for (std::size_t p = 0; p < positions; ++p) x[p] = b.samples.data() + p * lines;
   for (int q = 0; q < e.n; ++q) y[std::size_t(q)] = b.result.data() + std::size_t(q) * lines;
   filter_lines(e, x, y, y, lines, f);
+  // Back position by position: the result is read in order, each row of tmp written in order.
   const std::size_t row_elements = std::size_t(in.width()) * c;
-  for (int r = 0; r < rows; ++r) {
-    float* dst = tmp.data() + std::size_t(y0 + r) * row_elements;
-    for (int q = 0; q < e.n; ++q)
-      for (int ch = 0; ch < c; ++ch) dst[std::size_t(q) * c + ch] = y[std::size_t(q)][std::size_t(r) * c + ch];
+  float* const out = tmp.data() + std::size_t(y0) * row_elements;
+  for (int q = 0; q < e.n; ++q) {
+    const float* from = y[std::size_t(q)];
+    for (int r = 0; r < rows; ++r)
+      for (int ch = 0; ch < c; ++ch)
+        out[std::size_t(r) * row_elements + std::size_t(q) * c + ch] = from[std::size_t(r) * c + ch];
   }
 }
 

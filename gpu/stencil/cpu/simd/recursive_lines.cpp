@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "hwy/cache_control.h"
 #include "hwy/highway.h"
 #include "stencil/cpu/simd/recursive_lines.hpp"
 
@@ -19,6 +20,10 @@ namespace hn = hwy::HWY_NAMESPACE;
 // Vectors of lines run together (each with both sections): a step of a section waits for its step before (a
 // multiply-add's latency), so two vectors of two sections give four independent chains.
 constexpr std::size_t kChains = 2;
+
+// Samples fetched ahead of the recursion. In the column pass consecutive samples of a line lie a row apart, a
+// stride the hardware prefetchers do not follow across pages, so each step would wait for memory without this.
+constexpr std::size_t kAhead = 16;
 
 // One section's coefficients as vectors.
 template <class D>
@@ -45,6 +50,10 @@ HWY_INLINE void causal_block(D d, const float* const* x, float* const* y, std::s
     b2[k] = hn::LoadU(d, state + 4 * n + at);
   }
   for (std::size_t p = 0; p < count; ++p) {
+    if (p + kAhead < count) {
+      hwy::Prefetch(x[p + kAhead] + i);
+      if (y) hwy::Prefetch(y[p + kAhead] + i);
+    }
     for (std::size_t k = 0; k < K; ++k) {
       const auto v = hn::LoadU(d, x[p] + i + k * N);
       // The newest output last, so that one multiply-add per section waits for the step before.
@@ -99,6 +108,13 @@ HWY_INLINE void anticausal_block(D d, const float* const* x, const float* const*
     b2[k] = hn::LoadU(d, state + 5 * n + at);
   }
   for (std::size_t p = count; p-- > 0;) {
+    if (p >= kAhead) {
+      hwy::Prefetch(x[p - kAhead] + i);
+      if (y) {
+        hwy::Prefetch(causal[p - kAhead] + i);
+        hwy::Prefetch(y[p - kAhead] + i);
+      }
+    }
     for (std::size_t k = 0; k < K; ++k) {
       const auto a = hn::MulAdd(s0.d1, a1[k], hn::MulAdd(s0.d2, a2[k], hn::MulAdd(s0.m2, x2[k], hn::Mul(s0.m1, x1[k]))));
       const auto b = hn::MulAdd(s1.d1, b1[k], hn::MulAdd(s1.d2, b2[k], hn::MulAdd(s1.m2, x2[k], hn::Mul(s1.m1, x1[k]))));
