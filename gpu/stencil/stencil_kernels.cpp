@@ -129,13 +129,15 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
                         "Recursive (IIR) Gaussian on the CPU (Deriche): causal and anti-causal recursions along "
                         "rows then columns, the same cost for any sigma; within 0.1% of the exact Gaussian",
                         {{"gpu/stencil/cpu/recursive_cpu.cpp", "void recursive_blur("},
-                         {"gpu/stencil/cpu/simd/recursive_lines.cpp", "HWY_INLINE void causal_block("}}});
+                         {"gpu/stencil/cpu/simd/recursive_lines.cpp", "HWY_INLINE void causal_block("}},
+                        true});
     variants.push_back({"recursive", Backend::Cuda,
                         "Recursive (IIR) Gaussian (Deriche): a thread runs the recursions along a row, then down a "
                         "column; the same cost for any sigma, within 0.1% of the exact Gaussian",
                         {{"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_rows_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_columns_kernel("},
-                         {"gpu/stencil/cuda/recursive_line.cuh", "struct RecursiveLine"}}});
+                         {"gpu/stencil/cuda/recursive_line.cuh", "struct CausalLine"}},
+                        true});
   }
   return variants;
 }

@@ -12,6 +12,8 @@
 #include "io/image_io.hpp"
 #include "registry/registry.hpp"
 #include "stencil/cpu/recursive_cpu.hpp"
+#include "stencil/cpu/stencil_cpu.hpp"
+#include "stencil/stencil_geometry.hpp"
 #include "stencil/stencil_math.hpp"
 #include "support/exact_gaussian.hpp"
 #include "support/test_support.hpp"
@@ -55,6 +57,20 @@ TEST(StencilCpuRecursive, WithinHalfAPercentOfTheExactGaussianOnTheSample) {
     EXPECT_LT(inside, 0.005);
     EXPECT_LT(all, 0.001);  // measured below 0.02%: the tests hold it to 0.1%
   }
+}
+
+// Against the kernel's own exact variant (cpu: the window out to 3 sigma, renormalised) at sigma 16, away from
+// the borders: the target of 0.5% of the value range. Most of the difference is the window's truncation.
+TEST(StencilCpuRecursive, WithinHalfAPercentOfTheWindowVariantAtSigma16) {
+  static ThreadPool pool(2);
+  const Image gray = sample(1, ElemType::F32);
+  const double range = test::value_range(gray);
+  const Image window = cpu::run_stencil(make_stencil_plan("gaussian", gaussian_params(16)), gray, pool);
+  std::vector<double> expected(window.elements<float>().begin(), window.elements<float>().end());
+  const double inside = test::largest_difference(recursive(gray, 16), expected, 48) / range;
+  std::printf("sigma 16 against the 3-sigma window: largest difference %.4f%% of the range away from the borders\n",
+              100 * inside);
+  EXPECT_LT(inside, 0.005);
 }
 
 // The value the kernel reads outside the image for the constant border: u8 reads the parameter rounded.
@@ -175,6 +191,16 @@ TEST(StencilCpuRecursive, RegistryAndEngine) {
   req.params = gaussian_params(2);
   req.variant = "recursive";  // the CUDA one on the CPU backend
   EXPECT_NE(test::usage_error([&] { engine.run_stencil(gray, req); }).find("--backend cuda"), std::string::npos);
+}
+
+// The launch overlay cannot draw the CUDA variant (its threads walk segments of lines, not tiles) and says so.
+TEST(StencilCpuRecursive, LaunchOverlaySaysWhyItDrawsNothing) {
+  const StencilPlan plan = make_stencil_plan("gaussian", gaussian_params(8));
+  const StencilGeometry g = stencil_geometry(plan, "recursive", 640, 480, {32, 8}, ElemType::F32, 1);
+  EXPECT_FALSE(g.geometry);
+  EXPECT_NE(g.why_not.find("segment"), std::string::npos) << g.why_not;
+  EXPECT_EQ(stencil_geometry(plan, "cpu_recursive", 640, 480, {32, 8}, ElemType::F32, 1).why_not,
+            std::string(kCpuHasNoBlocks));
 }
 
 }  // namespace
