@@ -21,13 +21,7 @@
 namespace ks {
 namespace {
 
-ParamSet gaussian_params(double sigma, const std::string& border = "reflect101", double border_value = 0) {
-  ParamSet p = KernelRegistry::builtin().get("gaussian").default_params();
-  p.set("sigma", std::to_string(sigma));
-  p.set("border", border);
-  p.set("border_value", std::to_string(border_value));
-  return p;
-}
+using test::gaussian_params;
 
 Image recursive(const Image& in, double sigma, const std::string& border = "reflect101", double border_value = 0) {
   static ThreadPool pool(2);
@@ -90,28 +84,12 @@ double outside_value(ElemType type, double border_value) {
   return ::testing::AssertionFailure() << "largest difference " << worst << " > " << tolerance;
 }
 
-const char* const kBorders[] = {"reflect101", "reflect", "replicate", "wrap", "constant"};
-
-// Odd sizes (one pixel; lines shorter than the warm-up, whose extension wraps around them many times; widths and
-// heights that fill no block of 32 lines) in every border mode, f32 and u8, 1 and 4 channels.
+// Odd sizes in every border mode, f32 and u8, 1 and 4 channels (support/exact_gaussian.hpp's sweep).
 TEST(StencilCpuRecursive, EveryBorderModeOnOddSizes) {
-  const struct {
-    int w, h;
-  } sizes[] = {{1, 1}, {1023, 7}, {7, 1023}, {45, 33}, {2, 97}};
-  std::uint32_t seed = 11;
-  for (const auto& size : sizes)
-    for (const char* border : kBorders)
-      for (ElemType type : {ElemType::F32, ElemType::U8})
-        for (int channels : {1, 4})
-          for (double sigma : {1.0, 3.5, 20.0}) {
-            SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " + border + " " +
-                         to_string(type) + " " + std::to_string(channels) + "ch sigma " + std::to_string(sigma));
-            const Image in = test::random_image(size.w, size.h, channels, type, seed++);
-            // A border value off the image's values (u8: off the integers too, which the kernel rounds).
-            const double border_value = type == ElemType::U8 ? 200.6 : 0.75;
-            const Image result = recursive(in, sigma, border, border_value);
-            EXPECT_TRUE(near_exact(in, result, sigma, border_from_string(border), border_value));
-          }
+  test::for_each_recursive_case(11, [](const test::RecursiveCase& c) {
+    const Image result = recursive(c.in, c.sigma, c.border, c.border_value);
+    EXPECT_TRUE(near_exact(c.in, result, c.sigma, border_from_string(c.border), c.border_value));
+  });
 }
 
 // The sample in four channels and u8: every channel filtered on its own (as the other stencils do).

@@ -23,23 +23,7 @@ Engine& engine() {
   return e;
 }
 
-ParamSet gaussian_params(double sigma, const std::string& border, double border_value) {
-  ParamSet p = KernelRegistry::builtin().get("gaussian").default_params();
-  p.set("sigma", std::to_string(sigma));
-  p.set("border", border);
-  p.set("border_value", std::to_string(border_value));
-  return p;
-}
-
-// The largest |a - b| over every element.
-double largest_difference(const Image& a, const Image& b) {
-  double worst = 0;
-  for (int y = 0; y < a.height(); ++y)
-    for (int x = 0; x < a.width(); ++x)
-      for (int c = 0; c < a.channels(); ++c)
-        worst = std::max(worst, std::abs(test::element(a, x, y, c) - test::element(b, x, y, c)));
-  return worst;
-}
+using test::gaussian_params;
 
 struct Checked {
   double against_cpu, against_exact;
@@ -51,7 +35,7 @@ Checked check(const Image& in, double sigma, const char* border, BlockShape bloc
   Image cpu(in.shape());
   cpu::run_recursive_gaussian(plan, in, cpu, engine().pool());
   const cuda::StencilRun run = cuda::run_stencil(engine().cuda(), plan, "recursive", in, block, 0, 1);
-  Checked c{largest_difference(run.output, cpu), 0};
+  Checked c{test::largest_difference(run.output, cpu), 0};
   if (exact) {
     const double outside = in.type() == ElemType::U8 ? double(saturate_u8(float(border_value))) : border_value;
     c.against_exact = test::largest_difference(
@@ -60,29 +44,18 @@ Checked check(const Image& in, double sigma, const char* border, BlockShape bloc
   return c;
 }
 
-const char* const kBorders[] = {"reflect101", "reflect", "replicate", "wrap", "constant"};
 const BlockShape kBlocks[] = {{32, 8}, {16, 16}, {128, 1}, {1, 64}};
 
+// Odd sizes in every border mode, f32 and u8, 1 and 4 channels (support/exact_gaussian.hpp's sweep).
 TEST(CudaRecursive, MatchesTheCpuRecursiveAndTheExactGaussian) {
   KS_REQUIRE_GPU();
-  const struct {
-    int w, h;
-  } sizes[] = {{1, 1}, {1023, 7}, {7, 1023}, {45, 33}, {2, 97}};
-  std::uint32_t seed = 5;
   int block = 0;
-  for (const auto& size : sizes)
-    for (const char* border : kBorders)
-      for (ElemType type : {ElemType::F32, ElemType::U8})
-        for (int channels : {1, 4})
-          for (double sigma : {1.0, 3.5, 20.0}) {
-            SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " + border + " " +
-                         to_string(type) + " " + std::to_string(channels) + "ch sigma " + std::to_string(sigma));
-            const Image in = test::random_image(size.w, size.h, channels, type, seed++);
-            const Checked c = check(in, sigma, border, kBlocks[block++ % std::size(kBlocks)]);
-            const bool u8 = type == ElemType::U8;
-            EXPECT_LE(c.against_cpu, u8 ? 1.0 : 1e-4);
-            EXPECT_LE(c.against_exact, u8 ? 0.5 + 0.001 * 255 : 0.001);
-          }
+  test::for_each_recursive_case(5, [&](const test::RecursiveCase& rc) {
+    const Checked c = check(rc.in, rc.sigma, rc.border, kBlocks[block++ % std::size(kBlocks)]);
+    const bool u8 = rc.in.type() == ElemType::U8;
+    EXPECT_LE(c.against_cpu, u8 ? 1.0 : 1e-4);
+    EXPECT_LE(c.against_exact, u8 ? 0.5 + 0.001 * 255 : 0.001);
+  });
 }
 
 // Rows and columns longer than a segment (1024 samples at these sigmas): the segments' warm-ups over their

@@ -6,11 +6,15 @@
 // value range.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/image.hpp"
 #include "cpu/test_stencil_cpu_reference.hpp"
+#include "registry/registry.hpp"
 #include "stencil/border.hpp"
+#include "support/test_support.hpp"
 
 namespace ks::test {
 
@@ -77,6 +81,53 @@ inline double largest_difference(const Image& result, const std::vector<double>&
         worst = std::max(worst, std::abs(element(result, x, y, c) -
                                          expected[(std::size_t(y) * result.width() + x) * result.channels() + c]));
   return worst;
+}
+
+// The largest |a - b| over every element of two images of one shape.
+inline double largest_difference(const Image& a, const Image& b) {
+  double worst = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x)
+      for (int c = 0; c < a.channels(); ++c)
+        worst = std::max(worst, std::abs(element(a, x, y, c) - element(b, x, y, c)));
+  return worst;
+}
+
+// The gaussian kernel's parameters at this sigma and border.
+inline ParamSet gaussian_params(double sigma, const std::string& border = "reflect101", double border_value = 0) {
+  ParamSet p = KernelRegistry::builtin().get("gaussian").default_params();
+  p.set("sigma", std::to_string(sigma));
+  p.set("border", border);
+  p.set("border_value", std::to_string(border_value));
+  return p;
+}
+
+// One input of the recursive variants' sweep over odd sizes.
+struct RecursiveCase {
+  Image in;
+  double sigma;
+  const char* border;
+  double border_value;  // off the image's values (u8: off the integers too, which the kernels round)
+};
+
+// f(case) for odd sizes (one pixel; lines shorter than the warm-up, whose extension wraps around them many
+// times; widths and heights that fill no block of 32 lines) x every border mode x f32, u8 x 1, 4 channels x
+// sigma 1, 3.5, 20, each on its own random image; SCOPED_TRACE names the case.
+template <class F>
+void for_each_recursive_case(std::uint32_t seed, F&& f) {
+  const struct {
+    int w, h;
+  } sizes[] = {{1, 1}, {1023, 7}, {7, 1023}, {45, 33}, {2, 97}};
+  for (const auto& size : sizes)
+    for (const char* border : {"reflect101", "reflect", "replicate", "wrap", "constant"})
+      for (ElemType type : {ElemType::F32, ElemType::U8})
+        for (int channels : {1, 4})
+          for (double sigma : {1.0, 3.5, 20.0}) {
+            SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " + border + " " +
+                         to_string(type) + " " + std::to_string(channels) + "ch sigma " + std::to_string(sigma));
+            f(RecursiveCase{random_image(size.w, size.h, channels, type, seed++), sigma, border,
+                            type == ElemType::U8 ? 200.6 : 0.75});
+          }
 }
 
 }  // namespace ks::test

@@ -172,8 +172,8 @@ __global__ void recursive_columns_kernel(const float* __restrict__ tmp, std::siz
     out.row(y)[e] = to_pixel<T>(float_row(causal, causal_pitch, y)[e] + up.advance(f, read(y)));
 }
 
-// Segments a line of n samples is cut into: long enough that the warm-up and tail (f.warmup each) add at most
-// half of a segment's reads, at least 1024 samples, a multiple of 32 (the row kernel's chunks).
+// The length of the segments a line of n samples is cut into: long enough that the warm-ups (f.warmup at each
+// end) add at most half of a segment's reads, at least 1024 samples, a multiple of 32 (the row kernel's chunks).
 int segment_length(int n, const RecursiveGaussian& f) {
   const int length = std::max(1024, 4 * f.warmup);
   return std::min(32 * ((length + 31) / 32), 32 * ((n + 31) / 32));
