@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <set>
 
 #include "core/error.hpp"
 #include "lab/lab_kernel.hpp"
@@ -43,6 +44,25 @@ void check_config(const BenchConfig& c) {
       throw_usage(fmt::format("element type {} cannot be benchmarked", to_string(t)), "use u8 or f32");
   if (std::find(c.backends.begin(), c.backends.end(), Backend::Cuda) != c.backends.end() && c.blocks.empty())
     throw_usage("no block shapes for the CUDA backend", "give --blocks 16x16,32x8");
+}
+
+// Whether --variants lets `variant` run (every variant when it names none).
+bool selected(const BenchConfig& c, const std::string& variant) {
+  return c.variants.empty() || std::find(c.variants.begin(), c.variants.end(), variant) != c.variants.end();
+}
+
+// Every variant --variants names must be one of a selected kernel's: a typo would otherwise bench nothing of it.
+void check_variants(const BenchConfig& c, const std::vector<const KernelSpec*>& specs) {
+  for (const std::string& name : c.variants) {
+    if (std::any_of(specs.begin(), specs.end(), [&](const KernelSpec* k) { return k->find_variant(name); }))
+      continue;
+    std::set<std::string> names;
+    for (const KernelSpec* k : specs)
+      for (const VariantSpec& v : k->variants) names.insert(v.name);
+    std::string known;
+    for (const std::string& n : names) known += (known.empty() ? "" : ", ") + n;
+    throw_usage(fmt::format("no selected kernel has a variant '{}'", name), "their variants are: " + known);
+  }
 }
 
 // A stencil's image side: "1024" or "2^10", 1 .. 65536.
@@ -98,7 +118,7 @@ void add_lab_cases(const KernelSpec& spec, const ParamSet& params, const BenchCo
   for (const auto& size : sizes)
     for (Backend backend : c.backends)
       for (const VariantSpec& v : spec.variants) {
-        if (v.backend != backend) continue;
+        if (v.backend != backend || !selected(c, v.name)) continue;
         BenchCase bc{&spec, params, int(std::min<std::int64_t>(size.elements(), 1 << 30)), ElemType::F32, 0,
                      backend, v.name, std::nullopt, size};
         if (backend == Backend::Cpu) {
@@ -124,6 +144,7 @@ std::vector<BenchCase> plan_bench(const BenchConfig& c) {
       throw_usage(fmt::format("'{}' is a {} kernel", id, spec.category), "bench sweeps stencil and lab kernels");
     if (std::find(specs.begin(), specs.end(), &spec) == specs.end()) specs.push_back(&spec);
   }
+  check_variants(c, specs);
   const std::vector<ParamSet> params = kernel_params(specs, c.params);
   std::vector<BenchCase> cases;
   for (std::size_t k = 0; k < specs.size(); ++k)
@@ -150,7 +171,7 @@ std::vector<BenchCase> plan_bench(const BenchConfig& c) {
           if (!spec.takes(type) || !spec.takes_channels(ch)) continue;
           for (Backend backend : c.backends)
             for (const VariantSpec& v : spec.variants) {
-              if (v.backend != backend) continue;
+              if (v.backend != backend || !selected(c, v.name)) continue;
               // Variants that cannot run these parameters (separable for a non-separable matrix) are not
               // cases.
               if (spec.unavailable_reason && spec.unavailable_reason(v.name, params[k])) continue;

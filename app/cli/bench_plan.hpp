@@ -26,6 +26,7 @@ struct BenchConfig {
   bool cuda = false;                   // a usable device: picks the lab kernels' default sizes
   std::vector<Backend> backends;
   std::vector<std::string> params;  // NAME=VALUE, applied to every selected kernel that has NAME
+  std::vector<std::string> variants;  // only these variants (each must be a variant of a selected kernel); empty: all
   int repeat = 5;
   int warmup = 1;
   bool counters = false;  // each CUDA case: the hardware counters of one more launch (in its report)

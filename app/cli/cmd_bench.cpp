@@ -57,6 +57,7 @@ struct BenchOptions {
   std::vector<std::string> blocks;
   std::vector<std::string> backends;
   std::vector<std::string> params;
+  std::vector<std::string> variants;
   int repeat = 5;
   int warmup = 1;
   std::string json;
@@ -94,6 +95,7 @@ BenchConfig resolve_config(const BenchOptions& opt, bool cuda) {
       c.backends.push_back(backend);
   }
   c.params = opt.params;
+  c.variants = opt.variants;
   c.repeat = opt.repeat;
   c.warmup = opt.warmup;
   c.counters = opt.counters;
@@ -324,6 +326,10 @@ Command add_bench_command(CLI::App& app, const GlobalOptions& global) {
       ->check(CLI::IsMember({"cpu", "cuda"}));
   sub->add_option("-p,--param", opt->params,
                   "NAME=VALUE for every selected kernel that has NAME; repeat for several")
+      ->allow_extra_args(false);
+  sub->add_option("--variants", opt->variants,
+                  "Only these variants, comma-separated (default: every variant of each kernel on each backend)")
+      ->delimiter(',')
       ->allow_extra_args(false);
   sub->add_option("--repeat", opt->repeat, "Timed runs per case")
       ->check(CLI::Range(1, 100000))

@@ -248,6 +248,11 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
   if (variant == "separable" && !plan.separable())
     return {std::nullopt, "The separable variant needs a separable filter (these parameters give none): Edit a "
                           "copy of the tiled variant."};
+  if (variant == "recursive")
+    return {std::nullopt,
+            "The recursive variant runs two launches (a row pass into a float image, then a column pass), which "
+            "the stencil family's one-launch contract does not express: Edit a copy of the separable variant for "
+            "the window Gaussian."};
   if (variant != "naive" && variant != "tiled" && variant != "separable")
     return {std::nullopt, fmt::format("No copy is written for the `{}` variant yet.", variant)};
 

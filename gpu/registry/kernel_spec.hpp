@@ -40,6 +40,9 @@ struct VariantSpec {
   // calls (a SIMD loop, a shared device routine). A variant that runs different kernels for different
   // parameters (the stencils' tiled and separable) lists every file that may serve it.
   std::vector<SourceFile> sources;
+  // Computes an approximation of the kernel (the gaussian's recursive variants: within 0.1% of the value range,
+  // README), not its exact arithmetic: tests hold it to its own tolerance, not to the exact variants'.
+  bool approximate = false;
 };
 
 // What a launch must move and compute, for bandwidth and throughput figures.

@@ -43,7 +43,13 @@ StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& var
     g.geometry = std::move(geo);
     return g;
   }
-  if (variant == "separable")
+  if (variant == "recursive")
+    g.why_not =
+        "the recursive variant runs two kernels whose threads each walk a long segment of a line, not a tile: "
+        "a warp per 32 rows walks them 32 pixels at a time, then a thread per column walks down 1024 rows or "
+        "more, each segment read with a warm-up of about 7 sigma before and after it; the overlay draws the "
+        "naive and tiled variants";
+  else if (variant == "separable")
     g.why_not =
         "the separable variant runs a row pass and a column pass whose blocks walk strips of rows with "
         "several outputs per thread (the 3x3 kernel keeps rows in registers): the overlay draws the naive "

@@ -2,7 +2,8 @@
 // The launch geometry of a stencil variant, for the launch overlay and the device models: exact for naive (one
 // thread per pixel) and tiled (its kernel and tile as stencil/tiled_design.hpp chooses them: one pixel per thread
 // for the lesson kernel, a quad of elements and a few rows for the median and the non-separable filters); none
-// for separable, with the reason in words, rather than a picture that is not what the kernel does.
+// for separable and the gaussian's recursive, with the reason in words, rather than a picture that is not what the
+// kernel does.
 #include <optional>
 #include <string>
 

@@ -7,10 +7,13 @@
 // variants; those choose the files each variant lists for the Source panel (cpu_sources, naive_sources,
 // files_of below, where a new kernel file is listed too). tests/cpu/test_source_embedded.cpp fails when a variant
 // lists no file, a file the build does not embed, or an entry its file does not hold.
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "registry/registry.hpp"
 #include "stencil/cpu/median_network.hpp"
+#include "stencil/recursive_gaussian.hpp"
 #include "stencil/stencil_plan.hpp"
 #include "stencil/tiled_design.hpp"
 
@@ -41,6 +44,7 @@ struct StencilCode {
   StencilPlan::Kind kind;  // its plan's kind with the default parameters: the CPU driver and naive's kernel
   std::vector<TiledKernel> tiled;  // what tiled_design (stencil/tiled_design.hpp) may choose for its tiled variant
   std::vector<SeparableKernel> separable;  // empty: no separable variant
+  bool recursive = false;  // the recursive (IIR) Gaussian's variants, on the CPU and on CUDA (gaussian only)
 };
 
 // The CPU reference: its driver, then the SIMD loop (Highway) that driver calls.
@@ -120,6 +124,21 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
     variants.push_back({"separable", Backend::Cuda,
                         "A row pass then a column pass: (2r+1)*2 taps per pixel instead of (2r+1)^2",
                         files_of(code.separable)});
+  if (code.recursive) {
+    variants.push_back({"cpu_recursive", Backend::Cpu,
+                        "Recursive (IIR) Gaussian on the CPU (Deriche): causal and anti-causal recursions along "
+                        "rows then columns, the same cost for any sigma; within 0.1% of the exact Gaussian",
+                        {{"gpu/stencil/cpu/recursive_cpu.cpp", "void recursive_blur("},
+                         {"gpu/stencil/cpu/simd/recursive_lines.cpp", "HWY_INLINE void causal_block("}},
+                        true});
+    variants.push_back({"recursive", Backend::Cuda,
+                        "Recursive (IIR) Gaussian (Deriche): a thread runs the recursions along a row, then down a "
+                        "column; the same cost for any sigma, within 0.1% of the exact Gaussian",
+                        {{"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_rows_kernel("},
+                         {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_columns_kernel("},
+                         {"gpu/stencil/cuda/recursive_line.cuh", "struct CausalLine"}},
+                        true});
+  }
   return variants;
 }
 
@@ -166,6 +185,17 @@ CostModel stencil_cost(const std::string& id, const ImageShape& shape, const Par
   return CostModel::of(2 * shape.byte_size(), stencil_ops_per_element(plan, shape.type).scaled(elements));
 }
 
+// Why the recursive Gaussian cannot take these parameters (it has no window, and its fit holds from sigma 1).
+std::optional<std::string> recursive_unavailable_reason(const ParamSet& p) {
+  if (p.get_float("sigma") < kRecursiveMinSigma)
+    return fmt::format("the recursive filter approximates a Gaussian from sigma {} up, not {}; use separable",
+                       kRecursiveMinSigma, p.get_float("sigma"));
+  if (p.get_int("radius") != 0)
+    return "the recursive filter has no window radius (it filters with the whole Gaussian); set radius=0, or use "
+           "separable for a window of radius " + std::to_string(p.get_int("radius"));
+  return std::nullopt;
+}
+
 KernelSpec stencil_spec(std::string id, std::string title, std::string description, std::vector<ParamSpec> params,
                         const StencilCode& code) {
   KernelSpec k;
@@ -182,6 +212,7 @@ KernelSpec stencil_spec(std::string id, std::string title, std::string descripti
   k.unavailable_reason = [id](const std::string& variant, const ParamSet& p) -> std::optional<std::string> {
     if (variant == "separable" && !make_stencil_plan(id, p).separable())
       return "the separable variant needs a separable filter; use tiled";
+    if (variant.ends_with("recursive")) return recursive_unavailable_reason(p);
     return std::nullopt;
   };
   return k;
@@ -197,11 +228,14 @@ void register_stencil_kernels(KernelRegistry& registry) {
       {StencilPlan::Kind::Linear, {TiledKernel::Window}, {Strip, Small3x3, Packed3x3}}));
 
   registry.add(stencil_spec(
-      "gaussian", "Gaussian blur", "Weighted mean with Gaussian weights exp(-d^2 / 2 sigma^2), separable",
-      {float_param("sigma", 0.1, 16, "2", "Standard deviation in pixels"),
-       int_param("radius", 0, 64, "0", "Window radius; 0 means ceil(3 * sigma)")},
+      "gaussian", "Gaussian blur",
+      "Weighted mean with Gaussian weights exp(-d^2 / 2 sigma^2), separable; the recursive variants approximate it "
+      "at a cost that does not grow with sigma",
+      {float_param("sigma", 0.1, 64, "2", "Standard deviation in pixels"),
+       int_param("radius", 0, 64, "0",
+                 "Window radius; 0 means ceil(3 * sigma) (the recursive variants take only 0: they have no window)")},
       // Not the packed kernel: the u8 weights' 11-bit fixed point makes sums too large for its 16-bit lanes.
-      {StencilPlan::Kind::Linear, {TiledKernel::Window}, {Strip, Small3x3}}));
+      {StencilPlan::Kind::Linear, {TiledKernel::Window}, {Strip, Small3x3}, true}));
 
   registry.add(stencil_spec(
       "sobel", "Sobel gradient",

@@ -211,6 +211,7 @@ StencilPlan make_stencil_plan(const std::string& kernel_id, const ParamSet& p) {
     plan.a = box_filter(int(p.get_int("radius")));
   } else if (kernel_id == "gaussian") {
     plan.a = gaussian_filter(p.get_float("sigma"), gaussian_radius(p));
+    plan.gaussian_sigma = p.get_float("sigma");
   } else if (kernel_id == "sobel") {
     const std::string& out = p.get_choice("output");
     if (out == "magnitude") {

@@ -54,6 +54,7 @@ struct StencilPlan {
   LinearFilter b;        // GradientMagnitude: d/dy
   float amount = 0.f;    // UnsharpMask
   int median_radius = 0; // Median
+  double gaussian_sigma = 0;  // gaussian: the sigma its recursive variants filter with (stencil/recursive_gaussian.hpp)
   Border border = Border::Reflect101;
   float border_value = 0.f;  // Constant border, in the image's own units (0..255 for U8)
 

@@ -108,6 +108,27 @@ TEST(CliBench, BadRequestsExit2) {
   EXPECT_FALSE(fs::exists(dir / "b.csv"));
 }
 
+// --variants keeps the sweep to the named variants (the recursive Gaussian without the window variants, which
+// at large sigma take minutes); a name no selected kernel has is a usage error that lists theirs.
+TEST(CliBench, VariantsSelectWhatRuns) {
+  TempDir dir;
+  CliResult r = run_cli({"bench", "--kernels", "gaussian", "--variants", "cpu_recursive", "--sizes", "16,33",
+                         "--types", "f32", "--backends", "cpu", "--repeat", "1", "--warmup", "0", "--param",
+                         "sigma=40", "--json", "b.json"},
+                        dir.path());
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(read_file(dir / "b.json"));
+  ASSERT_EQ(j.at("results").size(), 2u);
+  for (const auto& row : j["results"]) {
+    EXPECT_EQ(row.at("variant"), "cpu_recursive");
+    EXPECT_EQ(row.at("status"), "ok");
+  }
+  CliResult bad = run_cli({"bench", "--kernels", "box", "--variants", "recursive", "--sizes", "8"}, dir.path());
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_NE(bad.err.find("no selected kernel has a variant 'recursive'"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("separable"), std::string::npos) << bad.err;
+}
+
 TEST(CliBench, CudaWithoutDeviceExits1) {
   if (gpu_available()) GTEST_SKIP() << "a CUDA device is present";
   TempDir dir;

@@ -44,7 +44,8 @@ def sobel_magnitude(src, dst, scratch):
         cv2.convertScaleAbs(mag, dst)
 
 
-# name: (kernelscope kernel, type, parameters, OpenCV's equivalent as f(src, dst, scratch)). OpenCV's default
+# name: (kernelscope kernel, type, parameters, OpenCV's equivalent as f(src, dst, scratch)[, kernelscope's CPU
+# variant, default "cpu"]). OpenCV's default
 # border is BORDER_REFLECT_101, kernelscope's reflect101 (medianBlur replicates; the timing does not depend on
 # it). The gaussians' windows: kernelscope's radius ceil(3 sigma), so 13x13 for sigma 2 and 49x49 for 8.
 def gaussian(ksize, sigma):
@@ -58,6 +59,11 @@ CASES = {
     "gaussian2_f32": ("gaussian", "f32", ["sigma=2"], gaussian(13, 2)),
     "gaussian8_f32": ("gaussian", "f32", ["sigma=8"], gaussian(49, 8)),
     "gaussian2_u8": ("gaussian", "u8", ["sigma=2"], gaussian(13, 2)),
+    # The recursive Gaussian against OpenCV's window at the same sigma: ksize (0, 0) lets OpenCV size it (8 sigma
+    # + 1 taps for f32: 129 for sigma 16).
+    "recursive4_f32": ("gaussian", "f32", ["sigma=4"], gaussian(0, 4), "cpu_recursive"),
+    "recursive16_f32": ("gaussian", "f32", ["sigma=16"], gaussian(0, 16), "cpu_recursive"),
+    "recursive32_f32": ("gaussian", "f32", ["sigma=32"], gaussian(0, 32), "cpu_recursive"),
     "sobel_f32": ("sobel", "f32", ["output=magnitude"], sobel_magnitude),
     "sobel_u8": ("sobel", "u8", ["output=magnitude"], sobel_magnitude),
     "sobel_dx_u8": ("sobel", "u8", ["output=dx"], lambda s, d, _: cv2.Sobel(s, -1, 1, 0, dst=d)),
@@ -67,7 +73,8 @@ DEFAULT_CASES = "median3_u8,gaussian2_f32,gaussian8_f32,sobel_f32,sobel_u8,sobel
 
 
 def time_kernelscope(cli, case, size, threads, repeat, warmup):
-    kernel, typ, params, _ = CASES[case]
+    kernel, typ, params, _ = CASES[case][:4]
+    variant = CASES[case][4] if len(CASES[case]) > 4 else "cpu"
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "bench.json")
         cmd = [cli, "--threads", str(threads), "bench", "--backends", "cpu", "--kernels", kernel,
@@ -78,14 +85,16 @@ def time_kernelscope(cli, case, size, threads, repeat, warmup):
         subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         with open(out) as f:
             j = json.load(f)
-    result = j["results"][0]
+    result = next((r for r in j["results"] if r["variant"] == variant), None)
+    if result is None:
+        raise RuntimeError(f"{cli} {case}: no result of the {variant} variant (a build without it?)")
     if result["status"] != "ok":
         raise RuntimeError(f"{cli} {case}: {result['status']} {result['note']}")
     return result["median_ms"], j["devices"].get("cpu_simd")  # builds before Highway have no cpu_simd
 
 
 def time_opencv(case, size, threads, repeat, warmup):
-    _, typ, _, run = CASES[case]
+    _, typ, _, run = CASES[case][:4]
     rng = np.random.default_rng(1)
     src = rng.integers(0, 256, (size, size), dtype=np.uint8)
     if typ == "f32":

@@ -11,6 +11,7 @@
 #include "core/timing.hpp"
 #include "stencil/cuda/alpha_copy.cuh"
 #include "stencil/cpu/plan_check.hpp"
+#include "stencil/cuda/recursive_kernels.cuh"
 #include "stencil/cuda/separable_kernels.cuh"
 #include "stencil/cuda/stencil_cuda.hpp"
 
@@ -45,7 +46,8 @@ StencilLaunch make_launch(const StencilJob& job, const std::string& variant) {
       return make_separable3_launch(job);
     return make_separable_strip_launch(job);
   }
-  throw_usage("unknown CUDA variant '" + variant + "'", "use naive, tiled or separable");
+  if (variant == "recursive") return make_recursive_launch(job);  // checks that the plan is a gaussian's
+  throw_usage("unknown CUDA variant '" + variant + "'", "use naive, tiled, separable or recursive");
 }
 
 // For occupancy queries and suggestions, where there is no image: a large one, as in the benchmarks.

@@ -38,7 +38,8 @@ struct StencilOutputs {
 };
 
 // Variant names: "naive" (one thread per output pixel, global-memory reads), "tiled" (shared-memory tile with
-// halo), "separable" (row pass then column pass; only when plan.separable()).
+// halo), "separable" (row pass then column pass; only when plan.separable()), "recursive" (the gaussian's IIR
+// approximation: stencil/recursive_gaussian.hpp; plan.gaussian_sigma >= 0.5).
 // Validates the block against the device and the kernel (threads, dimensions, registers, shared memory) before
 // anything runs and throws a usage Error that says which limit the block breaks.
 // Runs `warmup` untimed launches, then `repeat` timed ones; the output is the last launch's result.
