@@ -14,7 +14,6 @@
 namespace ks {
 
 class CounterProfiler;
-class L2Flush;
 
 // Host <-> device copy bandwidth in GB/s, each direction, from pageable and from pinned host memory.
 struct HostLinkBandwidth {
@@ -73,7 +72,6 @@ class CudaContext {
   std::array<double, kOpKinds> op_peaks_gops_{};
   std::unique_ptr<HostLinkBandwidth> host_bandwidth_;
   std::unique_ptr<CounterProfiler> counters_;  // set up on the first reading
-  std::unique_ptr<L2Flush> l2_flush_;          // made on the first reading: the L2 emptied before each
   CounterSet counter_set_ = CounterSet::All;
 };
 

@@ -6,10 +6,9 @@
 
 namespace ks {
 
-// The members CudaContext owns through unique_ptr, complete here so that its destructor compiles; this build
-// never makes one (create throws), and has no CUDA sources that define them otherwise.
+// The member CudaContext owns through unique_ptr, complete here so that its destructor compiles; this build
+// never makes one (create throws), and has no CUDA sources that define it otherwise.
 class CounterProfiler {};
-class L2Flush {};
 
 std::vector<DeviceInfo> list_devices() { return {}; }
 

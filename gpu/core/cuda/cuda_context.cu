@@ -6,7 +6,6 @@
 #include "core/cuda/counter_profiler.hpp"
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/event_timer.cuh"
-#include "core/cuda/l2_flush.cuh"
 #include "core/cuda/stream.cuh"
 #include "core/cuda_context.hpp"
 #include "core/timing.hpp"
@@ -34,8 +33,6 @@ void CudaContext::make_current() const { cuda::check(cudaSetDevice(info_.index),
 CounterReading CudaContext::read_counters(const std::function<void()>& work, const std::string& kernel_name) {
   make_current();
   if (!counters_) counters_ = std::make_unique<CounterProfiler>(info_.index);
-  if (!l2_flush_) l2_flush_ = std::make_unique<L2Flush>(info_.l2_cache_bytes);
-  l2_flush_->run(static_cast<cudaStream_t>(stream_));  // the reading starts from a clean L2 (l2_flush.cuh)
   return counters_->read(work, kernel_name, counter_set_);
 }
 
