@@ -30,10 +30,7 @@ using test::pool;
 
 namespace fs = std::filesystem;
 
-Problem qaplib_problem(const fs::path& file) {
-  const QaplibInstance q = read_qaplib(file);
-  return make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
-}
+using test::qaplib_problem;
 
 // A poor incumbent (one tabu iteration), so that the tree itself must find the optimum.
 BnbRequest weak_start() {

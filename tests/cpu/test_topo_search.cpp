@@ -22,10 +22,7 @@ using test::pool;
 
 namespace fs = std::filesystem;
 
-Problem qaplib_problem(const fs::path& file) {
-  const QaplibInstance q = read_qaplib(file);
-  return make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
-}
+using test::qaplib_problem;
 
 SearchRequest tabu(std::uint64_t iterations, int chains = 2) {
   SearchRequest r;

@@ -86,6 +86,18 @@ StencilRequest naive_box_on_cuda() {
   return request;
 }
 
+// The median wall time of `runs` runs of `request` on `input`, each with its copies (what a user waits for).
+double median_stencil_run_ms(Engine& engine, const Image& input, const StencilRequest& request, int runs) {
+  std::vector<double> ms;
+  for (int i = 0; i < runs; ++i) {
+    Stopwatch watch;
+    engine.run_stencil(input, request);
+    ms.push_back(watch.elapsed_ms());
+  }
+  std::sort(ms.begin(), ms.end());
+  return ms[ms.size() / 2];
+}
+
 // The engine's runs: counters only when asked, for the variant's launch, no achieved occupancy above the
 // theoretical one, the image's bytes through DRAM (larger than the L2 cache), and what a reading costs once the
 // profiler is set up (the bound: 50 ms of wall time in the app).
@@ -134,16 +146,7 @@ TEST(CountersCuda, AOnePassReadingAgreesWithAllAndCostsOnePass) {
   const Image input = random_image(8191, 4097, 1, ElemType::F32, 7);  // 134 MB, past the L2 cache
   StencilRequest request = naive_box_on_cuda();
   engine.run_stencil(input, request);  // warm: the context, the module, the copy bandwidth
-  auto median_run_ms = [&](int runs) {
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-      Stopwatch watch;
-      engine.run_stencil(input, request);
-      ms.push_back(watch.elapsed_ms());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
+  auto median_run_ms = [&](int runs) { return median_stencil_run_ms(engine, input, request, runs); };
   const double plain_ms = median_run_ms(5);
   request.counters = true;
   engine.cuda().set_counter_set(CounterSet::All);
@@ -201,16 +204,7 @@ TEST(CountersCuda, AOnePassReadingOfATwoKernelVariantIsOnePass) {
   StencilRequest request = naive_box_on_cuda();
   request.variant = "separable";
   engine.run_stencil(input, request);  // warm
-  auto median_run_ms = [&](int runs) {
-    std::vector<double> ms;
-    for (int i = 0; i < runs; ++i) {
-      Stopwatch watch;
-      engine.run_stencil(input, request);
-      ms.push_back(watch.elapsed_ms());
-    }
-    std::sort(ms.begin(), ms.end());
-    return ms[ms.size() / 2];
-  };
+  auto median_run_ms = [&](int runs) { return median_stencil_run_ms(engine, input, request, runs); };
   const double plain_ms = median_run_ms(5);
   request.counters = true;
   engine.cuda().set_counter_set(CounterSet::Quick);

@@ -11,8 +11,15 @@
 
 #include "support/shared_data.hpp"
 #include "topo/inputs/qaplib.hpp"
+#include "topo/problem.hpp"
 
 namespace ks::test {
+
+// A QAPLIB file as the topology problem the sweep, the search and branch and bound take (one configuration).
+inline topo::Problem qaplib_problem(const std::filesystem::path& file) {
+  const topo::QaplibInstance q = topo::read_qaplib(file);
+  return topo::make_problem(topo::traffic_from_qaplib(q), {topo::configuration_from_qaplib(q)});
+}
 
 struct KnownOptimum {
   const char* name;
