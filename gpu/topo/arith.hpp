@@ -5,6 +5,9 @@
 //   ExactDouble  the same integers in double, used by CUDA when every partial sum stays below 2^53 (checked on
 //                the host from the largest possible cost): every operation is then exact, so the result equals
 //                ExactInt64's and the GPU can use its double-precision FMA units
+//   ExactFloat   the same integers in float, used by CUDA when every partial sum stays below 2^24: exact for the
+//                same reason, with half the registers of double and the single-precision FMA units (most QAPLIB
+//                instances up to n = 20 qualify: nug, chr, had, esc, rou, scr12/15, tai*a)
 //   RealDouble   values that cannot be held exactly: double, each product and sum rounded separately in a fixed
 //                order (no fused multiply-add on either side), so CPU and CUDA still agree bit for bit
 #include <cstdint>
@@ -49,6 +52,21 @@ struct ExactDouble {
   static constexpr bool exact = true;
 #if defined(__CUDA_ARCH__)
   __device__ __forceinline__ static Value mad(Value acc, Value a, Value b) { return __fma_rn(a, b, acc); }
+#else
+  static Value mad(Value acc, Value a, Value b) { return acc + a * b; }  // exact integers: no rounding anywhere
+#endif
+  KS_HD static Value sub(Value a, Value b) { return a - b; }
+  KS_HD static Value add(Value a, Value b) { return a + b; }
+  KS_HD static void accumulate(Sum& s, Value v) { s.add(std::int64_t(v)); }
+  KS_HD static std::int64_t to_int(Value v) { return std::int64_t(v); }
+};
+
+struct ExactFloat {
+  using Value = float;
+  using Sum = Sum128;
+  static constexpr bool exact = true;
+#if defined(__CUDA_ARCH__)
+  __device__ __forceinline__ static Value mad(Value acc, Value a, Value b) { return __fmaf_rn(a, b, acc); }
 #else
   static Value mad(Value acc, Value a, Value b) { return acc + a * b; }  // exact integers: no rounding anywhere
 #endif

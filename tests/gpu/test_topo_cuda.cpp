@@ -98,6 +98,12 @@ TEST_P(CudaVsCpu, EveryPassMatches) {
   for (const char* variant : {"delta", "naive"}) {
     SCOPED_TRACE(variant);
     const EvalResult gpu = run(p, req, Backend::Cuda, variant);
+    // Which arithmetic the GPU chose, from the largest possible cost (topo_cuda.cu): each is checked here.
+    const char* arithmetic = !p.exact                                  ? "real, in double"
+                             : p.cost_bound < (std::uint64_t(1) << 21) ? "exact in float"
+                             : p.cost_bound < (std::uint64_t(1) << 50) ? "exact in double"
+                                                                       : "exact in 64-bit integers";
+    EXPECT_NE(gpu.timing.launch.find(arithmetic), std::string::npos) << gpu.timing.launch;
     expect_same(gpu, cpu, p.exact || std::string(variant) == "delta");
     if (p.exact) {
       EXPECT_EQ(gpu.cube_scaled, cpu.cube_scaled);
@@ -112,13 +118,15 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(Case{5, 3, 3, true, 1000}, Case{6, 4, 2, true, 1000}, Case{7, 2, 5, true, 1000},
                       Case{8, 5, 3, true, 1000}, Case{9, 2, 2, true, 1000}, Case{10, 1, 1, true, 1000},
                       Case{8, 3, 2, true, std::int64_t(1) << 44},  // costs beyond 2^50: the int64 path
-                      Case{12, 1, 1, true, 100000},  // the specialised n = 12 walker (a range below)
+                      Case{12, 1, 1, true, 100000},  // the double path; the specialised n = 12 walker
+                      Case{12, 1, 1, true, 100},     // the float path of the n = 12 walker
                       Case{6, 3, 2, false, 1000}, Case{8, 2, 3, false, 1000}, Case{10, 1, 2, false, 1000}),
     [](const auto& info) {
       const Case& c = info.param;
       return "n" + std::to_string(c.n) + "_t" + std::to_string(c.timestamps) + "_c" +
              std::to_string(c.configs) +
-             (c.integer ? (c.max_traffic > 1000000 ? "_int64" : "_int") : "_real");
+             (c.integer ? (c.max_traffic > 1000000 ? "_int64" : c.max_traffic < 1000 ? "_small_int" : "_int")
+                        : "_real");
     });
 
 TEST(TopoCuda, SplitSweepEqualsWholeSweep) {

@@ -2,8 +2,9 @@
 // of a batch as one kernel (topo_kernels.cuh) and reduces on the device; only per-pair summaries, histogram
 // counts, the top candidates and (when asked) the cube come back.
 //
-// Arithmetic: exact problems whose largest cost stays below 2^50 (so that every partial sum of the delta, at
-// most 8x the bound, is below 2^53) run in double (ExactDouble: integers, every operation exact, on the FP64
+// Arithmetic: exact problems whose largest cost stays below 2^21 (so that every partial sum of the delta, at
+// most 8x the bound, is below 2^24) run in float (ExactFloat: integers, every operation exact, half the
+// registers of double and the FP32 units); below 2^50 (partial sums below 2^53) in double (ExactDouble, the FP64
 // units); other exact problems in 64-bit integers; real-valued ones in separately rounded double
 // (RealDouble). "delta" follows the same sweep plan as the CPU, so its costs equal the CPU's to the last bit
 // in every mode; "naive" evaluates each placement from the definition, which equals the CPU exactly for exact
@@ -11,6 +12,8 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <type_traits>
 
 #include "core/cuda/check.cuh"
 #include "core/cuda/device_buffer.cuh"
@@ -81,7 +84,9 @@ class CudaBackend final : public SweepBackend {
       : p_(p), ctx_(ctx), variant_(std::move(variant)), threads_(block_threads) {
     ctx.make_current();  // the context's device, whichever thread (a worker per GPU) builds this backend
     stream_ = static_cast<cudaStream_t>(ctx.stream());
-    if (p.exact && p.cost_bound < (std::uint64_t(1) << 50))
+    if (p.exact && p.cost_bound < (std::uint64_t(1) << 21))
+      policy_ = Policy::ExactFloat;
+    else if (p.exact && p.cost_bound < (std::uint64_t(1) << 50))
       policy_ = Policy::ExactDouble;
     else if (p.exact)
       policy_ = Policy::ExactInt64;
@@ -92,6 +97,9 @@ class CudaBackend final : public SweepBackend {
     if (policy_ == Policy::ExactInt64) {
       upload(traffic_, p.traffic_scaled);
       upload(cost_, p.cost_scaled);
+    } else if (policy_ == Policy::ExactFloat) {
+      upload(traffic_, std::vector<float>(p.traffic_scaled.begin(), p.traffic_scaled.end()));
+      upload(cost_, std::vector<float>(p.cost_scaled.begin(), p.cost_scaled.end()));
     } else if (policy_ == Policy::ExactDouble) {
       upload(traffic_, std::vector<double>(p.traffic_scaled.begin(), p.traffic_scaled.end()));
       upload(cost_, std::vector<double>(p.cost_scaled.begin(), p.cost_scaled.end()));
@@ -117,6 +125,8 @@ class CudaBackend final : public SweepBackend {
     switch (policy_) {
       case Policy::ExactInt64:
         return run_typed<ExactInt64>(pass, src, a, b, io);
+      case Policy::ExactFloat:
+        return run_typed<ExactFloat>(pass, src, a, b, io);
       case Policy::ExactDouble:
         return run_typed<ExactDouble>(pass, src, a, b, io);
       default:
@@ -125,7 +135,7 @@ class CudaBackend final : public SweepBackend {
   }
 
  private:
-  enum class Policy { ExactInt64, ExactDouble, Real };
+  enum class Policy { ExactInt64, ExactFloat, ExactDouble, Real };
 
   template <class T>
   void upload(ks::cuda::DeviceBuffer& to, const std::vector<T>& v) {
@@ -164,7 +174,21 @@ class CudaBackend final : public SweepBackend {
       cudaFuncGetAttributes(&attr, kernel);
       launch_ = std::string(name) + " " + shape + ": " + to_string(blocks) + " x " + to_string(rows) +
                 " blocks of " + to_string(threads_) + " threads, " + to_string(attr.numRegs) +
-                " registers, " + to_string(smem) + " B shared";
+                " registers, " + to_string(smem) + " B shared, " + arithmetic();
+    }
+  }
+
+  // How the kernel adds up costs, for the launch description (tests and users read which policy ran).
+  const char* arithmetic() const {
+    switch (policy_) {
+      case Policy::ExactFloat:
+        return "exact in float";
+      case Policy::ExactDouble:
+        return "exact in double";
+      case Policy::ExactInt64:
+        return "exact in 64-bit integers";
+      default:
+        return "real, in double";
     }
   }
 
@@ -177,6 +201,10 @@ class CudaBackend final : public SweepBackend {
   // The sizes worth a kernel of their own: the O(n) swaps of the prefix and the block tables unroll.
   template <class A>
   void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units, int rows) {
+    if (const char* g = std::getenv("KS_SWEEP_GENERIC"); g && *g) return launch_walk<A, 0>(args, units, rows);  // EXPERIMENT
+    if constexpr (std::is_same_v<A, ExactFloat>) {
+      if (args.n == 16) return launch_walk<A, 16>(args, units, rows);
+    }
     switch (args.n) {
       case 12:
         return launch_walk<A, 12>(args, units, rows);
@@ -298,7 +326,8 @@ class CudaBackend final : public SweepBackend {
       args.top_count = top_count_.as<unsigned long long>();
       args.top_capacity = kTopCapacity;
     } else if (pass == Pass::Cube) {
-      ensure(cube_, rows.count * pairs * sizeof(V), "the cost cube");
+      // 8 bytes a cost whatever V: exact policies write integers, the real one doubles.
+      ensure(cube_, rows.count * pairs * sizeof(std::int64_t), "the cost cube");
       args.cube_i = cube_.as<std::int64_t>();
       args.cube_d = cube_.as<double>();
       args.cube_first = rows.first;
