@@ -84,6 +84,8 @@ class CudaNodeEvaluator final : public NodeEvaluator {
     bounds_ = DeviceBuffer(capacity_ * sizeof(std::int64_t), "the bounds");
     lines_ = DeviceBuffer(capacity_ * sizeof(int), "the branches");
     lowers_ = DeviceBuffer(capacity_ * std::size_t(n) * sizeof(std::int64_t), "the children's bounds");
+    // A node without a branch leaves its lowers unwritten; they are copied back all the same (and not read).
+    check(cudaMemset(lowers_.get(), 0, lowers_.bytes()), "clearing the children's bounds");
   }
 
   void evaluate(const NodeBatch& b, NodeBatchResult& out) override {
