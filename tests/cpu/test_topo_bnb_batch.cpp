@@ -9,6 +9,7 @@
 #include <atomic>
 #include <filesystem>
 
+#include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
@@ -132,6 +133,36 @@ TEST(BnbBatch, AResumedRunEndsWithTheDivesProof) {
   EXPECT_EQ(resumed.sessions, 2);
   EXPECT_EQ(resumed.best().best.scaled, 1014);
   expect_same_proof(whole, resumed, "nug14 resumed");
+}
+
+// An evaluator that fails (as a GPU can: out of memory, a lost device) ends the proof with its error, and the
+// diving threads stop with it rather than finish the tree first.
+TEST(BnbBatch, AFailingEvaluatorEndsTheProofWithItsError) {
+  KS_REQUIRE_DATA(data("qaplib/nug15.dat"));
+  struct Failing final : NodeEvaluator {
+    CpuNodeEvaluator inner{64};
+    int calls = 0;
+    void load(const std::int64_t* t, const std::int64_t* c, int n) override { inner.load(t, c, n); }
+    void evaluate(const NodeBatch& b, NodeBatchResult& out) override {
+      if (++calls == 3) throw Error(ErrorKind::Device, "the device was lost");
+      inner.evaluate(b, out);
+    }
+    std::size_t batch_nodes() const override { return 64; }
+    std::string device() const override { return "failing"; }
+  } failing;
+  const Problem p = qaplib_problem(data("qaplib/nug15.dat"));
+  std::uint64_t nodes_seen = 0;
+  BnbControl watch;
+  watch.progress = [&](const BnbProgress& pr) { nodes_seen = pr.nodes; };
+  try {
+    prove(p, with_batches(failing), watch, two_threads());
+    ADD_FAILURE() << "the evaluator's error was lost";
+  } catch (const Error& e) {
+    EXPECT_NE(e.full_message().find("the device was lost"), std::string::npos) << e.full_message();
+  }
+  EXPECT_EQ(failing.calls, 3);
+  // nug15's tree has 442 203 nodes (test_topo_bnb.cpp): the diver stopped long before its end.
+  EXPECT_LT(nodes_seen, 442203u / 2);
 }
 
 }  // namespace

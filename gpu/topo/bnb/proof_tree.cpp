@@ -127,11 +127,16 @@ void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomi
   pool.parallel_for(0, threads, [&](long long begin, long long end) {
     for (long long t = begin; t < end; ++t) {
       if (evaluator && t == 0) {
-        explore_batches(*evaluator, next, incumbent, stop);
+        try {
+          explore_batches(*evaluator, next, incumbent, stop);
+        } catch (...) {
+          batch_failed_ = true;  // the divers stop too: the error ends the run (its last checkpoint is kept)
+          throw;
+        }
         continue;
       }
       Scratch scratch(n_);
-      while (!stop.load(std::memory_order_relaxed)) {
+      while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
         const std::size_t k = next.fetch_add(1);
         if (k >= taken_in_.size()) break;
         const std::uint32_t subtree = taken_in_[k];
@@ -236,7 +241,7 @@ bool ProofTree::explore_node(int depth, std::int64_t bound, Incumbent& incumbent
   std::int64_t* child_free = s.free_loc[std::size_t(depth) + 1].data();
   std::int64_t* child_linear = s.linear[std::size_t(depth) + 1].data();
   for (const auto& [lower, cell] : children) {
-    if (stop.load(std::memory_order_relaxed)) return false;
+    if (stop.load(std::memory_order_relaxed) || batch_failed_.load(std::memory_order_relaxed)) return false;
     if (reduced_cost_pruning_ && lower >= incumbent.cost()) break;  // sorted: the rest cannot do better
     const int r = cell / m, c = cell % m;
     std::copy_n(order, n_, child_order);

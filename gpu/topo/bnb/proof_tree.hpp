@@ -81,6 +81,7 @@ class ProofTree {
   std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
   std::vector<std::atomic<std::uint8_t>> done_;
   std::atomic<std::uint64_t> explored_{0}, live_{0};
+  std::atomic<bool> batch_failed_{false};  // the evaluator threw (a GPU error)
 };
 
 }  // namespace ks::topo
