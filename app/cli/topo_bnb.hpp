@@ -1,7 +1,8 @@
 #pragma once
 // `kernelscope-cli topo --placements bnb`: the proof by branch and bound (topo/bnb), run on the CPU threads
-// (--threads) and, with --backend cuda, batches of nodes on GPU 0 fed by one of them, with --time, --checkpoint/--resume, --json, --csv, --chart and --reference. cmd_topo.cpp hands
-// over when the placements are "bnb" after refusing the options that belong to sweeps or the search.
+// (--threads) and, with --backend cuda, batches of nodes on GPU 0 fed by one of them, with --time,
+// --checkpoint/--resume, --json, --csv, --chart and --reference. cmd_topo.cpp hands over when the placements
+// are "bnb" after refusing the options that belong to sweeps or the search.
 #include <string>
 
 #include "cli/commands.hpp"

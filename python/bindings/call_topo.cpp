@@ -99,7 +99,8 @@ Result search(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in)
   return result;
 }
 
-// placements="bnb": the proof on the CPU threads (backend='cuda': and GPU 0); time= limits it (the gap is reported when it stops).
+// placements="bnb": the proof on the CPU threads (backend='cuda': and GPU 0); time= limits it (the gap is
+// reported when it stops).
 Result prove(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in) {
   if (c.top || !c.variant.empty() || !c.histogram || c.iterations || !c.params.empty())
     throw_usage("top, variant, histogram, iterations and the search's parameters do not apply to placements='bnb'",

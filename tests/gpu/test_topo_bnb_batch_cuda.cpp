@@ -55,12 +55,14 @@ void expect_equal_evaluations(const Problem& p, const std::string& name, std::si
       locs.insert(locs.end(), v.begin(), v.begin() + depth);
     }
     // The plain bounds first, so that the incumbent and the floors fall among them.
-    const std::vector<std::int64_t> plain = gl_bounds(traffic, p.cost_scaled.data(), n, orders, locs, depth, test::pool());
+    const std::vector<std::int64_t> plain =
+        gl_bounds(traffic, p.cost_scaled.data(), n, orders, locs, depth, test::pool());
     std::vector<std::int64_t> sorted = plain, floors(count);
     std::sort(sorted.begin(), sorted.end());
     const std::int64_t spread = sorted.back() - sorted.front() + 1;
     std::uniform_int_distribution<std::int64_t> offset(-spread / 4 - 1, spread / 4 + 1);
-    for (std::size_t k = 0; k < count; ++k) floors[k] = k % 3 == 0 ? std::numeric_limits<std::int64_t>::min() : plain[k] + offset(rng);
+    for (std::size_t k = 0; k < count; ++k)
+      floors[k] = k % 3 == 0 ? std::numeric_limits<std::int64_t>::min() : plain[k] + offset(rng);
     NodeBatch b;
     b.depth = depth;
     b.nodes = count;

@@ -1,5 +1,6 @@
 // The Topology document's proof (settings().placements == "bnb"): topo::prove runs on the document's worker
-// over the inputs' snapshot, on the CPU pool (and, with the CUDA backend, node batches on the first GPU). While it runs, its progress reaches the document as ProofLive
+// over the inputs' snapshot, on the CPU pool (and, with the CUDA backend, node batches on the first GPU).
+// While it runs, its progress reaches the document as ProofLive
 // (nodes, open subtrees, the bound, the best found and the gap curve of the configuration being proved), at
 // most ten times a second; when it ends (or is cancelled, keeping the best and the gap), a TopologyRun whose
 // result is the proof in the sweep's form, so that the heatmap, the network and the exports show it.

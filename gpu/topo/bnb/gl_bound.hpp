@@ -38,9 +38,10 @@ KS_HD void insertion_sort_ascending(std::int64_t* a, int count) {
   }
 }
 
-// One entry of the linear part of C: T[f][f] D[l][l] + sum over fixed a of (T[f][a] D[l][loc a] + T[a][f] D[loc a][l]).
-KS_HD std::int64_t gl_linear_entry(int n, const std::int64_t* T, const std::int64_t* D, const int* order, const int* locs,
-                                   int depth, int f, int l) {
+// One entry of the linear part of C:
+//   T[f][f] D[l][l] + sum over fixed a of (T[f][a] D[l][loc a] + T[a][f] D[loc a][l]).
+KS_HD std::int64_t gl_linear_entry(int n, const std::int64_t* T, const std::int64_t* D, const int* order,
+                                   const int* locs, int depth, int f, int l) {
   std::int64_t x = T[f * n + f] * D[l * n + l];
   for (int a = 0; a < depth; ++a) {
     const int fa = order[a], la = locs[a];
@@ -55,7 +56,8 @@ KS_HD void gl_linear(int n, const std::int64_t* T, const std::int64_t* D, const 
                      const std::int64_t* free_loc, std::int64_t* lin) {
   const int m = n - depth;
   for (int r = 0; r < m; ++r)
-    for (int c = 0; c < m; ++c) lin[r * m + c] = gl_linear_entry(n, T, D, order, locs, depth, order[depth + r], int(free_loc[c]));
+    for (int c = 0; c < m; ++c)
+      lin[r * m + c] = gl_linear_entry(n, T, D, order, locs, depth, order[depth + r], int(free_loc[c]));
 }
 
 // The child's linear part from its parent's (O(m^2) instead of O(m^2 depth)): the parent (depth, m free, its
@@ -87,10 +89,10 @@ KS_HD int gl_free_locations(int n, const int* locs, int depth, std::int64_t* tak
   return count;
 }
 
-// The pieces of gl_bound_from_linear, each also run on its own by one GPU lane (bound_batch_cuda.cu):
+// The pieces of gl_bound_from_linear, each also run on its own by one GPU lane (cuda/node_batch_cuda.cu):
 // the cost of the fixed facilities among themselves,
-KS_HD std::int64_t gl_fixed_cost(int n, const std::int64_t* T, const std::int64_t* D, const int* order, const int* locs,
-                                 int depth) {
+KS_HD std::int64_t gl_fixed_cost(int n, const std::int64_t* T, const std::int64_t* D, const int* order,
+                                 const int* locs, int depth) {
   std::int64_t fixed = 0;
   for (int a = 0; a < depth; ++a) {
     const int fa = order[a], la = locs[a];
@@ -109,7 +111,8 @@ KS_HD void gl_flow_row(int n, const std::int64_t* T, const int* order, int depth
 }
 
 // free location c's path costs to the other free locations, ascending (m - 1 entries),
-KS_HD void gl_distance_row(int n, const std::int64_t* D, int m, const std::int64_t* free_loc, int c, std::int64_t* row) {
+KS_HD void gl_distance_row(int n, const std::int64_t* D, int m, const std::int64_t* free_loc, int c,
+                           std::int64_t* row) {
   const int l = int(free_loc[c]);
   int k = 0;
   for (int s = 0; s < m; ++s)
@@ -118,7 +121,8 @@ KS_HD void gl_distance_row(int n, const std::int64_t* D, int m, const std::int64
 }
 
 // and one entry of C: the linear part plus the minimal scalar product of a flow row and a distance row.
-KS_HD std::int64_t gl_cost_entry(int m, std::int64_t linear, const std::int64_t* flow_row, const std::int64_t* dist_row) {
+KS_HD std::int64_t gl_cost_entry(int m, std::int64_t linear, const std::int64_t* flow_row,
+                                 const std::int64_t* dist_row) {
   std::int64_t x = linear;
   for (int k = 0; k < m - 1; ++k) x += flow_row[k] * dist_row[m - 2 - k];
   return x;
