@@ -11,6 +11,7 @@
 
 #include "cli/interrupt.hpp"
 #include "cli/progress_bar.hpp"
+#include "cli/request_checks.hpp"
 #include "cli/topo_scale.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
@@ -18,6 +19,7 @@
 #include "io/atomic_file.hpp"
 #include "report/topo_bnb_report.hpp"
 #include "topo/bnb/bnb.hpp"
+#include "topo/bnb/bound_batch_cuda.hpp"
 #include "topo/inputs/numbers.hpp"
 
 namespace ks::cli {
@@ -26,8 +28,6 @@ using inputs::check_output_folder;
 using report::TopoContext;
 
 int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
-  if (call.backend == "cuda")
-    throw_usage("branch and bound runs on the CPU threads in this version", "drop --backend cuda (use --threads N)");
   for (const std::string& out : {call.json, call.csv, call.chart, call.checkpoint})
     if (!out.empty()) check_output_folder(out);
   topo::BnbRequest request;
@@ -49,9 +49,16 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
   const auto ref = report::search_reference(call.reference, call.qaplib_dat, problem.n);
 
   Engine engine(Engine::Options{global.threads});
+  // --backend cuda: one CPU thread feeds the GPU batches of nodes, the others dive as on the CPU.
+  std::unique_ptr<topo::NodeEvaluator> evaluator;
+  if (call.backend == "cuda") {
+    evaluator = topo::make_cuda_node_evaluator(require_cuda(engine, "--backend cpu"));
+    request.evaluator = evaluator.get();
+  }
   fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements bnb\n", problem.n,
              in.traffic.source, problem.timestamps, problem.configs, in.metric);
-  fmt::print("bnb: branch and bound with the Gilmore-Lawler bound on CPU ({} threads){}\n", engine.pool().size(),
+  fmt::print("bnb: branch and bound with the Gilmore-Lawler bound on CPU ({} threads){}{}\n", engine.pool().size(),
+             evaluator ? fmt::format(", node batches on {}", evaluator->device()) : "",
              request.time_s > 0 ? fmt::format(", stop after {:g} s", request.time_s) : "");
   std::fflush(stdout);
 

@@ -1,7 +1,8 @@
 #pragma once
 // `kernelscope-cli topo --placements bnb`: the proof by branch and bound (topo/bnb), run on the CPU threads
-// (--threads), with --time, --checkpoint/--resume, --json, --csv, --chart and --reference. cmd_topo.cpp hands
-// over when the placements are "bnb" after refusing the options that belong to sweeps or the search.
+// (--threads) and, with --backend cuda, batches of nodes on GPU 0 fed by one of them, with --time,
+// --checkpoint/--resume, --json, --csv, --chart and --reference. cmd_topo.cpp hands over when the placements
+// are "bnb" after refusing the options that belong to sweeps or the search.
 #include <string>
 
 #include "cli/commands.hpp"
@@ -12,7 +13,7 @@ namespace ks::cli {
 struct TopoBnbCall {
   const inputs::TopoInputs* inputs = nullptr;
   std::string qaplib_dat;  // --qaplib: the .sln beside it is the reference
-  std::string backend;     // "", "cpu" ("cuda" is refused: the proof runs on the CPU)
+  std::string backend;     // "", "cpu": the CPU threads; "cuda": and GPU 0 (a usage error without one)
   std::string time_text;   // --time; empty: no limit
   std::string checkpoint, resume;
   double checkpoint_every_s = 5;

@@ -18,6 +18,8 @@
 #include "report/topo_search_report.hpp"
 #include "result.hpp"
 #include "topo/bnb/bnb.hpp"
+#include "topo/bnb/bound_batch_cuda.hpp"
+#include "topo/bnb/node_batch.hpp"
 #include "topo/search/search.hpp"
 
 namespace ks::python {
@@ -97,19 +99,24 @@ Result search(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in)
   return result;
 }
 
-// placements="bnb": the proof on the CPU threads; time= limits it (the gap is reported when it stops).
+// placements="bnb": the proof on the CPU threads (backend='cuda': and GPU 0); time= limits it (the gap is
+// reported when it stops).
 Result prove(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in) {
   if (c.top || !c.variant.empty() || !c.histogram || c.iterations || !c.params.empty())
     throw_usage("top, variant, histogram, iterations and the search's parameters do not apply to placements='bnb'",
                 "drop them (time= limits a proof)");
-  if (c.backend == "cuda")
-    throw_usage("branch and bound runs on the CPU threads in this version", "drop backend='cuda' (use threads=N)");
   topo::BnbRequest request;
   request.time_s = c.time_s;
   request.label = in.traffic.source;
   const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
   const auto ref = report::search_reference("", c.source.qaplib, problem.n);
   Engine& engine = engines.get(c.threads);
+  // backend='cuda': one thread feeds GPU 0 batches of nodes, the others dive.
+  std::unique_ptr<topo::NodeEvaluator> evaluator;
+  if (c.backend == "cuda") {
+    evaluator = topo::make_cuda_node_evaluator(cli::require_cuda(engine, "backend='cpu'"));
+    request.evaluator = evaluator.get();
+  }
   Result result;
   LongWork work(c.progress);
   topo::BnbControl control;

@@ -137,12 +137,20 @@ TEST_F(CliBnb, BadRequestsExitTwo) {
   expect_refused(with({"--range", "0:100"}), 2, "apply to sweeps", dir_.path());
   expect_refused(with({"--top", "3"}), 2, "apply to sweeps", dir_.path());
   expect_refused(with({"--iterations", "10"}), 2, "apply to --placements search", dir_.path());
-  expect_refused(with({"--backend", "cuda"}), 2, "runs on the CPU threads", dir_.path());
   expect_refused(with({"--time", "0"}), 2, "proves nothing", dir_.path());
   expect_refused(with({"--time", "soon"}), 2, "--time", dir_.path());
   expect_refused({"topo", "--placements", "bnb", "--generate", "uniform:n=30,seed=1", "--topology", "ring"}, 2,
                  "no time limit was given", dir_.path());
   expect_refused(with({"--resume", "missing.checkpoint"}), 2, "there is no checkpoint", dir_.path());
+}
+
+// --backend cuda feeds node batches to GPU 0: without one it says so (exit 1, the request is fine) and names
+// the CPU backend. With a device the GPU tests (test_topo_bnb_cuda.cpp) prove with it.
+TEST_F(CliBnb, CudaBackendWithoutADeviceNamesTheCpu) {
+  if (gpu_available()) GTEST_SKIP() << "a CUDA device is here";
+  expect_refused({"topo", "--placements", "bnb", "--generate", "uniform:n=6,seed=1", "--topology", "ring", "--backend",
+                  "cuda"},
+                 1, "--backend cpu", dir_.path());
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // The Topology document's proof (settings().placements == "bnb"): topo::prove runs on the document's worker
-// over the inputs' snapshot, on the CPU pool. While it runs, its progress reaches the document as ProofLive
+// over the inputs' snapshot, on the CPU pool (and, with the CUDA backend, node batches on the first GPU).
+// While it runs, its progress reaches the document as ProofLive
 // (nodes, open subtrees, the bound, the best found and the gap curve of the configuration being proved), at
 // most ten times a second; when it ends (or is cancelled, keeping the best and the gap), a TopologyRun whose
 // result is the proof in the sweep's form, so that the heatmap, the network and the exports show it.
@@ -10,6 +11,8 @@
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "session/topology/topology_document.hpp"
+#include "topo/bnb/bound_batch_cuda.hpp"
+#include "topo/bnb/node_batch.hpp"
 
 namespace ks::app {
 
@@ -17,8 +20,6 @@ void TopologyDocument::check_proof_settings() const {
   const TopologyProofSettings& s = settings_.proof;
   if (!(s.time_s >= 0) || std::isinf(s.time_s))
     throw_usage(fmt::format("proof time {} s is not a duration", s.time_s), "give seconds > 0, or 0 for no limit");
-  if (settings_.backend == Backend::Cuda)
-    throw_usage("branch and bound runs on the CPU threads", "choose the CPU backend to prove");
 }
 
 void TopologyDocument::run_proof() {
@@ -37,6 +38,13 @@ void TopologyDocument::run_proof() {
     run->settings = settings;
     try {
       run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
+      // The CUDA backend: one pool thread feeds the first GPU batches of nodes, the others dive.
+      topo::BnbRequest with_gpu = request;
+      std::unique_ptr<topo::NodeEvaluator> evaluator;
+      if (settings.backend == Backend::Cuda) {
+        evaluator = topo::make_cuda_node_evaluator(*cuda_workers(settings).front());
+        with_gpu.evaluator = evaluator.get();
+      }
       topo::BnbControl control;
       control.cancel = &cancel_;
       control.progress = [&](const topo::BnbProgress& p) {
@@ -59,7 +67,7 @@ void TopologyDocument::run_proof() {
         ctx.post([this, live = std::move(live)] { proof_live_ = live; });
       };
       const auto start = std::chrono::steady_clock::now();
-      auto result = std::make_shared<const topo::BnbResult>(topo::prove(*run->problem, request, control, *pool_));
+      auto result = std::make_shared<const topo::BnbResult>(topo::prove(*run->problem, with_gpu, control, *pool_));
       run->wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
       run->result = topo::as_eval_result(*result);
       run->proof = result;

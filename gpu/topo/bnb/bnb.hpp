@@ -32,6 +32,8 @@
 
 namespace ks::topo {
 
+class NodeEvaluator;  // node_batch.hpp
+
 // Past this many nodes a proof is out of reach (nug30 took ~96 000 CPU-hours); without a time limit the
 // request is refused above kMaxBnbUnlimitedNodes.
 inline constexpr int kMaxBnbNodes = 64;
@@ -46,6 +48,9 @@ struct BnbRequest {
   double checkpoint_every_s = 5;
   std::string resume;  // a checkpoint to continue from (usage Error when it belongs to another problem)
   std::string label;   // what is proved ("nug12.dat"), for checkpoints and their messages
+  // Not null: the pool's first thread feeds this evaluator (the GPU: bound_batch_cuda.hpp) batches of nodes of
+  // groups of subtrees, the others dive as without (the same tree: a resumed run may change it). Not owned.
+  NodeEvaluator* evaluator = nullptr;
 };
 
 struct BnbProof {
@@ -81,7 +86,7 @@ struct BnbResult {
   int decimals = 0;
   bool complete = true;              // false: stopped before every configuration was proved
   std::string stopped_by;            // "", "cancel", "time"
-  std::string device;                // "CPU (N threads)"
+  std::string device;                // "CPU (N threads)", "+ <GPU> (batches)" with an evaluator
   int threads = 1;
   std::vector<ConfigurationProof> configurations;
   int best_configuration = 0;

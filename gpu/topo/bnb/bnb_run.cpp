@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/bnb_state.hpp"
+#include "topo/bnb/node_batch.hpp"
 #include "topo/bnb/proof_tree.hpp"
 #include "topo/search/search.hpp"
 
@@ -119,6 +120,7 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
   result.decimals = p.decimals;
   result.threads = int(pool.size());
   result.device = fmt::format("CPU ({} thread{})", pool.size(), pool.size() == 1 ? "" : "s");
+  if (r.evaluator) result.device += fmt::format(" + {} (batches)", r.evaluator->device());
 
   const std::uint64_t fingerprint = bnb_fingerprint(p, r);
   const std::string description = bnb_description(p, r);
@@ -179,7 +181,8 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
       std::atomic<bool> running{true};
       std::thread worker([&] {
         try {
-          tree.explore(pool, incumbent, stop);
+          if (r.evaluator) r.evaluator->load(tree.traffic(), tree.costs(), p.n);
+          tree.explore(pool, incumbent, stop, r.evaluator);
         } catch (...) {
           failure = std::current_exception();
           stop = true;

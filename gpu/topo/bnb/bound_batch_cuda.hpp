@@ -3,9 +3,11 @@
 // layout, the same bound to the last unit (gl_bound.hpp runs verbatim on the device, exact 64-bit integers).
 // No CUDA headers; a build without CUDA throws the no-CUDA error (bound_batch_cuda_nocuda.cpp).
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "core/cuda_context.hpp"
+#include "topo/bnb/node_batch.hpp"
 
 namespace ks::topo {
 
@@ -15,5 +17,10 @@ namespace ks::topo {
 std::vector<std::int64_t> gl_bounds_cuda(CudaContext& ctx, const std::int64_t* traffic, const std::int64_t* costs,
                                          int n, const std::vector<int>& orders, const std::vector<int>& locs,
                                          int depth, std::size_t nodes);
+
+// The batch dive's evaluator on this context's GPU (node_batch.hpp): a warp per node, the linear part, the
+// sorted rows and C spread over its lanes, the LAP (lap_solve, shared verbatim with the CPU, so the same
+// reduced costs) and the branch on its first lane; up to 8192 nodes a launch. The context must outlive it.
+std::unique_ptr<NodeEvaluator> make_cuda_node_evaluator(CudaContext& ctx);
 
 }  // namespace ks::topo

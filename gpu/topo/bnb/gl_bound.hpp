@@ -38,23 +38,26 @@ KS_HD void insertion_sort_ascending(std::int64_t* a, int count) {
   }
 }
 
-// The linear part of C: lin[r][c] = T[f][f] D[l][l] + sum over fixed a of (T[f][a] D[l][loc a] + T[a][f] D[loc a][l])
-// for free facility r (f = order[depth + r]) at free location c (the c-th free location, ascending).
+// One entry of the linear part of C:
+//   T[f][f] D[l][l] + sum over fixed a of (T[f][a] D[l][loc a] + T[a][f] D[loc a][l]).
+KS_HD std::int64_t gl_linear_entry(int n, const std::int64_t* T, const std::int64_t* D, const int* order,
+                                   const int* locs, int depth, int f, int l) {
+  std::int64_t x = T[f * n + f] * D[l * n + l];
+  for (int a = 0; a < depth; ++a) {
+    const int fa = order[a], la = locs[a];
+    x += T[f * n + fa] * D[l * n + la] + T[fa * n + f] * D[la * n + l];
+  }
+  return x;
+}
+
+// The linear part of C: lin[r][c] = gl_linear_entry for free facility r (f = order[depth + r]) at free location c
+// (the c-th free location, ascending).
 KS_HD void gl_linear(int n, const std::int64_t* T, const std::int64_t* D, const int* order, const int* locs, int depth,
                      const std::int64_t* free_loc, std::int64_t* lin) {
   const int m = n - depth;
-  for (int r = 0; r < m; ++r) {
-    const int f = order[depth + r];
-    for (int c = 0; c < m; ++c) {
-      const int l = int(free_loc[c]);
-      std::int64_t x = T[f * n + f] * D[l * n + l];
-      for (int a = 0; a < depth; ++a) {
-        const int fa = order[a], la = locs[a];
-        x += T[f * n + fa] * D[l * n + la] + T[fa * n + f] * D[la * n + l];
-      }
-      lin[r * m + c] = x;
-    }
-  }
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < m; ++c)
+      lin[r * m + c] = gl_linear_entry(n, T, D, order, locs, depth, order[depth + r], int(free_loc[c]));
 }
 
 // The child's linear part from its parent's (O(m^2) instead of O(m^2 depth)): the parent (depth, m free, its
@@ -86,54 +89,79 @@ KS_HD int gl_free_locations(int n, const int* locs, int depth, std::int64_t* tak
   return count;
 }
 
-// The bound from the node's linear part `lin` (m x m, as gl_linear makes it). scratch: gl_scratch_size(n).
-KS_HD std::int64_t gl_bound_from_linear(int n, const std::int64_t* T, const std::int64_t* D, const int* order,
-                                        const int* locs, int depth, const std::int64_t* free_loc,
-                                        const std::int64_t* lin, std::int64_t* scratch, std::int64_t* reduced) {
-  const int m = n - depth;
-  std::int64_t* C = scratch;                    // m x m
-  std::int64_t* flow_rows = C + n * n;          // m rows of m - 1: T[f][F \ f], ascending
-  std::int64_t* dist_rows = flow_rows + n * n;  // m rows of m - 1: D[l][L \ l], ascending (read backwards)
-  std::int64_t* u = dist_rows + n * n;          // m
-  std::int64_t* v = u + n;                      // m
-  std::int64_t* lap = v + n + 2 * n;
-
+// The pieces of gl_bound_from_linear, each also run on its own by one GPU lane (cuda/node_batch_cuda.cu):
+// the cost of the fixed facilities among themselves,
+KS_HD std::int64_t gl_fixed_cost(int n, const std::int64_t* T, const std::int64_t* D, const int* order,
+                                 const int* locs, int depth) {
   std::int64_t fixed = 0;
   for (int a = 0; a < depth; ++a) {
     const int fa = order[a], la = locs[a];
     for (int b = 0; b < depth; ++b) fixed += T[fa * n + order[b]] * D[la * n + locs[b]];
   }
+  return fixed;
+}
+
+// free facility r's traffic to the other free facilities, ascending (m - 1 entries),
+KS_HD void gl_flow_row(int n, const std::int64_t* T, const int* order, int depth, int r, std::int64_t* row) {
+  const int m = n - depth, f = order[depth + r];
+  int k = 0;
+  for (int s = 0; s < m; ++s)
+    if (s != r) row[k++] = T[f * n + order[depth + s]];
+  insertion_sort_ascending(row, m - 1);
+}
+
+// free location c's path costs to the other free locations, ascending (m - 1 entries),
+KS_HD void gl_distance_row(int n, const std::int64_t* D, int m, const std::int64_t* free_loc, int c,
+                           std::int64_t* row) {
+  const int l = int(free_loc[c]);
+  int k = 0;
+  for (int s = 0; s < m; ++s)
+    if (s != c) row[k++] = D[l * n + free_loc[s]];
+  insertion_sort_ascending(row, m - 1);
+}
+
+// and one entry of C: the linear part plus the minimal scalar product of a flow row and a distance row.
+KS_HD std::int64_t gl_cost_entry(int m, std::int64_t linear, const std::int64_t* flow_row,
+                                 const std::int64_t* dist_row) {
+  std::int64_t x = linear;
+  for (int k = 0; k < m - 1; ++k) x += flow_row[k] * dist_row[m - 2 - k];
+  return x;
+}
+
+// The bound from C (m x m, as the pieces above make it) and the fixed cost; u, v, lap: scratch for lap_solve.
+// reduced (optional, m x m): C's reduced costs.
+KS_HD std::int64_t gl_bound_from_costs(int m, std::int64_t fixed, const std::int64_t* C, std::int64_t* lap,
+                                       std::int64_t* u, std::int64_t* v, std::int64_t* reduced) {
   if (m == 0) return fixed;
-  for (int r = 0; r < m; ++r) {
-    const int f = order[depth + r];
-    std::int64_t* row = flow_rows + r * (m - 1);
-    int k = 0;
-    for (int s = 0; s < m; ++s)
-      if (s != r) row[k++] = T[f * n + order[depth + s]];
-    insertion_sort_ascending(row, m - 1);
-  }
-  for (int c = 0; c < m; ++c) {
-    const int l = int(free_loc[c]);
-    std::int64_t* row = dist_rows + c * (m - 1);
-    int k = 0;
-    for (int s = 0; s < m; ++s)
-      if (s != c) row[k++] = D[l * n + free_loc[s]];
-    insertion_sort_ascending(row, m - 1);
-  }
-  for (int r = 0; r < m; ++r) {
-    const std::int64_t* fr = flow_rows + r * (m - 1);
-    for (int c = 0; c < m; ++c) {
-      std::int64_t x = lin[r * m + c];
-      const std::int64_t* dr = dist_rows + c * (m - 1);
-      for (int k = 0; k < m - 1; ++k) x += fr[k] * dr[m - 2 - k];
-      C[r * m + c] = x;
-    }
-  }
   const std::int64_t assignment = lap_solve(C, m, lap, u, v);
   if (reduced)
     for (int r = 0; r < m; ++r)
       for (int c = 0; c < m; ++c) reduced[r * m + c] = C[r * m + c] - u[r] - v[c];
   return fixed + assignment;
+}
+
+// The scratch layout of gl_bound_from_linear (gl_scratch_size(n) entries), also the GPU lanes'.
+struct GlScratch {
+  std::int64_t *C, *flow_rows, *dist_rows, *u, *v, *lap;
+  KS_HD GlScratch(int n, std::int64_t* scratch)
+      : C(scratch), flow_rows(C + n * n), dist_rows(flow_rows + n * n), u(dist_rows + n * n), v(u + n),
+        lap(v + n + 2 * n) {}
+};
+
+// The bound from the node's linear part `lin` (m x m, as gl_linear makes it). scratch: gl_scratch_size(n).
+KS_HD std::int64_t gl_bound_from_linear(int n, const std::int64_t* T, const std::int64_t* D, const int* order,
+                                        const int* locs, int depth, const std::int64_t* free_loc,
+                                        const std::int64_t* lin, std::int64_t* scratch, std::int64_t* reduced) {
+  const int m = n - depth;
+  const GlScratch s(n, scratch);  // flow rows: m rows of m - 1; distance rows: read backwards
+  const std::int64_t fixed = gl_fixed_cost(n, T, D, order, locs, depth);
+  if (m == 0) return fixed;
+  for (int r = 0; r < m; ++r) gl_flow_row(n, T, order, depth, r, s.flow_rows + r * (m - 1));
+  for (int c = 0; c < m; ++c) gl_distance_row(n, D, m, free_loc, c, s.dist_rows + c * (m - 1));
+  for (int r = 0; r < m; ++r)
+    for (int c = 0; c < m; ++c)
+      s.C[r * m + c] = gl_cost_entry(m, lin[r * m + c], s.flow_rows + r * (m - 1), s.dist_rows + c * (m - 1));
+  return gl_bound_from_costs(m, fixed, s.C, s.lap, s.u, s.v, reduced);
 }
 
 // T, D: n x n. order: the branching order (n facilities). locs[k]: the location of order[k], k < depth.

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <numeric>
 
+#include "topo/bnb/batch_dive.hpp"
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/gl_bound.hpp"
+#include "topo/bnb/gl_branch.hpp"
 
 namespace ks::topo {
 
@@ -13,6 +15,9 @@ namespace {
 // Subtrees below the frontier: enough that the threads balance (the largest are taken first), few enough that
 // computing all their bounds up front stays a small part of the run.
 constexpr std::uint64_t kMinSubtrees = 2000;
+// Subtrees a batch dive takes at once: enough roots to fill a GPU batch a few depths down, few enough that the
+// last group does not keep the CPU threads waiting long.
+constexpr std::size_t kSubtreesPerGroup = 64;
 
 }  // namespace
 
@@ -115,13 +120,23 @@ std::vector<std::uint8_t> ProofTree::done() const {
   return out;
 }
 
-void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop) {
+void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
+                        NodeEvaluator* evaluator) {
   std::atomic<std::size_t> next{0};
   const long long threads = pool.size();
   pool.parallel_for(0, threads, [&](long long begin, long long end) {
     for (long long t = begin; t < end; ++t) {
+      if (evaluator && t == 0) {
+        try {
+          explore_batches(*evaluator, next, incumbent, stop);
+        } catch (...) {
+          batch_failed_ = true;  // the divers stop too: the error ends the run (its last checkpoint is kept)
+          throw;
+        }
+        continue;
+      }
       Scratch scratch(n_);
-      while (!stop.load(std::memory_order_relaxed)) {
+      while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
         const std::size_t k = next.fetch_add(1);
         if (k >= taken_in_.size()) break;
         const std::uint32_t subtree = taken_in_[k];
@@ -130,6 +145,37 @@ void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomi
       }
     }
   });
+}
+
+// Takes kSubtreesPerGroup subtrees at a time from the shared counter and explores them together in batches:
+// a group is done when all of it is (a stop leaves the whole group open).
+void ProofTree::explore_batches(NodeEvaluator& evaluator, std::atomic<std::size_t>& next, Incumbent& incumbent,
+                                const std::atomic<bool>& stop) {
+  BatchDive dive(evaluator, n_, order_, reduced_cost_pruning_);
+  std::vector<std::uint32_t> group;
+  std::vector<int> roots;
+  while (!stop.load(std::memory_order_relaxed)) {
+    const std::size_t first = next.fetch_add(kSubtreesPerGroup);
+    if (first >= taken_in_.size()) break;
+    group.clear();
+    roots.clear();
+    for (std::size_t k = first; k < std::min(first + kSubtreesPerGroup, taken_in_.size()); ++k) {
+      const std::uint32_t subtree = taken_in_[k];
+      if (done_[subtree].load()) continue;
+      if (bounds_[subtree] >= incumbent.cost()) {
+        done_[subtree] = 1;
+        continue;
+      }
+      group.push_back(subtree);
+      roots.insert(roots.end(), prefixes_.begin() + std::ptrdiff_t(subtree * std::size_t(depth_)),
+                   prefixes_.begin() + std::ptrdiff_t((subtree + 1) * std::size_t(depth_)));
+    }
+    if (group.empty()) continue;
+    std::uint64_t nodes = 0;
+    if (!dive.explore(roots, depth_, incumbent, stop, live_, nodes)) return;
+    explored_ += nodes;
+    for (std::uint32_t subtree : group) done_[subtree] = 1;
+  }
 }
 
 // s.locs holds the first n - 1 facilities' locations: the last takes the one left.
@@ -179,26 +225,13 @@ bool ProofTree::explore_node(int depth, std::int64_t bound, Incumbent& incumbent
   const std::int64_t best = incumbent.cost();
   // What to branch on: with reduced-cost pruning, the free facility (row) or free location (column) that leaves
   // the fewest children below the incumbent (none: the node is done); without, the next facility in order.
-  bool by_row = true;
-  int line = 0;
-  if (reduced_cost_pruning_) {
-    int fewest = m + 1;
-    for (int r = 0; r < m && fewest > 0; ++r) {
-      int left = 0;
-      for (int c = 0; c < m; ++c) left += bound + reduced[r * m + c] < best;
-      if (left < fewest) fewest = left, by_row = true, line = r;
-    }
-    for (int c = 0; c < m && fewest > 0; ++c) {
-      int left = 0;
-      for (int r = 0; r < m; ++r) left += bound + reduced[r * m + c] < best;
-      if (left < fewest) fewest = left, by_row = false, line = c;
-    }
-    if (fewest == 0) return true;
-  }
+  const int line = gl_choose_branch(reduced, m, bound, best, reduced_cost_pruning_);
+  if (line == kNoBranch) return true;
   auto& children = s.children[std::size_t(depth)];
   children.clear();
   for (int k = 0; k < m; ++k) {
-    const int r = by_row ? line : k, c = by_row ? k : line;
+    int r = 0, c = 0;
+    gl_branch_child(line, m, k, r, c);
     children.push_back({bound + reduced[r * m + c], r * m + c});
   }
   std::sort(children.begin(), children.end());  // cheapest first
@@ -208,7 +241,7 @@ bool ProofTree::explore_node(int depth, std::int64_t bound, Incumbent& incumbent
   std::int64_t* child_free = s.free_loc[std::size_t(depth) + 1].data();
   std::int64_t* child_linear = s.linear[std::size_t(depth) + 1].data();
   for (const auto& [lower, cell] : children) {
-    if (stop.load(std::memory_order_relaxed)) return false;
+    if (stop.load(std::memory_order_relaxed) || batch_failed_.load(std::memory_order_relaxed)) return false;
     if (reduced_cost_pruning_ && lower >= incumbent.cost()) break;  // sorted: the rest cannot do better
     const int r = cell / m, c = cell % m;
     std::copy_n(order, n_, child_order);

@@ -11,6 +11,8 @@
 
 namespace ks::topo {
 
+class NodeEvaluator;
+
 // The best complete placement known, shared by the threads: read without a lock (the cost), replaced under one.
 class Incumbent {
  public:
@@ -31,6 +33,8 @@ class ProofTree {
   ProofTree(const std::int64_t* traffic, const std::int64_t* costs, int n, bool reduced_cost_pruning);
 
   int n() const { return n_; }
+  const std::int64_t* traffic() const { return traffic_.data(); }
+  const std::int64_t* costs() const { return costs_.data(); }
   const std::vector<int>& order() const { return order_; }
   int frontier_depth() const { return depth_; }
   std::uint64_t subtrees() const { return bounds_.size(); }
@@ -42,8 +46,11 @@ class ProofTree {
   void mark_done(const std::vector<std::uint8_t>& done, const Incumbent& incumbent);
 
   // Explores the open subtrees on every thread of the pool until all are done or `stop` is set (the subtrees
-  // under way are then left open). Call from one thread; the getters below may be read meanwhile.
-  void explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop);
+  // under way are then left open). With an evaluator (its problem loaded), the pool's first thread feeds it
+  // groups of subtrees (batch_dive.hpp) while the others dive as without. Call from one thread; the getters
+  // below may be read meanwhile.
+  void explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
+               NodeEvaluator* evaluator = nullptr);
 
   // No placement in an open subtree costs less than this (the lowest open bound; the incumbent when none).
   std::int64_t open_bound(const Incumbent& incumbent) const;
@@ -57,6 +64,8 @@ class ProofTree {
  private:
   struct Scratch;
   void offer_completion(std::int64_t cost, const int* order, Incumbent& incumbent, Scratch& s) const;
+  void explore_batches(NodeEvaluator& evaluator, std::atomic<std::size_t>& next, Incumbent& incumbent,
+                       const std::atomic<bool>& stop);
   bool explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop, Scratch& s);
   bool explore_node(int depth, std::int64_t bound, Incumbent& incumbent, const std::atomic<bool>& stop,
                     Scratch& s, std::uint64_t& nodes);
@@ -72,6 +81,7 @@ class ProofTree {
   std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
   std::vector<std::atomic<std::uint8_t>> done_;
   std::atomic<std::uint64_t> explored_{0}, live_{0};
+  std::atomic<bool> batch_failed_{false};  // the evaluator threw (a GPU error)
 };
 
 }  // namespace ks::topo

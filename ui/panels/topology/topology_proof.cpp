@@ -95,7 +95,8 @@ void draw_proof_settings(app::TopologyDocument& doc, TopologyPanelState& /*state
   ImGui::InputDouble("time limit (s)", &s.time_s, 0, 0, "%.3g");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Stop after this many seconds with the best found and the gap proved so far; 0: until "
-                      "proved. The proof runs on the CPU threads.");
+                      "proved. The proof runs on the CPU threads; with the CUDA backend one of them feeds "
+                      "the GPU batches of nodes.");
 }
 
 bool draw_proof_results(app::TopologyDocument& doc, TopologyPanelState& /*state*/) {

@@ -10,3 +10,9 @@ std::vector<std::int64_t> gl_bounds_cuda(CudaContext&, const std::int64_t*, cons
 }
 
 }  // namespace ks::topo
+
+namespace ks::topo {
+
+std::unique_ptr<NodeEvaluator> make_cuda_node_evaluator(CudaContext&) { throw_no_cuda(); }
+
+}  // namespace ks::topo
