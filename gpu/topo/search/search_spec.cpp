@@ -30,10 +30,16 @@ KernelSpec search_spec() {
       int_param("sync", 0, 1000000, "0",
                 "Steps per chain between the host's looks at the chains (restarts, progress, stopping); 0: "
                 "10^7 / n^2 tabu moves or 3 x 10^5 / n annealing steps"),
+      choice_param("tenure_rule", {"cubed", "band"}, "cubed",
+                   "tabu: cubed, each tenure floor(u^3 x tenure x n), u uniform in [0, 1) (Taillard's 2006 "
+                   "code); band, one tenure uniform in [band_low x n, band_high x n] drawn anew every "
+                   "2 x band_high x n moves (Taillard 1991)"),
       float_param(
           "tenure", 0.01, 1000, "8",
-          "tabu: the longest tabu tenure as a multiple of n; each tenure is floor(u^3 x tenure x n), u "
-          "uniform in [0, 1) (Taillard's 2006 code)"),
+          "tabu, cubed tenures: the longest tabu tenure as a multiple of n"),
+      float_param("band_low", 0.01, 100, "0.9", "tabu, band tenures: the shortest tenure as a multiple of n"),
+      float_param("band_high", 0.01, 100, "1.1",
+                  "tabu, band tenures: the longest tenure as a multiple of n (at least band_low)"),
       float_param("aspiration", 0, 1000000, "5",
                   "tabu: a move that makes an assignment not made for aspiration x n^2 iterations is taken "
                   "(diversification); 0 switches it off"),
@@ -84,7 +90,10 @@ SearchParams search_params_from(const ParamSet& params) {
   q.algorithm = params.get_choice("algorithm") == "anneal" ? SearchAlgorithm::Anneal : SearchAlgorithm::Tabu;
   q.chains = int(params.get_int("chains"));
   q.sync = int(params.get_int("sync"));
+  q.tenure_rule = params.get_choice("tenure_rule") == "band" ? TenureRule::Band : TenureRule::Cubed;
   q.tenure = params.get_float("tenure");
+  q.band_low = params.get_float("band_low");
+  q.band_high = params.get_float("band_high");
   q.aspiration = params.get_float("aspiration");
   q.accept_start = params.get_float("accept_start");
   q.accept_end = params.get_float("accept_end");
