@@ -57,7 +57,7 @@ struct SearchParams {
   double accept_start =
       0.3;                   // acceptance probability of the mean uphill move at the start of a cooling cycle
   double accept_end = 1e-4;  // ... and at its end
-  double cycle = 200;        // steps of a cooling cycle, x n^2 (then the chain reheats)
+  double cycle = 20;         // steps of a cooling cycle, x n^2 (then the chain reheats)
   // restarts: a chain that stalls starts again from one of the elites, perturbed
   double tabu_stall = 50;  // tabu: no better best for tabu_stall x n^2 moves
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles

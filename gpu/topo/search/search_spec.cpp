@@ -48,7 +48,9 @@ KernelSpec search_spec() {
           "anneal: the probability of accepting the mean uphill move at the start of a cooling cycle"),
       float_param("accept_end", 1e-9, 0.5, "0.0001",
                   "anneal: the same probability at the end of the cycle (below accept_start)"),
-      float_param("cycle", 0.01, 1000, "200", "anneal: steps of a cooling cycle as a multiple of n^2"),
+      float_param("cycle", 0.01, 1000, "20",
+                  "anneal: steps of a cooling cycle as a multiple of n^2; a chain should make at least one "
+                  "whole cycle in the run (on the GPU, about 20 n^2 steps per chain in 10 s at n = 100)"),
       float_param(
           "tabu_stall", 0.01, 10000, "50",
           "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
