@@ -59,9 +59,9 @@ struct SearchParams {
   double accept_end = 1e-4;  // ... and at its end
   double cycle = 20;         // steps of a cooling cycle, x n^2 (then the chain reheats)
   // restarts: a chain that stalls starts again from one of the elites, perturbed
-  double tabu_stall = 50;  // tabu: no better best for tabu_stall x n^2 moves
+  double tabu_stall = 5;   // tabu: no better best for tabu_stall x n^2 moves
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles
-  double perturb = 0.25;   // perturb x n random swaps of the elite
+  double perturb = 0.1;    // perturb x n random swaps of the elite
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
 };

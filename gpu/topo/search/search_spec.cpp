@@ -52,12 +52,12 @@ KernelSpec search_spec() {
                   "anneal: steps of a cooling cycle as a multiple of n^2; a chain should make at least one "
                   "whole cycle in the run (on the GPU, about 20 n^2 steps per chain in 10 s at n = 100)"),
       float_param(
-          "tabu_stall", 0.01, 10000, "50",
+          "tabu_stall", 0.01, 10000, "5",
           "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
       int_param(
           "anneal_stall", 1, 1000, "2",
           "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
-      float_param("perturb", 0, 1, "0.25",
+      float_param("perturb", 0, 1, "0.1",
                   "A restart starts from one of the elites with perturb x n random swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param(
