@@ -20,9 +20,9 @@ namespace {
 using test::data;
 using test::pool;
 
-constexpr int kN = 25;                  // tai25a
-constexpr int kLow = 23, kHigh = 28;    // 0.9 x 25 = 22.5 and 1.1 x 25 = 27.5, rounded half away from zero
-constexpr int kPeriod = 2 * kHigh;      // moves between draws
+constexpr int kN = 25;                   // tai25a
+constexpr int kLow = 23, kHigh = 28;     // 0.9 x 25 = 22.5 and 1.1 x 25 = 27.5, rounded half away from zero
+constexpr int kPeriod = 2 * kHigh;       // moves between draws
 constexpr int kSteps = 6 * kPeriod + 5;  // well short of the aspiration by age (5 n^2 moves) and of a restart
 
 SearchRequest band_request(int chains) {
@@ -107,9 +107,10 @@ TEST(SearchTenure, AMoveUndoneWithinItsTenureComesBackOnlyAsANewBest) {
   }
   // Half-tabu moves (one assignment back) are allowed and happen: the check above looked at real cases.
   EXPECT_GT(refused_would_be, 0);
-  std::printf("tai25a, %d chains x %d moves: %d moves brought back an assignment within its tenure, %d tabu "
-              "moves taken as new bests\n",
-              chains, kSteps, refused_would_be, aspired);
+  std::printf(
+      "tai25a, %d chains x %d moves: %d moves brought back an assignment within its tenure, %d tabu "
+      "moves taken as new bests\n",
+      chains, kSteps, refused_would_be, aspired);
 }
 
 TEST(SearchTenure, SeededBandRunsRepeatWhateverTheThreads) {

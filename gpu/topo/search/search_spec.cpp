@@ -36,10 +36,10 @@ KernelSpec search_spec() {
                    "2 x band_high x n moves (Taillard 1991)"),
       float_param(
           "tenure", 0.01, 1000, "8",
-          "tabu, cubed tenures: the longest tabu tenure as a multiple of n"),
-      float_param("band_low", 0.01, 100, "0.9", "tabu, band tenures: the shortest tenure as a multiple of n"),
+          "tabu: the longest tenure of the cubed rule, as a multiple of n"),
+      float_param("band_low", 0.01, 100, "0.9", "tabu: the shortest tenure of the band rule, as a multiple of n"),
       float_param("band_high", 0.01, 100, "1.1",
-                  "tabu, band tenures: the longest tenure as a multiple of n (at least band_low)"),
+                  "tabu: the longest tenure of the band rule, as a multiple of n (at least band_low)"),
       float_param("aspiration", 0, 1000000, "5",
                   "tabu: a move that makes an assignment not made for aspiration x n^2 iterations is taken "
                   "(diversification); 0 switches it off"),

@@ -15,7 +15,8 @@
 // and the first pair of the lowest (rank, delta) is made; the assignments it undoes (node p(r) at r, p(s) at
 // s) become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1) (cubed tenures), or both
 // for the chain's band tenure, uniform in [band_low, band_high] and drawn anew every band_period iterations
-// (band tenures, Taillard 1991). Then the delta matrix is brought up to date (swap_delta.hpp: O(1) per pair disjoint from the move, O(n) for the 2n - 3 others).
+// (band tenures, Taillard 1991). Then the delta matrix is brought up to date (swap_delta.hpp: O(1) per pair
+// disjoint from the move, O(n) for the 2n - 3 others).
 //
 // Layout. A chain keeps the traffic and its tabu list permuted by its placement, indexed by position:
 //   P[i][j]    = T[p(i)][p(j)]          (the traffic between the nodes at positions i and j)
