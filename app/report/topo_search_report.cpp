@@ -160,7 +160,10 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   params["algorithm"] = topo::to_string(q.algorithm);
   params["chains"] = r.chains;
   params["sync"] = r.sync;
+  params["tenure_rule"] = topo::to_string(q.tenure_rule);
   params["tenure"] = q.tenure;
+  params["band_low"] = q.band_low;
+  params["band_high"] = q.band_high;
   params["aspiration"] = q.aspiration;
   params["accept_start"] = q.accept_start;
   params["accept_end"] = q.accept_end;

@@ -1,8 +1,9 @@
 // The CUDA search against the CPU backend (itself checked against QAPLIB's optima and the exhaustive sweep in
 // tests/cpu): with the same seed and number of chains, every chain's cost, best, random state, step count and
 // placements are equal after every interval (1, 2, 4, ... steps), restarts included — tabu (one chain per
-// block) and annealing (one per thread), int32, int64 and double arithmetic, shared and global memory
-// layouts. Then the GPU's own choices: a full GPU of chains, optima of small instances, reproducible seeds.
+// block; cubed and band tenures) and annealing (one per thread), int32, int64 and double arithmetic, shared
+// and global memory layouts. Then the GPU's own choices: a full GPU of chains, optima of small instances,
+// reproducible seeds.
 // Skips without a device.
 #include <gtest/gtest.h>
 
@@ -35,6 +36,7 @@ struct Case {
   std::int64_t max_traffic;  // large values: int64 arithmetic
   int chains;
   int intervals;
+  TenureRule tenure_rule = TenureRule::Cubed;
 };
 
 SearchRequest request_for(const Case& c) {
@@ -42,6 +44,7 @@ SearchRequest request_for(const Case& c) {
   r.params.algorithm = c.algorithm;
   r.params.chains = c.chains;
   r.params.sync = 64;
+  r.params.tenure_rule = c.tenure_rule;
   r.params.tabu_stall = 0.2;  // restarts within the trace
   r.params.cycle = 0.5;       // short cooling cycles ...
   r.params.anneal_stall = 1;  // ... and restarts
@@ -71,6 +74,7 @@ void expect_same_trace(const Case& c) {
       ASSERT_EQ(b.best_i, a.best_i) << "interval " << i << " chain " << k;
       ASSERT_EQ(b.best_d, a.best_d) << "interval " << i << " chain " << k;
       ASSERT_EQ(b.best_iteration, a.best_iteration) << "interval " << i << " chain " << k;
+      ASSERT_EQ(b.tenure, a.tenure) << "interval " << i << " chain " << k;
       ASSERT_EQ(b.placement, a.placement) << "interval " << i << " chain " << k;
       ASSERT_EQ(b.best_placement, a.best_placement) << "interval " << i << " chain " << k;
     }
@@ -84,6 +88,7 @@ TEST(SearchCudaSmall, ChainsEqualTheCpuStepByStep) {
       {"tabu n=5 int32", 5, SearchAlgorithm::Tabu, true, 1000, 3, 8},
       {"tabu n=13 int64", 13, SearchAlgorithm::Tabu, true, 1000000000, 5, 9},
       {"tabu n=11 double", 11, SearchAlgorithm::Tabu, false, 1000, 4, 9},
+      {"tabu n=17 int32 band tenures", 17, SearchAlgorithm::Tabu, true, 1000, 3, 10, TenureRule::Band},
       {"anneal n=7 int32", 7, SearchAlgorithm::Anneal, true, 1000, 37, 10},
       {"anneal n=12 double", 12, SearchAlgorithm::Anneal, false, 1000, 133, 10},
       {"anneal n=9 int64", 9, SearchAlgorithm::Anneal, true, 1000000000, 5, 10},
@@ -97,6 +102,8 @@ TEST(SearchCuda, ChainsEqualTheCpuWithGlobalMemory) {
   KS_REQUIRE_GPU();
   const Case cases[] = {
       {"tabu n=130 int32 (tabu list global)", 130, SearchAlgorithm::Tabu, true, 100, 2, 8},
+      {"tabu n=101 int32 band tenures (delta matrix global)", 101, SearchAlgorithm::Tabu, true, 100, 2, 12,
+       TenureRule::Band},
       {"tabu n=200 int64 (matrices and tabu list global)", 200, SearchAlgorithm::Tabu, true, 1000000000, 2,
        7},
       {"anneal n=300 int32 (placements global)", 300, SearchAlgorithm::Anneal, true, 100, 130, 8},

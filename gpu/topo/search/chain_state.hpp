@@ -20,6 +20,7 @@ struct ChainHeader {
   double temperature = 0;           // anneal
   std::int32_t clock = 0;           // tabu: the tabu list's time; anneal: steps into the cooling cycle
   std::int32_t fresh = 1;           // 1: (re)start from the placement before the next step
+  std::int32_t tenure = 0;          // tabu, band tenures: the tenure in force (0: none drawn yet)
 };
 
 // The parameters of a step, resolved for one problem (counts, not multiples of n).
@@ -27,7 +28,10 @@ struct StepSettings {
   int n = 0;
   int pairs = 0;
   // tabu
-  double tenure_span = 0;       // tenure = floor(u^3 x tenure_span)
+  double tenure_span = 0;  // cubed tenures (band_high == 0): tenure = floor(u^3 x tenure_span)
+  // band tenures (Taillard 1991): one tenure for both assignments a move undoes, uniform in
+  // [band_low, band_high], drawn anew every `band_period` iterations (band_high == 0: cubed tenures)
+  std::int32_t band_low = 0, band_high = 0, band_period = 1;
   std::int32_t aspiration = 0;  // iterations
   // anneal
   double start_temperature = 0;
@@ -51,6 +55,7 @@ struct ChainRegs {
   std::int64_t iteration = 0, best_iteration = 0;
   double temperature = 0;
   std::int32_t clock = 0;
+  std::int32_t tenure = 0;
   bool fresh = false;
 
   KS_HD void load(const ChainHeader& h) {
@@ -61,6 +66,7 @@ struct ChainRegs {
     best_iteration = h.best_iteration;
     temperature = h.temperature;
     clock = h.clock;
+    tenure = h.tenure;
     fresh = h.fresh != 0;
   }
   KS_HD void store(ChainHeader& h) const {
@@ -71,6 +77,7 @@ struct ChainRegs {
     h.best_iteration = best_iteration;
     h.temperature = temperature;
     h.clock = clock;
+    h.tenure = tenure;
     h.fresh = fresh ? 1 : 0;
   }
 

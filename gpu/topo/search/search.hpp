@@ -36,6 +36,11 @@ inline constexpr int kMaxSearchNodes = 1024;  // placements are 16-bit, pairs pa
 
 enum class SearchAlgorithm { Tabu, Anneal };
 const char* to_string(SearchAlgorithm a) noexcept;
+// How a tabu move's tenures are drawn: Cubed, floor(u^3 x tenure x n) for each of the two assignments, u
+// uniform (Taillard's 2006 code); Band, one tenure uniform in [band_low x n, band_high x n] for both, drawn
+// anew every 2 x band_high x n moves (Taillard 1991).
+enum class TenureRule { Cubed, Band };
+const char* to_string(TenureRule t) noexcept;
 
 // The algorithms' parameters, as registered in the registry (KernelSpec "search",
 // gpu/topo/search/search_spec.cpp: ranges, defaults and help live there only).
@@ -44,17 +49,19 @@ struct SearchParams {
   int chains = 0;  // independent chains; 0: the backend's choice (CPU: its threads, CUDA: a full GPU)
   int sync = 0;    // iterations per chain between the host's checks (restarts, progress, stop); 0: auto
   // tabu
-  double tenure = 8;      // longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
+  TenureRule tenure_rule = TenureRule::Cubed;
+  double tenure = 8;      // cubed: longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
+  double band_low = 0.9, band_high = 1.1;  // band: the tenures' range, x n
   double aspiration = 5;  // a move whose assignments were not made for aspiration x n^2 iterations is forced
   // anneal
   double accept_start =
       0.3;                   // acceptance probability of the mean uphill move at the start of a cooling cycle
   double accept_end = 1e-4;  // ... and at its end
-  double cycle = 200;        // steps of a cooling cycle, x n^2 (then the chain reheats)
+  double cycle = 20;         // steps of a cooling cycle, x n^2 (then the chain reheats)
   // restarts: a chain that stalls starts again from one of the elites, perturbed
-  double tabu_stall = 50;  // tabu: no better best for tabu_stall x n^2 moves
+  double tabu_stall = 5;   // tabu: no better best for tabu_stall x n^2 moves
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles
-  double perturb = 0.25;   // perturb x n random swaps of the elite
+  double perturb = 0.1;    // perturb x n random swaps of the elite
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
 };
@@ -148,6 +155,7 @@ struct ChainSnapshot {
   double cost_d = 0, best_d = 0;        // real-valued problems
   std::uint64_t rng = 0;
   std::int64_t iteration = 0, best_iteration = 0;
+  std::int32_t tenure = 0;  // tabu, band tenures: the tenure in force
   std::vector<int> placement, best_placement;
   bool operator==(const ChainSnapshot&) const = default;
 };

@@ -312,6 +312,7 @@ std::vector<std::vector<ChainSnapshot>> trace_chains(const Problem& p, const Sea
       s.rng = h.rng;
       s.iteration = h.iteration;
       s.best_iteration = h.best_iteration;
+      s.tenure = h.tenure;
       const auto now = run.backend().placement(c, false), best = run.backend().placement(c, true);
       s.placement.assign(now.begin(), now.end());
       s.best_placement.assign(best.begin(), best.end());

@@ -47,6 +47,10 @@ const char* to_string(SearchAlgorithm a) noexcept {
   return a == SearchAlgorithm::Tabu ? "tabu" : "anneal";
 }
 
+const char* to_string(TenureRule t) noexcept {
+  return t == TenureRule::Cubed ? "cubed" : "band";
+}
+
 const char* to_string(SearchArithmetic a) noexcept {
   switch (a) {
     case SearchArithmetic::Int32:
@@ -97,6 +101,8 @@ void check_search(const Problem& p, const SearchRequest& r) {
   check_param(q.chains >= 0 && q.chains <= (1 << 22), "chains", "0 (automatic) .. 4194304");
   check_param(q.sync >= 0, "sync", "0 (automatic) or a number of iterations");
   check_param(q.tenure > 0 && q.tenure <= 1000, "tenure", "a multiple of n in (0, 1000]");
+  check_param(q.band_low >= 0.01 && q.band_low <= q.band_high && q.band_high <= 100, "band_low/band_high",
+              "multiples of n with 0.01 <= band_low <= band_high <= 100");
   check_param(q.aspiration >= 0 && q.aspiration <= 1e6, "aspiration", "a multiple of n^2 in [0, 10^6]");
   check_param(q.accept_start > 0 && q.accept_start < 1 && q.accept_end > 0 && q.accept_end < q.accept_start,
               "accept_start/accept_end", "probabilities with 0 < accept_end < accept_start < 1");
@@ -182,6 +188,11 @@ StepSettings step_settings(const Problem& p, int slice, int configuration, const
   s.pairs = pair_count(p.n);
   const double nn = double(p.n) * double(p.n);
   s.tenure_span = q.tenure * p.n;
+  if (q.tenure_rule == TenureRule::Band) {
+    s.band_low = std::max<std::int32_t>(1, std::int32_t(std::lround(q.band_low * p.n)));
+    s.band_high = std::max<std::int32_t>(s.band_low, std::int32_t(std::lround(q.band_high * p.n)));
+    s.band_period = 2 * s.band_high;
+  }
   s.aspiration = std::int32_t(std::min<double>(kMaxAspiration, std::round(q.aspiration * nn)));
   if (q.algorithm == SearchAlgorithm::Anneal) {
     // The mean uphill delta of 2000 random swaps of random placements, in the chains' units (scaled costs).

@@ -30,10 +30,16 @@ KernelSpec search_spec() {
       int_param("sync", 0, 1000000, "0",
                 "Steps per chain between the host's looks at the chains (restarts, progress, stopping); 0: "
                 "10^7 / n^2 tabu moves or 3 x 10^5 / n annealing steps"),
+      choice_param("tenure_rule", {"cubed", "band"}, "cubed",
+                   "tabu: cubed, each tenure floor(u^3 x tenure x n), u uniform in [0, 1) (Taillard's 2006 "
+                   "code); band, one tenure uniform in [band_low x n, band_high x n] drawn anew every "
+                   "2 x band_high x n moves (Taillard 1991)"),
       float_param(
           "tenure", 0.01, 1000, "8",
-          "tabu: the longest tabu tenure as a multiple of n; each tenure is floor(u^3 x tenure x n), u "
-          "uniform in [0, 1) (Taillard's 2006 code)"),
+          "tabu: the longest tenure of the cubed rule, as a multiple of n"),
+      float_param("band_low", 0.01, 100, "0.9", "tabu: the shortest tenure of the band rule, as a multiple of n"),
+      float_param("band_high", 0.01, 100, "1.1",
+                  "tabu: the longest tenure of the band rule, as a multiple of n (at least band_low)"),
       float_param("aspiration", 0, 1000000, "5",
                   "tabu: a move that makes an assignment not made for aspiration x n^2 iterations is taken "
                   "(diversification); 0 switches it off"),
@@ -42,14 +48,16 @@ KernelSpec search_spec() {
           "anneal: the probability of accepting the mean uphill move at the start of a cooling cycle"),
       float_param("accept_end", 1e-9, 0.5, "0.0001",
                   "anneal: the same probability at the end of the cycle (below accept_start)"),
-      float_param("cycle", 0.01, 1000, "200", "anneal: steps of a cooling cycle as a multiple of n^2"),
+      float_param("cycle", 0.01, 1000, "20",
+                  "anneal: steps of a cooling cycle as a multiple of n^2; a chain should make at least one "
+                  "whole cycle in the run (on the GPU, about 20 n^2 steps per chain in 10 s at n = 100)"),
       float_param(
-          "tabu_stall", 0.01, 10000, "50",
+          "tabu_stall", 0.01, 10000, "5",
           "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
       int_param(
           "anneal_stall", 1, 1000, "2",
           "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
-      float_param("perturb", 0, 1, "0.25",
+      float_param("perturb", 0, 1, "0.1",
                   "A restart starts from one of the elites with perturb x n random swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param(
@@ -84,7 +92,10 @@ SearchParams search_params_from(const ParamSet& params) {
   q.algorithm = params.get_choice("algorithm") == "anneal" ? SearchAlgorithm::Anneal : SearchAlgorithm::Tabu;
   q.chains = int(params.get_int("chains"));
   q.sync = int(params.get_int("sync"));
+  q.tenure_rule = params.get_choice("tenure_rule") == "band" ? TenureRule::Band : TenureRule::Cubed;
   q.tenure = params.get_float("tenure");
+  q.band_low = params.get_float("band_low");
+  q.band_high = params.get_float("band_high");
   q.aspiration = params.get_float("aspiration");
   q.accept_start = params.get_float("accept_start");
   q.accept_end = params.get_float("accept_end");

@@ -13,8 +13,10 @@
 //   1  allowed: one of the two assignments is not tabu
 //   2  tabu (chosen only when every move is tabu)
 // and the first pair of the lowest (rank, delta) is made; the assignments it undoes (node p(r) at r, p(s) at
-// s) become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1). Then the delta matrix is
-// brought up to date (swap_delta.hpp: O(1) per pair disjoint from the move, O(n) for the 2n - 3 others).
+// s) become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1) (cubed tenures), or both
+// for the chain's band tenure, uniform in [band_low, band_high] and drawn anew every band_period iterations
+// (band tenures, Taillard 1991). Then the delta matrix is brought up to date (swap_delta.hpp: O(1) per pair
+// disjoint from the move, O(n) for the 2n - 3 others).
 //
 // Layout. A chain keeps the traffic and its tabu list permuted by its placement, indexed by position:
 //   P[i][j]    = T[p(i)][p(j)]          (the traffic between the nodes at positions i and j)
@@ -170,6 +172,11 @@ KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, con
   team.sync();
 }
 
+// A band tenure: uniform in [band_low, band_high] (Taillard 1991).
+KS_HD std::int32_t draw_band_tenure(SplitMix64& rng, const StepSettings& s) {
+  return s.band_low + std::int32_t(rng.below(std::uint32_t(s.band_high - s.band_low + 1)));
+}
+
 template <class A, class Team>
 KS_HD void tabu_step(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
                      const StepSettings& s) {
@@ -202,9 +209,15 @@ KS_HD void tabu_step(const Team& team, const SearchMatrices<A>& m, const TabuCha
   // A team's reduce_min synchronises it after every thread's scan: the move below may change what was read.
   choice = team.reduce_min(choice);
   const int u = pair_first(m.pairs[choice.pair]), v = pair_second(m.pairs[choice.pair]);
-  const double u1 = r.rng.uniform(), u2 = r.rng.uniform();
-  const std::int32_t tenure_u = std::int32_t(mul_rn(mul_rn(mul_rn(u1, u1), u1), s.tenure_span));
-  const std::int32_t tenure_v = std::int32_t(mul_rn(mul_rn(mul_rn(u2, u2), u2), s.tenure_span));
+  std::int32_t tenure_u, tenure_v;
+  if (s.band_high > 0) {
+    if (r.tenure == 0 || r.iteration % s.band_period == 0) r.tenure = draw_band_tenure(r.rng, s);
+    tenure_u = tenure_v = r.tenure;
+  } else {
+    const double u1 = r.rng.uniform(), u2 = r.rng.uniform();
+    tenure_u = std::int32_t(mul_rn(mul_rn(mul_rn(u1, u1), u1), s.tenure_span));
+    tenure_v = std::int32_t(mul_rn(mul_rn(mul_rn(u2, u2), u2), s.tenure_span));
+  }
   tabu_move(team, m, c, n, u, v, now + tenure_u, now + tenure_v);
   r.cost = A::add(r.cost, choice.delta);
   ++r.clock;
