@@ -1,8 +1,8 @@
 #pragma once
-// The block-parallel form of the recursive Gaussian (stencil/recursive_gaussian.hpp), after Nehab, Maximo, Lima
-// and Hoppe, "GPU-efficient recursive filtering and summed-area tables" (2011): a line is cut into tiles, and
-// every tile can run its recursions on its own once it knows its carries, the state the recursion enters it
-// with (each section's last two outputs: 4 floats a direction). The recursion is linear, so
+// The block-parallel form of the recursive Gaussian (stencil/recursive_gaussian.hpp), after Nehab, Maximo,
+// Lima and Hoppe, "GPU-efficient recursive filtering and summed-area tables" (2011): a line is cut into
+// tiles, and every tile can run its recursions on its own once it knows its carries, the state the recursion
+// enters it with (each section's last two outputs: 4 floats a direction). The recursion is linear, so
 //   carry into tile t+1 = summary of tile t + transfer(length of t) * carry into tile t,
 // where the summary is the state tile t ends in when it starts from a zero state, and the transfer (a 2x2
 // matrix a section) is what the tile's own feedback does to a state over its length with no input. So a line
@@ -10,8 +10,8 @@
 // summaries, parallel over lines), every tile again with its carry (parallel over tiles).
 //
 // The feed-forward taps reach one sample before a tile (causal) and two after it (anti-causal): a tile reads
-// those samples itself (its halo), so they are no part of the carry. At the line's ends the halo and the first
-// carry come from the border extension, by the same warm-up the sequential pass runs (causal_warmup,
+// those samples itself (its halo), so they are no part of the carry. At the line's ends the halo and the
+// first carry come from the border extension, by the same warm-up the sequential pass runs (causal_warmup,
 // anticausal_warmup): the tiled line equals the sequential one up to float rounding, in every border mode.
 //
 // Shared verbatim by the CUDA kernels (cuda/recursive_gaussian.cu) and the CPU test of the decomposition
@@ -55,8 +55,8 @@ struct CausalLine {
   }
 };
 
-// y-[p] = m1 x[p+1] + m2 x[p+2] + d1 y-[p+1] + d2 y-[p+2] for each section, walking p downwards: advance(x[p])
-// returns the sum at p (which needs only the samples after p), then takes x[p] in.
+// y-[p] = m1 x[p+1] + m2 x[p+2] + d1 y-[p+1] + d2 y-[p+2] for each section, walking p downwards:
+// advance(x[p]) returns the sum at p (which needs only the samples after p), then takes x[p] in.
 struct AnticausalLine {
   float x1 = 0, x2 = 0;  // x[p+1], x[p+2]
   LineCarry s;
@@ -88,8 +88,8 @@ struct TileTransfer {
 };
 
 // The exact powers of the rounded feedback, in double: where a section's poles crowd near 1 (large sigma) the
-// matrix's entries grow to about length / 2 and cancel, and a float walk of `length` steps would round them by
-// more than the tiles' own recursion is off (tests/cpu/test_recursive_tiles.cpp).
+// matrix's entries grow to about length / 2 and cancel, and a float walk of `length` steps would round them
+// by more than the tiles' own recursion is off (tests/cpu/test_recursive_tiles.cpp).
 KS_HD TileTransfer tile_transfer(const RecursiveGaussian& f, int length) {
   TileTransfer t;
   for (int k = 0; k < 2; ++k) {
@@ -120,7 +120,8 @@ KS_HD LineCarry carry_through(const LineCarry& summary, const TileTransfer& t, c
   return out;
 }
 
-// ---- a line's ends: the warm-up over the border extension ------------------------------------------------------
+// ---- a line's ends: the warm-up over the border extension
+// ------------------------------------------------------
 
 // The sample at position p of a line of n samples extended by `border` (`outside` for the constant border);
 // sample(i) reads the line's sample i in [0, n).
@@ -151,7 +152,8 @@ KS_HD LineCarry anticausal_warmup(const RecursiveGaussian& f, int n, Border bord
   return a.s;
 }
 
-// ---- a tile ----------------------------------------------------------------------------------------------------
+// ---- a tile
+// ----------------------------------------------------------------------------------------------------
 
 // The causal state the tile ends in from a zero carry (its summary).
 template <class X>
@@ -172,8 +174,8 @@ KS_HD LineCarry anticausal_summary(const RecursiveGaussian& f, int length, const
   return a.s;
 }
 
-// The tile's filtered samples from its carries: keep(i) (a float&, not x's storage: the walk back reads x again)
-// holds the causal result until the anti-causal walk back hands emit(i, causal + anti-causal).
+// The tile's filtered samples from its carries: keep(i) (a float&, not x's storage: the walk back reads x
+// again) holds the causal result until the anti-causal walk back hands emit(i, causal + anti-causal).
 template <class X, class Keep, class Emit>
 KS_HD void filter_tile(const RecursiveGaussian& f, int length, const X& x, const LineCarry& causal_in,
                        const LineCarry& anticausal_in, const Keep& keep, const Emit& emit) {
@@ -188,7 +190,8 @@ KS_HD void filter_tile(const RecursiveGaussian& f, int length, const X& x, const
   for (int i = length - 1; i >= 0; --i) emit(i, keep(i) + a.advance(f, x(i)));
 }
 
-// ---- a line's carries from its tiles' summaries ----------------------------------------------------------------
+// ---- a line's carries from its tiles' summaries
+// ----------------------------------------------------------------
 
 // The walks read the summaries of kWalkBatch tiles at once, before they write those tiles' carries in their
 // place: a walk is a chain of tiles, and a GPU thread would otherwise wait for each load in turn.
@@ -199,10 +202,11 @@ inline constexpr int kWalkBatch = 8;
 #define KS_RECURSIVE_UNROLL
 #endif
 
-// The walk over a line's `tiles` tiles of one length (the last may be shorter: it is never walked past). get(t)
-// is tile t's causal summary; set(t, c) receives the carry into tile t, starting with `first`.
+// The walk over a line's `tiles` tiles of one length (the last may be shorter: it is never walked past).
+// get(t) is tile t's causal summary; set(t, c) receives the carry into tile t, starting with `first`.
 template <class Get, class Set>
-KS_HD void causal_carries(int tiles, const TileTransfer& full, LineCarry first, const Get& get, const Set& set) {
+KS_HD void causal_carries(int tiles, const TileTransfer& full, LineCarry first, const Get& get,
+                          const Set& set) {
   LineCarry in = first;
   for (int t0 = 0; t0 < tiles; t0 += kWalkBatch) {
     LineCarry summary[kWalkBatch];
@@ -237,45 +241,62 @@ KS_HD void anticausal_carries(int tiles, const TileTransfer& full, const TileTra
   }
 }
 
-// The summaries, then the carries, of every tile of `lines` parallel lines, as the carry walks read them: tile
-// t's eight floats of line l lie `lines` apart (causal a1 a2 b1 b2, then anti-causal), so the lines of a tile are
-// side by side and a walk over consecutive lines reads consecutive floats.
-struct CarryTable {
-  float* base;
-  int lines;
-
-  enum Direction : int { kCausal = 0, kAnticausal = 1 };
-  KS_HD float* at(int tile, int direction, int line) const {
-    return base + ((unsigned long long)tile * 8 + 4 * direction) * (unsigned long long)lines + line;
-  }
-  KS_HD LineCarry get(int tile, int direction, int line) const {
-    const float* p = at(tile, direction, line);
-    const unsigned long long n = (unsigned long long)lines;
-    return {p[0], p[n], p[2 * n], p[3 * n]};
-  }
-  KS_HD void set(int tile, int direction, int line, const LineCarry& c) const {
-    float* p = at(tile, direction, line);
-    const unsigned long long n = (unsigned long long)lines;
-    p[0] = c.a1;
-    p[n] = c.a2;
-    p[2 * n] = c.b1;
-    p[3 * n] = c.b2;
-  }
-  // Floats the table of `tiles` tiles of `lines` lines takes.
-  KS_HD static unsigned long long floats(int tiles, int lines) {
-    return (unsigned long long)tiles * 8 * (unsigned long long)lines;
-  }
-};
-
 // A line's tiles: `count` tiles of `length` samples, the last one `last` samples (1 to length).
 struct LineTiles {
   int count, length, last;
   KS_HD static LineTiles of(int n, int length) {
     const int count = (n + length - 1) / length;
     return {count, length, n - (count - 1) * length};
+
+    // The summaries, then the carries, of every tile of `lines` parallel lines, as the carry walks read them:
+    // tile t's eight floats of line l lie `lines` apart (causal a1 a2 b1 b2, then anti-causal), so the lines
+    // of a tile are side by side and a walk over consecutive lines reads consecutive floats.
+    struct CarryTable {
+      float* base;
+      int lines;
+
+      enum Direction : int { kCausal = 0, kAnticausal = 1 };
+      KS_HD float* at(int tile, int direction, int line) const {
+        return base + ((unsigned long long)tile * 8 + 4 * direction) * (unsigned long long)lines + line;
+      }
+      KS_HD LineCarry get(int tile, int direction, int line) const {
+        const float* p = at(tile, direction, line);
+        const unsigned long long n = (unsigned long long)lines;
+        return {p[0], p[n], p[2 * n], p[3 * n]};
+      }
+      KS_HD void set(int tile, int direction, int line, const LineCarry& c) const {
+        float* p = at(tile, direction, line);
+        const unsigned long long n = (unsigned long long)lines;
+        p[0] = c.a1;
+        p[n] = c.a2;
+        p[2 * n] = c.b1;
+        p[3 * n] = c.b2;
+      }
+      // Floats the table of `tiles` tiles of `lines` lines takes.
+      KS_HD static unsigned long long floats(int tiles, int lines) {
+        return (unsigned long long)tiles * 8 * (unsigned long long)lines;
+      }
+    };
   }
   KS_HD int length_of(int t) const { return t == count - 1 ? last : length; }
 };
+
+// A line's carries in `table`, in place of its tiles' summaries: both walks, from the warm-ups over the
+// border extension of the line (n samples, read through sample(i)).
+template <class Sample>
+KS_HD void line_carries(const CarryTable& table, int line, const LineTiles& tiles, const RecursiveGaussian& f,
+                        const TileTransfer& full, const TileTransfer& last, Border border, float outside,
+                        const Sample& sample) {
+  const int n = (tiles.count - 1) * tiles.length + tiles.last;
+  const auto get = [&](int dir) { return [&, dir](int t) { return table.get(t, dir, line); }; };
+  const auto set = [&](int dir) {
+    return [&, dir](int t, const LineCarry& c) { table.set(t, dir, line, c); };
+  };
+  causal_carries(tiles.count, full, causal_warmup(f, n, border, outside, sample), get(CarryTable::kCausal),
+                 set(CarryTable::kCausal));
+  anticausal_carries(tiles.count, full, last, anticausal_warmup(f, n, border, outside, sample),
+                     get(CarryTable::kAnticausal), set(CarryTable::kAnticausal));
+}
 
 // The rows the columns' warm-ups read, beside their own tiles: the first and last `edge` rows of a height-n
 // image (all rows when n <= 2 * edge). edge = warmup + 1 covers every border mode (reflect101 reaches row

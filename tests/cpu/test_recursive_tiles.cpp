@@ -1,9 +1,9 @@
-// The block-parallel decomposition of the recursive Gaussian (stencil/recursive_tiles.hpp: tile summaries from
-// zero carries, carry walks from the border warm-ups, the tiles again with their carries) against the
-// sequential recursion: on 1-D lines against the recursion written out here in double, and in 2-D, step by step
-// as the CUDA variant's five launches run it (cuda/recursive_gaussian.cu), against the CPU's cpu_recursive.
-// Odd sizes (one pixel, lines shorter than the warm-up, tiles that do not divide the line), one tile and many,
-// every border mode, f32 and u8, 1 and 4 channels, sigma 2 to 64.
+// The block-parallel decomposition of the recursive Gaussian (stencil/recursive_tiles.hpp: tile summaries
+// from zero carries, carry walks from the border warm-ups, the tiles again with their carries) against the
+// sequential recursion: on 1-D lines against the recursion written out here in double, and in 2-D, step by
+// step as the CUDA variant's five launches run it (cuda/recursive_gaussian.cu), against the CPU's
+// cpu_recursive. Odd sizes (one pixel, lines shorter than the warm-up, tiles that do not divide the line),
+// one tile and many, every border mode, f32 and u8, 1 and 4 channels, sigma 2 to 64.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -24,11 +24,12 @@
 namespace ks {
 namespace {
 
-const Border kBorders[] = {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Wrap, Border::Constant};
+const Border kBorders[] = {Border::Reflect101, Border::Reflect, Border::Replicate, Border::Wrap,
+                           Border::Constant};
 
-// The sequential filter of a line, written from the recursions' definitions (recursive_gaussian.hpp) in double:
-// each section causal from the steady state `warmup` samples before the line, anti-causal from the steady state
-// `warmup` samples after it, over the extended line.
+// The sequential filter of a line, written from the recursions' definitions (recursive_gaussian.hpp) in
+// double: each section causal from the steady state `warmup` samples before the line, anti-causal from the
+// steady state `warmup` samples after it, over the extended line.
 std::vector<double> sequential_line(const std::vector<float>& x, const RecursiveGaussian& f, Border border,
                                     float outside) {
   const int n = int(x.size()), w = f.warmup;
@@ -61,8 +62,8 @@ std::vector<double> sequential_line(const std::vector<float>& x, const Recursive
 }
 
 // The same line in tiles of `length`: every tile's summaries, the carry walks, every tile with its carries.
-std::vector<float> tiled_line(const std::vector<float>& x, const RecursiveGaussian& f, Border border, float outside,
-                              int length) {
+std::vector<float> tiled_line(const std::vector<float>& x, const RecursiveGaussian& f, Border border,
+                              float outside, int length) {
   const int n = int(x.size());
   const LineTiles tiles = LineTiles::of(n, length);
   const auto sample = [&](int i) { return x[std::size_t(i)]; };
@@ -79,15 +80,17 @@ std::vector<float> tiled_line(const std::vector<float>& x, const RecursiveGaussi
                      [&v](int t, const LineCarry& c) { v[std::size_t(t)] = c; }};
   };
   const auto [cget, cset] = walk(causal);
-  causal_carries(tiles.count, tile_transfer(f, length), causal_warmup(f, n, border, outside, sample), cget, cset);
+  causal_carries(tiles.count, tile_transfer(f, length), causal_warmup(f, n, border, outside, sample), cget,
+                 cset);
   const auto [aget, aset] = walk(anticausal);
   anticausal_carries(tiles.count, tile_transfer(f, length), tile_transfer(f, tiles.last),
                      anticausal_warmup(f, n, border, outside, sample), aget, aset);
   std::vector<float> out(static_cast<std::size_t>(n)), keep(static_cast<std::size_t>(length));
   for (int t = 0; t < tiles.count; ++t)
-    filter_tile(f, tiles.length_of(t), tile_x(t), causal[std::size_t(t)], anticausal[std::size_t(t)],
-                [&](int i) -> float& { return keep[std::size_t(i)]; },
-                [&](int i, float v) { out[std::size_t(t * length + i)] = v; });
+    filter_tile(
+        f, tiles.length_of(t), tile_x(t), causal[std::size_t(t)], anticausal[std::size_t(t)],
+        [&](int i) -> float& { return keep[std::size_t(i)]; },
+        [&](int i, float v) { out[std::size_t(t * length + i)] = v; });
   return out;
 }
 
@@ -122,8 +125,14 @@ template <class Pix>
 class TiledImage {
  public:
   TiledImage(const Image& in, const RecursiveGaussian& f, Border border, float outside, int tile)
-      : in_(in), f_(f), border_(border), outside_(outside), tile_(tile), c_(in.channels()),
-        row_tiles_(LineTiles::of(in.width(), tile)), column_tiles_(LineTiles::of(in.height(), tile)),
+      : in_(in),
+        f_(f),
+        border_(border),
+        outside_(outside),
+        tile_(tile),
+        c_(in.channels()),
+        row_tiles_(LineTiles::of(in.width(), tile)),
+        column_tiles_(LineTiles::of(in.height(), tile)),
         edge_rows_(EdgeRows::of(in.height(), f.warmup)) {}
 
   Image run() {
@@ -167,28 +176,17 @@ class TiledImage {
   }
 
   void row_carries(int line) {
-    const int y = line / c_, ch = line % c_, n = in_.width();
-    const auto sample = [&](int i) { return pixel(i, y, ch); };
-    walk(rows_, line, row_tiles_, causal_warmup(f_, n, border_, outside_, sample),
-         anticausal_warmup(f_, n, border_, outside_, sample));
+    const int y = line / c_, ch = line % c_;
+    line_carries(rows_, line, row_tiles_, f_, tile_transfer(f_, tile_), tile_transfer(f_, row_tiles_.last),
+                 border_, outside_, [&](int i) { return pixel(i, y, ch); });
   }
 
   void column_carries(int column) {
-    const auto sample = [&](int y) {
-      return edge_[std::size_t(edge_rows_.slot(y)) * std::size_t(columns_.lines) + std::size_t(column)];
-    };
-    const int n = in_.height();
-    walk(columns_, column, column_tiles_, causal_warmup(f_, n, border_, outside_, sample),
-         anticausal_warmup(f_, n, border_, outside_, sample));
-  }
-
-  void walk(const CarryTable& table, int line, const LineTiles& tiles, LineCarry causal, LineCarry anticausal) {
-    const auto get = [&](int dir) { return [&, dir](int t) { return table.get(t, dir, line); }; };
-    const auto set = [&](int dir) { return [&, dir](int t, const LineCarry& c) { table.set(t, dir, line, c); }; };
-    causal_carries(tiles.count, tile_transfer(f_, tiles.length), causal, get(CarryTable::kCausal),
-                   set(CarryTable::kCausal));
-    anticausal_carries(tiles.count, tile_transfer(f_, tiles.length), tile_transfer(f_, tiles.last), anticausal,
-                       get(CarryTable::kAnticausal), set(CarryTable::kAnticausal));
+    line_carries(
+        columns_, column, column_tiles_, f_, tile_transfer(f_, tile_), tile_transfer(f_, column_tiles_.last),
+        border_, outside_, [&](int y) {
+          return edge_[std::size_t(edge_rows_.slot(y)) * std::size_t(columns_.lines) + std::size_t(column)];
+        });
   }
 
   // The row pass of the tile's rows [-1, h + 2) from their carries: element (r, e) at [(r + 1) * w * C + e].
@@ -204,10 +202,11 @@ class TiledImage {
           continue;
         }
         const int line = y * c_ + ch;
-        filter_tile(f_, w, [&](int i) { return extended(tx * tile_ + i, y, ch); },
-                    rows_.get(tx, CarryTable::kCausal, line), rows_.get(tx, CarryTable::kAnticausal, line),
-                    [&](int i) -> float& { return keep[std::size_t(i)]; },
-                    [&](int i, float v) { y_row[i * c_] = v; });
+        filter_tile(
+            f_, w, [&](int i) { return extended(tx * tile_ + i, y, ch); },
+            rows_.get(tx, CarryTable::kCausal, line), rows_.get(tx, CarryTable::kAnticausal, line),
+            [&](int i) -> float& { return keep[std::size_t(i)]; },
+            [&](int i, float v) { y_row[i * c_] = v; });
       }
     return ys;
   }
@@ -269,16 +268,15 @@ Image cpu_recursive(const Image& in, double sigma, Border border, double border_
   static ThreadPool pool(2);
   Image out(in.shape());
   cpu::run_recursive_gaussian(
-      make_stencil_plan("gaussian", test::gaussian_params(sigma, to_string(border), border_value)), in, out, pool);
+      make_stencil_plan("gaussian", test::gaussian_params(sigma, to_string(border), border_value)), in, out,
+      pool);
   return out;
 }
 
 // Tiles of 64 and 32 (the CUDA variant's, one channel and four) and of 5 (many tiles, uneven ends).
 TEST(RecursiveTiles, ImagesInTilesEqualTheCpuRecursive) {
   std::uint32_t seed = 31;
-  const struct {
-    int w, h;
-  } sizes[] = {{1, 1}, {1023, 7}, {7, 1023}, {33, 65}, {65, 33}, {130, 129}};
+  const struct { int w, h; } sizes[] = {{1, 1}, {1023, 7}, {7, 1023}, {33, 65}, {65, 33}, {130, 129}};
   for (const auto& size : sizes)
     for (ElemType type : {ElemType::F32, ElemType::U8})
       for (int channels : {1, 4})
@@ -286,21 +284,22 @@ TEST(RecursiveTiles, ImagesInTilesEqualTheCpuRecursive) {
           for (Border border : kBorders)
             for (int tile : {5, channels == 1 ? 64 : 32}) {
               if (size.w * size.h > 20000 && (tile == 5 || channels == 4)) continue;  // the sweep's time
-              SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " + to_string(type) + " " +
-                           std::to_string(channels) + "ch sigma " + std::to_string(sigma) + " " +
+              SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " + to_string(type) +
+                           " " + std::to_string(channels) + "ch sigma " + std::to_string(sigma) + " " +
                            std::string(to_string(border)) + " tiles of " + std::to_string(tile));
               const Image in = test::random_image(size.w, size.h, channels, type, seed++);
               const bool u8 = type == ElemType::U8;
               const double border_value = u8 ? 200.6 : 0.75;
               const float outside = u8 ? float(saturate_u8(float(border_value))) : float(border_value);
-              const double difference = test::largest_difference(tiled_image(in, sigma, border, outside, tile),
-                                                                 cpu_recursive(in, sigma, border, border_value));
+              const double difference =
+                  test::largest_difference(tiled_image(in, sigma, border, outside, tile),
+                                           cpu_recursive(in, sigma, border, border_value));
               EXPECT_LE(difference, u8 ? 1.0 : 5e-5);
             }
 }
 
-// The rows the columns' warm-ups read: of an image taller than twice the warm-up only the top and bottom ones,
-// of a shorter one every row.
+// The rows the columns' warm-ups read: of an image taller than twice the warm-up only the top and bottom
+// ones, of a shorter one every row.
 TEST(RecursiveTiles, EdgeRowsKeepWhatTheWarmUpsRead) {
   const EdgeRows tall = EdgeRows::of(1000, 10);
   EXPECT_EQ(tall.count(), 22);

@@ -1,28 +1,35 @@
-// The "recursive" variant of the gaussian: the recursive (IIR) Gaussian of stencil/recursive_gaussian.hpp, rows
-// then columns, each a causal and an anti-causal recursion over the same input, in the block-parallel form of
-// stencil/recursive_tiles.hpp (Nehab et al. 2011), so that a pixel costs the same whatever sigma is and every
-// step is parallel over tiles or over lines.
+// The "recursive" variant of the gaussian: the recursive (IIR) Gaussian of stencil/recursive_gaussian.hpp,
+// rows then columns, each a causal and an anti-causal recursion over the same input, in the block-parallel
+// form of stencil/recursive_tiles.hpp (Nehab et al. 2011), so that a pixel costs the same whatever sigma is
+// and every step is parallel over tiles or over lines.
 //
 // The image is cut into square tiles (64 pixels a side, 32 for 4 channels); five launches:
-//   1. recursive_row_summaries: each tile's rows from zero carries; keeps only their end states (reads the image);
+//   1. recursive_row_summaries: each tile's rows from zero carries; keeps only their end states (reads the
+//   image);
 //   2. recursive_row_carries: a thread per row walks its tiles' summaries into the carries each tile starts
 //      with, from the warm-up over the border extension at the row's ends;
-//   3. recursive_column_summaries: each tile filters its rows with their carries (plus the rows just above and
-//      below it, which its columns' feed-forward reads), then its columns from zero carries, and keeps their end
-//      states; the tiles at the top and bottom also keep their filtered rows for step 4 (reads the image);
-//   4. recursive_column_carries: a thread per element column walks the column summaries, from the warm-up over
+//   3. recursive_column_summaries: each tile filters its rows with their carries (plus the rows just above
+//   and
+//      below it, which its columns' feed-forward reads), then its columns from zero carries, and keeps their
+//      end states; the tiles at the top and bottom also keep their filtered rows for step 4 (reads the
+//      image);
+//   4. recursive_column_carries: a thread per element column walks the column summaries, from the warm-up
+//   over
 //      the filtered edge rows;
-//   5. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and writes the
+//   5. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and writes
+//   the
 //      result (reads the image, writes the output).
 // The image crosses device memory three times in and once out; no float image of the row pass is written. The
-// summaries are 8 floats per tile line (an eighth of a float a pixel each way with 64-pixel tiles), the edge rows
-// about 2 x 7 sigma filtered rows, and the warm-ups at the lines' ends (about 7 sigma each) are the only work
-// that grows with sigma.
+// summaries are 8 floats per tile line (an eighth of a float a pixel each way with 64-pixel tiles), the edge
+// rows about 2 x 7 sigma filtered rows, and the warm-ups at the lines' ends (about 7 sigma each) are the only
+// work that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its zero-carry
+// rows plus each row's carries times the tile's fixed responses to them, so step 1 could keep the zero-carry
+// rows' column summaries and step 4 add the carries' share, leaving two reads and one write.
 //
-// In a tile, shared memory holds the input with a one-pixel halo before and two after along both axes (what the
-// feed-forward taps reach), and the row pass's result: each thread runs a row (rows: strided by the tile row,
-// odd for one channel, 4 x an odd number for four, so the 32 rows or 8 pixels x 4 channels a warp walks fall
-// on distinct banks), then an element column (consecutive threads on consecutive banks).
+// In a tile, shared memory holds the input with a one-pixel halo before and two after along both axes (what
+// the feed-forward taps reach), and the row pass's result: each thread runs a row (rows: strided by the tile
+// row, odd for one channel, 4 x an odd number for four, so the 32 rows or 8 pixels x 4 channels a warp walks
+// fall on distinct banks), then an element column (consecutive threads on consecutive banks).
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
 #include "stencil/recursive_tiles.hpp"
@@ -36,8 +43,8 @@ template <int C>
 constexpr int kTile = C == 1 ? 64 : 32;  // pixels a tile side
 template <int C>
 constexpr int kStride = (kTile<C> + 3) * C;  // floats a tile row takes, halo included
-// Whole warps enough for a thread per element row of the tile, halo rows included (the row pass: 67 rows, 35 x 4
-// element rows), so that each pass over the tile is one walk a thread.
+// Whole warps enough for a thread per element row of the tile, halo rows included (the row pass: 67 rows, 35
+// x 4 element rows), so that each pass over the tile is one walk a thread.
 template <int C>
 constexpr int kTileThreads = 32 * ((kStride<C> + 31) / 32);
 template <int C>
@@ -68,10 +75,11 @@ __device__ __forceinline__ TileSpot tile_spot(const TiledJob<T, C>& j) {
   return {tx, ty, tx * kTile<C>, ty * kTile<C>, j.row_tiles.length_of(tx), j.column_tiles.length_of(ty)};
 }
 
-// Tile rows [r0, r1) (-1: the halo row above; h, h + 1: those below), each with its halo pixels, into xs through
-// the border; row r at xs + (r + 1) * kStride, pixel i of it at (i + 1) * C.
+// Tile rows [r0, r1) (-1: the halo row above; h, h + 1: those below), each with its halo pixels, into xs
+// through the border; row r at xs + (r + 1) * kStride, pixel i of it at (i + 1) * C.
 template <class T, int C>
-__device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs, int r0, int r1) {
+__device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs, int r0,
+                                          int r1) {
   const int elements = (t.w + 3) * C, count = (r1 - r0) * elements;
   for (int k = threadIdx.x; k < count; k += kTileThreads<C>) {
     const int r = r0 + k / elements, e = k % elements;
@@ -82,8 +90,8 @@ __device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpo
 }
 
 // The row pass of tile rows [-1, h + 2) from their carries into ys (laid out as xs). A halo row off the image
-// is its border row's result (the same row of the extended image), or the border value for the constant border,
-// as the sequential column pass reads it.
+// is its border row's result (the same row of the extended image), or the border value for the constant
+// border, as the sequential column pass reads it.
 template <class T, int C>
 __device__ __forceinline__ void filter_tile_rows(const TiledJob<T, C>& j, const TileSpot& t, const float* xs,
                                                  float* ys) {
@@ -125,15 +133,8 @@ __global__ void recursive_row_carries_kernel(TiledJob<T, C> j) {
   const int line = blockIdx.x * blockDim.x + threadIdx.x;
   if (line >= j.rows.lines) return;
   const T* row = j.in.row(line / C) + line % C;
-  const auto sample = [&](int i) { return float(row[i * C]); };
-  const int w = j.in.width;
-  const auto get = [&](int dir) { return [&, dir](int t) { return j.rows.get(t, dir, line); }; };
-  const auto set = [&](int dir) { return [&, dir](int t, const LineCarry& c) { j.rows.set(t, dir, line, c); }; };
-  causal_carries(j.row_tiles.count, j.row_full, causal_warmup(j.f, w, j.border.mode, j.border.value, sample),
-                 get(CarryTable::kCausal), set(CarryTable::kCausal));
-  anticausal_carries(j.row_tiles.count, j.row_full, j.row_last,
-                     anticausal_warmup(j.f, w, j.border.mode, j.border.value, sample), get(CarryTable::kAnticausal),
-                     set(CarryTable::kAnticausal));
+  line_carries(j.rows, line, j.row_tiles, j.f, j.row_full, j.row_last, j.border.mode, j.border.value,
+               [&](int i) { return float(row[i * C]); });
 }
 
 template <class T, int C>
@@ -162,18 +163,9 @@ __global__ void recursive_column_carries_kernel(TiledJob<T, C> j) {
   const int column = blockIdx.x * blockDim.x + threadIdx.x;
   if (column >= j.columns.lines) return;
   const std::size_t elements = std::size_t(j.columns.lines);
-  const auto sample = [&](int y) { return j.edge[std::size_t(j.edge_rows.slot(y)) * elements + column]; };
-  const int h = j.in.height;
-  const auto get = [&](int dir) { return [&, dir](int t) { return j.columns.get(t, dir, column); }; };
-  const auto set = [&](int dir) {
-    return [&, dir](int t, const LineCarry& c) { j.columns.set(t, dir, column, c); };
-  };
-  causal_carries(j.column_tiles.count, j.column_full,
-                 causal_warmup(j.f, h, j.border.mode, j.border.value, sample), get(CarryTable::kCausal),
-                 set(CarryTable::kCausal));
-  anticausal_carries(j.column_tiles.count, j.column_full, j.column_last,
-                     anticausal_warmup(j.f, h, j.border.mode, j.border.value, sample),
-                     get(CarryTable::kAnticausal), set(CarryTable::kAnticausal));
+  line_carries(j.columns, column, j.column_tiles, j.f, j.column_full, j.column_last, j.border.mode,
+               j.border.value,
+               [&](int y) { return j.edge[std::size_t(j.edge_rows.slot(y)) * elements + column]; });
 }
 
 template <class T>
@@ -203,8 +195,8 @@ __global__ void __launch_bounds__(kTileThreads<C>) recursive_tiles_final_kernel(
   }
 }
 
-// The summaries, carries and edge rows, made on the launch's first run (not for a launch that is only validated
-// or asked about its occupancy) and kept for its later runs.
+// The summaries, carries and edge rows, made on the launch's first run (not for a launch that is only
+// validated or asked about its occupancy) and kept for its later runs.
 struct RecursiveScratch {
   DeviceBuffer rows, columns, edge;
 };
