@@ -247,38 +247,38 @@ struct LineTiles {
   KS_HD static LineTiles of(int n, int length) {
     const int count = (n + length - 1) / length;
     return {count, length, n - (count - 1) * length};
-
-    // The summaries, then the carries, of every tile of `lines` parallel lines, as the carry walks read them:
-    // tile t's eight floats of line l lie `lines` apart (causal a1 a2 b1 b2, then anti-causal), so the lines
-    // of a tile are side by side and a walk over consecutive lines reads consecutive floats.
-    struct CarryTable {
-      float* base;
-      int lines;
-
-      enum Direction : int { kCausal = 0, kAnticausal = 1 };
-      KS_HD float* at(int tile, int direction, int line) const {
-        return base + ((unsigned long long)tile * 8 + 4 * direction) * (unsigned long long)lines + line;
-      }
-      KS_HD LineCarry get(int tile, int direction, int line) const {
-        const float* p = at(tile, direction, line);
-        const unsigned long long n = (unsigned long long)lines;
-        return {p[0], p[n], p[2 * n], p[3 * n]};
-      }
-      KS_HD void set(int tile, int direction, int line, const LineCarry& c) const {
-        float* p = at(tile, direction, line);
-        const unsigned long long n = (unsigned long long)lines;
-        p[0] = c.a1;
-        p[n] = c.a2;
-        p[2 * n] = c.b1;
-        p[3 * n] = c.b2;
-      }
-      // Floats the table of `tiles` tiles of `lines` lines takes.
-      KS_HD static unsigned long long floats(int tiles, int lines) {
-        return (unsigned long long)tiles * 8 * (unsigned long long)lines;
-      }
-    };
   }
   KS_HD int length_of(int t) const { return t == count - 1 ? last : length; }
+};
+
+// The summaries, then the carries, of every tile of `lines` parallel lines, as the carry walks read them:
+// tile t's eight floats of line l lie `lines` apart (causal a1 a2 b1 b2, then anti-causal), so the lines of a
+// tile are side by side and a walk over consecutive lines reads consecutive floats.
+struct CarryTable {
+  float* base;
+  int lines;
+
+  enum Direction : int { kCausal = 0, kAnticausal = 1 };
+  KS_HD float* at(int tile, int direction, int line) const {
+    return base + ((unsigned long long)tile * 8 + 4 * direction) * (unsigned long long)lines + line;
+  }
+  KS_HD LineCarry get(int tile, int direction, int line) const {
+    const float* p = at(tile, direction, line);
+    const unsigned long long n = (unsigned long long)lines;
+    return {p[0], p[n], p[2 * n], p[3 * n]};
+  }
+  KS_HD void set(int tile, int direction, int line, const LineCarry& c) const {
+    float* p = at(tile, direction, line);
+    const unsigned long long n = (unsigned long long)lines;
+    p[0] = c.a1;
+    p[n] = c.a2;
+    p[2 * n] = c.b1;
+    p[3 * n] = c.b2;
+  }
+  // Floats the table of `tiles` tiles of `lines` lines takes.
+  KS_HD static unsigned long long floats(int tiles, int lines) {
+    return (unsigned long long)tiles * 8 * (unsigned long long)lines;
+  }
 };
 
 // A line's carries in `table`, in place of its tiles' summaries: both walks, from the warm-ups over the
