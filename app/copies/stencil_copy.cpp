@@ -250,9 +250,9 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
                           "copy of the tiled variant."};
   if (variant == "recursive")
     return {std::nullopt,
-            "The recursive variant runs two launches (a row pass into a float image, then a column pass), which "
-            "the stencil family's one-launch contract does not express: Edit a copy of the separable variant for "
-            "the window Gaussian."};
+            "The recursive variant runs five launches (tile summaries and carry walks for the rows, then for "
+            "the columns, then the final tiles), and the stencil family's one-launch contract cannot express even "
+            "two launches: Edit a copy of the separable variant for the window Gaussian."};
   if (variant != "naive" && variant != "tiled" && variant != "separable")
     return {std::nullopt, fmt::format("No copy is written for the `{}` variant yet.", variant)};
 

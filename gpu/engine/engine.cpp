@@ -74,7 +74,7 @@ PreparedRun prepare_run(const ImageShape& shape, const StencilRequest& req) {
   r.backend = req.backend;
   r.shape = shape;
   r.params = req.params.as_text();
-  r.cost = spec.cost(shape, req.params);
+  r.cost = spec.cost_of(variant, shape, req.params);
   return p;
 }
 

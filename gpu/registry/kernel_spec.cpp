@@ -10,6 +10,11 @@ const VariantSpec* KernelSpec::find_variant(const std::string& name) const {
   return nullptr;
 }
 
+CostModel KernelSpec::cost_of(const std::string& variant, const ImageShape& shape, const ParamSet& params) const {
+  const VariantSpec* v = find_variant(variant);
+  return v && v->cost ? v->cost(shape, params) : cost(shape, params);
+}
+
 std::span<const SourceFile> KernelSpec::sources_of(const std::string& name) const {
   const VariantSpec* v = find_variant(name);
   return v ? std::span<const SourceFile>(v->sources) : std::span<const SourceFile>();

@@ -32,19 +32,6 @@ struct SourceFile {
                       // ("cublas_api().sgemm(")
 };
 
-struct VariantSpec {
-  std::string name;  // "cpu", "naive", "tiled", "separable", ...
-  Backend backend = Backend::Cpu;
-  std::string help;
-  // Where its code is, most telling first: the file of the function it runs, then the files of what that
-  // calls (a SIMD loop, a shared device routine). A variant that runs different kernels for different
-  // parameters (the stencils' tiled and separable) lists every file that may serve it.
-  std::vector<SourceFile> sources;
-  // Computes an approximation of the kernel (the gaussian's recursive variants: within 0.1% of the value range,
-  // README), not its exact arithmetic: tests hold it to its own tolerance, not to the exact variants'.
-  bool approximate = false;
-};
-
 // What a launch must move and compute, for bandwidth and throughput figures.
 struct CostModel {
   std::uint64_t bytes = 0;       // the fewest bytes that must cross device memory: inputs read once, outputs written once
@@ -57,6 +44,22 @@ struct CostModel {
   static CostModel of(std::uint64_t bytes, const OpMix& mix) { return {bytes, mix.operations(), mix}; }
   // The mix the roofline holds: `mix`, or `operations` as f32 FMA where the model has no mix.
   OpMix roofline_mix() const { return mix.total() > 0 ? mix : OpMix::of(OpKind::F32Fma, double(operations)); }
+};
+
+struct VariantSpec {
+  std::string name;  // "cpu", "naive", "tiled", "separable", ...
+  Backend backend = Backend::Cpu;
+  std::string help;
+  // Where its code is, most telling first: the file of the function it runs, then the files of what that
+  // calls (a SIMD loop, a shared device routine). A variant that runs different kernels for different
+  // parameters (the stencils' tiled and separable) lists every file that may serve it.
+  std::vector<SourceFile> sources;
+  // Computes an approximation of the kernel (the gaussian's recursive variants: within 0.1% of the value range,
+  // README), not its exact arithmetic: tests hold it to its own tolerance, not to the exact variants'.
+  bool approximate = false;
+  // The variant's own cost where its algorithm does other work than the kernel's (the recursive Gaussian runs
+  // recursions, not the window's taps); empty: the kernel's cost (KernelSpec::cost_of).
+  std::function<CostModel(const ImageShape&, const ParamSet&)> cost = {};
 };
 
 struct KernelSpec {
@@ -80,6 +83,8 @@ struct KernelSpec {
   std::shared_ptr<const lab::LabKernel> lab;
 
   const VariantSpec* find_variant(const std::string& name) const;
+  // The cost of running `variant`: its own cost where it has one, else the kernel's.
+  CostModel cost_of(const std::string& variant, const ImageShape& shape, const ParamSet& params) const;
   // The source files of variant `name` (VariantSpec::sources); empty when the kernel has no such variant.
   std::span<const SourceFile> sources_of(const std::string& name) const;
   bool takes(ElemType t) const;

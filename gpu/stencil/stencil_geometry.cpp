@@ -45,10 +45,10 @@ StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& var
   }
   if (variant == "recursive")
     g.why_not =
-        "the recursive variant runs two kernels whose threads each walk a long segment of a line, not a tile: "
-        "a warp per 32 rows walks them 32 pixels at a time, then a thread per column walks down 1024 rows or "
-        "more, each segment read with a warm-up of about 7 sigma before and after it; the overlay draws the "
-        "naive and tiled variants";
+        "the recursive variant runs five kernels over square tiles (64 pixels a side, 32 for 4 channels), not "
+        "one: each tile filters its segments of rows and columns from their carries (the states those segments "
+        "start with), which two launches of a thread per line walk from tile to tile; the overlay draws the naive "
+        "and tiled variants";
   else if (variant == "separable")
     g.why_not =
         "the separable variant runs a row pass and a column pass whose blocks walk strips of rows with "

@@ -181,5 +181,28 @@ TEST(StencilCpuRecursive, LaunchOverlaySaysWhyItDrawsNothing) {
             std::string(kCpuHasNoBlocks));
 }
 
+// The roofline holds the recursive variants to their own operations, not the window's taps: per element, rows
+// and columns, each causal and anti-causal, two sections of a multiply and three multiply-adds a step (48 FMA
+// operations, 8 multiplies), plus 3 adds a pass to sum the sections and the directions; the same at any sigma.
+TEST(StencilCpuRecursive, CostsItsRecursionsWhateverTheSigma) {
+  const KernelSpec& spec = KernelRegistry::builtin().get("gaussian");
+  const ImageShape shape{33, 7, 4, ElemType::F32};
+  const double elements = 33.0 * 7 * 4;
+  for (const char* variant : {"recursive", "cpu_recursive"})
+    for (double sigma : {2.0, 64.0}) {
+      const ParamSet p = gaussian_params(sigma);
+      const CostModel c = spec.cost_of(variant, shape, p);
+      EXPECT_EQ(c.mix[OpKind::F32Fma], 48 * elements) << variant << " sigma " << sigma;
+      EXPECT_EQ(c.mix[OpKind::F32One], 14 * elements) << variant << " sigma " << sigma;
+      EXPECT_EQ(c.operations, std::uint64_t(62 * elements));
+      EXPECT_EQ(c.bytes, spec.cost(shape, p).bytes);
+    }
+  // The window variants keep the kernel's cost, which grows with sigma.
+  EXPECT_EQ(spec.cost_of("separable", shape, gaussian_params(8)).operations,
+            spec.cost(shape, gaussian_params(8)).operations);
+  EXPECT_LT(spec.cost_of("separable", shape, gaussian_params(2)).operations,
+            spec.cost_of("separable", shape, gaussian_params(8)).operations);
+}
+
 }  // namespace
 }  // namespace ks

@@ -74,6 +74,32 @@ TEST(CudaRecursive, LinesCutIntoSegments) {
       }
 }
 
+// Sizes on and around the tiles' edges (64 pixels a side, 32 for four channels): a tile's last row and column,
+// one past them, lines of a single pixel across many tiles; every border mode, sigma 2 and 64. Each launch runs
+// three times (its scratch buffers are made on the first and reused).
+TEST(CudaRecursive, TileEdges) {
+  KS_REQUIRE_GPU();
+  std::uint32_t seed = 200;
+  const struct {
+    int w, h;
+  } sizes[] = {{64, 64}, {63, 65}, {129, 128}, {1, 130}, {130, 1}, {193, 67}, {32, 33}};
+  for (const auto& size : sizes)
+    for (ElemType type : {ElemType::F32, ElemType::U8})
+      for (int channels : {1, 4})
+        for (double sigma : {2.0, 64.0})
+          for (const char* border : {"reflect101", "reflect", "replicate", "wrap", "constant"}) {
+            SCOPED_TRACE(std::to_string(size.w) + "x" + std::to_string(size.h) + " " + to_string(type) + " " +
+                         std::to_string(channels) + "ch sigma " + std::to_string(sigma) + " " + border);
+            const Image in = test::random_image(size.w, size.h, channels, type, seed++);
+            const double border_value = type == ElemType::U8 ? 200.6 : 0.75;
+            const StencilPlan plan = make_stencil_plan("gaussian", gaussian_params(sigma, border, border_value));
+            Image cpu(in.shape());
+            cpu::run_recursive_gaussian(plan, in, cpu, engine().pool());
+            const cuda::StencilRun run = cuda::run_stencil(engine().cuda(), plan, "recursive", in, {32, 8}, 1, 2);
+            EXPECT_LE(test::largest_difference(run.output, cpu), type == ElemType::U8 ? 1.0 : 1e-4);
+          }
+}
+
 TEST(CudaRecursive, RefusesWhatItCannotRun) {
   KS_REQUIRE_GPU();
   const Image in = test::random_image(64, 64, 1, ElemType::F32, 3);

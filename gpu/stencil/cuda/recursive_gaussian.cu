@@ -1,139 +1,171 @@
-// The "recursive" variant of the gaussian: the recursive (IIR) Gaussian of stencil/recursive_gaussian.hpp, a row
-// pass then a column pass, each a causal and an anti-causal recursion over the same input, so a pixel costs the
-// same whatever sigma is.
+// The "recursive" variant of the gaussian: the recursive (IIR) Gaussian of stencil/recursive_gaussian.hpp,
+// rows then columns, each a causal and an anti-causal recursion over the same input, in the block-parallel
+// form of stencil/recursive_tiles.hpp (Nehab et al. 2011), so that a pixel costs the same whatever sigma is
+// and every step is parallel over tiles or over lines.
 //
-// Why this design: a recursion is sequential along its line, so the parallelism is across lines, and each line is
-// cut into segments (the image's own pixels serve as a segment's warm-up, exactly as the border extension does
-// at the image's ends) so that an 8192^2 image gives some two thousand warps, not 256.
-// - Rows: a thread per row would read a row 4 bytes at a time from 32 rows at once. Instead each warp takes 32
-//   rows and walks them 32 pixels at a time: the warp loads the 32x32 tile into shared memory (coalesced, border
-//   remap included), each lane runs its row's recursion over the tile, the warp stores the tile (coalesced). The
-//   causal result goes to a float image; the walk back reads the input again and completes it there.
-// - Columns: a thread per element column walks its segment down and back up, its reads coalesced across the
-//   warp; the causal result waits in the output (f32) or a float scratch image (u8).
-// Full-image traffic: each pass reads its input twice and writes and reads back its causal result, then writes
-// its result (5 image transfers a pass), plus each segment's warm-up (about 7 sigma at each end). Nehab et al.'s
-// block-parallel formulation (carries between blocks, both passes fused) needs only the two reads and one write
-// of the issue's floor; this is the simpler first step (docs/PERF.md).
-#include <algorithm>
-
+// The image is cut into square tiles (64 pixels a side, 32 for 4 channels); five launches:
+//   1. recursive_row_summaries: each tile's rows from zero carries; keeps only their end states (reads the
+//   image);
+//   2. recursive_row_carries: a thread per row walks its tiles' summaries into the carries each tile starts
+//      with, from the warm-up over the border extension at the row's ends;
+//   3. recursive_column_summaries: each tile filters its rows with their carries (plus the rows just above
+//   and
+//      below it, which its columns' feed-forward reads), then its columns from zero carries, and keeps their
+//      end states; the tiles at the top and bottom also keep their filtered rows for step 4 (reads the
+//      image);
+//   4. recursive_column_carries: a thread per element column walks the column summaries, from the warm-up
+//   over
+//      the filtered edge rows;
+//   5. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and writes
+//   the
+//      result (reads the image, writes the output).
+// The image crosses device memory three times in and once out; no float image of the row pass is written. The
+// summaries are 8 floats per tile line (an eighth of a float a pixel each way with 64-pixel tiles), the edge
+// rows about 2 x 7 sigma filtered rows, and the warm-ups at the lines' ends (about 7 sigma each) are the only
+// work that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its zero-carry
+// rows plus each row's carries times the tile's fixed responses to them, so step 1 could keep the zero-carry
+// rows' column summaries and step 4 add the carries' share, leaving two reads and one write.
+//
+// In a tile, shared memory holds the input with a one-pixel halo before and two after along both axes (what
+// the feed-forward taps reach), and the row pass's result: each thread runs a row (rows: strided by the tile
+// row, odd for one channel, 4 x an odd number for four, so the 32 rows or 8 pixels x 4 channels a warp walks
+// fall on distinct banks), then an element column (consecutive threads on consecutive banks).
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
-#include "stencil/cuda/recursive_line.cuh"
+#include "stencil/recursive_tiles.hpp"
 #include "stencil/stencil_math.hpp"
 
 namespace ks::cuda {
 
 namespace {
 
-// Warps of the row kernel's blocks: each keeps two tiles of 32 rows x 32 pixels, the input and the result
-// (34 KB of shared memory a block with C = 1 or C = 4).
 template <int C>
-constexpr int kRowWarps = C == 1 ? 4 : 1;
+constexpr int kTile = C == 1 ? 64 : 32;  // pixels a tile side
 template <int C>
-constexpr int kTileStride = 32 * C + 1;  // floats a tile row takes; the +1 spreads a column over the banks
+constexpr int kStride = (kTile<C> + 3) * C;  // floats a tile row takes, halo included
+// Whole warps enough for a thread per element row of the tile, halo rows included (the row pass: 67 rows, 35
+// x 4 element rows), so that each pass over the tile is one walk a thread.
 template <int C>
-constexpr int kTileFloats = 32 * kTileStride<C>;
-
-__device__ __forceinline__ float* float_row(unsigned char* base, std::size_t pitch, int y) {
-  return reinterpret_cast<float*>(base + std::size_t(y) * pitch);
-}
-
-// Pixels [c0, c0 + 32) of the warp's rows [y_base, y_base + 32) into its tile (pixels outside the image through
-// the border; rows past the image are left as they are: their lanes' results are never stored).
-template <class T, int C>
-__device__ __forceinline__ void load_input_tile(const ImageView<T, C>& in, const BorderRead& border, float* tile,
-                                                int y_base, int c0) {
-  const int lane = threadIdx.x;
-  for (int r = 0; r < 32; ++r) {
-    const int y = y_base + r;
-    if (y >= in.height) break;
-    const T* row = in.row(y);
-#pragma unroll
-    for (int j = 0; j < C; ++j) {
-      const int e = lane + 32 * j, px = c0 + e / C;
-      const int xx = remap(px, in.width, border.mode);
-      tile[r * kTileStride<C> + e] = xx < 0 ? border.value : float(row[xx * C + e % C]);
-    }
-  }
-}
-
-// The tile's pixels [max(c0, x0), min(c0 + 32, x1)) from (kLoad) or to the float image.
-template <int C, bool kLoad>
-__device__ __forceinline__ void move_float_tile(unsigned char* base, std::size_t pitch, int height, float* tile,
-                                                int y_base, int c0, int x0, int x1) {
-  const int lane = threadIdx.x;
-  for (int r = 0; r < 32; ++r) {
-    const int y = y_base + r;
-    if (y >= height) break;
-    float* row = float_row(base, pitch, y);
-#pragma unroll
-    for (int j = 0; j < C; ++j) {
-      const int e = lane + 32 * j, px = c0 + e / C;
-      if (px < x0 || px >= x1) continue;
-      if (kLoad)
-        tile[r * kTileStride<C> + e] = row[c0 * C + e];
-      else
-        row[c0 * C + e] = tile[r * kTileStride<C> + e];
-    }
-  }
-}
+constexpr int kTileThreads = 32 * ((kStride<C> + 31) / 32);
+template <int C>
+constexpr int kTileFloats = (kTile<C> + 3) * kStride<C>;
 
 template <class T, int C>
-__global__ void recursive_rows_kernel(ImageView<T, C> in, unsigned char* tmp, std::size_t tmp_pitch,
-                                      RecursiveGaussian f, BorderRead border, int segment) {
-  extern __shared__ float tiles[];
-  float* samples = tiles + threadIdx.y * 2 * kTileFloats<C>;
-  float* result = samples + kTileFloats<C>;
-  const int lane = threadIdx.x;
-  const int y_base = (blockIdx.y * blockDim.y + threadIdx.y) * 32;
-  if (y_base >= in.height) return;  // the whole warp: no __syncwarp waits for it
-  const int x0 = blockIdx.x * segment, x1 = min(in.width, x0 + segment);
-  // Chunks of 32 pixels aligned on x0, the warm-ups at least f.warmup pixels before x0 and after x1.
-  const int chunks_before = (f.warmup + 31) / 32;
-  const int first = x0 - 32 * chunks_before, last = x0 + 32 * ((x1 - 1 + f.warmup - x0) / 32);
-  const float* my_samples = samples + lane * kTileStride<C>;
-  float* my_result = result + lane * kTileStride<C>;
+struct TiledJob {
+  ImageView<T, C> in, out;
+  RecursiveGaussian f;
+  BorderRead border;
+  CarryTable rows;     // lines: the image's element rows (height x C)
+  CarryTable columns;  // lines: its element columns (width x C)
+  float* edge;         // the row pass's result on the edge rows (EdgeRows' slots), width x C floats a row
+  EdgeRows edge_rows;
+  LineTiles row_tiles, column_tiles;
+  TileTransfer row_full, row_last, column_full, column_last;
+};
 
-  CausalLine causal[C];
-  for (int c0 = first; c0 < x1; c0 += 32) {
-    load_input_tile(in, border, samples, y_base, c0);
-    __syncwarp();
-    for (int i = 0; i < 32; ++i) {
-      const int p = c0 + i;
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const float x = my_samples[i * C + c];
-        if (p == first) causal[c].start(f, x);
-        const float y = causal[c].advance(f, x);
-        if (p >= x0) my_result[i * C + c] = y;
-      }
-    }
-    __syncwarp();
-    if (c0 >= x0) move_float_tile<C, false>(tmp, tmp_pitch, in.height, result, y_base, c0, x0, x1);
-    __syncwarp();
-  }
+// The tile's pixel extent from its block's coordinates.
+struct TileSpot {
+  int tx, ty;  // tile column, tile row
+  int x0, y0;  // first pixel
+  int w, h;    // pixels
+};
+template <class T, int C>
+__device__ __forceinline__ TileSpot tile_spot(const TiledJob<T, C>& j) {
+  const int tx = blockIdx.x, ty = blockIdx.y;
+  return {tx, ty, tx * kTile<C>, ty * kTile<C>, j.row_tiles.length_of(tx), j.column_tiles.length_of(ty)};
+}
 
-  AnticausalLine anticausal[C];
-  for (int c0 = last; c0 >= x0; c0 -= 32) {
-    load_input_tile(in, border, samples, y_base, c0);
-    const bool inside = c0 < x1;
-    if (inside) move_float_tile<C, true>(tmp, tmp_pitch, in.height, result, y_base, c0, x0, x1);
-    __syncwarp();
-    for (int i = 31; i >= 0; --i) {
-      const int p = c0 + i;
-#pragma unroll
-      for (int c = 0; c < C; ++c) {
-        const float x = my_samples[i * C + c];
-        if (c0 == last && i == 31) anticausal[c].start(f, x);
-        const float y = anticausal[c].advance(f, x);
-        if (p < x1) my_result[i * C + c] += y;
-      }
-    }
-    __syncwarp();
-    if (inside) move_float_tile<C, false>(tmp, tmp_pitch, in.height, result, y_base, c0, x0, x1);
-    __syncwarp();
+// Tile rows [r0, r1) (-1: the halo row above; h, h + 1: those below), each with its halo pixels, into xs
+// through the border; row r at xs + (r + 1) * kStride, pixel i of it at (i + 1) * C.
+template <class T, int C>
+__device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs, int r0,
+                                          int r1) {
+  const int elements = (t.w + 3) * C, count = (r1 - r0) * elements;
+  for (int k = threadIdx.x; k < count; k += kTileThreads<C>) {
+    const int r = r0 + k / elements, e = k % elements;
+    const int y = remap(t.y0 + r, j.in.height, j.border.mode);
+    const int x = remap(t.x0 - 1 + e / C, j.in.width, j.border.mode);
+    xs[(r + 1) * kStride<C> + e] = y < 0 || x < 0 ? j.border.value : float(j.in.row(y)[x * C + e % C]);
   }
+}
+
+// The row pass of tile rows [-1, h + 2) from their carries into ys (laid out as xs). A halo row off the image
+// is its border row's result (the same row of the extended image), or the border value for the constant
+// border, as the sequential column pass reads it.
+template <class T, int C>
+__device__ __forceinline__ void filter_tile_rows(const TiledJob<T, C>& j, const TileSpot& t, const float* xs,
+                                                 float* ys) {
+  const int lines = (t.h + 3) * C;
+  for (int l = threadIdx.x; l < lines; l += kTileThreads<C>) {
+    const int r = l / C - 1, ch = l % C;
+    const float* x_row = xs + (r + 1) * kStride<C> + ch;
+    float* y_row = ys + (r + 1) * kStride<C> + ch;
+    const int y = remap(t.y0 + r, j.in.height, j.border.mode);
+    if (y < 0) {
+      for (int i = 0; i < t.w; ++i) y_row[(i + 1) * C] = j.border.value;
+      continue;
+    }
+    const int line = y * C + ch;
+    const auto x = [&](int i) { return x_row[(i + 1) * C]; };
+    const auto keep = [&](int i) -> float& { return y_row[(i + 1) * C]; };
+    filter_tile(j.f, t.w, x, j.rows.get(t.tx, CarryTable::kCausal, line),
+                j.rows.get(t.tx, CarryTable::kAnticausal, line), keep, [&](int i, float v) { keep(i) = v; });
+  }
+}
+
+template <class T, int C>
+__global__ void __launch_bounds__(kTileThreads<C>) recursive_row_summaries_kernel(TiledJob<T, C> j) {
+  __shared__ float xs[kTileFloats<C>];
+  const TileSpot t = tile_spot(j);
+  load_tile(j, t, xs, 0, t.h);
+  __syncthreads();
+  for (int l = threadIdx.x; l < t.h * C; l += kTileThreads<C>) {
+    const int r = l / C, ch = l % C, line = (t.y0 + r) * C + ch;
+    const float* x_row = xs + (r + 1) * kStride<C> + ch;
+    const auto x = [&](int i) { return x_row[(i + 1) * C]; };
+    j.rows.set(t.tx, CarryTable::kCausal, line, causal_summary(j.f, t.w, x));
+    j.rows.set(t.tx, CarryTable::kAnticausal, line, anticausal_summary(j.f, t.w, x));
+  }
+}
+
+template <class T, int C>
+__global__ void recursive_row_carries_kernel(TiledJob<T, C> j) {
+  const int line = blockIdx.x * blockDim.x + threadIdx.x;
+  if (line >= j.rows.lines) return;
+  const T* row = j.in.row(line / C) + line % C;
+  line_carries(j.rows, line, j.row_tiles, j.f, j.row_full, j.row_last, j.border.mode, j.border.value,
+               [&](int i) { return float(row[i * C]); });
+}
+
+template <class T, int C>
+__global__ void __launch_bounds__(kTileThreads<C>) recursive_column_summaries_kernel(TiledJob<T, C> j) {
+  __shared__ float xs[kTileFloats<C>], ys[kTileFloats<C>];
+  const TileSpot t = tile_spot(j);
+  load_tile(j, t, xs, -1, t.h + 2);
+  __syncthreads();
+  filter_tile_rows(j, t, xs, ys);
+  __syncthreads();
+  const int elements = j.in.row_elements();
+  for (int e = threadIdx.x; e < t.w * C; e += kTileThreads<C>) {
+    const int column = t.x0 * C + e;
+    const auto y = [&](int i) { return ys[(i + 1) * kStride<C> + C + e]; };
+    j.columns.set(t.ty, CarryTable::kCausal, column, causal_summary(j.f, t.h, y));
+    j.columns.set(t.ty, CarryTable::kAnticausal, column, anticausal_summary(j.f, t.h, y));
+    for (int i = 0; i < t.h; ++i) {
+      const int slot = j.edge_rows.slot(t.y0 + i);
+      if (slot >= 0) j.edge[std::size_t(slot) * std::size_t(elements) + std::size_t(column)] = y(i);
+    }
+  }
+}
+
+template <class T, int C>
+__global__ void recursive_column_carries_kernel(TiledJob<T, C> j) {
+  const int column = blockIdx.x * blockDim.x + threadIdx.x;
+  if (column >= j.columns.lines) return;
+  const std::size_t elements = std::size_t(j.columns.lines);
+  line_carries(j.columns, column, j.column_tiles, j.f, j.column_full, j.column_last, j.border.mode,
+               j.border.value,
+               [&](int y) { return j.edge[std::size_t(j.edge_rows.slot(y)) * elements + column]; });
 }
 
 template <class T>
@@ -145,47 +177,37 @@ __device__ __forceinline__ T to_pixel(float v) {
   }
 }
 
-// `causal` keeps the causal result; for f32 it is the output itself (each thread reads an element back before
-// it writes it), so neither it nor `out` is __restrict__.
 template <class T, int C>
-__global__ void recursive_columns_kernel(const float* __restrict__ tmp, std::size_t tmp_pitch,
-                                         unsigned char* causal, std::size_t causal_pitch, ImageView<T, C> out,
-                                         RecursiveGaussian f, BorderRead border, int segment) {
-  const int e = blockIdx.x * blockDim.x + threadIdx.x;
-  if (e >= out.row_elements()) return;
-  const int height = out.height;
-  const int y0 = blockIdx.y * segment, y1 = min(height, y0 + segment);
-  const auto read = [&](int y) {
-    const int yy = remap(y, height, border.mode);
-    return yy < 0 ? border.value : tmp[std::size_t(yy) * (tmp_pitch / sizeof(float)) + std::size_t(e)];
-  };
-  CausalLine down;
-  down.start(f, read(y0 - f.warmup));
-  for (int y = y0 - f.warmup; y < y0; ++y) down.advance(f, read(y));
-#pragma unroll 4
-  for (int y = y0; y < y1; ++y) float_row(causal, causal_pitch, y)[e] = down.advance(f, read(y));
-  AnticausalLine up;
-  up.start(f, read(y1 + f.warmup - 1));
-  for (int y = y1 + f.warmup - 1; y >= y1; --y) up.advance(f, read(y));
-#pragma unroll 4
-  for (int y = y1 - 1; y >= y0; --y)
-    out.row(y)[e] = to_pixel<T>(float_row(causal, causal_pitch, y)[e] + up.advance(f, read(y)));
+__global__ void __launch_bounds__(kTileThreads<C>) recursive_tiles_final_kernel(TiledJob<T, C> j) {
+  __shared__ float xs[kTileFloats<C>], ys[kTileFloats<C>];
+  const TileSpot t = tile_spot(j);
+  load_tile(j, t, xs, -1, t.h + 2);
+  __syncthreads();
+  filter_tile_rows(j, t, xs, ys);
+  __syncthreads();  // from here xs keeps the columns' causal results
+  for (int e = threadIdx.x; e < t.w * C; e += kTileThreads<C>) {
+    const int column = t.x0 * C + e;
+    const auto y = [&](int i) { return ys[(i + 1) * kStride<C> + C + e]; };
+    const auto keep = [&](int i) -> float& { return xs[(i + 1) * kStride<C> + C + e]; };
+    filter_tile(j.f, t.h, y, j.columns.get(t.ty, CarryTable::kCausal, column),
+                j.columns.get(t.ty, CarryTable::kAnticausal, column), keep,
+                [&](int i, float v) { j.out.row(t.y0 + i)[column] = to_pixel<T>(v); });
+  }
 }
 
-// The length of the segments a line of n samples is cut into: long enough that the warm-ups (f.warmup at each
-// end) add at most half of a segment's reads, at least 1024 samples, a multiple of 32 (the row kernel's chunks).
-int segment_length(int n, const RecursiveGaussian& f) {
-  const int length = std::max(1024, 4 * f.warmup);
-  return std::min(32 * ((length + 31) / 32), 32 * ((n + 31) / 32));
-}
-
-// The float images the passes keep between them, made on the launch's first run (not for a launch that is only
+// The summaries, carries and edge rows, made on the launch's first run (not for a launch that is only
 // validated or asked about its occupancy) and kept for its later runs.
 struct RecursiveScratch {
-  DeviceBuffer rows;    // the row pass's result, float
-  DeviceBuffer causal;  // the column pass's causal result (u8 only: f32 keeps it in the output)
-  std::size_t pitch = 0;
+  DeviceBuffer rows, columns, edge;
 };
+
+KernelLaunchShape tile_shape(const void* func, std::string name, int threads) {
+  KernelLaunchShape s;
+  s.func = func;
+  s.name = std::move(name);
+  s.block = dim3(unsigned(threads));
+  return s;
+}
 
 }  // namespace
 
@@ -195,44 +217,64 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
   const RecursiveGaussian filter = recursive_gaussian(job.plan.gaussian_sigma);
   return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {
     StencilLaunch l;
-    l.shape.func = reinterpret_cast<const void*>(&recursive_columns_kernel<T, C>);
-    l.shape.name = kernel_name<T, C>("recursive_columns");
-    l.shape.block = dim3(unsigned(job.block.threads()));  // a thread per element column
+    // The job's block is the carry walks' (a thread per line); the tile kernels' blocks are their tiles' own.
+    l.shape = tile_shape(reinterpret_cast<const void*>(&recursive_column_carries_kernel<T, C>),
+                         kernel_name<T, C>("recursive_column_carries"), job.block.threads());
     validate_launch(job.device, l.shape);
-    KernelLaunchShape rows_shape;
-    rows_shape.func = reinterpret_cast<const void*>(&recursive_rows_kernel<T, C>);
-    rows_shape.name = kernel_name<T, C>("recursive_rows");
-    rows_shape.block = dim3(32, kRowWarps<C>);
-    rows_shape.dynamic_shared = sizeof(float) * 2 * kTileFloats<C> * kRowWarps<C>;
-    validate_launch(job.device, rows_shape);
-    const RecursiveGaussian line = filter;
-    const BorderRead br = border_read(job.plan, job.type);
-    const int width = job.width, height = job.height, elements = width * C;
-    const int row_segment = segment_length(width, filter), column_segment = segment_length(height, filter);
-    const dim3 rows_grid(unsigned((width + row_segment - 1) / row_segment),
-                         unsigned((height + 32 * kRowWarps<C> - 1) / (32 * kRowWarps<C>)));
-    const dim3 columns_grid(unsigned((elements + int(l.shape.block.x) - 1) / int(l.shape.block.x)),
-                            unsigned((height + column_segment - 1) / column_segment));
-    check_grid(rows_grid);
-    check_grid(columns_grid);
-    const dim3 rows_block = rows_shape.block, columns_block = l.shape.block;
-    const std::size_t rows_shared = rows_shape.dynamic_shared;
+    const KernelLaunchShape tile_kernels[] = {
+        tile_shape(reinterpret_cast<const void*>(&recursive_row_summaries_kernel<T, C>),
+                   kernel_name<T, C>("recursive_row_summaries"), kTileThreads<C>),
+        tile_shape(reinterpret_cast<const void*>(&recursive_column_summaries_kernel<T, C>),
+                   kernel_name<T, C>("recursive_column_summaries"), kTileThreads<C>),
+        tile_shape(reinterpret_cast<const void*>(&recursive_tiles_final_kernel<T, C>),
+                   kernel_name<T, C>("recursive_tiles_final"), kTileThreads<C>),
+        tile_shape(reinterpret_cast<const void*>(&recursive_row_carries_kernel<T, C>),
+                   kernel_name<T, C>("recursive_row_carries"), job.block.threads())};
+    for (const KernelLaunchShape& s : tile_kernels) validate_launch(job.device, s);
+
+    TiledJob<T, C> base{};
+    base.f = filter;
+    base.border = border_read(job.plan, job.type);
+    base.row_tiles = LineTiles::of(job.width, kTile<C>);
+    base.column_tiles = LineTiles::of(job.height, kTile<C>);
+    base.row_full = tile_transfer(filter, kTile<C>);
+    base.row_last = tile_transfer(filter, base.row_tiles.last);
+    base.column_full = base.row_full;
+    base.column_last = tile_transfer(filter, base.column_tiles.last);
+    base.edge_rows = EdgeRows::of(job.height, filter.warmup);
+    const int width = job.width, height = job.height, lines = height * C, elements = width * C;
+    base.rows.lines = lines;
+    base.columns.lines = elements;
+    const dim3 tiles(unsigned(base.row_tiles.count), unsigned(base.column_tiles.count));
+    const unsigned walkers = unsigned(job.block.threads());
+    const dim3 row_walks(unsigned((lines + int(walkers) - 1) / int(walkers)));
+    const dim3 column_walks(unsigned((elements + int(walkers) - 1) / int(walkers)));
+    check_grid(tiles);
+    check_grid(row_walks);
+    check_grid(column_walks);
     auto scratch = std::make_shared<RecursiveScratch>();
     l.run = [=](cudaStream_t s, const DeviceImages& d) {
-      if (!scratch->pitch) {
-        scratch->pitch = 256 * ((std::size_t(elements) * sizeof(float) + 255) / 256);
-        scratch->rows = DeviceBuffer(scratch->pitch * std::size_t(height), "the recursive Gaussian's row pass");
-        if (sizeof(T) == 1)
-          scratch->causal = DeviceBuffer(scratch->pitch * std::size_t(height), "the recursive Gaussian's columns");
+      if (!scratch->rows.bytes()) {
+        const auto bytes = [](unsigned long long floats) { return std::size_t(floats) * sizeof(float); };
+        scratch->rows = DeviceBuffer(bytes(CarryTable::floats(base.row_tiles.count, lines)),
+                                     "the recursive Gaussian's row carries");
+        scratch->columns = DeviceBuffer(bytes(CarryTable::floats(base.column_tiles.count, elements)),
+                                        "the recursive Gaussian's column carries");
+        scratch->edge = DeviceBuffer(bytes((unsigned long long)base.edge_rows.count() * elements),
+                                     "the recursive Gaussian's edge rows");
       }
-      const ImageView<T, C> in{d.in, d.in_pitch, width, height}, out{d.out, d.out_pitch, width, height};
-      auto* rows = scratch->rows.as<unsigned char>();
-      recursive_rows_kernel<T, C><<<rows_grid, rows_block, rows_shared, s>>>(in, rows, scratch->pitch, line, br,
-                                                                               row_segment);
-      unsigned char* causal = sizeof(T) == 1 ? scratch->causal.as<unsigned char>() : d.out;
-      const std::size_t causal_pitch = sizeof(T) == 1 ? scratch->pitch : d.out_pitch;
-      recursive_columns_kernel<T, C><<<columns_grid, columns_block, 0, s>>>(
-          reinterpret_cast<const float*>(rows), scratch->pitch, causal, causal_pitch, out, line, br, column_segment);
+      TiledJob<T, C> j = base;
+      j.in = {d.in, d.in_pitch, width, height};
+      j.out = {d.out, d.out_pitch, width, height};
+      j.rows.base = scratch->rows.as<float>();
+      j.columns.base = scratch->columns.as<float>();
+      j.edge = scratch->edge.as<float>();
+      const dim3 tile_block(unsigned(kTileThreads<C>));
+      recursive_row_summaries_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
+      recursive_row_carries_kernel<T, C><<<row_walks, walkers, 0, s>>>(j);
+      recursive_column_summaries_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
+      recursive_column_carries_kernel<T, C><<<column_walks, walkers, 0, s>>>(j);
+      recursive_tiles_final_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
     };
     return l;
   });

@@ -1,7 +1,7 @@
 #pragma once
-// The "recursive" variant of the gaussian (recursive_gaussian.cu): a row kernel then a column kernel. The job's
-// block is the column kernel's (its thread count, one thread per element column); the row kernel's blocks are
-// its own (warps of 32 rows).
+// The "recursive" variant of the gaussian (recursive_gaussian.cu): five launches over square tiles (summaries,
+// carries, the final pass; stencil/recursive_tiles.hpp). The job's block is the carry walks' (its thread count,
+// a thread per line); the tile kernels' blocks are their tiles' (a thread per element row, then element column, of a tile).
 #include "stencil/cuda/stencil_launch.cuh"
 
 namespace ks::cuda {
