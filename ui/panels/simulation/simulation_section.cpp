@@ -134,7 +134,7 @@ void world_notes(const app::SimulationRunner& sim) {
   if (!sim.frame().window) return;
   const int cells = sim.frame().window->cells_per_pixel;
   note_text(cells == 1 ? std::string("More than 2^30 cells: shown through a density view of the window on screen, "
-                                     "here one cell per pixel (each cell exactly as it is).")
+                                     "here zoomed in to single cells (each cell exactly as it is).")
                        : fmt::format("More than 2^30 cells: shown through a density view of the window on screen, "
                                      "each pixel the population of its {0}x{0} cells (brighter: more alive). Zoom in "
                                      "to reach single cells.",
