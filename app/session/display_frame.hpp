@@ -81,6 +81,9 @@ inline constexpr const char* kUserStateOnHost =
     "your step kernel runs on the GPU in its worker process, and the state it shows comes to the app through the "
     "host";
 inline constexpr const char* kDifferenceOnHost = "the difference from the reference is computed on the host";
+inline constexpr const char* kDensityWindowOnHost =
+    "a world past 2^30 cells is shown through the density view of the window on screen, counted on the GPU and "
+    "brought to the app as that window's pixels";
 
 // The colormaps and their tables are app/report's (the simulation pictures of the CLI and the app use them
 // too); the view names them as its own.
