@@ -6,8 +6,10 @@
 // than 2^30, started from a glider (a random fill of a billion cells takes the CPU many seconds).
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <memory>
+#include <thread>
 
 #include "cpu/session_sim_support.hpp"
 #include "engine/engine.hpp"
@@ -145,6 +147,21 @@ TEST(SessionSimWorld, ItIsShownThroughTheViewsWindowAndPaintedInWorldCellsAtAnyZ
     for (int x = 0; x < 17; ++x)
       EXPECT_EQ(stepped[std::size_t(y)][std::size_t(x)], expected.row<std::uint8_t>(y)[x] == 255 ? 1 : 0)
           << "cell (" << cx - 8 + x << ", " << cy - 8 + y << ") after one step";
+
+  // Many steps of such a world take seconds on the CPU: the job box names them, and Cancel stops after the step
+  // under way, with the window still responsive (the steps run on the worker, the session returns at once).
+  r.step(50);
+  Worker::Status job;
+  for (int i = 0; i < 2000 && job.label.empty(); ++i) {  // until a slice runs (the worker takes it up)
+    s.poll();
+    job = s.job_status();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  EXPECT_NE(job.label.find("Stepping the 32769x32768 world"), std::string::npos) << job.label;
+  s.cancel();
+  s.wait_idle();
+  EXPECT_LT(r.generation(), 1 + 50) << "cancelled";
+  EXPECT_FALSE(r.work_queued()) << "the cancelled steps are dropped";
 }
 
 }  // namespace

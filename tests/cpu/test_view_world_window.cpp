@@ -26,7 +26,7 @@ TEST(WorldWindow, CellsPerPixelAreTheWholeCellsOneScreenPixelSpans) {
   EXPECT_EQ(cells_per_pixel_at(0.5), 2);
   EXPECT_EQ(cells_per_pixel_at(0.4), 2);  // 2.5 cells a screen pixel: 2 a pixel, never coarser than the screen
   EXPECT_EQ(cells_per_pixel_at(double(1.0f / 3.0f)), 3);  // a float zoom of 1/3 is still 3
-  EXPECT_EQ(cells_per_pixel_at(kMinZoom), 64);
+  EXPECT_EQ(cells_per_pixel_at(kMinZoom), 128);
 }
 
 TEST(WorldWindow, ZoomedInItIsTheVisibleCellsOneAPixel) {

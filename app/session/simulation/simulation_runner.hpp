@@ -153,7 +153,6 @@ class SimulationRunner {
   // viewport asks, frames show the whole world at most kOverviewSide pixels a side.
   static constexpr int kOverviewSide = 1024;
   void set_view_window(const sim::DensityWindow& window);
-  const std::optional<sim::DensityWindow>& view_window() const noexcept { return view_window_; }
   // The running simulation is shown through its density view.
   bool density_shown() const noexcept { return frame_.window.has_value(); }
   // For a grid shown through its density view: what it takes of memory (Simulation::memory_needed, as the CLI

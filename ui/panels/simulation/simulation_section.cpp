@@ -60,7 +60,21 @@ const char* start_label(app::SimStart s, const std::string& kernel) {
   return kernel == "life" ? "random fill" : kernel == "heat" ? "hot spots" : "seed squares";
 }
 
-void world_notes(const app::SimulationRunner& sim);
+// A Life world past 2^30 cells: what it takes of memory before it starts (or why its variant cannot hold it), and
+// how the view shows it.
+void world_notes(const app::SimulationRunner& sim) {
+  const app::SimulationRunner::MemoryEstimate memory = sim.memory_estimate();
+  if (memory.refused) error_text(memory.text);
+  else if (!memory.text.empty()) note_text("Memory: " + memory.text);
+  if (!sim.frame().window) return;
+  const int cells = sim.frame().window->cells_per_pixel;
+  note_text(cells == 1 ? std::string("More than 2^30 cells: shown through a density view of the window on screen, "
+                                     "here zoomed in to single cells (each cell exactly as it is).")
+                       : fmt::format("More than 2^30 cells: shown through a density view of the window on screen, "
+                                     "each pixel the population of its {0}x{0} cells (brighter: more alive). Zoom in "
+                                     "to reach single cells.",
+                                     cells));
+}
 
 void start_and_grid(app::Session& s, app::SimulationRunner& sim, PanelState& st) {
   const app::SimulationSetup& setup = sim.setup();
@@ -123,22 +137,6 @@ void start_and_grid(app::Session& s, app::SimulationRunner& sim, PanelState& st)
   ImGui::EndDisabled();
   ImGui::EndDisabled();
   world_notes(sim);
-}
-
-// A Life world past 2^30 cells: what it takes of memory before it starts (or why its variant cannot hold it), and
-// how the view shows it.
-void world_notes(const app::SimulationRunner& sim) {
-  const app::SimulationRunner::MemoryEstimate memory = sim.memory_estimate();
-  if (memory.refused) error_text(memory.text);
-  else if (!memory.text.empty()) note_text("Memory: " + memory.text);
-  if (!sim.frame().window) return;
-  const int cells = sim.frame().window->cells_per_pixel;
-  note_text(cells == 1 ? std::string("More than 2^30 cells: shown through a density view of the window on screen, "
-                                     "here zoomed in to single cells (each cell exactly as it is).")
-                       : fmt::format("More than 2^30 cells: shown through a density view of the window on screen, "
-                                     "each pixel the population of its {0}x{0} cells (brighter: more alive). Zoom in "
-                                     "to reach single cells.",
-                                     cells));
 }
 
 void brush(app::SimulationRunner& sim, PanelState& st) {
