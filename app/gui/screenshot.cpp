@@ -148,7 +148,7 @@ void open_source(ui::SourcePanelState& source, const KernelSpec& kernel, const S
 // suggested range (diverging around 0 for signed results): the View panel's "follow each result".
 ui::ViewState initial_view(Session& session, ui::PanelState& panels, const ScreenshotRequest& r) {
   const ui::DisplayFrame f = session.display_frame();
-  const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
+  const ImageShape shape = ui::shown_image_shape(f);
   ui::ViewState view =
       ui::fit_beside_panels(ui::ViewState{}, {shape.width, shape.height}, {r.width, r.height}, panels, 1.0);
   panels.view = &view;
@@ -242,6 +242,9 @@ ScreenshotResult take_screenshot(const ScreenshotRequest& request) {
     prepare_topology(session.topology(), request);
   }
 
+  // A world past 2^30 cells: its frame becomes the window this view shows (as the window's viewport asks).
+  ui::follow_view_window(session, view, {request.width, request.height});
+  session.wait_idle();
   panels.probe = probe_at(session, view, request);
   renderer.set_image_overlay([&] { ui::draw_image_overlays(session, panels); });
   renderer.legend().free_width = ui::panels_width(panels, float(request.width));

@@ -37,12 +37,35 @@ std::string status(const app::Session& s) {
   if (r.stats().total) line += fmt::format(" total={:.6g}", *r.stats().total);
   line += fmt::format(" steps={}", r.timing().stats.count);
   if (r.error()) line += " error=\"" + r.error()->full_message() + "\"";
+  if (const auto& w = r.frame().window)  // a world shown through its density view: the window shown
+    line += fmt::format(" world={}x{} window={},{}+{}x{}@{}", r.frame().world_width, r.frame().world_height, w->x0,
+                        w->y0, w->width, w->height, w->cells_per_pixel);
   if (r.user_step()) line += " yours=" + r.user_step()->file_name;
   if (r.user_check())
     line += fmt::format(" check=\"{} step{} from generation {} against {}: {}\"", r.user_check()->steps,
                         r.user_check()->steps == 1 ? "" : "s", r.user_check()->generation, r.user_check()->reference,
                         usercode::comparison_summary(r.user_check()->comparison));
   return line;
+}
+
+// "sim cells": the pixels of the frame shown that are not dead, in the grid's cells (a density-shown world's
+// window placed where it lies), at most kMaxListed of them: "cells 3: 16384,16384=255 ...".
+std::string live_cells(const app::SimulationRunner& r) {
+  constexpr int kMaxListed = 200;
+  const app::SimulationFrame& f = r.frame();
+  if (!f.host) throw_usage("sim cells needs a frame on the host", "use the CPU backend");
+  const Image& image = *f.host;
+  const int x0 = f.window ? f.window->x0 : 0, y0 = f.window ? f.window->y0 : 0;
+  const int step = f.window ? f.window->cells_per_pixel : 1;
+  std::string listed;
+  long long count = 0;
+  for (int y = 0; y < image.height(); ++y)
+    for (int x = 0; x < image.width(); ++x) {
+      const double v = image.type() == ElemType::F32 ? double(image.row<float>(y)[x]) : double(image.row<std::uint8_t>(y)[x]);
+      if (v == 0) continue;
+      if (++count <= kMaxListed) listed += fmt::format(" {},{}={:.6g}", x0 + x * step, y0 + y * step, v);
+    }
+  return fmt::format("cells {}:{}", count, listed);
 }
 
 }  // namespace
@@ -101,13 +124,16 @@ bool run_sim_command(const QStringList& w, app::Session& s, long long& wait_unti
       throw_usage("the simulation is paused and would never get there", "sim play first");
   } else if (sub == "check") {  // your step kernel: N steps of it and of the built-in from here, compared
     r.check_user_steps(w.size() > 2 ? number(w, 2, "a number of steps") : 1);
+  } else if (sub == "cells") {
+    std::puts(live_cells(r).c_str());
+    std::fflush(stdout);
   } else if (sub == "print") {
     std::puts(status(s).c_str());
     std::fflush(stdout);
   } else {
     throw_usage("unknown sim command '" + sub.toStdString() + "'",
                 "play, pause, reset, step N, steps-per-frame N, grid WxH, start ..., brush ..., paint X Y, "
-                "export-frames DIR N, export-gif FILE N K [DELAY], wait-generation N, check [N], print");
+                "export-frames DIR N, export-gif FILE N K [DELAY], wait-generation N, check [N], cells, print");
   }
   s.request_run();  // the start, grid or pattern may have changed
   return true;

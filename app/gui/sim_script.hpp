@@ -11,7 +11,10 @@
 //   sim check [N]                 (your step kernel: N steps, default 1, of it and of the built-in from here, compared)
 //   sim print                     (prints "sim kernel=life generation=N population=P playing=on ...", and with your
 //                                  step kernel " yours=FILE check=\"1 step from generation 0 against life on the
-//                                  CPU: matches: ...\"")
+//                                  CPU: matches: ...\""); a world past 2^30 cells adds " world=WxH window=X,Y+WxH@C"
+//                                  (the window of it shown, C cells a pixel)
+//   sim cells                     (prints "cells N: X,Y=V ...": the pixels of the frame shown that are not dead, at
+//                                  the cells where they lie, the first 200)
 #include <QStringList>
 
 namespace ks::app {

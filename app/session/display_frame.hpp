@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/device_image_ref.hpp"
@@ -28,6 +29,15 @@ namespace ks::ui {
 // A result that stayed on the GPU: a pitched device allocation, kept alive by `owner` as long as the reference is.
 // (Defined in gpu/core so the engine can return it; fields: data, pitch, shape, owner, device.)
 using DeviceImageRef = ks::DeviceImageRef;
+
+// Where an output that covers only part of the image lies in image coordinates: a Life world of more than 2^30
+// cells (up to 65536 x 65536) is never held as an image, so its frame is the window the view shows, each output
+// pixel the population of a square of cells_per_pixel x cells_per_pixel cells (Simulation::density_view).
+struct OutputPlacement {
+  int x0 = 0, y0 = 0;                     // image coordinates of the output's top-left corner
+  int cells_per_pixel = 1;                // image pixels (cells) per output pixel along each axis
+  int image_width = 0, image_height = 0;  // the whole image (the world): what the view fits, probes and paints
+};
 
 // What the viewport shows this frame. Generations change when the pixels change, so the renderer uploads only then.
 struct DisplayFrame {
@@ -48,7 +58,21 @@ struct DisplayFrame {
   // Why a host result is on the host, in the display path's words, where it is not the CPU backend's result (empty:
   // it is): your kernel ran on the GPU in the worker process and its result came back through the host.
   std::string host_origin;
+  // Set when the output is a window of a larger image (OutputPlacement); empty: the output is the whole image.
+  std::optional<OutputPlacement> output_placement;
 };
+
+// The shape of the image the frame shows, as the view lays it out: the input's, else the whole image an output
+// window belongs to, else the output's (empty when there is nothing).
+inline ImageShape shown_image_shape(const DisplayFrame& f) {
+  if (f.input) return f.input->shape();
+  ImageShape shape = f.output ? f.output->shape() : f.output_device.shape;
+  if (f.output_placement) {
+    shape.width = f.output_placement->image_width;
+    shape.height = f.output_placement->image_height;
+  }
+  return shape;
+}
 
 // DisplayFrame::host_origin for results that did not come from the CPU backend.
 inline constexpr const char* kUserResultOnHost =
@@ -57,6 +81,9 @@ inline constexpr const char* kUserStateOnHost =
     "your step kernel runs on the GPU in its worker process, and the state it shows comes to the app through the "
     "host";
 inline constexpr const char* kDifferenceOnHost = "the difference from the reference is computed on the host";
+inline constexpr const char* kDensityWindowOnHost =
+    "a world past 2^30 cells is shown through the density view of the window on screen, counted on the GPU and "
+    "brought to the app as that window's pixels";
 
 // The colormaps and their tables are app/report's (the simulation pictures of the CLI and the app use them
 // too); the view names them as its own.

@@ -18,6 +18,7 @@ namespace {
 
 // The size of what the viewport shows: the image a stencil reads, or the simulation's grid.
 ImageShape shown_shape(const ui::DisplayFrame& f) {
+  if (f.output_placement) return ui::shown_image_shape(f);  // a window of a world larger than any image
   if (f.output) return f.output->shape();
   if (f.output_device.data) return f.output_device.shape;
   if (f.input) return f.input->shape();

@@ -31,6 +31,12 @@ ui::DisplayFrame Session::simulation_frame() const {
   f.output_device = frame.device;
   f.input_generation = generations_.input;
   f.output_generation = frame.generation;
+  if (frame.window) {  // a world past 2^30 cells: the window the view asked for, population per pixel
+    f.output_placement = ui::OutputPlacement{frame.window->x0, frame.window->y0, frame.window->cells_per_pixel,
+                                             frame.world_width, frame.world_height};
+    const auto& report = simulation_->report();
+    if (report && report->backend == Backend::Cuda) f.host_origin = ui::kDensityWindowOnHost;
+  }
   if (simulation_->user_step()) f.host_origin = ui::kUserStateOnHost;
   // Your step kernel's difference from the built-in in place of the state (Your kernel > Show the difference).
   if (simulation_->showing_difference() && simulation_->difference_picture()) {

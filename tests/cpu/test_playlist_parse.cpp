@@ -139,6 +139,23 @@ TEST(PlaylistParse, BadStepsSayWhichAndWhyWhileTheOthersStayUsable) {
   says(16, "grid '0x10' is not WxH cells");
 }
 
+// A grid follows the app's rule: up to 65536 a side, any number of cells in all (a Life world past 2^30 cells runs
+// on a packed variant; which variant holds a grid is the simulation's to say when the step shows).
+TEST(PlaylistParse, GridsTakeUpTo65536ASideAndWorldsPast2To30Cells) {
+  const Playlist p = parse(R"([
+    {"kernel": "life", "variant": "cpu_bitpacked", "grid": "32769x32768"},
+    {"grid": "65536x65536"},
+    {"grid": "65537x16"},
+    {"grid": "16x65537"}
+  ])");
+  ASSERT_EQ(p.steps.size(), 4u);
+  EXPECT_TRUE(p.steps[0].ok()) << p.steps[0].error;
+  EXPECT_EQ(p.steps[0].grid, std::pair(32769, 32768));
+  EXPECT_TRUE(p.steps[1].ok()) << p.steps[1].error;
+  for (std::size_t i : {2u, 3u})
+    EXPECT_NE(p.steps[i].error.find("1 .. 65536 a side"), std::string::npos) << p.steps[i].error;
+}
+
 TEST(PlaylistParse, ParamsAndVariantsNeedAKernelFirst) {
   const Playlist p = parse(R"([{"variant": "tiled"}, {"kernel": "gaussian"}, {"variant": "separable"}])");
   EXPECT_NE(p.steps[0].error.find("need a 'kernel' in this step or an earlier one"), std::string::npos);

@@ -200,6 +200,43 @@ TEST(RenderImage, MagnifiedPixelsStaySharpSquares) {
     }
 }
 
+// A window of a world too large to be an image (DisplayFrame::output_placement: a Life world past 2^30 cells) is
+// drawn where it lies in the world, each of its pixels a square of cells_per_pixel cells, and nothing around it.
+TEST(RenderImage, AnOutputWindowIsDrawnAtItsPlaceInTheWorld) {
+  Image window(3, 2, 1, ElemType::F32);
+  const float v[6] = {10, 90, 170, 250, 50, 130};
+  for (int i = 0; i < 6; ++i) window.elements<float>()[std::size_t(i)] = v[i];
+  ui::DisplayFrame f;
+  f.output = &window;
+  f.output_generation = 1;
+  f.output_placement = ui::OutputPlacement{1000, 2000, 4, 40000, 30000};  // cells 1000..1011 x 2000..2007
+  auto r = test::make_renderer(32, 16);
+  r.renderer().update(f);
+  EXPECT_EQ(r.renderer().shown_shape().width, 40000) << "the whole world, for the legend's placement";
+  ui::ViewState view;
+  view.zoom = 2.0f;  // 2 screen pixels a cell: 8 a window pixel
+  view.center_x = 1000 + 16 / 2.0f;  // cell (1000, 2000) at the screen's top-left corner
+  view.center_y = 2000 + 8 / 2.0f;
+  view.range_min = 0;
+  view.range_max = 255;
+  const Image frame = r.render(view, {}, 1);
+  const Image empty_screen = [&] {
+    auto blank = test::make_renderer(1, 1);
+    return blank.render(view, {}, 1);
+  }();
+  const std::uint8_t* background = empty_screen.row<std::uint8_t>(0);
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 32; ++x) {
+      if (x < 24) {
+        const int expected = int(v[(y / 8) * 3 + x / 8]);
+        ASSERT_TRUE(rgb_near(frame, x, y, {expected, expected, expected}, 1)) << x << "," << y;
+      } else {
+        ASSERT_TRUE(rgb_near(frame, x, y, {background[0], background[1], background[2]}, 1))
+            << "cells right of the window are not drawn: " << x << "," << y;
+      }
+    }
+}
+
 TEST(RenderImage, MinifiedPixelsAreFilteredLinearly) {
   Image input(2, 1, 1, ElemType::U8);
   input.elements<std::uint8_t>()[0] = 0;

@@ -81,6 +81,11 @@ void draw_panels(app::Session& session, PanelState& state);
 // The viewport calls it before it draws the image, so a new result shows in its range on its first frame.
 void follow_output(app::Session& session, PanelState& state);
 
+// A simulation shown through its density view (a Life world past 2^30 cells): asks it for the window `view` shows
+// on a framebuffer of that size (render/world_window.hpp), so the next frame reads those cells at the screen's
+// resolution. The viewport and --screenshot call it before each frame; nothing for other frames.
+void follow_view_window(app::Session& session, const ViewState& view, Size2 framebuffer);
+
 // The width (logical pixels) the sidebar covers at the right edge of a viewport `viewport_width` wide: 0 when
 // hidden, at most 60% of the viewport. The viewport fits the image beside it.
 float panels_width(const PanelState& state, float viewport_width);

@@ -96,7 +96,7 @@ void ViewportWidget::note_input() {
 namespace {
 
 Size2 shown_image_size(const DisplayFrame& f) {
-  const ImageShape shape = f.input ? f.input->shape() : f.output ? f.output->shape() : f.output_device.shape;
+  const ImageShape shape = shown_image_shape(f);
   return {shape.width, shape.height};
 }
 
@@ -211,6 +211,7 @@ void ViewportWidget::paintGL() {
   view_.free_width = free_width();  // the sidebar's width follows the text size and the window
   const Size2 fb = framebuffer_size();
   try {
+    follow_view_window(session_, view_, fb);  // a world past 2^30 cells: the window now on screen, next
     DisplayFrame frame = session_.display_frame();
     frame.input_shown = view_shows_input(frame, view_);
     const DisplayUpdate u = renderer_->update(frame);

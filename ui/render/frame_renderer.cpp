@@ -68,7 +68,10 @@ FrameRenderer::FrameRenderer(Options options) : options_(options) {
 FrameRenderer::~FrameRenderer() = default;
 
 ImageShape FrameRenderer::shown_shape() const noexcept {
-  return !output_.empty() ? output_.shape() : input_.shape();
+  if (output_.empty()) return input_.shape();
+  ImageShape shape = output_.shape();
+  if (output_placement_) shape.width = output_placement_->image_width, shape.height = output_placement_->image_height;
+  return shape;
 }
 
 std::size_t FrameRenderer::texture_count() const noexcept {
@@ -81,6 +84,7 @@ unsigned FrameRenderer::colormap_texture(Colormap map) const noexcept {
 
 DisplayUpdate FrameRenderer::update(const DisplayFrame& frame) {
   DisplayUpdate update;
+  output_placement_ = frame.output_placement;
   if (!frame.input || !frame.input_shown) {
     input_.clear();
     input_generation_.reset();
@@ -195,8 +199,6 @@ void FrameRenderer::draw(int fb_width, int fb_height, const ViewState& view) {
     glBindTexture(GL_TEXTURE_2D, colormaps_[std::size_t(map)].id());
     glActiveTexture(GL_TEXTURE0);
   };
-  glBindSampler(0, view.zoom >= 1.0f ? nearest_.id() : minifying_.id());
-
   const ValueRange input_range = natural_range(input_.shape().type);
   if (view.split && !input_.empty() && !output_.empty()) {
     const int split_x = int(split_screen_x(view, {fb_width, fb_height}) + 0.5);
@@ -229,6 +231,11 @@ void FrameRenderer::draw(int fb_width, int fb_height, const ViewState& view) {
 
 void FrameRenderer::draw_image(const ImageTextures& image, int fb_width, int fb_height, const ViewState& view,
                                float range_min, float range_max) {
+  // An output window of a larger world (OutputPlacement) lies at its place, each texel a square of cells.
+  const bool placed = &image == &output_ && output_placement_;
+  const double x0 = placed ? output_placement_->x0 : 0, y0 = placed ? output_placement_->y0 : 0;
+  const double texel = placed ? output_placement_->cells_per_pixel : 1;
+  glBindSampler(0, double(view.zoom) * texel >= 1.0 ? nearest_.id() : minifying_.id());
   const ImageShape& shape = image.shape();
   glUniform1i(u_.channels, shape.channels);
   glUniform1f(u_.scale, gl::sample_scale(shape.type));
@@ -237,9 +244,9 @@ void FrameRenderer::draw_image(const ImageTextures& image, int fb_width, int fb_
   glUniform2f(u_.range, range_min, 1.0f / span);
   const Size2 viewport{fb_width, fb_height};
   for (const ImageTextures::Tile& tile : image.tiles()) {
-    const Vec2 a = image_to_screen(view, viewport, {double(tile.rect.x), double(tile.rect.y)});
-    const Vec2 b = image_to_screen(view, viewport, {double(tile.rect.x + tile.rect.width),
-                                                   double(tile.rect.y + tile.rect.height)});
+    const Vec2 a = image_to_screen(view, viewport, {x0 + texel * tile.rect.x, y0 + texel * tile.rect.y});
+    const Vec2 b = image_to_screen(view, viewport, {x0 + texel * (tile.rect.x + tile.rect.width),
+                                                   y0 + texel * (tile.rect.y + tile.rect.height)});
     if (b.x < 0 || b.y < 0 || a.x > fb_width || a.y > fb_height) continue;  // off screen
     glUniform4f(u_.rect, float(a.x), float(a.y), float(b.x), float(b.y));
     glBindTexture(GL_TEXTURE_2D, tile.texture.id());

@@ -63,7 +63,8 @@ class FrameRenderer {
 
   bool has_input() const noexcept { return !input_.empty(); }
   bool has_output() const noexcept { return !output_.empty(); }
-  // The shape of what is shown when there is no split: the output's, else the input's (empty when neither).
+  // The shape of what is shown when there is no split: the output's (the whole world's, for an output window of
+  // a larger one: DisplayFrame::output_placement), else the input's (empty when neither).
   ImageShape shown_shape() const noexcept;
   // Textures holding the output (or input): 1 unless a side exceeds max_texture_size().
   std::size_t texture_count() const noexcept;
@@ -93,6 +94,7 @@ class FrameRenderer {
   } u_{};
 
   ImageTextures input_, output_;
+  std::optional<OutputPlacement> output_placement_;  // of the last update's frame
   std::optional<std::uint64_t> input_generation_, output_generation_;
   std::unique_ptr<InteropTarget> interop_;
   std::optional<std::string> interop_blocked_;  // why interop cannot be used, once known

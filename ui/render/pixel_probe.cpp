@@ -8,25 +8,33 @@ namespace ks::ui {
 
 PixelProbe probe_pixel(const DisplayFrame& frame, const ViewState& view, Size2 viewport, Vec2 screen) {
   PixelProbe probe;
-  const ImageShape* shape = frame.input ? &frame.input->shape()
-                            : frame.output ? &frame.output->shape()
-                            : frame.output_device ? &frame.output_device.shape
-                                                  : nullptr;
-  if (!shape) return probe;
-  const PixelHit hit = pixel_at(view, viewport, {shape->width, shape->height}, screen);
+  if (!frame.input && !frame.output && !frame.output_device) return probe;
+  const ImageShape shape = shown_image_shape(frame);
+  const PixelHit hit = pixel_at(view, viewport, {shape.width, shape.height}, screen);
   if (!hit.inside) return probe;
   probe.inside = true;
   probe.x = hit.x;
   probe.y = hit.y;
-  probe.channels = shape->channels;
-  probe.type = shape->type;
+  probe.channels = shape.channels;
+  probe.type = shape.type;
   if (frame.input) {
     probe.input = read_pixel(*frame.input, hit.x, hit.y);
     probe.has_input = true;
   }
   // A result of another size (none of the kernels makes one) is only probed where it has pixels.
   auto inside = [&](const ImageShape& s) { return hit.x < s.width && hit.y < s.height; };
-  if (frame.output && inside(frame.output->shape())) {
+  if (frame.output && frame.output_placement) {
+    // A window of a larger world: the output pixel whose square of cells holds the cell under the cursor.
+    const OutputPlacement& at = *frame.output_placement;
+    const long long ox = (hit.x - at.x0) / at.cells_per_pixel, oy = (hit.y - at.y0) / at.cells_per_pixel;
+    const ImageShape& s = frame.output->shape();
+    if (hit.x >= at.x0 && hit.y >= at.y0 && ox < s.width && oy < s.height) {
+      probe.output = read_pixel(*frame.output, int(ox), int(oy));
+      probe.has_output = true;
+      probe.output_channels = s.channels;
+      probe.output_type = s.type;
+    }
+  } else if (frame.output && inside(frame.output->shape())) {
     probe.output = read_pixel(*frame.output, hit.x, hit.y);
     probe.has_output = true;
     probe.output_channels = frame.output->shape().channels;

@@ -14,9 +14,9 @@ struct Size2 {
   int width = 0, height = 0;
 };
 
-// The zoom limits of wheel and key zooming: 1/64 shows a 32768-pixel image in 512 screen pixels, 256 shows a
-// pixel as a large square with room for its value.
-inline constexpr double kMinZoom = 1.0 / 64.0;
+// The zoom limits of wheel and key zooming: 1/128 shows the largest Life world, 65536 cells a side, in 512 screen
+// pixels (so Fit shows all of it), 256 shows a pixel as a large square with room for its value.
+inline constexpr double kMinZoom = 1.0 / 128.0;
 inline constexpr double kMaxZoom = 256.0;
 
 Vec2 image_to_screen(const ViewState& view, Size2 viewport, Vec2 image);

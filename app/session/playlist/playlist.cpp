@@ -22,6 +22,7 @@
 #include "session/playlist/sidebar_sections.hpp"
 #include "session/session.hpp"
 #include "sim/life_patterns.hpp"
+#include "sim/sim_memory.hpp"
 
 namespace ks::app {
 
@@ -34,8 +35,7 @@ constexpr int kMaxBlockThreads = 1024;  // what every CUDA GPU allows per block
 constexpr const char* kStepKeys =
     "open, pattern, kernel, backend, variant, type, block, params, panels, split, colormap, play, steps, "
     "grid, kernel_file, kernel_params, sections, caption";
-constexpr long long kMaxGridSide = 65536,
-                    kMaxGridCells = 1LL << 30;  // SimulationRunner::set_grid_size's limits
+constexpr long long kMaxGridSide = sim::kMaxGridSide;  // SimulationRunner::set_grid_size's limit
 
 // Where in the text a parse error's byte offset lies: "line 4, column 12".
 std::string line_and_column(std::string_view text, std::size_t byte) {
@@ -245,10 +245,11 @@ void read_step(const json& j, PlaylistStep& s, const std::filesystem::path& base
       const std::string v = text_of(value, "grid");
       int w = 0, h = 0;
       char x = 0, extra = 0;
+      // The cells in all are the simulation's to check when the step runs (2^30 a byte or a float per cell, up to
+      // 65536^2 for Life's packed variants), as for a grid typed in the Simulation section.
       if (std::sscanf(v.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || x != 'x' || w < 1 || h < 1 ||
-          w > kMaxGridSide || h > kMaxGridSide || 1LL * w * h > kMaxGridCells)
-        throw_usage("grid '" + v +
-                    "' is not WxH cells (e.g. \"200x120\", at most 65536 a side and 2^30 cells)");
+          w > kMaxGridSide || h > kMaxGridSide)
+        throw_usage("grid '" + v + "' is not WxH cells (e.g. \"200x120\", 1 .. 65536 a side)");
       s.grid = std::pair(w, h);
     } else if (key == "kernel_file") {
       s.kernel_file = value.is_null() ? std::string() : resolved(text_of(value, "kernel_file"), base_dir, "kernel file");

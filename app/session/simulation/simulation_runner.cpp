@@ -60,6 +60,9 @@ struct SimulationRunner::Capture {
   std::optional<SimPicture> picture;
   std::shared_ptr<const Image> host;
   DeviceImageRef device;
+  std::optional<sim::DensityWindow> window;  // `host` is this window of a world shown through its density view
+  int world_width = 0, world_height = 0;     // the grid's size, with host or device
+  std::string note;                          // said to the user when applied (an Info notice)
   SimulationStats stats;
   std::vector<double> step_ms;
   long long steps_done = 0;
@@ -72,50 +75,76 @@ struct SimulationRunner::Capture {
   UserStepBackend* user_backend = nullptr;
 };
 
+bool shown_by_density(const std::string& kernel, int width, int height) {
+  return kernel == "life" && 1LL * width * height > sim::kMaxByteGridCells;
+}
+
 namespace {
 
-// The state as the viewport takes it, with the statistics and the step times since the last capture.
-void capture_state(Simulation& sim, SimulationRunner::Capture& c) {
-  if (sim.frames_on_device())
+bool same_window(const sim::DensityWindow& a, const sim::DensityWindow& b) {
+  return a.x0 == b.x0 && a.y0 == b.y0 && a.cells_per_pixel == b.cells_per_pixel && a.width == b.width &&
+         a.height == b.height;
+}
+
+// The whole world, at most kOverviewSide pixels a side: what a density-shown world looks like before the viewport
+// asks for its window.
+sim::DensityWindow overview_window(int width, int height) {
+  const int side = SimulationRunner::kOverviewSide;
+  const int cells = std::max(1, (std::max(width, height) + side - 1) / side);
+  return {0, 0, cells, (width + cells - 1) / cells, (height + cells - 1) / cells};
+}
+
+bool density_shown(const Simulation& sim) { return shown_by_density(sim.kernel(), sim.width(), sim.height()); }
+
+// The state as the viewport takes it, with the statistics and the step times since the last capture: a world shown
+// through its density view as the window `view` asks for (the overview without one), read where the state is.
+void capture_state(Simulation& sim, SimulationRunner::Capture& c, const std::optional<sim::DensityWindow>& view) {
+  if (density_shown(sim)) {
+    c.window = view ? *view : overview_window(sim.width(), sim.height());
+    Image density = sim.density_view(*c.window);
+    // Population per pixel on Life's own scale: a lone cell reads 255 like a live cell of a byte grid, so the
+    // colormap, its range and the inspector mean the same at every zoom.
+    for (float& v : density.elements<float>()) v *= 255.0f;
+    c.host = std::make_shared<const Image>(std::move(density));
+  } else if (sim.frames_on_device()) {
     c.device = sim.device_image();
-  else
+  } else {
     c.host = std::make_shared<const Image>(sim.image());
+  }
+  c.world_width = sim.width();
+  c.world_height = sim.height();
   c.stats = sim.stats();
   c.step_ms = sim.step_ms();
   sim.clear_timings();  // the runner keeps the recent ones; the simulation's own list would only grow
 }
 
-// The viewport draws the state cell by cell (a texture of a byte or a float a cell): a world larger than a byte
-// grid (a packed Life world of up to 65536 x 65536) runs from the CLI, which shows its memory and speed, until the
-// viewport draws such a world through Simulation::density_view.
-void refuse_worlds_the_viewport_cannot_show(int width, int height) {
-  if (1LL * width * height <= sim::kMaxByteGridCells) return;
-  throw_usage(fmt::format("the app shows at most {} cells, cell by cell; a {}x{} world has {}", sim::kMaxByteGridCells,
-                          width, height, 1LL * width * height),
-              fmt::format("run it from the CLI: kernelscope-cli sim life --size {}x{} --backend cuda --variant "
-                          "multistep --steps N",
-                          width, height));
-}
-
 // A (re)start under `setup`: from the state of `old` (carried over as an image), or from the setup's start
 // when there is none.
 SimulationRunner::Capture start_simulation(Engine& engine, const SimulationSetup& setup,
-                                           const std::shared_ptr<Simulation>& old,
-                                           const std::shared_ptr<usercode::WorkerClient>& user_worker, bool app_gpu) {
+                                           std::shared_ptr<Simulation> old,
+                                           const std::shared_ptr<usercode::WorkerClient>& user_worker, bool app_gpu,
+                                           const std::optional<sim::DensityWindow>& view) {
   SimulationRunner::Capture c;
+  if (old && density_shown(*old)) {
+    // Carrying over goes through an image of the state, which a world past 2^30 cells cannot be.
+    c.note = fmt::format("the {}x{} world starts afresh: a world of more than 2^30 cells does not carry its state "
+                         "over to another backend, variant or block",
+                         old->width(), old->height());
+    old = nullptr;
+  }
   c.fresh = !old;
   // The API starts a simulation from an image: the current state of the running one carries it over.
   SimulationStart start = old ? SimulationStart{.image = old->image()} : start_of(setup);
   c.carried_generations = old ? old->generation() : 0;
   SimulationRequest request = request_of(setup);
-  refuse_worlds_the_viewport_cannot_show(start.image ? start.image->width() : request.width,
-                                         start.image ? start.image->height() : request.height);
   if (setup.user) attach_user_step(request, engine, app_gpu, setup, user_worker, &c.user_backend);
   c.sim = std::make_shared<Simulation>(engine, std::move(request), std::move(start));
-  if (c.fresh) c.picture = app::suggested_picture(setup.kernel, c.sim->image(), setup.params);
+  // Life's picture does not depend on its state, and a density-shown world has no image to read it from.
+  if (c.fresh) c.picture = app::suggested_picture(setup.kernel, density_shown(*c.sim) ? Image() : c.sim->image(),
+                                                  setup.params);
   c.report = c.sim->report();
   c.runs = setup;
-  capture_state(*c.sim, c);
+  capture_state(*c.sim, c, view);
   return c;
 }
 
@@ -180,13 +209,14 @@ void SimulationRunner::deactivate() {
 bool SimulationRunner::settled() const noexcept {
   if (!active_) return !in_flight_;
   const bool asked = applied_ && classify_change(*applied_, desired_) == SimChange::None;
-  return !in_flight_ && !reset_requested_ && asked && strokes_.empty() && actions_.empty() && !counters_due();
+  return !in_flight_ && !reset_requested_ && asked && strokes_.empty() && actions_.empty() && !counters_due() &&
+         !view_due();
 }
 
 bool SimulationRunner::only_playing() const noexcept {
   if (!active_ || !playing_) return false;
   const bool asked = applied_ && classify_change(*applied_, desired_) == SimChange::None;
-  return asked && !reset_requested_ && strokes_.empty() && actions_.empty() && !counters_due() &&
+  return asked && !reset_requested_ && strokes_.empty() && actions_.empty() && !counters_due() && !view_due() &&
          (!in_flight_ || play_slice_in_flight_);
 }
 
@@ -210,6 +240,7 @@ void SimulationRunner::tick() {
   if (!sim_ || frame_pending_display()) return;
   if (counters_due()) return submit_counters();
   if (!strokes_.empty()) return submit_paint();
+  if (view_due()) return submit_view();  // panned or zoomed: the window now shown, before more steps
   if (!actions_.empty()) {
     const Action a = actions_.front();
     if (a.kind != Action::Kind::Step) {
@@ -293,11 +324,31 @@ void SimulationRunner::set_pattern(std::shared_ptr<const sim::LifePattern> patte
 }
 
 void SimulationRunner::set_grid_size(int width, int height) {
-  if (width < 1 || height < 1 || width > 65536 || height > 65536 || 1LL * width * height > (1LL << 30))
+  // The side is every variant's limit; how many cells in all a variant holds (2^30 a byte or a float per cell,
+  // 65536^2 packed Life) the simulation checks when it starts, naming the variants that can.
+  if (width < 1 || height < 1 || width > sim::kMaxGridSide || height > sim::kMaxGridSide)
     throw_usage(fmt::format("a grid of {}x{} cells is out of range", width, height),
-                "use 1 .. 65536 cells per side and at most 2^30 cells");
+                fmt::format("use 1 .. {} cells per side", sim::kMaxGridSide));
   desired_.width = width;
   desired_.height = height;
+}
+
+void SimulationRunner::set_view_window(const sim::DensityWindow& window) {
+  sim::check_density_window(window);
+  view_window_ = window;
+}
+
+bool SimulationRunner::view_due() const noexcept {
+  return sim_ && frame_.window && view_window_ && !same_window(*frame_.window, *view_window_);
+}
+
+SimulationRunner::MemoryEstimate SimulationRunner::memory_estimate() const {
+  if (!active_ || !shown_by_density(desired_.kernel, desired_.width, desired_.height)) return {};
+  try {
+    return {sim::memory_text(Simulation::memory_needed(request_of(desired_))), false};
+  } catch (const Error& e) {
+    return {e.full_message(), true};
+  }
 }
 
 void SimulationRunner::set_brush(const Brush& b) {
@@ -334,10 +385,15 @@ void SimulationRunner::submit_create(bool fresh) {
   in_flight_ = true;
   applied_ = desired_;  // also when it fails: the same request is not retried every frame
   std::shared_ptr<Simulation> old = fresh ? nullptr : sim_;
+  // A world that takes its seconds to fill says so in the job box (its memory is in the Simulation section).
+  const std::string label = shown_by_density(desired_.kernel, desired_.width, desired_.height)
+                                ? fmt::format("Starting a {}x{} Life world", desired_.width, desired_.height)
+                                : std::string();
   worker_.submit(
-      kJobKind, "",
-      guarded(ticket, "starting the simulation", [this, ticket, setup = desired_, old](Worker::Context& ctx) {
-          Capture c = start_simulation(engine_, setup, old, user_worker_, hooks_.app_uses_cuda);
+      kJobKind, label,
+      guarded(ticket, "starting the simulation", [this, ticket, setup = desired_, old,
+                                                  view = view_window_](Worker::Context& ctx) {
+          Capture c = start_simulation(engine_, setup, old, user_worker_, hooks_.app_uses_cuda, view);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       /*replace_waiting=*/false);
@@ -349,12 +405,13 @@ void SimulationRunner::submit_params() {
   applied_ = desired_;  // also when refused: the same request is not retried every frame
   worker_.submit(
       kJobKind, "",
-      guarded(ticket, "changing the parameters", [this, ticket, setup = desired_, sim = sim_](Worker::Context& ctx) {
+      guarded(ticket, "changing the parameters", [this, ticket, setup = desired_, sim = sim_,
+                                                  view = view_window_](Worker::Context& ctx) {
           // A refused value throws here and changes nothing (the simulation runs on under its parameters).
           // A parameter of the initial state is not applied: it needs a fresh start, which classify_change
           // normally chooses itself; the simulation has the last word.
           if (!sim->set_params(setup.params).applied) {
-            Capture c = start_simulation(engine_, setup, nullptr, user_worker_, hooks_.app_uses_cuda);
+            Capture c = start_simulation(engine_, setup, nullptr, user_worker_, hooks_.app_uses_cuda, view);
             ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
             return;
           }
@@ -362,7 +419,7 @@ void SimulationRunner::submit_params() {
           c.params_applied = true;
           c.runs = setup;
           c.report = sim->report();
-          capture_state(*sim, c);
+          capture_state(*sim, c, view);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       false);
@@ -372,10 +429,15 @@ void SimulationRunner::submit_slice(long long steps, bool from_action) {
   const std::uint64_t ticket = ++ticket_;
   in_flight_ = true;
   const double estimate_ms = timing_.stats.median_ms;
+  // One step of a density-shown world may take seconds on the CPU: the job box shows it, with Cancel (which
+  // stops after the step under way, and stops playing).
+  const std::string label =
+      frame_.window ? fmt::format("Stepping the {}x{} world", frame_.world_width, frame_.world_height) : std::string();
   worker_.submit(
-      kJobKind, "",
+      kJobKind, label,
       guarded(ticket, "a simulation step", [this, ticket, sim = sim_, user = user_backend_, steps, from_action,
-                                            estimate_ms](Worker::Context& ctx) {
+                                            estimate_ms, view = view_window_,
+                                            progress = !label.empty()](Worker::Context& ctx) {
           const UserCancelScope cancel(user, ctx);
           Capture c;
           c.from_action = from_action;
@@ -388,12 +450,15 @@ void SimulationRunner::submit_slice(long long steps, bool from_action) {
             if (c.steps_done > 0 && left <= 0) break;
             long long chunk = 1;
             if (per_step > 0) chunk = std::clamp<long long>((long long)(left / per_step), 1, steps - c.steps_done);
+            if (progress)
+              ctx.set_progress(double(c.steps_done) / double(steps),
+                               fmt::format("generation {}", sim->generation() + 1));
             sim->step(chunk);
             c.steps_done += chunk;
             per_step = watch.elapsed_ms() / double(c.steps_done);
           }
           c.cancelled = ctx.cancelled();
-          capture_state(*sim, c);
+          capture_state(*sim, c, view);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       false);
@@ -404,10 +469,11 @@ void SimulationRunner::submit_paint() {
   in_flight_ = true;
   worker_.submit(
       kJobKind, "",
-      guarded(ticket, "painting", [this, ticket, sim = sim_, strokes = std::exchange(strokes_, {})](Worker::Context& ctx) {
+      guarded(ticket, "painting", [this, ticket, sim = sim_, strokes = std::exchange(strokes_, {}),
+                                   view = view_window_](Worker::Context& ctx) {
           for (const sim::Brush& b : strokes) sim->paint(b.x, b.y, b.radius, b.value);
           Capture c;
-          capture_state(*sim, c);
+          capture_state(*sim, c, view);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       false);
@@ -420,7 +486,7 @@ void SimulationRunner::submit_counters() {
   worker_.submit(
       kJobKind, "",
       guarded(ticket, "reading the hardware counters", [this, ticket, sim = sim_, user = user_backend_,
-                                                        set = counter_set_](Worker::Context& ctx) {
+                                                        set = counter_set_, view = view_window_](Worker::Context& ctx) {
           const UserCancelScope cancel(user, ctx);  // a step kernel of yours runs one more launch in the worker
           if (user) {
             user->set_counter_set(set);  // built-in steps read the engine's set (Session::set_counter_set)
@@ -430,10 +496,22 @@ void SimulationRunner::submit_counters() {
           Capture c;
           c.counters_read = true;
           c.report = sim->report();
-          capture_state(*sim, c);
+          capture_state(*sim, c, view);
           ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
       }),
       false);
+}
+
+void SimulationRunner::submit_view() {
+  const std::uint64_t ticket = ++ticket_;
+  in_flight_ = true;
+  worker_.submit(kJobKind, "",
+                 guarded(ticket, "showing the world", [this, ticket, sim = sim_, view = view_window_](Worker::Context& ctx) {
+                   Capture c;
+                   capture_state(*sim, c, view);
+                   ctx.post([this, ticket, c = std::move(c)]() mutable { apply_capture(ticket, std::move(c)); });
+                 }),
+                 false);
 }
 
 void SimulationRunner::submit_export(const Action& a) {
@@ -474,6 +552,8 @@ void SimulationRunner::submit_export(const Action& a) {
               Capture c;
               c.last = false;
               c.host = std::make_shared<const Image>(std::move(state));
+              c.world_width = sim->width();
+              c.world_height = sim->height();
               c.stats = sim->stats();
               c.step_ms = sim->step_ms();
               sim->clear_timings();
@@ -485,7 +565,7 @@ void SimulationRunner::submit_export(const Action& a) {
           c.cancelled = written < a.count;
           if (gif && !c.cancelled) gif->finish();
           c.frames_written = written;
-          capture_state(*sim, c);
+          capture_state(*sim, c, std::nullopt);  // (no export runs on a density-shown world)
           ctx.post([this, ticket, c = std::move(c), a, animation]() mutable {
             const long long n = c.frames_written;
             const bool cancelled = c.cancelled;
@@ -548,14 +628,18 @@ void SimulationRunner::apply_capture(std::uint64_t ticket, Capture c) {
   if (c.host || c.device) {
     frame_.host = std::move(c.host);
     frame_.device = std::move(c.device);
+    frame_.window = c.window;
+    frame_.world_width = c.world_width;
+    frame_.world_height = c.world_height;
     frame_.generation = hooks_.next_frame_generation();
     frame_published_ = Clock::now();
-    const ImageShape shape = frame_.shape();
-    if (shape.width != grid_shape_.width || shape.height != grid_shape_.height) {
-      grid_shape_ = shape;
+    // The grid's size, not the frame's: a density-shown world's frame changes size with every zoom.
+    if (c.world_width != grid_shape_.width || c.world_height != grid_shape_.height) {
+      grid_shape_ = {c.world_width, c.world_height, 1, frame_.shape().type};
       hooks_.grid_changed();
     }
   }
+  if (!c.note.empty()) hooks_.notify(false, c.note);
   stats_ = c.stats;
   generation_ = generation_offset_ + c.stats.generation;
   stats_.generation = generation_;
@@ -617,7 +701,8 @@ void SimulationRunner::export_frame(const std::filesystem::path& path) {
   // A slice that runs ends within kSliceMs (or one step); none starts while the GUI thread is here, so the
   // simulation is ours to read for the moment.
   wait_for_worker();
-  Image state = sim_->image();
+  // A density-shown world is exported as the view shows it: the window on screen, population per pixel.
+  Image state = frame_.window && frame_.host ? *frame_.host : sim_->image();
   const Image picture = colorize(state, picture_);
   SimulationReport report = sim_->report();
   report.generation = generation_offset_ + sim_->generation();
@@ -630,6 +715,11 @@ void SimulationRunner::export_frame(const std::filesystem::path& path) {
   nlohmann::ordered_json sidecar = to_json(report, stats);
   sidecar["file"] = path.filename().string();
   sidecar["start"] = describe_start(applied_ ? *applied_ : desired_);
+  if (frame_.window)
+    sidecar["window"] = {{"x0", frame_.window->x0}, {"y0", frame_.window->y0},
+                         {"cells_per_pixel", frame_.window->cells_per_pixel}, {"width", frame_.window->width},
+                         {"height", frame_.window->height},
+                         {"pixel", "255 x the fraction of live cells in its square of cells"}};
   sidecar["picture"] = {{"colormap", std::string(ui::colormap_name(picture_.colormap))},
                         {"range", {picture_.range_min, picture_.range_max}}};
   // The sidecar first: a failure never leaves a new image beside an old or missing sidecar.
@@ -658,6 +748,12 @@ void SimulationRunner::queue_export(Action action) {
     return a.kind == Action::Kind::Sequence || a.kind == Action::Kind::Animation;
   });
   if (exporting_ || queued) throw_usage("an export is running already", "wait for it, or cancel it");
+  if (frame_.window)
+    throw_usage(fmt::format("the {}x{} world is shown through its density view, and a sequence of its frames would "
+                            "read the whole world each step",
+                            frame_.world_width, frame_.world_height),
+                "export the window shown with Export frame, or run it from the CLI: kernelscope-cli sim life "
+                "--size WxH --variant cpu_bitpacked --steps N");
   actions_.push_back(std::move(action));
 }
 

@@ -46,6 +46,10 @@ struct SimulationFrame {
   std::shared_ptr<const Image> host;  // CPU backend, and frames written by an export
   DeviceImageRef device;              // CUDA backend: the state on the GPU, for interop
   std::uint64_t generation = 0;       // the session's output generation of this frame
+  // A world shown through its density view (shown_by_density): `host` is this window of it, f32, each pixel 255
+  // times the fraction of live cells in its square (so a single cell is 0 or 255, as a byte grid's cells are).
+  std::optional<sim::DensityWindow> window;
+  int world_width = 0, world_height = 0;  // the grid's size (the frame's, unless it is a window)
   ImageShape shape() const { return device ? device.shape : host ? host->shape() : ImageShape{}; }
   explicit operator bool() const noexcept { return host || device; }
 };
@@ -60,6 +64,11 @@ struct SimulationTiming {
   double live_steps_per_second = 0;   // generations shown per second of wall time lately (steps + display)
   double display_ms = -1;             // putting the last frame on screen; negative until drawn
 };
+
+// Whether a world is shown through its density view (a window of population per pixel at the view's zoom)
+// instead of cell by cell: Life worlds of more than 2^30 cells, which no byte image holds (the packed variants run
+// them up to 65536 x 65536). Smaller worlds are shown whole, as before.
+bool shown_by_density(const std::string& kernel, int width, int height);
 
 class SimulationRunner {
  public:
@@ -137,6 +146,22 @@ class SimulationRunner {
   // A stroke from one cell position to another (image coordinates, cells): discs along the segment, applied by
   // the next job. Positions outside the grid paint the part of the disc inside it.
   void paint_line(double x0, double y0, double x1, double y1);
+
+  // ---- a world shown through its density view (shown_by_density) ----
+  // The window the viewport shows (ui/render/world_window.hpp), asked each frame: when it differs from the frame's,
+  // the next job reads that window of the state where it is (never the whole world) and shows it. Until the
+  // viewport asks, frames show the whole world at most kOverviewSide pixels a side.
+  static constexpr int kOverviewSide = 1024;
+  void set_view_window(const sim::DensityWindow& window);
+  // The running simulation is shown through its density view.
+  bool density_shown() const noexcept { return frame_.window.has_value(); }
+  // For a grid shown through its density view: what it takes of memory (Simulation::memory_needed, as the CLI
+  // prints it before it starts), or why the variant cannot hold it (refused); an empty text for a smaller grid.
+  struct MemoryEstimate {
+    std::string text;
+    bool refused = false;
+  };
+  MemoryEstimate memory_estimate() const;
 
   // ---- what the panels show ----
   const SimulationFrame& frame() const noexcept { return frame_; }
@@ -232,8 +257,11 @@ class SimulationRunner {
   void submit_slice(long long steps, bool bounded);
   void submit_paint();
   void submit_counters();
+  void submit_view();
   // The switch is on and the simulation running has not had its counters read (Session::wait_idle waits for them).
   bool counters_due() const noexcept { return counters_ && sim_ && counters_read_ != setup_revision_; }
+  // A density-shown world whose frame is not the window the viewport asks for.
+  bool view_due() const noexcept;
   void submit_export(const Action& action);  // a sequence or an animation
   void submit_user_check(long long steps);   // simulation_runner_user.cpp
   void apply_user_restart(UserStepBackend* backend);  // simulation_runner_user.cpp: a (re)start's backend
@@ -284,6 +312,7 @@ class SimulationRunner {
   long long frames_written_ = 0;
 
   SimulationFrame frame_;
+  std::optional<sim::DensityWindow> view_window_;
   ImageShape grid_shape_;
   Clock::time_point frame_published_{};
   std::uint64_t displayed_generation_ = 0;

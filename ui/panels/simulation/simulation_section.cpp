@@ -60,6 +60,22 @@ const char* start_label(app::SimStart s, const std::string& kernel) {
   return kernel == "life" ? "random fill" : kernel == "heat" ? "hot spots" : "seed squares";
 }
 
+// A Life world past 2^30 cells: what it takes of memory before it starts (or why its variant cannot hold it), and
+// how the view shows it.
+void world_notes(const app::SimulationRunner& sim) {
+  const app::SimulationRunner::MemoryEstimate memory = sim.memory_estimate();
+  if (memory.refused) error_text(memory.text);
+  else if (!memory.text.empty()) note_text("Memory: " + memory.text);
+  if (!sim.frame().window) return;
+  const int cells = sim.frame().window->cells_per_pixel;
+  note_text(cells == 1 ? std::string("More than 2^30 cells: shown through a density view of the window on screen, "
+                                     "here zoomed in to single cells (each cell exactly as it is).")
+                       : fmt::format("More than 2^30 cells: shown through a density view of the window on screen, "
+                                     "each pixel the population of its {0}x{0} cells (brighter: more alive). Zoom in "
+                                     "to reach single cells.",
+                                     cells));
+}
+
 void start_and_grid(app::Session& s, app::SimulationRunner& sim, PanelState& st) {
   const app::SimulationSetup& setup = sim.setup();
   if (ImGui::BeginCombo("start", start_label(setup.start, setup.kernel))) {
@@ -120,6 +136,7 @@ void start_and_grid(app::Session& s, app::SimulationRunner& sim, PanelState& st)
     });
   ImGui::EndDisabled();
   ImGui::EndDisabled();
+  world_notes(sim);
 }
 
 void brush(app::SimulationRunner& sim, PanelState& st) {
@@ -145,6 +162,12 @@ void brush(app::SimulationRunner& sim, PanelState& st) {
     if (edited) b.value = v, changed = true;
   }
   if (changed) try_change(st, [&] { sim.set_brush(b); });
+  // Zoomed out on a large world, a screen pixel stands for many cells: the brush still paints cells.
+  if (st.view && st.view->zoom < 1.0f && b.enabled)
+    note_text(fmt::format("Zoomed out: one screen pixel is about {0:.3g}x{0:.3g} cells. A click paints the cells "
+                          "within {1} of the cell under the pointer (a disc {2} cells across), in the world's own "
+                          "cells whatever the zoom; zoom in to paint single cells.",
+                          1.0 / double(st.view->zoom), b.radius, 2 * b.radius + 1));
 }
 
 // Beside the export button that started the export running (each has its own Cancel, so a script can tell
