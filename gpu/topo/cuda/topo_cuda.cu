@@ -12,8 +12,6 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <cstdlib>
-#include <type_traits>
 
 #include "core/cuda/check.cuh"
 #include "core/cuda/device_buffer.cuh"
@@ -201,10 +199,6 @@ class CudaBackend final : public SweepBackend {
   // The sizes worth a kernel of their own: the O(n) swaps of the prefix and the block tables unroll.
   template <class A>
   void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units, int rows) {
-    if (const char* g = std::getenv("KS_SWEEP_GENERIC"); g && *g) return launch_walk<A, 0>(args, units, rows);  // EXPERIMENT
-    if constexpr (std::is_same_v<A, ExactFloat>) {
-      if (args.n == 16) return launch_walk<A, 16>(args, units, rows);
-    }
     switch (args.n) {
       case 12:
         return launch_walk<A, 12>(args, units, rows);
