@@ -46,12 +46,20 @@ struct ExactInt64 {
   KS_HD static std::int64_t to_int(Value v) { return v; }
 };
 
-struct ExactDouble {
-  using Value = double;
+// ExactDouble and ExactFloat: the integers in a floating type F, each operation exact while the values stay
+// below F's integer limit (the backend checks the bound before choosing one).
+template <class F>
+struct ExactFloating {
+  using Value = F;
   using Sum = Sum128;
   static constexpr bool exact = true;
 #if defined(__CUDA_ARCH__)
-  __device__ __forceinline__ static Value mad(Value acc, Value a, Value b) { return __fma_rn(a, b, acc); }
+  __device__ __forceinline__ static Value mad(Value acc, Value a, Value b) {
+    if constexpr (sizeof(F) == sizeof(float))
+      return __fmaf_rn(a, b, acc);
+    else
+      return __fma_rn(a, b, acc);
+  }
 #else
   static Value mad(Value acc, Value a, Value b) { return acc + a * b; }  // exact integers: no rounding anywhere
 #endif
@@ -60,21 +68,8 @@ struct ExactDouble {
   KS_HD static void accumulate(Sum& s, Value v) { s.add(std::int64_t(v)); }
   KS_HD static std::int64_t to_int(Value v) { return std::int64_t(v); }
 };
-
-struct ExactFloat {
-  using Value = float;
-  using Sum = Sum128;
-  static constexpr bool exact = true;
-#if defined(__CUDA_ARCH__)
-  __device__ __forceinline__ static Value mad(Value acc, Value a, Value b) { return __fmaf_rn(a, b, acc); }
-#else
-  static Value mad(Value acc, Value a, Value b) { return acc + a * b; }  // exact integers: no rounding anywhere
-#endif
-  KS_HD static Value sub(Value a, Value b) { return a - b; }
-  KS_HD static Value add(Value a, Value b) { return a + b; }
-  KS_HD static void accumulate(Sum& s, Value v) { s.add(std::int64_t(v)); }
-  KS_HD static std::int64_t to_int(Value v) { return std::int64_t(v); }
-};
+using ExactDouble = ExactFloating<double>;
+using ExactFloat = ExactFloating<float>;
 
 struct RealDouble {
   using Value = double;
