@@ -275,14 +275,18 @@ int run_search(const TopoOptions& opt, const GlobalOptions& global) {
   return run_topo_search(opt.search, {&in, opt.source.qaplib, opt.backend, opt.seed, opt.json, opt.csv}, global);
 }
 
-// --placements bnb: one process (the proof runs on this process's threads); its options are --time,
-// --reference, --chart and the checkpoints, the rest belong to sweeps or the search.
+// --placements bnb: one process (the proof runs on this process's threads, and with --backend cuda on its
+// GPUs: GPU 0, or --gpus); its options are --time, --reference, --chart, --gpus and the checkpoints, the rest
+// belong to sweeps or the search.
 int run_bnb(const TopoOptions& opt, const GlobalOptions& global) {
   if (!opt.range.empty() || opt.top || !opt.variant.empty() || opt.repeat != 1 || opt.warmup || opt.no_histogram ||
-      !opt.gpus.empty() || opt.chunk || opt.max_time != "none")
-    throw_usage("--range, --top, --variant, --repeat, --warmup, --no-histogram, --gpus, --chunk and --max-time "
+      opt.chunk || opt.max_time != "none")
+    throw_usage("--range, --top, --variant, --repeat, --warmup, --no-histogram, --chunk and --max-time "
                 "apply to sweeps",
                 "drop them for --placements bnb (--time S limits a proof)");
+  if (opt.backend == "cpu" && !opt.gpus.empty())
+    throw_usage("--gpus applies to the CUDA backend", "drop --gpus, or use --backend cuda");
+  if (!opt.gpus.empty()) parse_gpu_numbers(opt.gpus);  // its spelling, before asking for CUDA
   const SearchOptions& s = opt.search;
   if (!s.algorithm.empty() || !s.params.empty() || !s.iterations_text.empty() || !s.target.empty())
     throw_usage("--algorithm, --param, --iterations and --target apply to --placements search",
@@ -293,7 +297,8 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global) {
   TopoBnbCall call;
   call.inputs = &in;
   call.qaplib_dat = opt.source.qaplib;
-  call.backend = opt.backend;
+  call.backend = !opt.gpus.empty() ? "cuda" : opt.backend;  // --gpus asks for CUDA, as for sweeps
+  call.gpus = opt.gpus;
   call.time_text = s.time_text;
   call.checkpoint = opt.checkpoint;
   call.checkpoint_every_s = opt.checkpoint_every;
@@ -380,7 +385,8 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--block", opt->block, "CUDA threads per block")->capture_default_str();
   sub->add_option("--gpus", opt->gpus,
                   "GPUs to sweep on: all (default) or a list such as 0,1; under mpirun each rank takes one "
-                  "(by its rank on the host)");
+                  "(by its rank on the host). With --placements bnb: the GPUs that bound batches of nodes (default "
+                  "GPU 0), a CPU thread feeding each");
   sub->add_option("--chunk", opt->chunk,
                   "Placements per chunk of work handed to a GPU or rank (default: the backend's batch); the "
                   "results do not depend on it except in the last bits of real-valued means")

@@ -5,6 +5,7 @@
 #include "cli/topo_bnb.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <atomic>
 #include <cmath>
@@ -13,6 +14,8 @@
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
 #include "cli/topo_scale.hpp"
+#include "core/cuda_context.hpp"
+#include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "inputs/image_files.hpp"
@@ -49,16 +52,27 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
   const auto ref = report::search_reference(call.reference, call.qaplib_dat, problem.n);
 
   Engine engine(Engine::Options{global.threads});
-  // --backend cuda: one CPU thread feeds the GPU batches of nodes, the others dive as on the CPU.
-  std::unique_ptr<topo::NodeEvaluator> evaluator;
-  if (call.backend == "cuda") {
-    evaluator = topo::make_cuda_node_evaluator(require_cuda(engine, "--backend cpu"));
-    request.evaluator = evaluator.get();
+  // --backend cuda: a CPU thread per GPU (GPU 0, or --gpus) feeds it batches of nodes, the others dive as on the
+  // CPU.
+  std::vector<std::unique_ptr<CudaContext>> contexts;  // --gpus (GPU 0 is the engine's)
+  std::vector<std::unique_ptr<topo::NodeEvaluator>> evaluators;
+  if (call.backend == "cuda" && call.gpus.empty()) {
+    evaluators.push_back(topo::make_cuda_node_evaluator(require_cuda(engine, "--backend cpu")));
+  } else if (call.backend == "cuda") {
+    for (int d : parse_gpu_list(call.gpus, list_devices())) {
+      contexts.push_back(CudaContext::create(d));
+      evaluators.push_back(topo::make_cuda_node_evaluator(*contexts.back()));
+    }
+  }
+  std::vector<std::string> devices;
+  for (const auto& e : evaluators) {
+    request.evaluators.push_back(e.get());
+    devices.push_back(e->device());
   }
   fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements bnb\n", problem.n,
              in.traffic.source, problem.timestamps, problem.configs, in.metric);
   fmt::print("bnb: branch and bound with the Gilmore-Lawler bound on CPU ({} threads){}{}\n", engine.pool().size(),
-             evaluator ? fmt::format(", node batches on {}", evaluator->device()) : "",
+             devices.empty() ? "" : fmt::format(", node batches on {}", fmt::join(devices, ", ")),
              request.time_s > 0 ? fmt::format(", stop after {:g} s", request.time_s) : "");
   std::fflush(stdout);
 

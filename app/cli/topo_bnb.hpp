@@ -14,6 +14,7 @@ struct TopoBnbCall {
   const inputs::TopoInputs* inputs = nullptr;
   std::string qaplib_dat;  // --qaplib: the .sln beside it is the reference
   std::string backend;     // "", "cpu": the CPU threads; "cuda": and GPU 0 (a usage error without one)
+  std::string gpus;        // with "cuda": "all" or "0,1" (topo_scale.hpp), a feeding thread each; empty: GPU 0
   std::string time_text;   // --time; empty: no limit
   std::string checkpoint, resume;
   double checkpoint_every_s = 5;

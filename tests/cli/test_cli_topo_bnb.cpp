@@ -153,5 +153,21 @@ TEST_F(CliBnb, CudaBackendWithoutADeviceNamesTheCpu) {
                  1, "--backend cpu", dir_.path());
 }
 
+// --gpus names the GPUs that bound node batches (a feeding thread each): CUDA's, so with --backend cpu it is
+// refused, as a misspelt list is; without a device "all" names the CPU backend (exit 1, the request is fine).
+TEST_F(CliBnb, GpusAreCudasAndSpelledAsForSweeps) {
+  const std::vector<std::string> base = {"topo", "--placements", "bnb", "--generate", "uniform:n=6,seed=1",
+                                         "--topology", "ring"};
+  const auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> a = base;
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+  };
+  expect_refused(with({"--gpus", "0,1", "--backend", "cpu"}), 2, "--gpus applies to the CUDA backend", dir_.path());
+  expect_refused(with({"--gpus", "first"}), 2, "not 'all' or a list of device numbers", dir_.path());
+  if (gpu_available()) GTEST_SKIP() << "a CUDA device is here";
+  expect_refused(with({"--gpus", "all"}), 1, "--backend cpu", dir_.path());
+}
+
 }  // namespace
 }  // namespace ks::test

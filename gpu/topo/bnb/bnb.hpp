@@ -51,6 +51,12 @@ struct BnbRequest {
   // Not null: the pool's first thread feeds this evaluator (the GPU: bound_batch_cuda.hpp) batches of nodes of
   // groups of subtrees, the others dive as without (the same tree: a resumed run may change it). Not owned.
   NodeEvaluator* evaluator = nullptr;
+  // More evaluators (several GPUs, --gpus 0,1): each fed by a pool thread of its own, after `evaluator`'s, all
+  // taking groups of subtrees from the same counter. The pool needs a thread per evaluator. Not owned.
+  std::vector<NodeEvaluator*> evaluators;
+
+  // `evaluator` (when set), then `evaluators`: the pool's threads 0, 1, ... feed them in this order.
+  std::vector<NodeEvaluator*> devices() const;
 };
 
 struct BnbProof {
@@ -86,7 +92,8 @@ struct BnbResult {
   int decimals = 0;
   bool complete = true;              // false: stopped before every configuration was proved
   std::string stopped_by;            // "", "cancel", "time"
-  std::string device;                // "CPU (N threads)", "+ <GPU> (batches)" with an evaluator
+  std::string device;                // "CPU (N threads)", "+ <GPU> (batches)" with an evaluator ("+ <GPU>, <GPU>
+                                     // (batches)" with several)
   int threads = 1;
   std::vector<ConfigurationProof> configurations;
   int best_configuration = 0;
@@ -120,7 +127,7 @@ struct BnbControl {
 };
 
 // Usage Errors before any work: real-valued costs (the proof needs exact integers), n < 2, n > kMaxBnbNodes,
-// n > kMaxBnbUnlimitedNodes without a time limit, a checkpoint of another problem.
+// n > kMaxBnbUnlimitedNodes without a time limit, a checkpoint of another problem, more evaluators than threads.
 BnbResult prove(const Problem& problem, const BnbRequest& request, const BnbControl& control, ThreadPool& pool);
 
 // The result in the sweep's form (mode Given: one placement per configuration, every slice's cost), so that

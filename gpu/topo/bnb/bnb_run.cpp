@@ -2,7 +2,9 @@
 // each configuration in turn on the pool's threads while this thread reports progress, keeps the gap curve,
 // writes checkpoints and watches the time limit and Cancel.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <exception>
 #include <optional>
@@ -109,8 +111,22 @@ BnbProof BnbResult::overall() const {
   return all;
 }
 
+std::vector<NodeEvaluator*> BnbRequest::devices() const {
+  std::vector<NodeEvaluator*> out;
+  if (evaluator) out.push_back(evaluator);
+  out.insert(out.end(), evaluators.begin(), evaluators.end());
+  return out;
+}
+
 BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, ThreadPool& pool) {
   check_request(p, r);
+  const std::vector<NodeEvaluator*> devices = r.devices();
+  if (std::find(devices.begin(), devices.end(), nullptr) != devices.end())
+    throw Error(ErrorKind::Internal, "BnbRequest::evaluators holds a null evaluator");
+  if (devices.size() > pool.size())
+    throw_usage(fmt::format("{} devices for the node batches and {} thread(s): a thread feeds each device",
+                            devices.size(), pool.size()),
+                fmt::format("give --threads {} or more, or fewer devices", devices.size()));
   const Clock::time_point start = Clock::now();
   const std::size_t nn = std::size_t(p.n) * std::size_t(p.n);
   BnbResult result;
@@ -120,7 +136,11 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
   result.decimals = p.decimals;
   result.threads = int(pool.size());
   result.device = fmt::format("CPU ({} thread{})", pool.size(), pool.size() == 1 ? "" : "s");
-  if (r.evaluator) result.device += fmt::format(" + {} (batches)", r.evaluator->device());
+  if (!devices.empty()) {
+    std::vector<std::string> names;
+    for (const NodeEvaluator* e : devices) names.push_back(e->device());
+    result.device += fmt::format(" + {} (batches)", fmt::join(names, ", "));
+  }
 
   const std::uint64_t fingerprint = bnb_fingerprint(p, r);
   const std::string description = bnb_description(p, r);
@@ -181,8 +201,8 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
       std::atomic<bool> running{true};
       std::thread worker([&] {
         try {
-          if (r.evaluator) r.evaluator->load(tree.traffic(), tree.costs(), p.n);
-          tree.explore(pool, incumbent, stop, r.evaluator);
+          for (NodeEvaluator* e : devices) e->load(tree.traffic(), tree.costs(), p.n);
+          tree.explore(pool, incumbent, stop, devices);
         } catch (...) {
           failure = std::current_exception();
           stop = true;

@@ -1,8 +1,11 @@
 #include "topo/bnb/proof_tree.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <numeric>
 
+#include "core/error.hpp"
 #include "topo/bnb/batch_dive.hpp"
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/gl_bound.hpp"
@@ -121,14 +124,17 @@ std::vector<std::uint8_t> ProofTree::done() const {
 }
 
 void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
-                        NodeEvaluator* evaluator) {
+                        const std::vector<NodeEvaluator*>& evaluators) {
   std::atomic<std::size_t> next{0};
   const long long threads = pool.size();
+  if (evaluators.size() > std::size_t(threads))
+    throw Error(ErrorKind::Internal, fmt::format("ProofTree::explore: {} evaluators on {} threads (one feeds each)",
+                                                 evaluators.size(), threads));
   pool.parallel_for(0, threads, [&](long long begin, long long end) {
     for (long long t = begin; t < end; ++t) {
-      if (evaluator && t == 0) {
+      if (std::size_t(t) < evaluators.size()) {
         try {
-          explore_batches(*evaluator, next, incumbent, stop);
+          explore_batches(*evaluators[std::size_t(t)], next, incumbent, stop);
         } catch (...) {
           batch_failed_ = true;  // the divers stop too: the error ends the run (its last checkpoint is kept)
           throw;
@@ -154,7 +160,8 @@ void ProofTree::explore_batches(NodeEvaluator& evaluator, std::atomic<std::size_
   BatchDive dive(evaluator, n_, order_, reduced_cost_pruning_);
   std::vector<std::uint32_t> group;
   std::vector<int> roots;
-  while (!stop.load(std::memory_order_relaxed)) {
+  // Another device's error (batch_failed_) ends the run: this one stops too.
+  while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
     const std::size_t first = next.fetch_add(kSubtreesPerGroup);
     if (first >= taken_in_.size()) break;
     group.clear();

@@ -46,11 +46,12 @@ class ProofTree {
   void mark_done(const std::vector<std::uint8_t>& done, const Incumbent& incumbent);
 
   // Explores the open subtrees on every thread of the pool until all are done or `stop` is set (the subtrees
-  // under way are then left open). With an evaluator (its problem loaded), the pool's first thread feeds it
-  // groups of subtrees (batch_dive.hpp) while the others dive as without. Call from one thread; the getters
-  // below may be read meanwhile.
+  // under way are then left open). With evaluators (their problem loaded; at most one per pool thread), pool
+  // thread k feeds evaluator k groups of subtrees (batch_dive.hpp) while the others dive as without; all take
+  // from the same counter, so a faster device takes more. Call from one thread; the getters below may be read
+  // meanwhile.
   void explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
-               NodeEvaluator* evaluator = nullptr);
+               const std::vector<NodeEvaluator*>& evaluators = {});
 
   // No placement in an open subtree costs less than this (the lowest open bound; the incumbent when none).
   std::int64_t open_bound(const Incumbent& incumbent) const;
@@ -81,7 +82,7 @@ class ProofTree {
   std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
   std::vector<std::atomic<std::uint8_t>> done_;
   std::atomic<std::uint64_t> explored_{0}, live_{0};
-  std::atomic<bool> batch_failed_{false};  // the evaluator threw (a GPU error)
+  std::atomic<bool> batch_failed_{false};  // an evaluator threw (a GPU error)
 };
 
 }  // namespace ks::topo
