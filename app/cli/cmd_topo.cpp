@@ -29,6 +29,7 @@
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "io/atomic_file.hpp"
+#include "topo/bnb/bnb_ranks.hpp"
 #include "topo/sweep/checkpoint.hpp"
 #include "topo/sweep/rank_link.hpp"
 #include "topo/sweep/sweep_worker.hpp"
@@ -276,9 +277,9 @@ int run_search(const TopoOptions& opt, const GlobalOptions& global) {
 }
 
 // --placements bnb: one process (the proof runs on this process's threads, and with --backend cuda on its
-// GPUs: GPU 0, or --gpus); its options are --time, --reference, --chart, --gpus and the checkpoints, the rest
-// belong to sweeps or the search.
-int run_bnb(const TopoOptions& opt, const GlobalOptions& global) {
+// GPUs: GPU 0, or --gpus), or rank 0 of an mpirun (`ranks`: the others take subtrees too); its options are
+// --time, --reference, --chart, --gpus and the checkpoints, the rest belong to sweeps or the search.
+int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi, topo::ProofRanks* ranks) {
   if (!opt.range.empty() || opt.top || !opt.variant.empty() || opt.repeat != 1 || opt.warmup || opt.no_histogram ||
       opt.chunk || opt.max_time != "none")
     throw_usage("--range, --top, --variant, --repeat, --warmup, --no-histogram, --chunk and --max-time "
@@ -307,29 +308,58 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global) {
   call.chart = s.chart;
   call.json = opt.json;
   call.csv = opt.csv;
+  call.threads = threads_per_rank(global, mpi ? mpi->local_size() : 1);
+  call.ranks = ranks;
   return run_topo_bnb(call, global);
+}
+
+// Ranks > 0 of a proof: the subtrees rank 0 hands out, on this rank's CPU threads, until it says stop; print
+// nothing (rank 0 reports, errors included). SIGINT and SIGTERM (mpirun passes Ctrl-C on as SIGTERM) are left
+// to rank 0, which stops every rank after writing its checkpoint.
+int run_bnb_rank(const TopoOptions& opt, const GlobalOptions& global, MpiSession& mpi) {
+  const std::string where = fmt::format("rank {} on {}", mpi.rank(), mpi.host());
+  InterruptFlag left_to_rank_0(true);
+  try {
+    if (!opt.gpus.empty() || opt.backend == "cuda")
+      throw_usage("--placements bnb under mpirun runs on the CPU threads of each rank",
+                  "drop --backend cuda and --gpus under mpirun, or use them in one process");
+    const TopoInputs in = load_topo_inputs(opt.source);
+    const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
+    Engine engine(Engine::Options{threads_per_rank(global, mpi.local_size())});
+    topo::BnbRequest request;
+    request.label = in.traffic.source;
+    return topo::serve_proof(problem, request, engine.pool(), mpi.link(), where);
+  } catch (const Error& e) {
+    return topo::refuse_proof(mpi.link(), where + ": " + e.full_message());
+  } catch (const std::exception& e) {
+    return topo::refuse_proof(mpi.link(), where + ": " + e.what());
+  }
 }
 
 int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   const LaunchInfo launch = launch_from_environment();
-  if (opt.placements == "bnb") {
-    if (launch.ranks > 1)
-      throw_usage("--placements bnb runs in one process, not under mpirun", "run it without mpirun (--threads N)");
-    return run_bnb(opt, global);
-  }
+  if (opt.placements == "bnb" && launch.ranks <= 1) return run_bnb(opt, global, nullptr, nullptr);
   if (opt.placements == "search") {
     if (launch.ranks > 1)
       throw_usage("--placements search runs in one process, not under mpirun",
                   "run it without mpirun (its chains already fill a GPU)");
     return run_search(opt, global);
   }
-  check_no_search_options(opt.search);
+  if (opt.placements != "bnb") check_no_search_options(opt.search);  // --time limits a proof
   if (launch.ranks > 1 && !mpi_built_in()) {
     if (launch.rank != 0) return 1;  // rank 0 says why
     MpiSession refuse(launch);       // throws the Error that explains it
   }
   std::optional<MpiSession> mpi;
   if (launch.ranks > 1) mpi.emplace(launch);
+  if (opt.placements == "bnb") {  // under mpirun: rank 0 proves and hands subtrees to the other ranks
+    if (mpi->rank() != 0) return run_bnb_rank(opt, global, *mpi);
+    topo::ProofRanks ranks(mpi->link());  // its end sends every rank Stop, whatever stopped rank 0
+    if (!opt.gpus.empty() || opt.backend == "cuda")
+      throw_usage("--placements bnb under mpirun runs on the CPU threads of each rank",
+                  "drop --backend cuda and --gpus under mpirun, or use them in one process");
+    return run_bnb(opt, global, &*mpi, &ranks);
+  }
   if (mpi && mpi->rank() != 0) return run_rank(opt, global, *mpi);
   std::optional<topo::RankRoster> roster;
   if (mpi) roster.emplace(mpi->link());

@@ -22,6 +22,7 @@
 #include "io/atomic_file.hpp"
 #include "report/topo_bnb_report.hpp"
 #include "topo/bnb/bnb.hpp"
+#include "topo/bnb/bnb_ranks.hpp"
 #include "topo/bnb/bound_batch_cuda.hpp"
 #include "topo/inputs/numbers.hpp"
 
@@ -51,7 +52,8 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
   const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
   const auto ref = report::search_reference(call.reference, call.qaplib_dat, problem.n);
 
-  Engine engine(Engine::Options{global.threads});
+  request.ranks = call.ranks;
+  Engine engine(Engine::Options{call.threads ? call.threads : global.threads});
   // --backend cuda: a CPU thread per GPU (GPU 0, or --gpus) feeds it batches of nodes, the others dive as on the
   // CPU.
   std::vector<std::unique_ptr<CudaContext>> contexts;  // --gpus (GPU 0 is the engine's)
@@ -74,6 +76,7 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
   fmt::print("bnb: branch and bound with the Gilmore-Lawler bound on CPU ({} threads){}{}\n", engine.pool().size(),
              devices.empty() ? "" : fmt::format(", node batches on {}", fmt::join(devices, ", ")),
              request.time_s > 0 ? fmt::format(", stop after {:g} s", request.time_s) : "");
+  if (call.ranks) fmt::print("workers: {} ranks (subtrees handed out by rank 0)\n", call.ranks->ranks());
   std::fflush(stdout);
 
   InterruptFlag interrupt(true);
@@ -119,7 +122,7 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
   if (result.complete) return 0;
   std::fflush(stdout);
   if (!result.checkpoint.empty())
-    fmt::print(stderr, "resume with:\n  {}\n", resume_command(global.argv, result.checkpoint, 1));
+    fmt::print(stderr, "resume with:\n  {}\n", resume_command(global.argv, result.checkpoint, call.ranks ? call.ranks->ranks() : 1));
   if (result.stopped_by == "time") return 0;
   return interrupt.terminated() ? kTerminatedExitCode : kInterruptedExitCode;
 }

@@ -8,6 +8,10 @@
 #include "cli/commands.hpp"
 #include "inputs/topo_inputs.hpp"
 
+namespace ks::topo {
+class ProofRanks;
+}
+
 namespace ks::cli {
 
 struct TopoBnbCall {
@@ -19,6 +23,8 @@ struct TopoBnbCall {
   std::string checkpoint, resume;
   double checkpoint_every_s = 5;
   std::string reference, chart, json, csv;
+  unsigned threads = 0;              // 0: --threads (or every core)
+  topo::ProofRanks* ranks = nullptr;  // rank 0 under mpirun: the other ranks take subtrees too
 };
 
 int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global);

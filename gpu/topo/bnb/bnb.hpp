@@ -33,6 +33,7 @@
 namespace ks::topo {
 
 class NodeEvaluator;  // node_batch.hpp
+class ProofRanks;     // bnb_ranks.hpp
 
 // Past this many nodes a proof is out of reach (nug30 took ~96 000 CPU-hours); without a time limit the
 // request is refused above kMaxBnbUnlimitedNodes.
@@ -54,6 +55,10 @@ struct BnbRequest {
   // More evaluators (several GPUs, --gpus 0,1): each fed by a pool thread of its own, after `evaluator`'s, all
   // taking groups of subtrees from the same counter. The pool needs a thread per evaluator. Not owned.
   std::vector<NodeEvaluator*> evaluators;
+
+  // Rank 0 of an MPI run (mpirun -np N): the other ranks (serve_proof, bnb_ranks.hpp) take subtrees too; this
+  // process keeps the checkpoint and the result. prove() stops them before it returns or throws. Not owned.
+  ProofRanks* ranks = nullptr;
 
   // `evaluator` (when set), then `evaluators`: the pool's threads 0, 1, ... feed them in this order.
   std::vector<NodeEvaluator*> devices() const;

@@ -12,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "topo/bnb/bnb.hpp"
+#include "topo/bnb/bnb_ranks.hpp"
 #include "topo/bnb/bnb_state.hpp"
 #include "topo/bnb/node_batch.hpp"
 #include "topo/bnb/proof_tree.hpp"
@@ -26,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 constexpr double kProgressEvery_s = 0.1;
+constexpr double kRanksEvery_s = 0.002;  // under MPI: how often the other ranks' messages are taken in
 constexpr std::size_t kMaxCurvePoints = 4000;  // then every other point is dropped
 
 void check_request(const Problem& p, const BnbRequest& r) {
@@ -157,6 +159,18 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
     result.search_seconds = seconds_since(searching);
   }
   result.sessions = sessions;
+  // Under MPI the other ranks take subtrees too; whatever happens, they are sent Stop before prove returns.
+  ProofRanks* ranks = r.ranks && r.ranks->ranks() > 1 ? r.ranks : nullptr;
+  struct ReleaseRanks {
+    ProofRanks* ranks;
+    ~ReleaseRanks() {
+      if (ranks) ranks->stop_all();
+    }
+  } release{ranks};
+  if (ranks) {
+    result.device += fmt::format(" on {} MPI ranks", ranks->ranks());
+    ranks->start(fingerprint);
+  }
   const std::string checkpoint = !r.checkpoint.empty() ? r.checkpoint : r.resume;
   const auto save = [&] {
     if (checkpoint.empty()) return;
@@ -209,9 +223,19 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
         }
         running = false;
       });
-      Clock::time_point last_checkpoint = Clock::now();
-      while (running.load()) {
-        std::this_thread::sleep_for(std::chrono::duration<double>(kProgressEvery_s));
+      Clock::time_point last_checkpoint = Clock::now(), last_progress = Clock::now();
+      std::exception_ptr rank_failure;
+      // Until this process's threads are done and (unless stopped) every subtree out on another rank reported.
+      while (running.load() || (ranks && !stop.load() && ranks->outstanding())) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(ranks ? kRanksEvery_s : kProgressEvery_s));
+        if (ranks && !rank_failure) try {
+            ranks->tick(c, tree, incumbent, stop.load());
+          } catch (...) {
+            rank_failure = std::current_exception();
+            stop = true;
+          }
+        if (seconds_since(last_progress) < kProgressEvery_s) continue;
+        last_progress = Clock::now();
         if (ctl.cancel && ctl.cancel->load() && !stop.exchange(true)) result.stopped_by = "cancel";
         if (r.time_s > 0 && seconds_since(start) >= r.time_s && !stop.exchange(true)) result.stopped_by = "time";
         snapshot(false);
@@ -236,6 +260,11 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
       }
       worker.join();
       if (failure) std::rethrow_exception(failure);
+      if (rank_failure) {  // the checkpoint keeps what every rank finished
+        snapshot(false);
+        save();
+        std::rethrow_exception(rank_failure);
+      }
       snapshot(true);
       session_nodes += tree.live_nodes();
       save();
@@ -253,6 +282,12 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
     out.subtrees = st.subtrees;
     out.curve = st.curve;
     result.configurations.push_back(std::move(out));
+  }
+  if (ranks) {
+    std::string per_rank;
+    for (int k = 1; k < ranks->ranks(); ++k)
+      per_rank += fmt::format("{}rank {} {}", k > 1 ? ", " : "", k, ranks->finished()[std::size_t(k)]);
+    result.notes.push_back("subtrees finished by the other ranks: " + per_rank);
   }
   result.complete = !stop.load();
   if (!result.complete) result.checkpoint = checkpoint;

@@ -97,6 +97,7 @@ void ProofTree::build_frontier(ThreadPool& pool) {
   std::stable_sort(taken_in_.begin(), taken_in_.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return bounds_[a] < bounds_[b]; });
   done_ = std::vector<std::atomic<std::uint8_t>>(bounds_.size());
+  next_ = 0;
 }
 
 void ProofTree::mark_done(const std::vector<std::uint8_t>& done, const Incumbent& incumbent) {
@@ -125,7 +126,50 @@ std::vector<std::uint8_t> ProofTree::done() const {
 
 void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
                         const std::vector<NodeEvaluator*>& evaluators) {
+  run_queue(pool, taken_in_, next_, incumbent, stop, evaluators);
+}
+
+std::vector<std::uint32_t> ProofTree::claim(std::size_t count, const Incumbent& incumbent) {
+  std::vector<std::uint32_t> out;
+  while (out.size() < count) {
+    const std::size_t k = next_.fetch_add(1);
+    if (k >= taken_in_.size()) break;
+    const std::uint32_t subtree = taken_in_[k];
+    if (done_[subtree].load()) continue;
+    if (bounds_[subtree] >= incumbent.cost()) {
+      done_[subtree] = 1;
+      continue;
+    }
+    out.push_back(subtree);
+  }
+  return out;
+}
+
+void ProofTree::finished_elsewhere(const std::vector<std::uint32_t>& subtrees, std::uint64_t nodes) {
+  for (std::uint32_t subtree : subtrees)
+    if (subtree < done_.size()) done_[subtree] = 1;
+  explored_ += nodes;
+}
+
+std::vector<std::uint32_t> ProofTree::explore_subtrees(ThreadPool& pool, const std::vector<std::uint32_t>& subtrees,
+                                                       Incumbent& incumbent, const std::atomic<bool>& stop,
+                                                       std::uint64_t& nodes) {
+  for (std::uint32_t subtree : subtrees)
+    if (subtree >= done_.size())
+      throw Error(ErrorKind::Internal, fmt::format("subtree {} of {} asked for", subtree, done_.size()));
+  const std::uint64_t before = explored_.load();
   std::atomic<std::size_t> next{0};
+  run_queue(pool, subtrees, next, incumbent, stop, {});
+  nodes += explored_.load() - before;
+  std::vector<std::uint32_t> finished;
+  for (std::uint32_t subtree : subtrees)
+    if (done_[subtree].load()) finished.push_back(subtree);
+  return finished;
+}
+
+void ProofTree::run_queue(ThreadPool& pool, const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next,
+                          Incumbent& incumbent, const std::atomic<bool>& stop,
+                          const std::vector<NodeEvaluator*>& evaluators) {
   const long long threads = pool.size();
   if (evaluators.size() > std::size_t(threads))
     throw Error(ErrorKind::Internal, fmt::format("ProofTree::explore: {} evaluators on {} threads (one feeds each)",
@@ -134,7 +178,7 @@ void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomi
     for (long long t = begin; t < end; ++t) {
       if (std::size_t(t) < evaluators.size()) {
         try {
-          explore_batches(*evaluators[std::size_t(t)], next, incumbent, stop);
+          explore_batches(*evaluators[std::size_t(t)], queue, next, incumbent, stop);
         } catch (...) {
           batch_failed_ = true;  // the divers stop too: the error ends the run (its last checkpoint is kept)
           throw;
@@ -144,8 +188,8 @@ void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomi
       Scratch scratch(n_);
       while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
         const std::size_t k = next.fetch_add(1);
-        if (k >= taken_in_.size()) break;
-        const std::uint32_t subtree = taken_in_[k];
+        if (k >= queue.size()) break;
+        const std::uint32_t subtree = queue[k];
         if (done_[subtree].load()) continue;
         if (explore_subtree(subtree, incumbent, stop, scratch)) done_[subtree] = 1;
       }
@@ -155,19 +199,19 @@ void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomi
 
 // Takes kSubtreesPerGroup subtrees at a time from the shared counter and explores them together in batches:
 // a group is done when all of it is (a stop leaves the whole group open).
-void ProofTree::explore_batches(NodeEvaluator& evaluator, std::atomic<std::size_t>& next, Incumbent& incumbent,
-                                const std::atomic<bool>& stop) {
+void ProofTree::explore_batches(NodeEvaluator& evaluator, const std::vector<std::uint32_t>& queue,
+                                std::atomic<std::size_t>& next, Incumbent& incumbent, const std::atomic<bool>& stop) {
   BatchDive dive(evaluator, n_, order_, reduced_cost_pruning_);
   std::vector<std::uint32_t> group;
   std::vector<int> roots;
   // Another device's error (batch_failed_) ends the run: this one stops too.
   while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
     const std::size_t first = next.fetch_add(kSubtreesPerGroup);
-    if (first >= taken_in_.size()) break;
+    if (first >= queue.size()) break;
     group.clear();
     roots.clear();
-    for (std::size_t k = first; k < std::min(first + kSubtreesPerGroup, taken_in_.size()); ++k) {
-      const std::uint32_t subtree = taken_in_[k];
+    for (std::size_t k = first; k < std::min(first + kSubtreesPerGroup, queue.size()); ++k) {
+      const std::uint32_t subtree = queue[k];
       if (done_[subtree].load()) continue;
       if (bounds_[subtree] >= incumbent.cost()) {
         done_[subtree] = 1;

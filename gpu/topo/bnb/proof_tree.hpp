@@ -53,6 +53,17 @@ class ProofTree {
   void explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
                const std::vector<NodeEvaluator*>& evaluators = {});
 
+  // Under MPI (bnb_ranks.hpp). Rank 0: up to `count` open subtrees for another rank, from the counter its own
+  // threads take from (lowest bound first; those the incumbent prunes are marked done on the way), and the
+  // subtrees that rank finished with the bounds it computed in them. Call while exploring or between.
+  std::vector<std::uint32_t> claim(std::size_t count, const Incumbent& incumbent);
+  void finished_elsewhere(const std::vector<std::uint32_t>& subtrees, std::uint64_t nodes);
+  // Other ranks: explores these subtrees (as explore does its own); returns those finished (all unless
+  // stopped) and adds the bounds computed in them to `nodes`.
+  std::vector<std::uint32_t> explore_subtrees(ThreadPool& pool, const std::vector<std::uint32_t>& subtrees,
+                                              Incumbent& incumbent, const std::atomic<bool>& stop,
+                                              std::uint64_t& nodes);
+
   // No placement in an open subtree costs less than this (the lowest open bound; the incumbent when none).
   std::int64_t open_bound(const Incumbent& incumbent) const;
   std::uint64_t open_subtrees() const;
@@ -65,8 +76,11 @@ class ProofTree {
  private:
   struct Scratch;
   void offer_completion(std::int64_t cost, const int* order, Incumbent& incumbent, Scratch& s) const;
-  void explore_batches(NodeEvaluator& evaluator, std::atomic<std::size_t>& next, Incumbent& incumbent,
-                       const std::atomic<bool>& stop);
+  // Threads (and evaluators) take subtrees from queue[next++] until it ends or `stop`.
+  void run_queue(ThreadPool& pool, const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next,
+                 Incumbent& incumbent, const std::atomic<bool>& stop, const std::vector<NodeEvaluator*>& evaluators);
+  void explore_batches(NodeEvaluator& evaluator, const std::vector<std::uint32_t>& queue,
+                       std::atomic<std::size_t>& next, Incumbent& incumbent, const std::atomic<bool>& stop);
   bool explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop, Scratch& s);
   bool explore_node(int depth, std::int64_t bound, Incumbent& incumbent, const std::atomic<bool>& stop,
                     Scratch& s, std::uint64_t& nodes);
@@ -81,6 +95,7 @@ class ProofTree {
   std::vector<std::int64_t> bounds_;      // per subtree
   std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
   std::vector<std::atomic<std::uint8_t>> done_;
+  std::atomic<std::size_t> next_{0};      // into taken_in_: the next subtree to take (threads and claim)
   std::atomic<std::uint64_t> explored_{0}, live_{0};
   std::atomic<bool> batch_failed_{false};  // an evaluator threw (a GPU error)
 };

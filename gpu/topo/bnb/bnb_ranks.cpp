@@ -1,0 +1,278 @@
+#include "topo/bnb/bnb_ranks.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <deque>
+#include <exception>
+#include <memory>
+#include <thread>
+
+#include "core/error.hpp"
+#include "topo/bnb/bnb_state.hpp"
+#include "topo/sweep/sweep_messages.hpp"
+
+namespace ks::topo {
+
+namespace {
+
+constexpr int kAssignsAhead = 2;  // per rank: the second travels while the first is explored
+constexpr auto kIdle = std::chrono::milliseconds(2);
+
+BnbMessage message(BnbMessageType type) {
+  BnbMessage m;
+  m.type = type;
+  return m;
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> encode(const BnbMessage& m) {
+  ByteWriter w;
+  w.put(m.type);
+  w.put(m.fingerprint);
+  w.put(m.threads);
+  w.put_string(m.text);
+  w.put(m.configuration);
+  w.put_vector(m.subtrees);
+  w.put(m.nodes);
+  w.put(m.cost);
+  w.put_vector(m.location_of);
+  return w.take();
+}
+
+BnbMessage decode_bnb(const std::vector<std::uint8_t>& bytes) {
+  ByteReader in(bytes);
+  BnbMessage m;
+  m.type = in.get<BnbMessageType>();
+  if (m.type < BnbMessageType::Hello || m.type > BnbMessageType::Bye)
+    throw Error(ErrorKind::Io, "a message from another rank is not of the proof's protocol",
+                "every rank must run the same build of kernelscope-cli");
+  m.fingerprint = in.get<std::uint64_t>();
+  m.threads = in.get<std::uint32_t>();
+  m.text = in.get_string();
+  m.configuration = in.get<std::int32_t>();
+  m.subtrees = in.get_vector<std::uint32_t>();
+  m.nodes = in.get<std::uint64_t>();
+  m.cost = in.get<std::int64_t>();
+  m.location_of = in.get_vector<int>();
+  if (!in.at_end())
+    throw Error(ErrorKind::Io, "a message from another rank is longer than the proof's protocol says",
+                "every rank must run the same build of kernelscope-cli");
+  return m;
+}
+
+// ---- rank 0 ----
+
+ProofRanks::ProofRanks(RankLink& link)
+    : link_(link), out_(std::size_t(link.size()), 0), batch_(std::size_t(link.size()), 1),
+      names_(std::size_t(link.size())), finished_(std::size_t(link.size()), 0) {}
+
+void ProofRanks::start(std::uint64_t fingerprint) {
+  for (int r = 1; r < ranks(); ++r) {
+    const BnbMessage m = decode_bnb(link_.receive(r));
+    if (m.type == BnbMessageType::Failed)
+      throw Error(ErrorKind::Device, fmt::format("rank {} could not start: {}", r, m.text));
+    if (m.type != BnbMessageType::Hello)
+      throw Error(ErrorKind::Io, fmt::format("rank {} did not say hello", r), "every rank must run the same build");
+    if (m.fingerprint != fingerprint)
+      throw_usage(fmt::format("rank {} ({}) proves another problem than rank 0", r, m.text),
+                  "give every rank the same inputs and options");
+    names_[std::size_t(r)] = m.text;
+    // Subtrees per Assign: a few per thread, so that a rank's threads all have one and the tail stays short.
+    batch_[std::size_t(r)] = std::max<std::uint32_t>(4, 2 * m.threads);
+  }
+}
+
+void ProofRanks::tick(int c, ProofTree& tree, Incumbent& incumbent, bool stopping) {
+  int from = 0;
+  std::vector<std::uint8_t> bytes;
+  while (link_.poll(from, bytes)) {
+    if (from <= 0 || from >= ranks()) continue;
+    const BnbMessage m = decode_bnb(bytes);
+    switch (m.type) {
+      case BnbMessageType::Report:
+        --out_[std::size_t(from)];
+        if (m.configuration == c) tree.finished_elsewhere(m.subtrees, m.nodes);
+        finished_[std::size_t(from)] += m.subtrees.size();
+        break;
+      case BnbMessageType::Better:
+        if (m.configuration == c && int(m.location_of.size()) == tree.n()) incumbent.offer(m.cost, m.location_of);
+        break;
+      case BnbMessageType::Failed:
+        out_[std::size_t(from)] = 0;
+        throw Error(ErrorKind::Device, fmt::format("rank {} ({}) failed: {}", from, names_[std::size_t(from)], m.text),
+                    "the checkpoint keeps the subtrees proved so far: resume once the cause is mended");
+      default:
+        throw Error(ErrorKind::Io, fmt::format("rank {} sent a message out of turn", from));
+    }
+  }
+  const std::int64_t best = incumbent.cost();
+  if (c != sent_configuration_ || best < sent_cost_) {
+    // Every rank hears of the better placement (an Assign carries it too).
+    BnbMessage better = message(BnbMessageType::Better);
+    better.configuration = c;
+    better.cost = best;
+    better.location_of = incumbent.location_of();
+    if (c == sent_configuration_)
+      for (int r = 1; r < ranks(); ++r) link_.send(r, encode(better));
+    sent_configuration_ = c;
+    sent_cost_ = best;
+  }
+  if (stopping) return;
+  for (int r = 1; r < ranks(); ++r) {
+    while (out_[std::size_t(r)] < kAssignsAhead) {
+      BnbMessage a = message(BnbMessageType::Assign);
+      a.subtrees = tree.claim(batch_[std::size_t(r)], incumbent);
+      if (a.subtrees.empty()) return;  // every subtree is taken
+      a.configuration = c;
+      a.cost = incumbent.cost();
+      a.location_of = incumbent.location_of();
+      link_.send(r, encode(a));
+      ++out_[std::size_t(r)];
+    }
+  }
+}
+
+bool ProofRanks::outstanding() const {
+  for (int n : out_)
+    if (n > 0) return true;
+  return false;
+}
+
+void ProofRanks::stop_all() noexcept {
+  if (stopped_) return;
+  stopped_ = true;
+  try {
+    for (int r = 1; r < ranks(); ++r) link_.send(r, encode(message(BnbMessageType::Stop)));
+    for (int r = 1; r < ranks(); ++r)
+      while (decode_bnb(link_.receive(r)).type != BnbMessageType::Bye) {
+      }
+  } catch (...) {
+    // A rank that sends garbage at the end: rank 0 has its result (and checkpoint) already.
+  }
+}
+
+// ---- ranks > 0 ----
+
+namespace {
+
+// One configuration's tree and incumbent on this rank.
+struct RankTree {
+  int configuration = -1;
+  std::unique_ptr<ProofTree> tree;
+  std::unique_ptr<Incumbent> incumbent;
+};
+
+void wait_for_stop(RankLink& link) {
+  for (;;) {
+    const std::vector<std::uint8_t> bytes = link.receive(0);
+    if (!bytes.empty() && BnbMessageType(bytes[0]) == BnbMessageType::Stop) break;
+  }
+  link.send(0, encode(message(BnbMessageType::Bye)));
+}
+
+}  // namespace
+
+int refuse_proof(RankLink& link, const std::string& why) {
+  BnbMessage failed = message(BnbMessageType::Failed);
+  failed.text = why;
+  link.send(0, encode(failed));
+  wait_for_stop(link);
+  return 1;
+}
+
+int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLink& link, const std::string& where) {
+  BnbMessage hello = message(BnbMessageType::Hello);
+  hello.fingerprint = bnb_fingerprint(p, r);
+  hello.threads = pool.size();
+  hello.text = fmt::format("{}, CPU ({} threads)", where, pool.size());
+  link.send(0, encode(hello));
+  const std::size_t nn = std::size_t(p.n) * std::size_t(p.n);
+  const int slice = p.summed_slice ? p.timestamps : 0;
+  RankTree current;
+  std::deque<BnbMessage> assigns;
+  bool stopping = false;
+  // What arrives from rank 0: Assigns are queued, Better is offered, Stop ends the rank.
+  const auto take = [&](const BnbMessage& m) {
+    if (m.type == BnbMessageType::Stop) stopping = true;
+    else if (m.type == BnbMessageType::Assign) assigns.push_back(m);
+    else if (m.type == BnbMessageType::Better && m.configuration == current.configuration && current.incumbent)
+      current.incumbent->offer(m.cost, m.location_of);
+  };
+  try {
+    while (!stopping) {
+      if (assigns.empty()) {
+        take(decode_bnb(link.receive(0)));
+        continue;
+      }
+      const BnbMessage a = std::move(assigns.front());
+      assigns.pop_front();
+      if (a.configuration < 0 || a.configuration >= p.configs || int(a.location_of.size()) != p.n)
+        throw Error(ErrorKind::Io, "an assignment of another problem", "every rank must run the same build");
+      if (a.configuration != current.configuration) {
+        current.configuration = a.configuration;
+        current.tree = std::make_unique<ProofTree>(p.traffic_scaled.data() + std::size_t(slice) * nn,
+                                                   p.cost_scaled.data() + std::size_t(a.configuration) * nn, p.n,
+                                                   r.reduced_cost_pruning);
+        current.tree->build_frontier(pool);
+        current.incumbent = std::make_unique<Incumbent>(a.cost, a.location_of);
+      }
+      current.incumbent->offer(a.cost, a.location_of);
+      std::int64_t told = current.incumbent->cost();
+      std::atomic<bool> stop{false}, running{true};
+      std::exception_ptr failure;
+      std::vector<std::uint32_t> finished;
+      std::uint64_t nodes = 0;
+      std::thread worker([&] {
+        try {
+          finished = current.tree->explore_subtrees(pool, a.subtrees, *current.incumbent, stop, nodes);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+        running = false;
+      });
+      const auto tell_better = [&] {
+        if (current.incumbent->cost() >= told) return;
+        BnbMessage better = message(BnbMessageType::Better);
+        better.configuration = a.configuration;
+        better.cost = current.incumbent->cost();
+        better.location_of = current.incumbent->location_of();
+        told = better.cost;
+        link.send(0, encode(better));
+      };
+      while (running.load()) {
+        int from = 0;
+        std::vector<std::uint8_t> bytes;
+        if (link.poll(from, bytes) && from == 0) {
+          take(decode_bnb(bytes));
+          if (stopping) stop = true;
+        } else {
+          std::this_thread::sleep_for(kIdle);
+        }
+        tell_better();
+      }
+      worker.join();
+      if (failure) std::rethrow_exception(failure);
+      if (stopping) break;
+      tell_better();
+      BnbMessage report = message(BnbMessageType::Report);
+      report.configuration = a.configuration;
+      report.subtrees = std::move(finished);
+      report.nodes = nodes;
+      link.send(0, encode(report));
+    }
+    link.send(0, encode(message(BnbMessageType::Bye)));
+    return 0;
+  } catch (const std::exception& e) {
+    const Error* err = dynamic_cast<const Error*>(&e);
+    BnbMessage failed = message(BnbMessageType::Failed);
+    failed.text = fmt::format("{}: {}", where, err ? err->full_message() : e.what());
+    link.send(0, encode(failed));
+    if (!stopping) wait_for_stop(link);
+    else link.send(0, encode(message(BnbMessageType::Bye)));
+    return 1;
+  }
+}
+
+}  // namespace ks::topo
