@@ -224,5 +224,102 @@ TEST_F(CliTopoScale, ABuildWithoutMpiUnderMpirunSaysSoInsteadOfSweepingOncePerRa
   EXPECT_EQ(q.err, "");  // rank 0 says it once
 }
 
+// ---- the proof (--placements bnb) across ranks ----
+
+// The proof of a QAPLIB instance in one process, or under `launch`: its JSON.
+nlohmann::json prove_json(const fs::path& dir, const std::string& name, const std::vector<std::string>& extra,
+                          const std::string& json, const CliLaunch& launch = {}) {
+  const CliResult r = run_cli(with({"--threads", "1", "topo", "--qaplib", data("qaplib/" + name + ".dat"),
+                                    "--placements", "bnb", "--json", json},
+                                   extra),
+                              dir, launch);
+  EXPECT_EQ(r.exit_code, 0) << name << ": " << r.err;
+  return r.exit_code == 0 ? nlohmann::json::parse(read_file(dir / json)) : nlohmann::json{};
+}
+
+// Subtrees the ranks other than rank 0 finished, from rank 0's note.
+std::uint64_t subtrees_of_other_ranks(const nlohmann::json& j) {
+  std::uint64_t total = 0;
+  for (const auto& note : j["notes"]) {
+    const std::string text = note.get<std::string>();
+    if (text.rfind("subtrees finished by the other ranks: ", 0) != 0) continue;
+    for (std::size_t at = text.find("rank "); at != std::string::npos; at = text.find("rank ", at + 1))
+      total += std::stoull(text.substr(text.find(' ', at + 5) + 1));
+  }
+  return total;
+}
+
+void expect_same_proof(const nlohmann::json& one, const nlohmann::json& ranks, const std::string& name) {
+  ASSERT_FALSE(one.is_null()) << name;
+  ASSERT_FALSE(ranks.is_null()) << name;
+  EXPECT_TRUE(ranks["proof"]["optimal"].get<bool>()) << name;
+  EXPECT_EQ(ranks["best"]["cost"], one["best"]["cost"]) << name;
+  EXPECT_EQ(ranks["proof"]["nodes"], one["proof"]["nodes"]) << name;
+  EXPECT_EQ(ranks["proof"]["root_bound"], one["proof"]["root_bound"]) << name;
+  EXPECT_EQ(ranks["proof"]["best_bound"], one["proof"]["best_bound"]) << name;
+}
+
+// Three single-thread ranks prove what one process proves: the same optimum (QAPLIB's), and, the tabu search's
+// incumbent being optimal from the start, the same nodes; the other ranks did part of it.
+TEST_F(CliTopoScale, AProofOnThreeRanksIsTheProofOfOneProcess) {
+  KS_REQUIRE_MPI();
+  for (const auto& [name, optimum] : {std::pair{"nug12", 578}, std::pair{"chr15a", 9896}, std::pair{"nug14", 1014}}) {
+    KS_REQUIRE_DATA(data(std::string("qaplib/") + name + ".dat"));
+    const nlohmann::json one = prove_json(dir_.path(), name, {}, "one.json");
+    const nlohmann::json three = prove_json(dir_.path(), name, {}, "three.json", mpirun(3));
+    expect_same_proof(one, three, name);
+    EXPECT_EQ(three["best"]["cost"], optimum) << name;
+    EXPECT_GT(subtrees_of_other_ranks(three), 0u) << name << ": " << three["notes"].dump();
+    EXPECT_EQ(subtrees_of_other_ranks(one), 0u) << name;
+  }
+}
+
+// mpirun stopped by SIGTERM (a Slurm time limit; mpirun passes Ctrl-C on as SIGTERM) during a proof on three
+// ranks: rank 0 keeps the checkpoint (the subtrees every rank finished), and three ranks resume it to the
+// proof of one uninterrupted process.
+TEST_F(CliTopoScale, AProofStoppedOnRanksResumesToTheSameProof) {
+  KS_REQUIRE_MPI();
+  KS_REQUIRE_DATA(data("qaplib/tai15a.dat"));
+  const std::string file = (dir_ / "proof.checkpoint").string();
+  CliProcess ranks({"--threads", "1", "topo", "--qaplib", data("qaplib/tai15a.dat"), "--placements", "bnb",
+                    "--checkpoint", file, "--checkpoint-every", "0.1"},
+                   dir_.path(), mpirun(3));
+  ASSERT_TRUE(wait_for_file(file, 120)) << ranks.err();
+  ranks.signal(SIGTERM);
+  const CliResult stopped = ranks.wait();
+  EXPECT_NE(stopped.exit_code, 0) << stopped.out;
+  ASSERT_TRUE(fs::exists(file));
+  const nlohmann::json resumed = prove_json(dir_.path(), "tai15a", {"--resume", file}, "resumed.json", mpirun(3));
+  const nlohmann::json one = prove_json(dir_.path(), "tai15a", {}, "one.json");
+  expect_same_proof(one, resumed, "tai15a resumed");
+  EXPECT_EQ(resumed["timing"]["sessions"], 2) << resumed.dump();
+  EXPECT_GT(subtrees_of_other_ranks(resumed), 0u) << "the stop came after the end: " << resumed["notes"].dump();
+
+  // A rank killed mid-proof: mpirun stops the others (SIGTERM to rank 0, which checkpoints), the job fails, and
+  // the checkpoint resumes to the same proof.
+  fs::remove(file);
+  CliProcess again({"--threads", "1", "topo", "--qaplib", data("qaplib/tai15a.dat"), "--placements", "bnb",
+                    "--checkpoint", file, "--checkpoint-every", "0.1"},
+                   dir_.path(), mpirun(3));
+  ASSERT_TRUE(wait_for_file(file, 120)) << again.err();
+  const pid_t victim = rank_process(dir_.path(), 2);
+  ASSERT_GT(victim, 0);
+  kill(victim, SIGKILL);
+  EXPECT_NE(again.wait().exit_code, 0);
+  ASSERT_TRUE(fs::exists(file));
+  const nlohmann::json after_kill = prove_json(dir_.path(), "tai15a", {"--resume", file}, "killed.json");
+  expect_same_proof(one, after_kill, "tai15a resumed after a rank was killed");
+}
+
+// The proof under mpirun runs on each rank's CPU threads: --backend cuda and --gpus are refused there.
+TEST_F(CliTopoScale, AProofUnderMpirunRefusesTheGpuOptions) {
+  KS_REQUIRE_MPI();
+  const CliResult r = topo({"--generate", "uniform:n=6,seed=1", "--topology", "ring", "--placements", "bnb",
+                            "--backend", "cuda"},
+                           mpirun(2));
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("runs on the CPU threads of each rank"), std::string::npos) << r.err;
+}
+
 }  // namespace
 }  // namespace ks::test
