@@ -1,0 +1,131 @@
+// The proof across ranks (topo/bnb/bnb_ranks.hpp) without MPI: rank 0's prove() and the other ranks'
+// serve_proof on threads, linked by in-memory mailboxes (support/loopback_ranks.hpp). With the tabu search's
+// optimal incumbent the ranks explore the tree of one process; with a poor incumbent (a search of one
+// iteration) the better placements found on any rank reach rank 0 and the proof still ends at QAPLIB's optimum;
+// a rank of another problem, or one that cannot start, ends the run with an error naming it, and no rank is
+// left waiting. The optima come from QAPLIB; node counts from one process.
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "core/error.hpp"
+#include "core/thread_pool.hpp"
+#include "support/loopback_ranks.hpp"
+#include "support/qaplib_optima.hpp"
+#include "support/shared_data.hpp"
+#include "support/test_support.hpp"
+#include "topo/bnb/bnb.hpp"
+#include "topo/bnb/bnb_ranks.hpp"
+
+namespace ks::topo {
+namespace {
+
+using test::data;
+using test::qaplib_problem;
+
+ThreadPool& pool(int rank) {
+  static ThreadPool pools[3] = {ThreadPool(1), ThreadPool(1), ThreadPool(1)};
+  return pools[rank];
+}
+
+// prove() on rank 0 of `ranks` loopback ranks, serve_proof on the others (`other` for the last one when given).
+struct RankRun {
+  BnbResult result;
+  std::vector<int> codes;
+};
+RankRun prove_on_ranks(const Problem& p, const BnbRequest& r, int count, const Problem* other = nullptr) {
+  test::LoopbackRanks hub(count);
+  RankRun run;
+  run.codes.assign(std::size_t(count), -1);
+  std::vector<std::thread> others;
+  for (int k = 1; k < count; ++k)
+    others.emplace_back([&, k] {
+      const Problem& mine = other && k == count - 1 ? *other : p;
+      run.codes[std::size_t(k)] = serve_proof(mine, BnbRequest{}, pool(k), hub.link(k), "rank " + std::to_string(k));
+    });
+  struct Join {  // after ProofRanks has sent every rank Stop, also when prove throws
+    std::vector<std::thread>& threads;
+    ~Join() {
+      for (auto& t : threads) t.join();
+    }
+  };
+  {
+    Join join{others};
+    ProofRanks ranks(hub.link(0));
+    BnbRequest with_ranks = r;
+    with_ranks.ranks = &ranks;
+    run.result = prove(p, with_ranks, {}, pool(0));
+  }
+  return run;
+}
+
+TEST(BnbRanks, ThreeRanksExploreTheTreeOfOneProcess) {
+  KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
+  const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
+  const BnbResult one = prove(p, {}, {}, pool(0));
+  const RankRun three = prove_on_ranks(p, {}, 3);
+  const ConfigurationProof& a = one.best();
+  const ConfigurationProof& b = three.result.best();
+  EXPECT_TRUE(b.proof.optimal);
+  EXPECT_EQ(b.best.scaled, 1014);
+  EXPECT_EQ(b.proof.nodes, a.proof.nodes);
+  EXPECT_EQ(b.proof.root_bound.scaled, a.proof.root_bound.scaled);
+  EXPECT_NE(three.result.device.find("on 3 MPI ranks"), std::string::npos) << three.result.device;
+  EXPECT_EQ(three.codes[1], 0);
+  EXPECT_EQ(three.codes[2], 0);
+}
+
+// A search of one iteration leaves a poor incumbent: the ranks find better placements as they go, and the
+// proof ends at the optimum whichever rank found it.
+TEST(BnbRanks, BetterPlacementsFoundOnAnyRankReachTheProof) {
+  for (const auto& [file, optimum] : {std::pair{"qaplib/nug12.dat", 578}, std::pair{"qaplib/chr15a.dat", 9896}}) {
+    KS_REQUIRE_DATA(data(file));
+    const Problem p = qaplib_problem(data(file));
+    BnbRequest poor;
+    poor.search_iterations = 1;
+    const RankRun three = prove_on_ranks(p, poor, 3);
+    const ConfigurationProof& c = three.result.best();
+    EXPECT_GT(c.search_best.scaled, optimum) << file << ": the search was not poor, nothing is tested";
+    EXPECT_TRUE(c.proof.optimal) << file;
+    EXPECT_EQ(c.best.scaled, optimum) << file;
+    EXPECT_EQ(placement_cost(p, 0, 0, c.placement).scaled, optimum) << file;
+  }
+}
+
+TEST(BnbRanks, ARankOfAnotherProblemEndsTheRunNamingIt) {
+  KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
+  const Problem p = qaplib_problem(data("qaplib/nug12.dat"));
+  const Problem other = qaplib_problem(data("qaplib/chr12a.dat"));
+  try {
+    prove_on_ranks(p, {}, 3, &other);
+    ADD_FAILURE() << "a rank of another problem was accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+    EXPECT_NE(e.full_message().find("rank 2"), std::string::npos) << e.full_message();
+    EXPECT_NE(e.full_message().find("another problem"), std::string::npos) << e.full_message();
+  }
+}
+
+TEST(BnbRanks, ARankThatCannotStartEndsTheRunWithItsReason) {
+  KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
+  const Problem p = qaplib_problem(data("qaplib/nug12.dat"));
+  test::LoopbackRanks hub(2);
+  int code = -1;
+  std::thread rank1([&] { code = refuse_proof(hub.link(1), "rank 1 on elsewhere: no such file nug12.dat"); });
+  {
+    ProofRanks ranks(hub.link(0));
+    BnbRequest r;
+    r.ranks = &ranks;
+    try {
+      prove(p, r, {}, pool(0));
+      ADD_FAILURE() << "the failed rank was not reported";
+    } catch (const Error& e) {
+      EXPECT_NE(e.full_message().find("no such file nug12.dat"), std::string::npos) << e.full_message();
+    }
+  }
+  rank1.join();
+  EXPECT_EQ(code, 1);
+}
+
+}  // namespace
+}  // namespace ks::topo
