@@ -5,7 +5,8 @@
 //
 // Beyond one device: --gpus (a worker per GPU in this process), and under mpirun or srun one rank per GPU (or per
 // group of CPU cores with --backend cpu): rank 0 hands out chunks and merges them, the other ranks only work.
-// Every rank reads the same inputs; only rank 0 prints and writes files.
+// Every rank reads the same inputs; only rank 0 prints and writes files. --placements bnb likewise: rank 0 proves
+// and hands subtrees to the other ranks (topo/bnb/bnb_ranks.hpp).
 #include <fmt/format.h>
 
 #include <atomic>
