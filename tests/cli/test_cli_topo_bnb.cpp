@@ -14,6 +14,13 @@
 namespace ks::test {
 namespace {
 
+// A proof of a small generated network with `extra` options, for the requests to refuse.
+std::vector<std::string> small_proof(const std::vector<std::string>& extra) {
+  std::vector<std::string> a = {"topo", "--placements", "bnb", "--generate", "uniform:n=6,seed=1", "--topology", "ring"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
 class CliBnb : public ::testing::Test {
  protected:
   CliResult prove(std::vector<std::string> args) {
@@ -127,13 +134,7 @@ TEST_F(CliBnb, ATimeLimitReportsTheGap) {
 }
 
 TEST_F(CliBnb, BadRequestsExitTwo) {
-  const std::vector<std::string> base = {"topo", "--placements", "bnb", "--generate", "uniform:n=6,seed=1",
-                                         "--topology", "ring"};
-  const auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  };
+  const auto with = small_proof;
   expect_refused(with({"--range", "0:100"}), 2, "apply to sweeps", dir_.path());
   expect_refused(with({"--top", "3"}), 2, "apply to sweeps", dir_.path());
   expect_refused(with({"--iterations", "10"}), 2, "apply to --placements search", dir_.path());
@@ -156,13 +157,7 @@ TEST_F(CliBnb, CudaBackendWithoutADeviceNamesTheCpu) {
 // --gpus names the GPUs that bound node batches (a feeding thread each): CUDA's, so with --backend cpu it is
 // refused, as a misspelt list is; without a device "all" names the CPU backend (exit 1, the request is fine).
 TEST_F(CliBnb, GpusAreCudasAndSpelledAsForSweeps) {
-  const std::vector<std::string> base = {"topo", "--placements", "bnb", "--generate", "uniform:n=6,seed=1",
-                                         "--topology", "ring"};
-  const auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> a = base;
-    a.insert(a.end(), extra.begin(), extra.end());
-    return a;
-  };
+  const auto with = small_proof;
   expect_refused(with({"--gpus", "0,1", "--backend", "cpu"}), 2, "--gpus applies to the CUDA backend", dir_.path());
   expect_refused(with({"--gpus", "first"}), 2, "not 'all' or a list of device numbers", dir_.path());
   if (gpu_available()) GTEST_SKIP() << "a CUDA device is here";

@@ -33,15 +33,18 @@ ThreadPool& three_threads() {
   return p;
 }
 
-// A CPU evaluator that counts the nodes it was given: which "device" did how much.
+// A CPU evaluator that counts the nodes it was given (which "device" did how much), and fails on its
+// `fail_at`-th batch when asked to (as a GPU can: a lost device).
 class CountingEvaluator final : public NodeEvaluator {
  public:
-  explicit CountingEvaluator(std::string name) : name_(std::move(name)) {}
+  explicit CountingEvaluator(std::string name, int fail_at = 0) : name_(std::move(name)), fail_at_(fail_at) {}
   void load(const std::int64_t* t, const std::int64_t* c, int n) override { inner_.load(t, c, n); }
   void evaluate(const NodeBatch& b, NodeBatchResult& out) override {
+    if (++calls_ == fail_at_) throw Error(ErrorKind::Device, name_ + " was lost");
     nodes_ += b.nodes;
     inner_.evaluate(b, out);
   }
+  int calls() const { return calls_; }
   std::size_t batch_nodes() const override { return inner_.batch_nodes(); }
   std::string device() const override { return name_; }
   std::uint64_t nodes() const { return nodes_; }
@@ -49,6 +52,7 @@ class CountingEvaluator final : public NodeEvaluator {
  private:
   CpuNodeEvaluator inner_{128};
   std::string name_;
+  int fail_at_ = 0, calls_ = 0;
   std::uint64_t nodes_ = 0;  // read after prove() has joined the feeding thread
 };
 
@@ -147,18 +151,7 @@ TEST(BnbDevices, AResumedRunEndsWithTheSameProof) {
 // The second device fails: the proof ends with its error (the first device's thread stops too).
 TEST(BnbDevices, ASecondFailingDeviceEndsTheProofWithItsError) {
   KS_REQUIRE_DATA(data("qaplib/nug15.dat"));
-  struct Failing final : NodeEvaluator {
-    CpuNodeEvaluator inner{64};
-    int calls = 0;
-    void load(const std::int64_t* t, const std::int64_t* c, int n) override { inner.load(t, c, n); }
-    void evaluate(const NodeBatch& b, NodeBatchResult& out) override {
-      if (++calls == 3) throw Error(ErrorKind::Device, "device B was lost");
-      inner.evaluate(b, out);
-    }
-    std::size_t batch_nodes() const override { return 64; }
-    std::string device() const override { return "failing"; }
-  } failing;
-  CountingEvaluator a("A");
+  CountingEvaluator a("device A"), failing("device B", 3);
   const Problem p = qaplib_problem(data("qaplib/nug15.dat"));
   BnbRequest r;
   r.evaluators = {&a, &failing};
@@ -168,7 +161,7 @@ TEST(BnbDevices, ASecondFailingDeviceEndsTheProofWithItsError) {
   } catch (const Error& e) {
     EXPECT_NE(e.full_message().find("device B was lost"), std::string::npos) << e.full_message();
   }
-  EXPECT_EQ(failing.calls, 3);
+  EXPECT_EQ(failing.calls(), 3);
 }
 
 }  // namespace

@@ -129,18 +129,19 @@ void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomi
   run_queue(pool, taken_in_, next_, incumbent, stop, evaluators);
 }
 
+bool ProofTree::still_open(std::uint32_t subtree, const Incumbent& incumbent) {
+  if (done_[subtree].load()) return false;
+  if (bounds_[subtree] < incumbent.cost()) return true;
+  done_[subtree] = 1;  // the incumbent prunes it whole
+  return false;
+}
+
 std::vector<std::uint32_t> ProofTree::claim(std::size_t count, const Incumbent& incumbent) {
   std::vector<std::uint32_t> out;
   while (out.size() < count) {
     const std::size_t k = next_.fetch_add(1);
     if (k >= taken_in_.size()) break;
-    const std::uint32_t subtree = taken_in_[k];
-    if (done_[subtree].load()) continue;
-    if (bounds_[subtree] >= incumbent.cost()) {
-      done_[subtree] = 1;
-      continue;
-    }
-    out.push_back(subtree);
+    if (still_open(taken_in_[k], incumbent)) out.push_back(taken_in_[k]);
   }
   return out;
 }
@@ -212,11 +213,7 @@ void ProofTree::explore_batches(NodeEvaluator& evaluator, const std::vector<std:
     roots.clear();
     for (std::size_t k = first; k < std::min(first + kSubtreesPerGroup, queue.size()); ++k) {
       const std::uint32_t subtree = queue[k];
-      if (done_[subtree].load()) continue;
-      if (bounds_[subtree] >= incumbent.cost()) {
-        done_[subtree] = 1;
-        continue;
-      }
+      if (!still_open(subtree, incumbent)) continue;
       group.push_back(subtree);
       roots.insert(roots.end(), prefixes_.begin() + std::ptrdiff_t(subtree * std::size_t(depth_)),
                    prefixes_.begin() + std::ptrdiff_t((subtree + 1) * std::size_t(depth_)));

@@ -76,6 +76,8 @@ class ProofTree {
  private:
   struct Scratch;
   void offer_completion(std::int64_t cost, const int* order, Incumbent& incumbent, Scratch& s) const;
+  // Not done and not pruned by the incumbent (then marked done): worth taking.
+  bool still_open(std::uint32_t subtree, const Incumbent& incumbent);
   // Threads (and evaluators) take subtrees from queue[next++] until it ends or `stop`.
   void run_queue(ThreadPool& pool, const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next,
                  Incumbent& incumbent, const std::atomic<bool>& stop, const std::vector<NodeEvaluator*>& evaluators);
