@@ -122,7 +122,8 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
   if (result.complete) return 0;
   std::fflush(stdout);
   if (!result.checkpoint.empty())
-    fmt::print(stderr, "resume with:\n  {}\n", resume_command(global.argv, result.checkpoint, call.ranks ? call.ranks->ranks() : 1));
+    fmt::print(stderr, "resume with:\n  {}\n",
+               resume_command(global.argv, result.checkpoint, call.ranks ? call.ranks->ranks() : 1));
   if (result.stopped_by == "time") return 0;
   return interrupt.terminated() ? kTerminatedExitCode : kInterruptedExitCode;
 }

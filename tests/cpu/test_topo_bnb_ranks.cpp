@@ -14,6 +14,7 @@
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
 #include "support/test_support.hpp"
+#include "support/topo_instances.hpp"
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/bnb_ranks.hpp"
 
@@ -73,6 +74,22 @@ TEST(BnbRanks, ThreeRanksExploreTheTreeOfOneProcess) {
   EXPECT_NE(three.result.device.find("on 3 MPI ranks"), std::string::npos) << three.result.device;
   EXPECT_EQ(three.codes[1], 0);
   EXPECT_EQ(three.codes[2], 0);
+}
+
+// Several configurations and timestamps, an odd size: each configuration's proof is handed out in turn.
+TEST(BnbRanks, EveryConfigurationOnRanksAsInOneProcess) {
+  const Problem p = make_problem(test::random_traffic(9, 2, 9u, true, 40),
+                                 {test::random_costs(9, 3), test::random_costs(9, 4, true, true)});
+  const BnbResult one = prove(p, {}, {}, pool(0));
+  const RankRun three = prove_on_ranks(p, {}, 3);
+  ASSERT_EQ(three.result.configurations.size(), one.configurations.size());
+  for (std::size_t c = 0; c < one.configurations.size(); ++c) {
+    const ConfigurationProof& a = one.configurations[c];
+    const ConfigurationProof& b = three.result.configurations[c];
+    EXPECT_TRUE(b.proof.optimal) << c;
+    EXPECT_EQ(b.best.scaled, a.best.scaled) << c;
+    EXPECT_EQ(b.proof.nodes, a.proof.nodes) << c;
+  }
 }
 
 // A search of one iteration leaves a poor incumbent: the ranks find better placements as they go, and the

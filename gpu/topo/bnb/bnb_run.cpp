@@ -228,12 +228,14 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
       // Until this process's threads are done and (unless stopped) every subtree out on another rank reported.
       while (running.load() || (ranks && !stop.load() && ranks->outstanding())) {
         std::this_thread::sleep_for(std::chrono::duration<double>(ranks ? kRanksEvery_s : kProgressEvery_s));
-        if (ranks && !rank_failure) try {
+        if (ranks && !rank_failure) {
+          try {
             ranks->tick(c, tree, incumbent, stop.load());
-          } catch (...) {
+          } catch (...) {  // a rank failed: stop this process's threads first, then report it
             rank_failure = std::current_exception();
             stop = true;
           }
+        }
         if (seconds_since(last_progress) < kProgressEvery_s) continue;
         last_progress = Clock::now();
         if (ctl.cancel && ctl.cancel->load() && !stop.exchange(true)) result.stopped_by = "cancel";
