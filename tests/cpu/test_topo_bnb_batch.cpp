@@ -13,6 +13,7 @@
 #include "core/thread_pool.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
+#include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/bnb/bnb.hpp"
@@ -26,16 +27,7 @@ using test::data;
 using test::qaplib_problem;
 namespace fs = std::filesystem;
 
-// One thread: with an evaluator it only feeds the batches; two: one feeds them, one dives.
-ThreadPool& one_thread() {
-  static ThreadPool p(1);
-  return p;
-}
-ThreadPool& two_threads() {
-  static ThreadPool p(2);
-  return p;
-}
-
+// On one thread (test::pool<1>) a run with an evaluator only feeds the batches; on two, one feeds them, one dives.
 BnbRequest with_batches(NodeEvaluator& evaluator) {
   BnbRequest r;
   r.evaluator = &evaluator;
@@ -58,8 +50,8 @@ TEST(BnbBatch, ProvesThePublishedOptimumOfEverySmallQaplibInstanceWithTheDivesNo
   CpuNodeEvaluator batches(64);
   for (const auto& [q, optimum] : test::small_qaplib_instances()) {
     const Problem p = make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
-    const BnbResult dive = prove(p, {}, {}, one_thread());
-    const BnbResult batch = prove(p, with_batches(batches), {}, one_thread());
+    const BnbResult dive = prove(p, {}, {}, test::pool<1>());
+    const BnbResult batch = prove(p, with_batches(batches), {}, test::pool<1>());
     EXPECT_EQ(batch.best().best.scaled, optimum) << q.name;
     EXPECT_EQ(placement_cost(p, 0, 0, batch.best().placement).scaled, optimum) << q.name;
     EXPECT_NE(batch.device.find("CPU batch"), std::string::npos) << batch.device;
@@ -75,14 +67,14 @@ TEST(BnbBatch, ExploresTheDivesTreeOnOddSizes) {
                                    {test::random_costs(n, 3), test::random_costs(n, 4, true, true)});
     EvalRequest all;
     all.histogram = false;
-    const EvalResult sweep = evaluate(p, all, {}, one_thread(), nullptr);
+    const EvalResult sweep = evaluate(p, all, {}, test::pool<1>(), nullptr);
     for (bool pruning : {true, false})
       for (std::size_t batch_nodes : {std::size_t(1), std::size_t(1000)}) {
         CpuNodeEvaluator batches(batch_nodes);
         BnbRequest plain, batched = with_batches(batches);
         plain.reduced_cost_pruning = batched.reduced_cost_pruning = pruning;
-        const BnbResult dive = prove(p, plain, {}, one_thread());
-        const BnbResult batch = prove(p, batched, {}, one_thread());
+        const BnbResult dive = prove(p, plain, {}, test::pool<1>());
+        const BnbResult batch = prove(p, batched, {}, test::pool<1>());
         ASSERT_EQ(batch.configurations.size(), 2u);
         for (int c = 0; c < 2; ++c) {
           const std::string name = "n " + std::to_string(n) + " configuration " + std::to_string(c) +
@@ -101,8 +93,8 @@ TEST(BnbBatch, BesideADivingThreadTheSameTree) {
   KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
   CpuNodeEvaluator batches(256);
-  const BnbResult dive = prove(p, {}, {}, two_threads());
-  const BnbResult mixed = prove(p, with_batches(batches), {}, two_threads());
+  const BnbResult dive = prove(p, {}, {}, test::pool<2>());
+  const BnbResult mixed = prove(p, with_batches(batches), {}, test::pool<2>());
   EXPECT_EQ(mixed.best().best.scaled, 1014);
   expect_same_proof(dive, mixed, "nug14");
 }
@@ -112,7 +104,7 @@ TEST(BnbBatch, BesideADivingThreadTheSameTree) {
 TEST(BnbBatch, AResumedRunEndsWithTheDivesProof) {
   KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
-  const BnbResult whole = prove(p, {}, {}, two_threads());
+  const BnbResult whole = prove(p, {}, {}, test::pool<2>());
   CpuNodeEvaluator batches(256);
   test::TempDir dir;
   BnbRequest first = with_batches(batches);
@@ -121,14 +113,14 @@ TEST(BnbBatch, AResumedRunEndsWithTheDivesProof) {
   BnbControl stop_soon;
   stop_soon.cancel = &cancel;
   stop_soon.progress = [&](const BnbProgress&) { cancel = true; };
-  const BnbResult stopped = prove(p, first, stop_soon, one_thread());
+  const BnbResult stopped = prove(p, first, stop_soon, test::pool<1>());
   ASSERT_FALSE(stopped.complete);
   EXPECT_EQ(stopped.stopped_by, "cancel");
   ASSERT_TRUE(fs::exists(first.checkpoint));
 
   BnbRequest again = with_batches(batches);
   again.resume = first.checkpoint;
-  const BnbResult resumed = prove(p, again, {}, one_thread());
+  const BnbResult resumed = prove(p, again, {}, test::pool<1>());
   EXPECT_TRUE(resumed.complete);
   EXPECT_EQ(resumed.sessions, 2);
   EXPECT_EQ(resumed.best().best.scaled, 1014);
@@ -155,7 +147,7 @@ TEST(BnbBatch, AFailingEvaluatorEndsTheProofWithItsError) {
   BnbControl watch;
   watch.progress = [&](const BnbProgress& pr) { nodes_seen = pr.nodes; };
   try {
-    prove(p, with_batches(failing), watch, two_threads());
+    prove(p, with_batches(failing), watch, test::pool<2>());
     ADD_FAILURE() << "the evaluator's error was lost";
   } catch (const Error& e) {
     EXPECT_NE(e.full_message().find("the device was lost"), std::string::npos) << e.full_message();

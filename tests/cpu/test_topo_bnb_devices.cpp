@@ -13,6 +13,7 @@
 #include "core/thread_pool.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
+#include "support/shared_pool.hpp"
 #include "support/test_support.hpp"
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/node_batch.hpp"
@@ -24,14 +25,6 @@ using test::data;
 using test::qaplib_problem;
 namespace fs = std::filesystem;
 
-ThreadPool& two_threads() {
-  static ThreadPool p(2);
-  return p;
-}
-ThreadPool& three_threads() {
-  static ThreadPool p(3);
-  return p;
-}
 
 // A CPU evaluator that counts the nodes it was given (which "device" did how much), and fails on its
 // `fail_at`-th batch when asked to (as a GPU can: a lost device).
@@ -69,8 +62,8 @@ TEST(BnbDevices, TwoEvaluatorsExploreTheTreeOfOne) {
   for (const auto& [file, optimum] : {std::pair{"qaplib/nug12.dat", 578}, std::pair{"qaplib/chr15a.dat", 9896}}) {
     KS_REQUIRE_DATA(data(file));
     const Problem p = qaplib_problem(data(file));
-    const BnbResult dive = prove(p, {}, {}, two_threads());
-    for (ThreadPool* pool : {&two_threads(), &three_threads()}) {
+    const BnbResult dive = prove(p, {}, {}, test::pool<2>());
+    for (ThreadPool* pool : {&test::pool<2>(), &test::pool<3>()}) {
       CountingEvaluator a("device A"), b("device B");
       BnbRequest r;
       r.evaluators = {&a, &b};
@@ -81,7 +74,7 @@ TEST(BnbDevices, TwoEvaluatorsExploreTheTreeOfOne) {
       // Both took groups of subtrees (each group is milliseconds of work, thousands of subtrees in all).
       EXPECT_GT(a.nodes(), 0u) << file;
       EXPECT_GT(b.nodes(), 0u) << file;
-      if (pool == &two_threads()) {  // no diver: the devices bounded every node below the frontier
+      if (pool == &test::pool<2>()) {  // no diver: the devices bounded every node below the frontier
         EXPECT_GE(a.nodes() + b.nodes(), two.best().proof.nodes - two.best().subtrees);
       }
     }
@@ -92,12 +85,12 @@ TEST(BnbDevices, TwoEvaluatorsExploreTheTreeOfOne) {
 TEST(BnbDevices, TheFirstEvaluatorAndMoreTogether) {
   KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
-  const BnbResult dive = prove(p, {}, {}, three_threads());
+  const BnbResult dive = prove(p, {}, {}, test::pool<3>());
   CountingEvaluator a("A"), b("B"), c("C");
   BnbRequest r;
   r.evaluator = &a;
   r.evaluators = {&b, &c};
-  const BnbResult three = prove(p, r, {}, three_threads());
+  const BnbResult three = prove(p, r, {}, test::pool<3>());
   EXPECT_EQ(three.best().best.scaled, 1014);
   expect_same_proof(dive, three, "nug14");
   EXPECT_NE(three.device.find("+ A, B, C (batches)"), std::string::npos) << three.device;
@@ -110,7 +103,7 @@ TEST(BnbDevices, MoreDevicesThanThreadsIsRefused) {
   BnbRequest r;
   r.evaluators = {&a, &b, &c};
   try {
-    prove(p, r, {}, two_threads());
+    prove(p, r, {}, test::pool<2>());
     ADD_FAILURE() << "three devices on two threads were accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage);
@@ -124,7 +117,7 @@ TEST(BnbDevices, MoreDevicesThanThreadsIsRefused) {
 TEST(BnbDevices, AResumedRunEndsWithTheSameProof) {
   KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
-  const BnbResult whole = prove(p, {}, {}, two_threads());
+  const BnbResult whole = prove(p, {}, {}, test::pool<2>());
   test::TempDir dir;
   CountingEvaluator a("A"), b("B");
   BnbRequest first;
@@ -134,14 +127,14 @@ TEST(BnbDevices, AResumedRunEndsWithTheSameProof) {
   BnbControl stop_soon;
   stop_soon.cancel = &cancel;
   stop_soon.progress = [&](const BnbProgress&) { cancel = true; };
-  const BnbResult stopped = prove(p, first, stop_soon, two_threads());
+  const BnbResult stopped = prove(p, first, stop_soon, test::pool<2>());
   ASSERT_FALSE(stopped.complete);
   ASSERT_TRUE(fs::exists(first.checkpoint));
 
   BnbRequest again;
   again.evaluators = {&a, &b};
   again.resume = first.checkpoint;
-  const BnbResult resumed = prove(p, again, {}, two_threads());
+  const BnbResult resumed = prove(p, again, {}, test::pool<2>());
   EXPECT_TRUE(resumed.complete);
   EXPECT_EQ(resumed.sessions, 2);
   EXPECT_EQ(resumed.best().best.scaled, 1014);
@@ -156,7 +149,7 @@ TEST(BnbDevices, ASecondFailingDeviceEndsTheProofWithItsError) {
   BnbRequest r;
   r.evaluators = {&a, &failing};
   try {
-    prove(p, r, {}, two_threads());
+    prove(p, r, {}, test::pool<2>());
     ADD_FAILURE() << "the second device's error was lost";
   } catch (const Error& e) {
     EXPECT_NE(e.full_message().find("device B was lost"), std::string::npos) << e.full_message();
