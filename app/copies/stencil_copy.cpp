@@ -250,8 +250,8 @@ EditCopy stencil_copy(const KernelSpec& kernel, const std::string& variant, cons
                           "copy of the tiled variant."};
   if (variant == "recursive")
     return {std::nullopt,
-            "The recursive variant runs five launches (tile summaries and carry walks for the rows, then for "
-            "the columns, then the final tiles), and the stencil family's one-launch contract cannot express even "
+            "The recursive variant runs seven launches (tile summaries, warm-ups and carry walks for the rows, "
+            "then for the columns, then the final tiles), and the stencil family's one-launch contract cannot express even "
             "two launches: Edit a copy of the separable variant for the window Gaussian."};
   if (variant != "naive" && variant != "tiled" && variant != "separable")
     return {std::nullopt, fmt::format("No copy is written for the `{}` variant yet.", variant)};

@@ -45,10 +45,10 @@ StencilGeometry stencil_geometry(const StencilPlan& plan, const std::string& var
   }
   if (variant == "recursive")
     g.why_not =
-        "the recursive variant runs five kernels over square tiles (64 pixels a side, 32 for 4 channels), not "
+        "the recursive variant runs seven kernels over square tiles (64 pixels a side, 32 for 4 channels), not "
         "one: each tile filters its segments of rows and columns from their carries (the states those segments "
-        "start with), which two launches of a thread per line walk from tile to tile; the overlay draws the naive "
-        "and tiled variants";
+        "start with), which launches of a thread per line walk from tile to tile, from the lines' warm-ups; the "
+        "overlay draws the naive and tiled variants";
   else if (variant == "separable")
     g.why_not =
         "the separable variant runs a row pass and a column pass whose blocks walk strips of rows with "

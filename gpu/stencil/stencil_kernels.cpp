@@ -148,6 +148,7 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
                         "every tile filters rows and columns with them; the same cost for any sigma, within 0.1% "
                         "of the exact Gaussian",
                         {{"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_row_summaries_kernel("},
+                         {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_warmups_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_row_carries_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_tiles_final_kernel("}},
                         true, recursive_cost});

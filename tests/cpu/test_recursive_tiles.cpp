@@ -1,7 +1,7 @@
 // The block-parallel decomposition of the recursive Gaussian (stencil/recursive_tiles.hpp: tile summaries
 // from zero carries, carry walks from the border warm-ups, the tiles again with their carries) against the
 // sequential recursion: on 1-D lines against the recursion written out here in double, and in 2-D, step by
-// step as the CUDA variant's five launches run it (cuda/recursive_gaussian.cu), against the CPU's
+// step as the CUDA variant's launches run it (cuda/recursive_gaussian.cu), against the CPU's
 // cpu_recursive. Odd sizes (one pixel, lines shorter than the warm-up, tiles that do not divide the line),
 // one tile and many, every border mode, f32 and u8, 1 and 4 channels, sigma 2 to 64.
 #include <gtest/gtest.h>
@@ -61,30 +61,38 @@ std::vector<double> sequential_line(const std::vector<float>& x, const Recursive
   return out;
 }
 
-// The same line in tiles of `length`: every tile's summaries, the carry walks, every tile with its carries.
+// The same line in tiles of `length`: every tile's summaries and the warm-ups (by the recursion, or by the
+// weighted sums the GPU uses), the carry walks, every tile with its carries.
 std::vector<float> tiled_line(const std::vector<float>& x, const RecursiveGaussian& f, Border border,
-                              float outside, int length) {
+                              float outside, int length, bool weighted) {
   const int n = int(x.size());
   const LineTiles tiles = LineTiles::of(n, length);
+  const SummaryWeights weights = summary_weights(f);
   const auto sample = [&](int i) { return x[std::size_t(i)]; };
-  const auto tile_x = [&](int t) {
-    return [&, t](int i) { return extended_sample(t * length + i, n, border, outside, sample); };
-  };
-  std::vector<LineCarry> causal(static_cast<std::size_t>(tiles.count)), anticausal(std::size_t(tiles.count));
+  const auto tile_x = [&](int t) { return [&, t](int i) { return x[std::size_t(t * length + i)]; }; };
+  std::vector<CausalLine> causal(static_cast<std::size_t>(tiles.count));
+  std::vector<AnticausalLine> anticausal(static_cast<std::size_t>(tiles.count));
   for (int t = 0; t < tiles.count; ++t) {
-    causal[std::size_t(t)] = causal_summary(f, tiles.length_of(t), tile_x(t));
-    anticausal[std::size_t(t)] = anticausal_summary(f, tiles.length_of(t), tile_x(t));
+    const std::size_t k = std::size_t(t);
+    if (weighted) {
+      weighted_summaries(weights, tiles.length_of(t), tile_x(t), causal[k], anticausal[k]);
+    } else {
+      causal[k] = causal_summary(f, tiles.length_of(t), tile_x(t));
+      anticausal[k] = anticausal_summary(f, tiles.length_of(t), tile_x(t));
+    }
   }
-  const auto walk = [](std::vector<LineCarry>& v) {
-    return std::pair{[&v](int t) { return v[std::size_t(t)]; },
-                     [&v](int t, const LineCarry& c) { v[std::size_t(t)] = c; }};
-  };
-  const auto [cget, cset] = walk(causal);
-  causal_carries(tiles.count, tile_transfer(f, length), causal_warmup(f, n, border, outside, sample), cget,
-                 cset);
-  const auto [aget, aset] = walk(anticausal);
-  anticausal_carries(tiles.count, tile_transfer(f, length), tile_transfer(f, tiles.last),
-                     anticausal_warmup(f, n, border, outside, sample), aget, aset);
+  const LineTransfers transfers = line_transfers(f, tiles);
+  CausalLine causal_first = causal_warmup(f, n, border, outside, sample);
+  AnticausalLine anticausal_first = anticausal_warmup(f, n, border, outside, sample);
+  if (weighted) weighted_warmups(warmup_weights(f), n, border, outside, sample, causal_first, anticausal_first);
+  walk_carries(
+      tiles.count, false, causal_first,
+      [&](int t) { return causal[std::size_t(t)]; },
+      [&](int t, const CausalLine& c) { causal[std::size_t(t)] = c; }, transfers);
+  walk_carries(
+      tiles.count, true, anticausal_first,
+      [&](int t) { return anticausal[std::size_t(t)]; },
+      [&](int t, const AnticausalLine& a) { anticausal[std::size_t(t)] = a; }, transfers);
   std::vector<float> out(static_cast<std::size_t>(n)), keep(static_cast<std::size_t>(length));
   for (int t = 0; t < tiles.count; ++t)
     filter_tile(
@@ -110,16 +118,18 @@ TEST(RecursiveTiles, LinesInTilesEqualTheSequentialRecursion) {
           SCOPED_TRACE("n " + std::to_string(n) + " tiles of " + std::to_string(length) + " sigma " +
                        std::to_string(sigma) + " " + std::string(to_string(border)));
           const std::vector<double> expected = sequential_line(x, f, border, 0.75f);
-          const std::vector<float> tiled = tiled_line(x, f, border, 0.75f, length);
-          double largest = 0;
-          for (int i = 0; i < n; ++i)
-            largest = std::max(largest, std::fabs(double(tiled[std::size_t(i)]) - expected[std::size_t(i)]));
-          EXPECT_LE(largest, 5e-5);
+          for (bool weighted : {false, true}) {
+            const std::vector<float> tiled = tiled_line(x, f, border, 0.75f, length, weighted);
+            double largest = 0;
+            for (int i = 0; i < n; ++i)
+              largest = std::max(largest, std::fabs(double(tiled[std::size_t(i)]) - expected[std::size_t(i)]));
+            EXPECT_LE(largest, 5e-5) << (weighted ? "summaries as weighted sums" : "summaries by the recursion");
+          }
         }
       }
 }
 
-// The CUDA variant's five steps (cuda/recursive_gaussian.cu) over an image, tile by tile, in element lines (a
+// The CUDA variant's steps (cuda/recursive_gaussian.cu) over an image, tile by tile, in element lines (a
 // pixel's channels are lines of their own).
 template <class Pix>
 class TiledImage {
@@ -140,8 +150,11 @@ class TiledImage {
     std::vector<float> row_table(CarryTable::floats(row_tiles_.count, lines));
     std::vector<float> column_table(CarryTable::floats(column_tiles_.count, elements));
     edge_.assign(std::size_t(edge_rows_.count()) * std::size_t(elements), 0.f);
+    std::vector<float> row_warmups(CarryTable::floats(1, lines)), column_warmups(CarryTable::floats(1, elements));
     rows_ = {row_table.data(), lines};
     columns_ = {column_table.data(), elements};
+    row_warmups_ = {row_warmups.data(), lines};
+    column_warmups_ = {column_warmups.data(), elements};
     for_each_tile([&](int tx, int ty) { row_summaries(tx, ty); });
     for (int line = 0; line < lines; ++line) row_carries(line);
     for_each_tile([&](int tx, int ty) { column_summaries(tx, ty); });
@@ -158,54 +171,56 @@ class TiledImage {
       for (int tx = 0; tx < row_tiles_.count; ++tx) f(tx, ty);
   }
   float pixel(int x, int y, int ch) const { return float(in_.row<Pix>(y)[std::size_t(x) * c_ + ch]); }
-  // The input through the border, as a tile loads it.
-  float extended(int x, int y, int ch) const {
-    const int xx = remap(x, in_.width(), border_), yy = remap(y, in_.height(), border_);
-    return xx < 0 || yy < 0 ? outside_ : pixel(xx, yy, ch);
-  }
-
   void row_summaries(int tx, int ty) {
     const int w = row_tiles_.length_of(tx), h = column_tiles_.length_of(ty);
     for (int r = 0; r < h; ++r)
       for (int ch = 0; ch < c_; ++ch) {
         const int y = ty * tile_ + r, line = y * c_ + ch;
-        const auto x = [&](int i) { return extended(tx * tile_ + i, y, ch); };
-        rows_.set(tx, CarryTable::kCausal, line, causal_summary(f_, w, x));
-        rows_.set(tx, CarryTable::kAnticausal, line, anticausal_summary(f_, w, x));
+        CausalLine causal;
+        AnticausalLine anticausal;
+        weighted_summaries(
+            weights_, w, [&](int i) { return pixel(tx * tile_ + i, y, ch); }, causal, anticausal);
+        rows_.set(tx, line, causal);
+        rows_.set(tx, line, anticausal);
       }
+  }
+
+  // A line's carries, from its warm-ups as weighted sums (the GPU's warm-up kernel) kept in a one-tile table.
+  template <class Sample>
+  void carries(const CarryTable& table, const CarryTable& warmups, int line, const LineTiles& tiles,
+               const Sample& sample) {
+    const int n = (tiles.count - 1) * tiles.length + tiles.last;
+    CausalLine causal;
+    AnticausalLine anticausal;
+    weighted_warmups(warmup_weights_, n, border_, outside_, sample, causal, anticausal);
+    warmups.set(0, line, causal);
+    warmups.set(0, line, anticausal);
+    for (bool backwards : {false, true})
+      line_carries(table, line, backwards, tiles, line_transfers(f_, tiles), warmups);
   }
 
   void row_carries(int line) {
     const int y = line / c_, ch = line % c_;
-    line_carries(rows_, line, row_tiles_, f_, tile_transfer(f_, tile_), tile_transfer(f_, row_tiles_.last),
-                 border_, outside_, [&](int i) { return pixel(i, y, ch); });
+    carries(rows_, row_warmups_, line, row_tiles_, [&](int i) { return pixel(i, y, ch); });
   }
 
   void column_carries(int column) {
-    line_carries(
-        columns_, column, column_tiles_, f_, tile_transfer(f_, tile_), tile_transfer(f_, column_tiles_.last),
-        border_, outside_, [&](int y) {
-          return edge_[std::size_t(edge_rows_.slot(y)) * std::size_t(columns_.lines) + std::size_t(column)];
-        });
+    carries(columns_, column_warmups_, column, column_tiles_, [&](int y) {
+      return edge_[std::size_t(edge_rows_.slot(y)) * std::size_t(columns_.lines) + std::size_t(column)];
+    });
   }
 
-  // The row pass of the tile's rows [-1, h + 2) from their carries: element (r, e) at [(r + 1) * w * C + e].
+  // The row pass of the tile's rows from their carries: element (r, e) at [r * w * C + e].
   std::vector<float> tile_rows(int tx, int ty) const {
     const int w = row_tiles_.length_of(tx), h = column_tiles_.length_of(ty);
-    std::vector<float> ys(std::size_t(h + 3) * std::size_t(w * c_)), keep(static_cast<std::size_t>(w));
-    for (int r = -1; r < h + 2; ++r)
+    std::vector<float> ys(std::size_t(h) * std::size_t(w * c_)), keep(static_cast<std::size_t>(w));
+    for (int r = 0; r < h; ++r)
       for (int ch = 0; ch < c_; ++ch) {
-        float* y_row = ys.data() + std::size_t(r + 1) * std::size_t(w * c_) + ch;
-        const int y = remap(ty * tile_ + r, in_.height(), border_);
-        if (y < 0) {
-          for (int i = 0; i < w; ++i) y_row[i * c_] = outside_;
-          continue;
-        }
-        const int line = y * c_ + ch;
+        float* y_row = ys.data() + std::size_t(r) * std::size_t(w * c_) + ch;
+        const int y = ty * tile_ + r, line = y * c_ + ch;
         filter_tile(
-            f_, w, [&](int i) { return extended(tx * tile_ + i, y, ch); },
-            rows_.get(tx, CarryTable::kCausal, line), rows_.get(tx, CarryTable::kAnticausal, line),
-            [&](int i) -> float& { return keep[std::size_t(i)]; },
+            f_, w, [&](int i) { return pixel(tx * tile_ + i, y, ch); }, rows_.causal(tx, line),
+            rows_.anticausal(tx, line), [&](int i) -> float& { return keep[std::size_t(i)]; },
             [&](int i, float v) { y_row[i * c_] = v; });
       }
     return ys;
@@ -216,9 +231,12 @@ class TiledImage {
     const std::vector<float> ys = tile_rows(tx, ty);
     for (int e = 0; e < w * c_; ++e) {
       const int column = tx * tile_ * c_ + e;
-      const auto y = [&](int i) { return ys[std::size_t(i + 1) * std::size_t(w * c_) + std::size_t(e)]; };
-      columns_.set(ty, CarryTable::kCausal, column, causal_summary(f_, h, y));
-      columns_.set(ty, CarryTable::kAnticausal, column, anticausal_summary(f_, h, y));
+      const auto y = [&](int i) { return ys[std::size_t(i) * std::size_t(w * c_) + std::size_t(e)]; };
+      CausalLine causal;
+      AnticausalLine anticausal;
+      weighted_summaries(weights_, h, y, causal, anticausal);
+      columns_.set(ty, column, causal);
+      columns_.set(ty, column, anticausal);
       for (int i = 0; i < h; ++i) {
         const int slot = edge_rows_.slot(ty * tile_ + i);
         if (slot >= 0) edge_[std::size_t(slot) * std::size_t(columns_.lines) + std::size_t(column)] = y(i);
@@ -233,8 +251,8 @@ class TiledImage {
     for (int e = 0; e < w * c_; ++e) {
       const int column = tx * tile_ * c_ + e;
       filter_tile(
-          f_, h, [&](int i) { return ys[std::size_t(i + 1) * std::size_t(w * c_) + std::size_t(e)]; },
-          columns_.get(ty, CarryTable::kCausal, column), columns_.get(ty, CarryTable::kAnticausal, column),
+          f_, h, [&](int i) { return ys[std::size_t(i) * std::size_t(w * c_) + std::size_t(e)]; },
+          columns_.causal(ty, column), columns_.anticausal(ty, column),
           [&](int i) -> float& { return keep[std::size_t(i)]; },
           [&](int i, float v) {
             Pix& p = out.row<Pix>(ty * tile_ + i)[column];
@@ -254,7 +272,9 @@ class TiledImage {
   int tile_, c_;
   LineTiles row_tiles_, column_tiles_;
   EdgeRows edge_rows_;
-  CarryTable rows_{}, columns_{};
+  SummaryWeights weights_ = summary_weights(f_);
+  WarmupWeights warmup_weights_ = warmup_weights(f_);
+  CarryTable rows_{}, columns_{}, row_warmups_{}, column_warmups_{};
   std::vector<float> edge_;
 };
 

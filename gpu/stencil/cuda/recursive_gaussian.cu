@@ -3,33 +3,31 @@
 // form of stencil/recursive_tiles.hpp (Nehab et al. 2011), so that a pixel costs the same whatever sigma is
 // and every step is parallel over tiles or over lines.
 //
-// The image is cut into square tiles (64 pixels a side, 32 for 4 channels); five launches:
-//   1. recursive_row_summaries: each tile's rows from zero carries; keeps only their end states (reads the
-//   image);
-//   2. recursive_row_carries: a thread per row walks its tiles' summaries into the carries each tile starts
-//      with, from the warm-up over the border extension at the row's ends;
-//   3. recursive_column_summaries: each tile filters its rows with their carries (plus the rows just above
-//   and
-//      below it, which its columns' feed-forward reads), then its columns from zero carries, and keeps their
-//      end states; the tiles at the top and bottom also keep their filtered rows for step 4 (reads the
+// The image is cut into square tiles (64 pixels a side, 32 for 4 channels); seven launches:
+//   1. recursive_row_summaries: each tile's rows' summaries, as weighted sums of their samples (reads the
 //      image);
-//   4. recursive_column_carries: a thread per element column walks the column summaries, from the warm-up
-//   over
-//      the filtered edge rows;
-//   5. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and writes
-//   the
+//   2. recursive_warmups (rows): the carries into every row's ends, the warm-ups over the border extension as
+//      weighted sums, each row's split over 16 threads;
+//   3. recursive_row_carries: a thread per row and direction walks its tiles' summaries into the carries each
+//      tile starts with;
+//   4. recursive_column_summaries: each tile filters its rows with their carries, then sums its columns into
+//      their summaries; the tiles at the top and bottom also keep their filtered rows, which the columns'
+//      warm-ups read (reads the image);
+//   5., 6. the same warm-ups and walks for every element column;
+//   7. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and writes the
 //      result (reads the image, writes the output).
 // The image crosses device memory three times in and once out; no float image of the row pass is written. The
-// summaries are 8 floats per tile line (an eighth of a float a pixel each way with 64-pixel tiles), the edge
-// rows about 2 x 7 sigma filtered rows, and the warm-ups at the lines' ends (about 7 sigma each) are the only
-// work that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its zero-carry
-// rows plus each row's carries times the tile's fixed responses to them, so step 1 could keep the zero-carry
-// rows' column summaries and step 4 add the carries' share, leaving two reads and one write.
+// carries are 11 floats per tile line (a sixth of a float a pixel each way with 64-pixel tiles), the edge rows
+// about 2 x 7 sigma filtered rows, and the warm-ups (about 7 sigma samples at each line end) are the only work
+// that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its zero-carry rows plus
+// each row's carries times the tile's fixed responses to them, so step 1 could keep the zero-carry rows'
+// column summaries and step 6 add the carries' share, leaving two reads and one write.
 //
-// In a tile, shared memory holds the input with a one-pixel halo before and two after along both axes (what
-// the feed-forward taps reach), and the row pass's result: each thread runs a row (rows: strided by the tile
-// row, odd for one channel, 4 x an odd number for four, so the 32 rows or 8 pixels x 4 channels a warp walks
-// fall on distinct banks), then an element column (consecutive threads on consecutive banks).
+// In a tile, a thread runs a line: first an element row (the tile's rows' channels), then an element column.
+// Shared memory holds the tile (its rows C floats longer than their elements, so that the 32 rows or 8 pixels x
+// 4 channels a warp walks fall on distinct banks; consecutive columns are on consecutive banks); a line's
+// samples go to registers before its walks, so that the causal results can take their place and the row pass
+// ends in place.
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
 #include "stencil/recursive_tiles.hpp"
@@ -41,14 +39,19 @@ namespace {
 
 template <int C>
 constexpr int kTile = C == 1 ? 64 : 32;  // pixels a tile side
+static_assert(kTile<1> <= kMaxSummaryTile && kTile<4> <= kMaxSummaryTile);
+// A thread per element row of the tile, and then per element column (as many: the tile is square).
 template <int C>
-constexpr int kStride = (kTile<C> + 3) * C;  // floats a tile row takes, halo included
-// Whole warps enough for a thread per element row of the tile, halo rows included (the row pass: 67 rows, 35
-// x 4 element rows), so that each pass over the tile is one walk a thread.
+constexpr int kTileThreads = kTile<C> * C;
 template <int C>
-constexpr int kTileThreads = 32 * ((kStride<C> + 31) / 32);
+constexpr int kStride = kTile<C> * C + C;  // floats a tile row takes in shared memory
 template <int C>
-constexpr int kTileFloats = (kTile<C> + 3) * kStride<C>;
+constexpr int kTileFloats = kTile<C> * kStride<C>;
+// Blocks an SM holds of the kernels that filter lines from registers (a line's samples each): 16 warps, for
+// which the compiler keeps a line in at most 128 registers (one channel) rather than filling the register file
+// with few blocks (docs/PERF.md).
+template <int C>
+constexpr int kTileBlocks = 512 / kTileThreads<C>;
 
 template <class T, int C>
 struct TiledJob {
@@ -60,7 +63,10 @@ struct TiledJob {
   float* edge;         // the row pass's result on the edge rows (EdgeRows' slots), width x C floats a row
   EdgeRows edge_rows;
   LineTiles row_tiles, column_tiles;
-  TileTransfer row_full, row_last, column_full, column_last;
+  LineTransfers row_transfers, column_transfers;
+  SummaryWeights weights;
+  const WarmupWeight* warmup_weights;  // causal [0, warmup), then anti-causal (recursive_tiles.hpp)
+  CarryTable row_warmups, column_warmups;  // one tile: the carries into the lines' ends
 };
 
 // The tile's pixel extent from its block's coordinates.
@@ -75,97 +81,182 @@ __device__ __forceinline__ TileSpot tile_spot(const TiledJob<T, C>& j) {
   return {tx, ty, tx * kTile<C>, ty * kTile<C>, j.row_tiles.length_of(tx), j.column_tiles.length_of(ty)};
 }
 
-// Tile rows [r0, r1) (-1: the halo row above; h, h + 1: those below), each with its halo pixels, into xs
-// through the border; row r at xs + (r + 1) * kStride, pixel i of it at (i + 1) * C.
+// The tile into xs: element e of tile row r at r * kStride + e. A thread per element column, rows unrolled so
+// that their loads are in flight together.
 template <class T, int C>
-__device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs, int r0,
-                                          int r1) {
-  const int elements = (t.w + 3) * C, count = (r1 - r0) * elements;
-  for (int k = threadIdx.x; k < count; k += kTileThreads<C>) {
-    const int r = r0 + k / elements, e = k % elements;
-    const int y = remap(t.y0 + r, j.in.height, j.border.mode);
-    const int x = remap(t.x0 - 1 + e / C, j.in.width, j.border.mode);
-    xs[(r + 1) * kStride<C> + e] = y < 0 || x < 0 ? j.border.value : float(j.in.row(y)[x * C + e % C]);
+__device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs) {
+  const int e = threadIdx.x;
+  if (e >= t.w * C) return;
+  const T* p = j.in.row(t.y0) + t.x0 * C + e;
+  const std::size_t pitch = j.in.pitch / sizeof(T);
+#pragma unroll 16
+  for (int r = 0; r < t.h; ++r) xs[r * kStride<C> + e] = float(p[std::size_t(r) * pitch]);
+}
+
+// Line `length` samples at line[i * step], into registers (the first `length` of kTile).
+template <int N>
+__device__ __forceinline__ void line_to_registers(const float* line, int step, int length, float (&x)[N]) {
+#pragma unroll
+  for (int i = 0; i < N; ++i)
+    if (i < length) x[i] = line[i * step];
+}
+
+// Filters the line in place from its carries (emit(i, v) for each result), from registers: a tile's full
+// lines with a constant length, so that the walks unroll without tests; its last, shorter ones with them.
+template <int N, class Emit>
+__device__ __forceinline__ void filter_line(const RecursiveGaussian& f, int length, float* line, int step,
+                                            const CausalLine& causal, const AnticausalLine& anticausal,
+                                            const Emit& emit) {
+  float x[N];
+  line_to_registers(line, step, length, x);
+  const auto sample = [&](int i) { return x[i]; };
+  const auto keep = [&](int i) -> float& { return line[i * step]; };
+  if (length == N) {
+    filter_tile<N>(f, N, sample, causal, anticausal, keep, emit);
+  } else {
+    filter_tile<N>(f, length, sample, causal, anticausal, keep, emit);
   }
 }
 
-// The row pass of tile rows [-1, h + 2) from their carries into ys (laid out as xs). A halo row off the image
-// is its border row's result (the same row of the extended image), or the border value for the constant
-// border, as the sequential column pass reads it.
+// A line's carries, read as the kernel starts so that their loads overlap the tile's.
+struct LineCarries {
+  CausalLine causal;
+  AnticausalLine anticausal;
+};
+__device__ __forceinline__ LineCarries carries_of(const CarryTable& table, int tile, int line, bool in_tile) {
+  if (!in_tile) return {};
+  return {table.causal(tile, line), table.anticausal(tile, line)};
+}
+// The carries of this thread's element row (for the row pass) and element column (for the column pass).
 template <class T, int C>
-__device__ __forceinline__ void filter_tile_rows(const TiledJob<T, C>& j, const TileSpot& t, const float* xs,
-                                                 float* ys) {
-  const int lines = (t.h + 3) * C;
-  for (int l = threadIdx.x; l < lines; l += kTileThreads<C>) {
-    const int r = l / C - 1, ch = l % C;
-    const float* x_row = xs + (r + 1) * kStride<C> + ch;
-    float* y_row = ys + (r + 1) * kStride<C> + ch;
-    const int y = remap(t.y0 + r, j.in.height, j.border.mode);
-    if (y < 0) {
-      for (int i = 0; i < t.w; ++i) y_row[(i + 1) * C] = j.border.value;
-      continue;
-    }
-    const int line = y * C + ch;
-    const auto x = [&](int i) { return x_row[(i + 1) * C]; };
-    const auto keep = [&](int i) -> float& { return y_row[(i + 1) * C]; };
-    filter_tile(j.f, t.w, x, j.rows.get(t.tx, CarryTable::kCausal, line),
-                j.rows.get(t.tx, CarryTable::kAnticausal, line), keep, [&](int i, float v) { keep(i) = v; });
-  }
+__device__ __forceinline__ LineCarries row_carries(const TiledJob<T, C>& j, const TileSpot& t) {
+  const int l = threadIdx.x;
+  return carries_of(j.rows, t.tx, t.y0 * C + l, l / C < t.h);
+}
+template <class T, int C>
+__device__ __forceinline__ LineCarries column_carries(const TiledJob<T, C>& j, const TileSpot& t) {
+  const int e = threadIdx.x;
+  return carries_of(j.columns, t.ty, t.x0 * C + e, e < t.w * C);
+}
+
+// The row pass of the tile in place, each element row from its carries.
+template <class T, int C>
+__device__ __forceinline__ void filter_tile_rows(const TiledJob<T, C>& j, const TileSpot& t, float* xs,
+                                                 const LineCarries& carries) {
+  const int l = threadIdx.x, r = l / C, ch = l % C;
+  if (r >= t.h) return;
+  float* row = xs + r * kStride<C> + ch;
+  filter_line<kTile<C>>(j.f, t.w, row, C, carries.causal, carries.anticausal,
+                        [&](int i, float v) { row[i * C] = v; });
 }
 
 template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>) recursive_row_summaries_kernel(TiledJob<T, C> j) {
+__global__ void __launch_bounds__(kTileThreads<C>) recursive_row_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
   const TileSpot t = tile_spot(j);
-  load_tile(j, t, xs, 0, t.h);
+  load_tile(j, t, xs);
   __syncthreads();
-  for (int l = threadIdx.x; l < t.h * C; l += kTileThreads<C>) {
-    const int r = l / C, ch = l % C, line = (t.y0 + r) * C + ch;
-    const float* x_row = xs + (r + 1) * kStride<C> + ch;
-    const auto x = [&](int i) { return x_row[(i + 1) * C]; };
-    j.rows.set(t.tx, CarryTable::kCausal, line, causal_summary(j.f, t.w, x));
-    j.rows.set(t.tx, CarryTable::kAnticausal, line, anticausal_summary(j.f, t.w, x));
+  const int l = threadIdx.x, r = l / C, ch = l % C;
+  if (r >= t.h) return;
+  const float* row = xs + r * kStride<C> + ch;
+  const auto x = [&](int i) { return row[i * C]; };
+  CausalLine causal;
+  AnticausalLine anticausal;
+  if (t.w == kTile<C>) {
+    weighted_summaries<kTile<C>>(j.weights, kTile<C>, x, causal, anticausal);
+  } else {
+    weighted_summaries<kTile<C>>(j.weights, t.w, x, causal, anticausal);
   }
+  const int line = (t.y0 + r) * C + ch;
+  j.rows.set(t.tx, line, causal);
+  j.rows.set(t.tx, line, anticausal);
 }
 
-template <class T, int C>
-__global__ void recursive_row_carries_kernel(TiledJob<T, C> j) {
-  const int line = blockIdx.x * blockDim.x + threadIdx.x;
-  if (line >= j.rows.lines) return;
-  const T* row = j.in.row(line / C) + line % C;
-  line_carries(j.rows, line, j.row_tiles, j.f, j.row_full, j.row_last, j.border.mode, j.border.value,
-               [&](int i) { return float(row[i * C]); });
-}
+// The warm-ups: a block of 32 lines, each split over kWarmupParts threads (one a warp) that sum every
+// kWarmupParts-th sample's share; the warp of part 0 adds the parts up.
+constexpr int kWarmupParts = 16;
 
-template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>) recursive_column_summaries_kernel(TiledJob<T, C> j) {
-  __shared__ float xs[kTileFloats<C>], ys[kTileFloats<C>];
-  const TileSpot t = tile_spot(j);
-  load_tile(j, t, xs, -1, t.h + 2);
-  __syncthreads();
-  filter_tile_rows(j, t, xs, ys);
-  __syncthreads();
-  const int elements = j.in.row_elements();
-  for (int e = threadIdx.x; e < t.w * C; e += kTileThreads<C>) {
-    const int column = t.x0 * C + e;
-    const auto y = [&](int i) { return ys[(i + 1) * kStride<C> + C + e]; };
-    j.columns.set(t.ty, CarryTable::kCausal, column, causal_summary(j.f, t.h, y));
-    j.columns.set(t.ty, CarryTable::kAnticausal, column, anticausal_summary(j.f, t.h, y));
-    for (int i = 0; i < t.h; ++i) {
-      const int slot = j.edge_rows.slot(t.y0 + i);
-      if (slot >= 0) j.edge[std::size_t(slot) * std::size_t(elements) + std::size_t(column)] = y(i);
-    }
-  }
-}
-
-template <class T, int C>
-__global__ void recursive_column_carries_kernel(TiledJob<T, C> j) {
-  const int column = blockIdx.x * blockDim.x + threadIdx.x;
-  if (column >= j.columns.lines) return;
+template <class T, int C, bool kColumns>
+__global__ void __launch_bounds__(32 * kWarmupParts) recursive_warmups_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  __shared__ LineCarry parts[2][kWarmupParts][32];
+  const CarryTable& warmups = kColumns ? j.column_warmups : j.row_warmups;
+  const int line = blockIdx.x * 32 + threadIdx.x, part = threadIdx.y;
+  const int n = kColumns ? j.in.height : j.in.width, warmup = j.f.warmup;
   const std::size_t elements = std::size_t(j.columns.lines);
-  line_carries(j.columns, column, j.column_tiles, j.f, j.column_full, j.column_last, j.border.mode,
-               j.border.value,
-               [&](int y) { return j.edge[std::size_t(j.edge_rows.slot(y)) * elements + column]; });
+  const T* row = j.in.row(kColumns ? 0 : line / C) + line % C;  // rows: the line's own row
+  const auto sample = [&](int i) {
+    if constexpr (kColumns) {
+      return j.edge[std::size_t(j.edge_rows.slot(i)) * elements + std::size_t(line)];
+    } else {
+      return float(row[i * C]);
+    }
+  };
+  const bool in_image = line < warmups.lines;
+  LineCarry causal, anticausal;
+  if (in_image)
+    add_warmup_shares(j.warmup_weights, j.warmup_weights + warmup, warmup, part, kWarmupParts, n, j.border.mode,
+                      j.border.value, sample, causal, anticausal);
+  parts[0][part][threadIdx.x] = causal;
+  parts[1][part][threadIdx.x] = anticausal;
+  __syncthreads();
+  if (part != 0 || !in_image) return;
+  CausalLine c;
+  AnticausalLine a;
+  for (int k = 0; k < kWarmupParts; ++k) {
+    const LineCarry &pc = parts[0][k][threadIdx.x], &pa = parts[1][k][threadIdx.x];
+    c.s.a1 += pc.a1, c.s.a2 += pc.a2, c.s.b1 += pc.b1, c.s.b2 += pc.b2;
+    a.s.a1 += pa.a1, a.s.a2 += pa.a2, a.s.b1 += pa.b1, a.s.b2 += pa.b2;
+  }
+  set_warmup_samples(n, j.border.mode, j.border.value, sample, c, a);
+  warmups.set(0, line, c);
+  warmups.set(0, line, a);
+}
+
+// A thread per line and direction (the causal walks first, then the anti-causal ones).
+template <class T, int C>
+__global__ void recursive_row_carries_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  const int index = blockIdx.x * blockDim.x + threadIdx.x, lines = j.rows.lines;
+  if (index >= 2 * lines) return;
+  line_carries(j.rows, index % lines, index >= lines, j.row_tiles, j.row_transfers, j.row_warmups);
+}
+
+template <class T, int C>
+__global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
+    recursive_column_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  __shared__ float xs[kTileFloats<C>];
+  const TileSpot t = tile_spot(j);
+  const LineCarries rows = row_carries(j, t);
+  load_tile(j, t, xs);
+  __syncthreads();
+  filter_tile_rows(j, t, xs, rows);
+  __syncthreads();
+  const int e = threadIdx.x;
+  if (e >= t.w * C) return;
+  const int column = t.x0 * C + e;
+  const auto y = [&](int i) { return xs[i * kStride<C> + e]; };
+  CausalLine causal;
+  AnticausalLine anticausal;
+  if (t.h == kTile<C>) {
+    weighted_summaries<kTile<C>>(j.weights, kTile<C>, y, causal, anticausal);
+  } else {
+    weighted_summaries<kTile<C>>(j.weights, t.h, y, causal, anticausal);
+  }
+  j.columns.set(t.ty, column, causal);
+  j.columns.set(t.ty, column, anticausal);
+  // The edge bands are the image's first and last rows: a tile in one holds its first or its last row there.
+  if (j.edge_rows.slot(t.y0) < 0 && j.edge_rows.slot(t.y0 + t.h - 1) < 0) return;
+  const std::size_t elements = std::size_t(j.in.row_elements());
+  for (int i = 0; i < t.h; ++i) {
+    const int slot = j.edge_rows.slot(t.y0 + i);
+    if (slot >= 0) j.edge[std::size_t(slot) * elements + std::size_t(column)] = y(i);
+  }
+}
+
+template <class T, int C>
+__global__ void recursive_column_carries_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  const int index = blockIdx.x * blockDim.x + threadIdx.x, lines = j.columns.lines;
+  if (index >= 2 * lines) return;
+  line_carries(j.columns, index % lines, index >= lines, j.column_tiles, j.column_transfers, j.column_warmups);
 }
 
 template <class T>
@@ -178,27 +269,27 @@ __device__ __forceinline__ T to_pixel(float v) {
 }
 
 template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>) recursive_tiles_final_kernel(TiledJob<T, C> j) {
-  __shared__ float xs[kTileFloats<C>], ys[kTileFloats<C>];
+__global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
+    recursive_tiles_final_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  __shared__ float xs[kTileFloats<C>];
   const TileSpot t = tile_spot(j);
-  load_tile(j, t, xs, -1, t.h + 2);
+  const LineCarries rows = row_carries(j, t), columns = column_carries(j, t);
+  load_tile(j, t, xs);
   __syncthreads();
-  filter_tile_rows(j, t, xs, ys);
-  __syncthreads();  // from here xs keeps the columns' causal results
-  for (int e = threadIdx.x; e < t.w * C; e += kTileThreads<C>) {
-    const int column = t.x0 * C + e;
-    const auto y = [&](int i) { return ys[(i + 1) * kStride<C> + C + e]; };
-    const auto keep = [&](int i) -> float& { return xs[(i + 1) * kStride<C> + C + e]; };
-    filter_tile(j.f, t.h, y, j.columns.get(t.ty, CarryTable::kCausal, column),
-                j.columns.get(t.ty, CarryTable::kAnticausal, column), keep,
-                [&](int i, float v) { j.out.row(t.y0 + i)[column] = to_pixel<T>(v); });
-  }
+  filter_tile_rows(j, t, xs, rows);
+  __syncthreads();
+  const int e = threadIdx.x;
+  if (e >= t.w * C) return;
+  T* out = j.out.row(t.y0) + t.x0 * C + e;
+  const std::size_t pitch = j.out.pitch / sizeof(T);
+  filter_line<kTile<C>>(j.f, t.h, xs + e, kStride<C>, columns.causal, columns.anticausal,
+                        [&](int i, float v) { out[std::size_t(i) * pitch] = to_pixel<T>(v); });
 }
 
 // The summaries, carries and edge rows, made on the launch's first run (not for a launch that is only
 // validated or asked about its occupancy) and kept for its later runs.
 struct RecursiveScratch {
-  DeviceBuffer rows, columns, edge;
+  DeviceBuffer rows, columns, edge, warmup_weights, row_warmups, column_warmups;
 };
 
 KernelLaunchShape tile_shape(const void* func, std::string name, int threads) {
@@ -217,7 +308,7 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
   const RecursiveGaussian filter = recursive_gaussian(job.plan.gaussian_sigma);
   return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {
     StencilLaunch l;
-    // The job's block is the carry walks' (a thread per line); the tile kernels' blocks are their tiles' own.
+    // The job's block is the carry walks' (a thread per line and direction); the tile kernels' blocks are their tiles' own.
     l.shape = tile_shape(reinterpret_cast<const void*>(&recursive_column_carries_kernel<T, C>),
                          kernel_name<T, C>("recursive_column_carries"), job.block.threads());
     validate_launch(job.device, l.shape);
@@ -229,26 +320,37 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
         tile_shape(reinterpret_cast<const void*>(&recursive_tiles_final_kernel<T, C>),
                    kernel_name<T, C>("recursive_tiles_final"), kTileThreads<C>),
         tile_shape(reinterpret_cast<const void*>(&recursive_row_carries_kernel<T, C>),
-                   kernel_name<T, C>("recursive_row_carries"), job.block.threads())};
+                   kernel_name<T, C>("recursive_row_carries"), job.block.threads()),
+        tile_shape(reinterpret_cast<const void*>(&recursive_warmups_kernel<T, C, false>),
+                   kernel_name<T, C>("recursive_warmups"), 32 * kWarmupParts),
+        tile_shape(reinterpret_cast<const void*>(&recursive_warmups_kernel<T, C, true>),
+                   kernel_name<T, C>("recursive_warmups"), 32 * kWarmupParts)};
     for (const KernelLaunchShape& s : tile_kernels) validate_launch(job.device, s);
 
     TiledJob<T, C> base{};
     base.f = filter;
     base.border = border_read(job.plan, job.type);
-    base.row_tiles = LineTiles::of(job.width, kTile<C>);
-    base.column_tiles = LineTiles::of(job.height, kTile<C>);
-    base.row_full = tile_transfer(filter, kTile<C>);
-    base.row_last = tile_transfer(filter, base.row_tiles.last);
-    base.column_full = base.row_full;
-    base.column_last = tile_transfer(filter, base.column_tiles.last);
+    const LineTiles row_tiles = LineTiles::of(job.width, kTile<C>);
+    const LineTiles column_tiles = LineTiles::of(job.height, kTile<C>);
+    base.row_tiles = row_tiles;
+    base.column_tiles = column_tiles;
+    base.row_transfers = line_transfers(filter, row_tiles);
+    base.column_transfers = line_transfers(filter, column_tiles);
+    base.weights = summary_weights(filter);
     base.edge_rows = EdgeRows::of(job.height, filter.warmup);
     const int width = job.width, height = job.height, lines = height * C, elements = width * C;
     base.rows.lines = lines;
     base.columns.lines = elements;
-    const dim3 tiles(unsigned(base.row_tiles.count), unsigned(base.column_tiles.count));
+    const dim3 tiles(unsigned(row_tiles.count), unsigned(column_tiles.count));
+    // A walker per line and direction.
     const unsigned walkers = unsigned(job.block.threads());
-    const dim3 row_walks(unsigned((lines + int(walkers) - 1) / int(walkers)));
-    const dim3 column_walks(unsigned((elements + int(walkers) - 1) / int(walkers)));
+    const dim3 row_walks(unsigned((2 * lines + int(walkers) - 1) / int(walkers)));
+    const dim3 column_walks(unsigned((2 * elements + int(walkers) - 1) / int(walkers)));
+    const dim3 warmup_block(32, kWarmupParts);
+    const dim3 row_warmup_blocks(unsigned((lines + 31) / 32)), column_warmup_blocks(unsigned((elements + 31) / 32));
+    const WarmupWeights warmups = warmup_weights(filter);
+    check_grid(row_warmup_blocks);
+    check_grid(column_warmup_blocks);
     check_grid(tiles);
     check_grid(row_walks);
     check_grid(column_walks);
@@ -256,12 +358,18 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
     l.run = [=](cudaStream_t s, const DeviceImages& d) {
       if (!scratch->rows.bytes()) {
         const auto bytes = [](unsigned long long floats) { return std::size_t(floats) * sizeof(float); };
-        scratch->rows = DeviceBuffer(bytes(CarryTable::floats(base.row_tiles.count, lines)),
+        scratch->rows = DeviceBuffer(bytes(CarryTable::floats(row_tiles.count, lines)),
                                      "the recursive Gaussian's row carries");
-        scratch->columns = DeviceBuffer(bytes(CarryTable::floats(base.column_tiles.count, elements)),
+        scratch->columns = DeviceBuffer(bytes(CarryTable::floats(column_tiles.count, elements)),
                                         "the recursive Gaussian's column carries");
         scratch->edge = DeviceBuffer(bytes((unsigned long long)base.edge_rows.count() * elements),
                                      "the recursive Gaussian's edge rows");
+        scratch->row_warmups = DeviceBuffer(bytes(CarryTable::floats(1, lines)), "the recursive Gaussian's warm-ups");
+        scratch->column_warmups =
+            DeviceBuffer(bytes(CarryTable::floats(1, elements)), "the recursive Gaussian's warm-ups");
+        std::vector<WarmupWeight> weights = warmups.causal;
+        weights.insert(weights.end(), warmups.anticausal.begin(), warmups.anticausal.end());
+        scratch->warmup_weights = upload_array(weights.data(), weights.size(), "the recursive Gaussian's warm-up weights");
       }
       TiledJob<T, C> j = base;
       j.in = {d.in, d.in_pitch, width, height};
@@ -269,10 +377,15 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
       j.rows.base = scratch->rows.as<float>();
       j.columns.base = scratch->columns.as<float>();
       j.edge = scratch->edge.as<float>();
+      j.warmup_weights = scratch->warmup_weights.as<WarmupWeight>();
+      j.row_warmups = {scratch->row_warmups.as<float>(), lines};
+      j.column_warmups = {scratch->column_warmups.as<float>(), elements};
       const dim3 tile_block(unsigned(kTileThreads<C>));
       recursive_row_summaries_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
+      recursive_warmups_kernel<T, C, false><<<row_warmup_blocks, warmup_block, 0, s>>>(j);
       recursive_row_carries_kernel<T, C><<<row_walks, walkers, 0, s>>>(j);
       recursive_column_summaries_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
+      recursive_warmups_kernel<T, C, true><<<column_warmup_blocks, warmup_block, 0, s>>>(j);
       recursive_column_carries_kernel<T, C><<<column_walks, walkers, 0, s>>>(j);
       recursive_tiles_final_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
     };
