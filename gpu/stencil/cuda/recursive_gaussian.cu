@@ -28,6 +28,8 @@
 // 4 channels a warp walks fall on distinct banks; consecutive columns are on consecutive banks); a line's
 // samples go to registers before its walks, so that the causal results can take their place and the row pass
 // ends in place.
+#include <cuda_pipeline.h>
+
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
 #include "stencil/recursive_tiles.hpp"
@@ -81,16 +83,25 @@ __device__ __forceinline__ TileSpot tile_spot(const TiledJob<T, C>& j) {
   return {tx, ty, tx * kTile<C>, ty * kTile<C>, j.row_tiles.length_of(tx), j.column_tiles.length_of(ty)};
 }
 
-// The tile into xs: element e of tile row r at r * kStride + e. A thread per element column, rows unrolled so
-// that their loads are in flight together.
+// The tile into xs: element e of tile row r at r * kStride + e, a thread per element column. A float image
+// goes by asynchronous copies, all of the tile's in flight at once without holding registers (the filtering
+// kernels keep a line in theirs); u8 through registers, its rows unrolled so that their loads overlap. Waits for
+// this thread's asynchronous copies, the carries' included; followed by __syncthreads() in every kernel.
 template <class T, int C>
 __device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs) {
   const int e = threadIdx.x;
-  if (e >= t.w * C) return;
-  const T* p = j.in.row(t.y0) + t.x0 * C + e;
-  const std::size_t pitch = j.in.pitch / sizeof(T);
+  if (e < t.w * C) {
+    const T* p = j.in.row(t.y0) + t.x0 * C + e;
+    const std::size_t pitch = j.in.pitch / sizeof(T);
+    if constexpr (sizeof(T) == sizeof(float)) {
+      for (int r = 0; r < t.h; ++r) __pipeline_memcpy_async(xs + r * kStride<C> + e, p + std::size_t(r) * pitch, 4);
+    } else {
 #pragma unroll 16
-  for (int r = 0; r < t.h; ++r) xs[r * kStride<C> + e] = float(p[std::size_t(r) * pitch]);
+      for (int r = 0; r < t.h; ++r) xs[r * kStride<C> + e] = float(p[std::size_t(r) * pitch]);
+    }
+  }
+  __pipeline_commit();  // the tile's copies and the carries' (copy_carries)
+  __pipeline_wait_prior(0);
 }
 
 // Line `length` samples at line[i * step], into registers (the first `length` of kTile).
@@ -118,35 +129,45 @@ __device__ __forceinline__ void filter_line(const RecursiveGaussian& f, int leng
   }
 }
 
-// A line's carries, read as the kernel starts so that their loads overlap the tile's.
-struct LineCarries {
-  CausalLine causal;
-  AnticausalLine anticausal;
-};
-__device__ __forceinline__ LineCarries carries_of(const CarryTable& table, int tile, int line, bool in_tile) {
-  if (!in_tile) return {};
-  return {table.causal(tile, line), table.anticausal(tile, line)};
+// The carries of the tile's lines, copied to shared memory with the tile (load_tile waits for both), so that
+// their loads overlap the tile's and no registers hold them through the row pass: float k of line l at
+// [k * kTileThreads + l], which CarryTable reads as one tile of kTileThreads lines.
+template <int C>
+using TileCarries = float[CarryTable::kFloats * kTileThreads<C>];
+
+// Line first_line + threadIdx.x's carries into `to`, when that line is the tile's.
+template <int C>
+__device__ __forceinline__ void copy_carries(const CarryTable& table, int tile, int first_line, bool in_tile,
+                                             TileCarries<C>& to) {
+  if (!in_tile) return;
+  const float* from = table.at(tile, first_line + int(threadIdx.x));
+#pragma unroll
+  for (int k = 0; k < CarryTable::kFloats; ++k)
+    __pipeline_memcpy_async(&to[k * kTileThreads<C> + threadIdx.x], from + std::size_t(k) * std::size_t(table.lines), 4);
 }
-// The carries of this thread's element row (for the row pass) and element column (for the column pass).
+// This thread's element row's carries (for the row pass) and element column's (for the column pass).
 template <class T, int C>
-__device__ __forceinline__ LineCarries row_carries(const TiledJob<T, C>& j, const TileSpot& t) {
-  const int l = threadIdx.x;
-  return carries_of(j.rows, t.tx, t.y0 * C + l, l / C < t.h);
+__device__ __forceinline__ void copy_row_carries(const TiledJob<T, C>& j, const TileSpot& t, TileCarries<C>& to) {
+  copy_carries<C>(j.rows, t.tx, t.y0 * C, int(threadIdx.x) / C < t.h, to);
 }
 template <class T, int C>
-__device__ __forceinline__ LineCarries column_carries(const TiledJob<T, C>& j, const TileSpot& t) {
-  const int e = threadIdx.x;
-  return carries_of(j.columns, t.ty, t.x0 * C + e, e < t.w * C);
+__device__ __forceinline__ void copy_column_carries(const TiledJob<T, C>& j, const TileSpot& t, TileCarries<C>& to) {
+  copy_carries<C>(j.columns, t.ty, t.x0 * C, int(threadIdx.x) < t.w * C, to);
+}
+template <int C>
+__device__ __forceinline__ CarryTable carries_in(TileCarries<C>& carries) {
+  return {carries, kTileThreads<C>};
 }
 
 // The row pass of the tile in place, each element row from its carries.
 template <class T, int C>
 __device__ __forceinline__ void filter_tile_rows(const TiledJob<T, C>& j, const TileSpot& t, float* xs,
-                                                 const LineCarries& carries) {
+                                                 TileCarries<C>& row_carries) {
   const int l = threadIdx.x, r = l / C, ch = l % C;
   if (r >= t.h) return;
   float* row = xs + r * kStride<C> + ch;
-  filter_line<kTile<C>>(j.f, t.w, row, C, carries.causal, carries.anticausal,
+  const CarryTable carries = carries_in<C>(row_carries);
+  filter_line<kTile<C>>(j.f, t.w, row, C, carries.causal(0, l), carries.anticausal(0, l),
                         [&](int i, float v) { row[i * C] = v; });
 }
 
@@ -224,8 +245,9 @@ template <class T, int C>
 __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
     recursive_column_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
+  __shared__ TileCarries<C> rows;
   const TileSpot t = tile_spot(j);
-  const LineCarries rows = row_carries(j, t);
+  copy_row_carries(j, t, rows);
   load_tile(j, t, xs);
   __syncthreads();
   filter_tile_rows(j, t, xs, rows);
@@ -272,8 +294,10 @@ template <class T, int C>
 __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
     recursive_tiles_final_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
+  __shared__ TileCarries<C> rows, columns;
   const TileSpot t = tile_spot(j);
-  const LineCarries rows = row_carries(j, t), columns = column_carries(j, t);
+  copy_row_carries(j, t, rows);
+  copy_column_carries(j, t, columns);
   load_tile(j, t, xs);
   __syncthreads();
   filter_tile_rows(j, t, xs, rows);
@@ -282,7 +306,8 @@ __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
   if (e >= t.w * C) return;
   T* out = j.out.row(t.y0) + t.x0 * C + e;
   const std::size_t pitch = j.out.pitch / sizeof(T);
-  filter_line<kTile<C>>(j.f, t.h, xs + e, kStride<C>, columns.causal, columns.anticausal,
+  const CarryTable carries = carries_in<C>(columns);
+  filter_line<kTile<C>>(j.f, t.h, xs + e, kStride<C>, carries.causal(0, e), carries.anticausal(0, e),
                         [&](int i, float v) { out[std::size_t(i) * pitch] = to_pixel<T>(v); });
 }
 
