@@ -7,7 +7,7 @@
 //   1. recursive_row_summaries: each tile's rows' summaries, as weighted sums of their samples (reads the
 //      image);
 //   2. recursive_warmups (rows): the carries into every row's ends, the warm-ups over the border extension as
-//      weighted sums, each row's split over 16 threads;
+//      weighted sums, each row's split over a warp (the columns': 16 threads);
 //   3. recursive_row_carries: a thread per row and direction walks its tiles' summaries into the carries each
 //      tile starts with;
 //   4. recursive_column_summaries: each tile filters its rows with their carries, then sums its columns into
@@ -193,18 +193,25 @@ __global__ void __launch_bounds__(kTileThreads<C>) recursive_row_summaries_kerne
   j.rows.set(t.tx, line, anticausal);
 }
 
-// The warm-ups: a block of 32 lines, each split over kWarmupParts threads (one a warp) that sum every
-// kWarmupParts-th sample's share; the warp of part 0 adds the parts up.
-constexpr int kWarmupParts = 16;
+// The warm-ups: each line's split over parts that sum every kParts-th sample's share, then the thread of part
+// 0 adds the parts up. A warp reads consecutive samples: of one row (a warp a row, 32 parts), or of 32 element
+// columns side by side (a warp a part, 16 parts).
+template <bool kColumns>
+constexpr int kWarmupLines = kColumns ? 32 : 16;  // a block's
+template <bool kColumns>
+constexpr int kWarmupParts = 512 / kWarmupLines<kColumns>;
 
 template <class T, int C, bool kColumns>
-__global__ void __launch_bounds__(32 * kWarmupParts) recursive_warmups_kernel(const __grid_constant__ TiledJob<T, C> j) {
-  __shared__ LineCarry parts[2][kWarmupParts][32];
+__global__ void __launch_bounds__(512) recursive_warmups_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  constexpr int kLines = kWarmupLines<kColumns>, kParts = kWarmupParts<kColumns>;
+  __shared__ LineCarry parts[2][kParts][kLines];
   const CarryTable& warmups = kColumns ? j.column_warmups : j.row_warmups;
-  const int line = blockIdx.x * 32 + threadIdx.x, part = threadIdx.y;
+  const int slot = kColumns ? threadIdx.x : threadIdx.y, part = kColumns ? threadIdx.y : threadIdx.x;
+  const int line = blockIdx.x * kLines + slot;
   const int n = kColumns ? j.in.height : j.in.width, warmup = j.f.warmup;
   const std::size_t elements = std::size_t(j.columns.lines);
-  const T* row = j.in.row(kColumns ? 0 : line / C) + line % C;  // rows: the line's own row
+  const bool in_image = line < warmups.lines;
+  const T* row = j.in.row(kColumns || !in_image ? 0 : line / C) + line % C;  // rows: the line's own row
   const auto sample = [&](int i) {
     if constexpr (kColumns) {
       return j.edge[std::size_t(j.edge_rows.slot(i)) * elements + std::size_t(line)];
@@ -212,19 +219,18 @@ __global__ void __launch_bounds__(32 * kWarmupParts) recursive_warmups_kernel(co
       return float(row[i * C]);
     }
   };
-  const bool in_image = line < warmups.lines;
   LineCarry causal, anticausal;
   if (in_image)
-    add_warmup_shares(j.warmup_weights, j.warmup_weights + warmup, warmup, part, kWarmupParts, n, j.border.mode,
+    add_warmup_shares(j.warmup_weights, j.warmup_weights + warmup, warmup, part, kParts, n, j.border.mode,
                       j.border.value, sample, causal, anticausal);
-  parts[0][part][threadIdx.x] = causal;
-  parts[1][part][threadIdx.x] = anticausal;
+  parts[0][part][slot] = causal;
+  parts[1][part][slot] = anticausal;
   __syncthreads();
   if (part != 0 || !in_image) return;
   CausalLine c;
   AnticausalLine a;
-  for (int k = 0; k < kWarmupParts; ++k) {
-    const LineCarry &pc = parts[0][k][threadIdx.x], &pa = parts[1][k][threadIdx.x];
+  for (int k = 0; k < kParts; ++k) {
+    const LineCarry &pc = parts[0][k][slot], &pa = parts[1][k][slot];
     c.s.a1 += pc.a1, c.s.a2 += pc.a2, c.s.b1 += pc.b1, c.s.b2 += pc.b2;
     a.s.a1 += pa.a1, a.s.a2 += pa.a2, a.s.b1 += pa.b1, a.s.b2 += pa.b2;
   }
@@ -347,9 +353,9 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
         tile_shape(reinterpret_cast<const void*>(&recursive_row_carries_kernel<T, C>),
                    kernel_name<T, C>("recursive_row_carries"), job.block.threads()),
         tile_shape(reinterpret_cast<const void*>(&recursive_warmups_kernel<T, C, false>),
-                   kernel_name<T, C>("recursive_warmups"), 32 * kWarmupParts),
+                   kernel_name<T, C>("recursive_warmups"), 512),
         tile_shape(reinterpret_cast<const void*>(&recursive_warmups_kernel<T, C, true>),
-                   kernel_name<T, C>("recursive_warmups"), 32 * kWarmupParts)};
+                   kernel_name<T, C>("recursive_warmups"), 512)};
     for (const KernelLaunchShape& s : tile_kernels) validate_launch(job.device, s);
 
     TiledJob<T, C> base{};
@@ -371,8 +377,9 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
     const unsigned walkers = unsigned(job.block.threads());
     const dim3 row_walks(unsigned((2 * lines + int(walkers) - 1) / int(walkers)));
     const dim3 column_walks(unsigned((2 * elements + int(walkers) - 1) / int(walkers)));
-    const dim3 warmup_block(32, kWarmupParts);
-    const dim3 row_warmup_blocks(unsigned((lines + 31) / 32)), column_warmup_blocks(unsigned((elements + 31) / 32));
+    const dim3 warmup_block(32, 16);
+    const dim3 row_warmup_blocks(unsigned((lines + kWarmupLines<false> - 1) / kWarmupLines<false>));
+    const dim3 column_warmup_blocks(unsigned((elements + kWarmupLines<true> - 1) / kWarmupLines<true>));
     const WarmupWeights warmups = warmup_weights(filter);
     check_grid(row_warmup_blocks);
     check_grid(column_warmup_blocks);
