@@ -1,7 +1,9 @@
 #include "topo/bnb/bnb_ranks.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <exception>
@@ -10,6 +12,7 @@
 
 #include "core/error.hpp"
 #include "topo/bnb/bnb_state.hpp"
+#include "topo/bnb/node_batch.hpp"
 #include "topo/sweep/sweep_messages.hpp"
 
 namespace ks::topo {
@@ -32,6 +35,7 @@ std::vector<std::uint8_t> encode(const BnbMessage& m) {
   w.put(m.type);
   w.put(m.fingerprint);
   w.put(m.threads);
+  w.put(m.devices);
   w.put_string(m.text);
   w.put(m.configuration);
   w.put_vector(m.subtrees);
@@ -50,6 +54,7 @@ BnbMessage decode_bnb(const std::vector<std::uint8_t>& bytes) {
                 "every rank must run the same build of kernelscope-cli");
   m.fingerprint = in.get<std::uint64_t>();
   m.threads = in.get<std::uint32_t>();
+  m.devices = in.get<std::uint32_t>();
   m.text = in.get_string();
   m.configuration = in.get<std::int32_t>();
   m.subtrees = in.get_vector<std::uint32_t>();
@@ -79,8 +84,11 @@ void ProofRanks::start(std::uint64_t fingerprint) {
       throw_usage(fmt::format("rank {} ({}) proves another problem than rank 0", r, m.text),
                   "give every rank the same inputs and options");
     names_[std::size_t(r)] = m.text;
-    // Subtrees per Assign: a few per thread, so that a rank's threads all have one and the tail stays short.
-    batch_[std::size_t(r)] = std::max<std::uint32_t>(4, 2 * m.threads);
+    // Subtrees per Assign: a few per thread, so that a rank's threads all have one and the tail stays short,
+    // and two groups per GPU (its feeding thread takes a group at once; the thread is not a diver).
+    const std::uint32_t divers = m.threads - std::min(m.threads, m.devices);
+    batch_[std::size_t(r)] =
+        std::max<std::uint32_t>(4, 2 * divers) + 2 * std::uint32_t(kSubtreesPerGroup) * m.devices;
   }
 }
 
@@ -183,10 +191,23 @@ int refuse_proof(RankLink& link, const std::string& why) {
 }
 
 int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLink& link, const std::string& where) {
+  const std::vector<NodeEvaluator*> devices = r.devices();
+  if (std::find(devices.begin(), devices.end(), nullptr) != devices.end())
+    throw Error(ErrorKind::Internal, "serve_proof: a null evaluator");
+  if (devices.size() > pool.size())
+    throw_usage(fmt::format("{} devices for the node batches and {} thread(s) on this rank: a thread feeds each device",
+                            devices.size(), pool.size()),
+                fmt::format("give --threads {} or more, or fewer devices", devices.size()));
   BnbMessage hello = message(BnbMessageType::Hello);
   hello.fingerprint = bnb_fingerprint(p, r);
   hello.threads = pool.size();
+  hello.devices = std::uint32_t(devices.size());
   hello.text = fmt::format("{}, CPU ({} threads)", where, pool.size());
+  if (!devices.empty()) {
+    std::vector<std::string> names;
+    for (const NodeEvaluator* e : devices) names.push_back(e->device());
+    hello.text += fmt::format(" + {} (batches)", fmt::join(names, ", "));
+  }
   link.send(0, encode(hello));
   const std::size_t nn = std::size_t(p.n) * std::size_t(p.n);
   const int slice = p.summed_slice ? p.timestamps : 0;
@@ -217,6 +238,7 @@ int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLin
                                                    r.reduced_cost_pruning);
         current.tree->build_frontier(pool);
         current.incumbent = std::make_unique<Incumbent>(a.cost, a.location_of);
+        for (NodeEvaluator* e : devices) e->load(current.tree->traffic(), current.tree->costs(), p.n);
       }
       current.incumbent->offer(a.cost, a.location_of);
       std::int64_t told = current.incumbent->cost();
@@ -226,7 +248,7 @@ int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLin
       std::uint64_t nodes = 0;
       std::thread worker([&] {
         try {
-          finished = current.tree->explore_subtrees(pool, a.subtrees, *current.incumbent, stop, nodes);
+          finished = current.tree->explore_subtrees(pool, a.subtrees, *current.incumbent, stop, nodes, devices);
         } catch (...) {
           failure = std::current_exception();
         }

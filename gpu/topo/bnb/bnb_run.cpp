@@ -290,6 +290,8 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
     for (int k = 1; k < ranks->ranks(); ++k)
       per_rank += fmt::format("{}rank {} {}", k > 1 ? ", " : "", k, ranks->finished()[std::size_t(k)]);
     result.notes.push_back("subtrees finished by the other ranks: " + per_rank);
+    std::vector<std::string> names(ranks->names().begin() + 1, ranks->names().end());
+    result.notes.push_back(fmt::format("the other ranks: {}", fmt::join(names, "; ")));
   }
   result.complete = !stop.load();
   if (!result.complete) result.checkpoint = checkpoint;

@@ -18,9 +18,6 @@ namespace {
 // Subtrees below the frontier: enough that the threads balance (the largest are taken first), few enough that
 // computing all their bounds up front stays a small part of the run.
 constexpr std::uint64_t kMinSubtrees = 2000;
-// Subtrees a batch dive takes at once: enough roots to fill a GPU batch a few depths down, few enough that the
-// last group does not keep the CPU threads waiting long.
-constexpr std::size_t kSubtreesPerGroup = 64;
 
 }  // namespace
 
@@ -154,13 +151,14 @@ void ProofTree::finished_elsewhere(const std::vector<std::uint32_t>& subtrees, s
 
 std::vector<std::uint32_t> ProofTree::explore_subtrees(ThreadPool& pool, const std::vector<std::uint32_t>& subtrees,
                                                        Incumbent& incumbent, const std::atomic<bool>& stop,
-                                                       std::uint64_t& nodes) {
+                                                       std::uint64_t& nodes,
+                                                       const std::vector<NodeEvaluator*>& evaluators) {
   for (std::uint32_t subtree : subtrees)
     if (subtree >= done_.size())
       throw Error(ErrorKind::Internal, fmt::format("subtree {} of {} asked for", subtree, done_.size()));
   const std::uint64_t before = explored_.load();
   std::atomic<std::size_t> next{0};
-  run_queue(pool, subtrees, next, incumbent, stop, {});
+  run_queue(pool, subtrees, next, incumbent, stop, evaluators);
   nodes += explored_.load() - before;
   std::vector<std::uint32_t> finished;
   for (std::uint32_t subtree : subtrees)

@@ -27,6 +27,10 @@ class Incumbent {
   std::vector<int> location_of_;
 };
 
+// Subtrees a batch dive (an evaluator's feeding thread) takes at once: enough roots to fill a GPU batch a few
+// depths down, few enough that the last group does not keep the CPU threads waiting long.
+inline constexpr std::size_t kSubtreesPerGroup = 64;
+
 class ProofTree {
  public:
   // traffic, costs: n x n (the proved slice and the configuration's path costs).
@@ -58,11 +62,11 @@ class ProofTree {
   // subtrees that rank finished with the bounds it computed in them. Call while exploring or between.
   std::vector<std::uint32_t> claim(std::size_t count, const Incumbent& incumbent);
   void finished_elsewhere(const std::vector<std::uint32_t>& subtrees, std::uint64_t nodes);
-  // Other ranks: explores these subtrees (as explore does its own); returns those finished (all unless
-  // stopped) and adds the bounds computed in them to `nodes`.
+  // Other ranks: explores these subtrees (as explore does its own, the evaluators fed groups of them); returns
+  // those finished (all unless stopped) and adds the bounds computed in them to `nodes`.
   std::vector<std::uint32_t> explore_subtrees(ThreadPool& pool, const std::vector<std::uint32_t>& subtrees,
                                               Incumbent& incumbent, const std::atomic<bool>& stop,
-                                              std::uint64_t& nodes);
+                                              std::uint64_t& nodes, const std::vector<NodeEvaluator*>& evaluators = {});
 
   // No placement in an open subtree costs less than this (the lowest open bound; the incumbent when none).
   std::int64_t open_bound(const Incumbent& incumbent) const;
