@@ -13,6 +13,7 @@
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "support/counting_evaluator.hpp"
+#include "support/loopback_proof.hpp"
 #include "support/loopback_ranks.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
@@ -39,46 +40,20 @@ ThreadPool& two_threads(int rank) {
   return pools[rank];
 }
 
-// What a rank other than 0 serves with: its request (its devices) and its pool.
-struct Served {
-  BnbRequest request;
-  ThreadPool* pool = nullptr;
-};
-
-// prove() on rank 0 of `ranks` loopback ranks, serve_proof on the others (`other` for the last one when given;
-// served[k] for rank k when given, else no devices and pool(k)).
-struct RankRun {
-  BnbResult result;
-  std::vector<int> codes;
-};
+// prove() on rank 0 of `count` loopback ranks, serve_proof on the others on pool(k) (`other` for the last one
+// when given; served[k] for rank k's devices and pool when given).
+using test::RankRun;
+using test::ServedRank;
 RankRun prove_on_ranks(const Problem& p, const BnbRequest& r, int count, const Problem* other = nullptr,
-                       const std::vector<Served>& served = {}) {
-  test::LoopbackRanks hub(count);
-  RankRun run;
-  run.codes.assign(std::size_t(count), -1);
-  std::vector<std::thread> others;
-  for (int k = 1; k < count; ++k)
-    others.emplace_back([&, k] {
-      const Problem& mine = other && k == count - 1 ? *other : p;
-      const bool given = std::size_t(k) < served.size();
-      const BnbRequest request = given ? served[std::size_t(k)].request : BnbRequest{};
-      ThreadPool& threads = given && served[std::size_t(k)].pool ? *served[std::size_t(k)].pool : pool(k);
-      run.codes[std::size_t(k)] = serve_proof(mine, request, threads, hub.link(k), "rank " + std::to_string(k));
-    });
-  struct Join {  // after ProofRanks has sent every rank Stop, also when prove throws
-    std::vector<std::thread>& threads;
-    ~Join() {
-      for (auto& t : threads) t.join();
-    }
-  };
-  {
-    Join join{others};
-    ProofRanks ranks(hub.link(0));
-    BnbRequest with_ranks = r;
-    with_ranks.ranks = &ranks;
-    run.result = prove(p, with_ranks, {}, pool(0));
+                       const std::vector<ServedRank>& served = {}) {
+  std::vector<ServedRank> others;
+  for (int k = 1; k < count; ++k) {
+    ServedRank s = std::size_t(k) < served.size() ? served[std::size_t(k)] : ServedRank{};
+    if (other && k == count - 1) s.problem = other;
+    if (!s.pool) s.pool = &pool(k);
+    others.push_back(s);
   }
-  return run;
+  return test::prove_on_loopback_ranks(p, r, pool(0), others);
 }
 
 TEST(BnbRanks, ThreeRanksExploreTheTreeOfOneProcess) {
@@ -175,7 +150,7 @@ TEST(BnbRanks, RanksFeedingGpusExploreTheTreeOfOneProcess) {
   CountingEvaluator a("GPU A"), b("GPU B"), c("GPU C");
   BnbRequest on_rank_0;
   on_rank_0.evaluators = {&a};
-  std::vector<Served> served(3);
+  std::vector<ServedRank> served(3);
   served[1].request.evaluators = {&b};
   served[1].pool = &two_threads(1);
   served[2].request.evaluators = {&c};
@@ -235,7 +210,7 @@ TEST(BnbRanks, AGpuLostOnARankEndsTheRunNamingTheRank) {
   KS_REQUIRE_DATA(data("qaplib/nug15.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug15.dat"));
   CountingEvaluator lost("GPU C", 2);
-  std::vector<Served> served(3);
+  std::vector<ServedRank> served(3);
   served[2].request.evaluators = {&lost};
   try {
     prove_on_ranks(p, {}, 3, nullptr, served);
