@@ -56,17 +56,21 @@ RankRun prove_on_ranks(const Problem& p, const BnbRequest& r, int count, const P
   return test::prove_on_loopback_ranks(p, r, pool(0), others);
 }
 
+// The ranks' proof is the one process's: optimal at QAPLIB's optimum, the same nodes and bounds.
+void expect_proof_of_one_process(const ConfigurationProof& one, const ConfigurationProof& ranks, std::int64_t optimum) {
+  EXPECT_TRUE(ranks.proof.optimal);
+  EXPECT_EQ(ranks.best.scaled, optimum);
+  EXPECT_EQ(ranks.proof.nodes, one.proof.nodes);
+  EXPECT_EQ(ranks.proof.root_bound.scaled, one.proof.root_bound.scaled);
+  EXPECT_EQ(ranks.proof.best_bound.scaled, one.proof.best_bound.scaled);
+}
+
 TEST(BnbRanks, ThreeRanksExploreTheTreeOfOneProcess) {
   KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
   const BnbResult one = prove(p, {}, {}, pool(0));
   const RankRun three = prove_on_ranks(p, {}, 3);
-  const ConfigurationProof& a = one.best();
-  const ConfigurationProof& b = three.result.best();
-  EXPECT_TRUE(b.proof.optimal);
-  EXPECT_EQ(b.best.scaled, 1014);
-  EXPECT_EQ(b.proof.nodes, a.proof.nodes);
-  EXPECT_EQ(b.proof.root_bound.scaled, a.proof.root_bound.scaled);
+  expect_proof_of_one_process(one.best(), three.result.best(), 1014);
   EXPECT_NE(three.result.device.find("on 3 MPI ranks"), std::string::npos) << three.result.device;
   EXPECT_EQ(three.codes[1], 0);
   EXPECT_EQ(three.codes[2], 0);
@@ -155,13 +159,7 @@ TEST(BnbRanks, RanksFeedingGpusExploreTheTreeOfOneProcess) {
   served[1].pool = &two_threads(1);
   served[2].request.evaluators = {&c};
   const RankRun three = prove_on_ranks(p, on_rank_0, 3, nullptr, served);
-  const ConfigurationProof& x = one.best();
-  const ConfigurationProof& y = three.result.best();
-  EXPECT_TRUE(y.proof.optimal);
-  EXPECT_EQ(y.best.scaled, 1014);
-  EXPECT_EQ(y.proof.nodes, x.proof.nodes);
-  EXPECT_EQ(y.proof.root_bound.scaled, x.proof.root_bound.scaled);
-  EXPECT_EQ(y.proof.best_bound.scaled, x.proof.best_bound.scaled);
+  expect_proof_of_one_process(one.best(), three.result.best(), 1014);
   EXPECT_GT(a.nodes(), 0u);
   EXPECT_GT(b.nodes(), 0u);
   EXPECT_GT(c.nodes(), 0u);

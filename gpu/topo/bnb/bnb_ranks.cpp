@@ -260,13 +260,7 @@ int refuse_proof(RankLink& link, const std::string& why) {
 }
 
 int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLink& link, const std::string& where) {
-  const std::vector<NodeEvaluator*> devices = r.devices();
-  if (std::find(devices.begin(), devices.end(), nullptr) != devices.end())
-    throw Error(ErrorKind::Internal, "serve_proof: a null evaluator");
-  if (devices.size() > pool.size())
-    throw_usage(fmt::format("{} devices for the node batches and {} thread(s) on this rank: a thread feeds each device",
-                            devices.size(), pool.size()),
-                fmt::format("give --threads {} or more, or fewer devices", devices.size()));
+  const std::vector<NodeEvaluator*> devices = r.devices_for(pool.size());
   BnbMessage hello = message(BnbMessageType::Hello);
   hello.fingerprint = bnb_fingerprint(p, r);
   hello.threads = pool.size();
