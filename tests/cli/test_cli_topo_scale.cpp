@@ -373,6 +373,25 @@ TEST_F(CliTopoScale, AProofOnRanksFeedsEveryGpuListedOnEachRank) {
   EXPECT_NE(r.err.find("each of the 2 ranks on"), std::string::npos) << r.err;
 }
 
+// A proof on two ranks with GPUs stopped by its time limit keeps its checkpoint (the Assigns each rank finished),
+// and two ranks with GPUs resume it to the proof of one uninterrupted process.
+TEST_F(CliTopoScale, AProofOnRanksWithGpusStoppedByItsTimeResumesToTheSameProof) {
+  KS_REQUIRE_MPI();
+  KS_REQUIRE_DATA(data("qaplib/tai15a.dat"));
+  const std::string file = (dir_ / "proof.checkpoint").string();
+  const CliLaunch two = with_stand_in_gpus(mpirun(2), 2);
+  const nlohmann::json stopped = prove_json(
+      dir_.path(), "tai15a", {"--backend", "cuda", "--time", "1", "--checkpoint", file}, "stopped.json", two);
+  ASSERT_FALSE(stopped.is_null());
+  ASSERT_FALSE(stopped["proof"]["optimal"].get<bool>()) << "proved within 1 s: nothing to resume";
+  ASSERT_TRUE(fs::exists(file));
+  const nlohmann::json resumed =
+      prove_json(dir_.path(), "tai15a", {"--backend", "cuda", "--resume", file}, "resumed.json", two);
+  const nlohmann::json one = prove_json(dir_.path(), "tai15a", {}, "one.json");
+  expect_same_proof(one, resumed, "tai15a resumed on ranks with GPUs");
+  EXPECT_EQ(resumed["timing"]["sessions"], 2) << resumed.dump();
+}
+
 // --backend cuda under mpirun on a host without a GPU: a clear error naming the host, no rank left waiting.
 TEST_F(CliTopoScale, AProofOnRanksWithoutAGpuSaysSo) {
   KS_REQUIRE_MPI();
