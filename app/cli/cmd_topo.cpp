@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "cli/backend_choice.hpp"
+#include "cli/bnb_devices.hpp"
 #include "cli/commands.hpp"
 #include "inputs/image_files.hpp"
 #include "cli/interrupt.hpp"
@@ -277,9 +278,16 @@ int run_search(const TopoOptions& opt, const GlobalOptions& global) {
   return run_topo_search(opt.search, {&in, opt.source.qaplib, opt.backend, opt.seed, opt.json, opt.csv}, global);
 }
 
+// Where a proof's process runs, for the GPU it takes (bnb_devices.hpp).
+ProofPlace proof_place(const MpiSession* mpi) {
+  if (!mpi) return {};
+  return ProofPlace{true, mpi->local_rank(), mpi->local_size(), mpi->host()};
+}
+
 // --placements bnb: one process (the proof runs on this process's threads, and with --backend cuda on its
-// GPUs: GPU 0, or --gpus), or rank 0 of an mpirun (`ranks`: the others take subtrees too); its options are
-// --time, --reference, --chart, --gpus and the checkpoints, the rest belong to sweeps or the search.
+// GPUs: GPU 0, or --gpus), or rank 0 of an mpirun (`ranks`: the others take subtrees too; its GPU is that of
+// its rank on the host, or --gpus); its options are --time, --reference, --chart, --gpus and the checkpoints,
+// the rest belong to sweeps or the search.
 int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi, topo::ProofRanks* ranks) {
   if (!opt.range.empty() || opt.top || !opt.variant.empty() || opt.repeat != 1 || opt.warmup || opt.no_histogram ||
       opt.chunk || opt.max_time != "none")
@@ -301,6 +309,7 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi
   call.qaplib_dat = opt.source.qaplib;
   call.backend = !opt.gpus.empty() ? "cuda" : opt.backend;  // --gpus asks for CUDA, as for sweeps
   call.gpus = opt.gpus;
+  call.place = proof_place(mpi);
   call.time_text = s.time_text;
   call.checkpoint = opt.checkpoint;
   call.checkpoint_every_s = opt.checkpoint_every;
@@ -314,21 +323,23 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi
   return run_topo_bnb(call, global);
 }
 
-// Ranks > 0 of a proof: the subtrees rank 0 hands out, on this rank's CPU threads, until it says stop; print
-// nothing (rank 0 reports, errors included). SIGINT and SIGTERM (mpirun passes Ctrl-C on as SIGTERM) are left
-// to rank 0, which stops every rank after writing its checkpoint.
+// Ranks > 0 of a proof: the subtrees rank 0 hands out, on this rank's CPU threads and with --backend cuda its
+// GPUs (as rank 0's: bnb_devices.hpp), until it says stop; print nothing (rank 0 reports, errors included).
+// SIGINT and SIGTERM (mpirun passes Ctrl-C on as SIGTERM) are left to rank 0, which stops every rank after
+// writing its checkpoint.
 int run_bnb_rank(const TopoOptions& opt, const GlobalOptions& global, MpiSession& mpi) {
   const std::string where = fmt::format("rank {} on {}", mpi.rank(), mpi.host());
   InterruptFlag left_to_rank_0(true);
   try {
-    if (!opt.gpus.empty() || opt.backend == "cuda")
-      throw_usage("--placements bnb under mpirun runs on the CPU threads of each rank",
-                  "drop --backend cuda and --gpus under mpirun, or use them in one process");
+    if (opt.backend == "cpu" && !opt.gpus.empty())  // rank 0 says so too; this rank must not wait for work
+      throw_usage("--gpus applies to the CUDA backend", "drop --gpus, or use --backend cuda");
     const TopoInputs in = load_topo_inputs(opt.source);
     const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
     Engine engine(Engine::Options{threads_per_rank(global, mpi.local_size())});
+    const ProofDevices devices(!opt.gpus.empty() ? "cuda" : opt.backend, opt.gpus, proof_place(&mpi), engine);
     topo::BnbRequest request;
     request.label = in.traffic.source;
+    request.evaluators = devices.evaluators();
     return topo::serve_proof(problem, request, engine.pool(), mpi.link(), where);
   } catch (const Error& e) {
     return topo::refuse_proof(mpi.link(), where + ": " + e.full_message());
@@ -356,9 +367,6 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   if (opt.placements == "bnb") {  // under mpirun: rank 0 proves and hands subtrees to the other ranks
     if (mpi->rank() != 0) return run_bnb_rank(opt, global, *mpi);
     topo::ProofRanks ranks(mpi->link());  // its end sends every rank Stop, whatever stopped rank 0
-    if (!opt.gpus.empty() || opt.backend == "cuda")
-      throw_usage("--placements bnb under mpirun runs on the CPU threads of each rank",
-                  "drop --backend cuda and --gpus under mpirun, or use them in one process");
     return run_bnb(opt, global, &*mpi, &ranks);
   }
   if (mpi && mpi->rank() != 0) return run_rank(opt, global, *mpi);
@@ -417,7 +425,8 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--gpus", opt->gpus,
                   "GPUs to sweep on: all (default) or a list such as 0,1; under mpirun each rank takes one "
                   "(by its rank on the host). With --placements bnb: the GPUs that bound batches of nodes (default "
-                  "GPU 0), a CPU thread feeding each");
+                  "GPU 0; under mpirun the GPU of the rank on its host), a CPU thread feeding each; under mpirun "
+                  "every rank feeds all the GPUs listed");
   sub->add_option("--chunk", opt->chunk,
                   "Placements per chunk of work handed to a GPU or rank (default: the backend's batch); the "
                   "results do not depend on it except in the last bits of real-valued means")

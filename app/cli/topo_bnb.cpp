@@ -14,8 +14,6 @@
 #include "cli/progress_bar.hpp"
 #include "cli/request_checks.hpp"
 #include "cli/topo_scale.hpp"
-#include "core/cuda_context.hpp"
-#include "core/device_info.hpp"
 #include "core/error.hpp"
 #include "engine/engine.hpp"
 #include "inputs/image_files.hpp"
@@ -23,7 +21,6 @@
 #include "report/topo_bnb_report.hpp"
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/bnb_ranks.hpp"
-#include "topo/bnb/bound_batch_cuda.hpp"
 #include "topo/inputs/numbers.hpp"
 
 namespace ks::cli {
@@ -54,27 +51,14 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
 
   request.ranks = call.ranks;
   Engine engine(Engine::Options{call.threads ? call.threads : global.threads});
-  // --backend cuda: a CPU thread per GPU (GPU 0, or --gpus) feeds it batches of nodes, the others dive as on the
-  // CPU.
-  std::vector<std::unique_ptr<CudaContext>> contexts;  // --gpus (GPU 0 is the engine's)
-  std::vector<std::unique_ptr<topo::NodeEvaluator>> evaluators;
-  if (call.backend == "cuda" && call.gpus.empty()) {
-    evaluators.push_back(topo::make_cuda_node_evaluator(require_cuda(engine, "--backend cpu")));
-  } else if (call.backend == "cuda") {
-    for (int d : parse_gpu_list(call.gpus, list_devices())) {
-      contexts.push_back(CudaContext::create(d));
-      evaluators.push_back(topo::make_cuda_node_evaluator(*contexts.back()));
-    }
-  }
-  std::vector<std::string> devices;
-  for (const auto& e : evaluators) {
-    request.evaluators.push_back(e.get());
-    devices.push_back(e->device());
-  }
+  // --backend cuda: a CPU thread per GPU feeds it batches of nodes, the others dive as on the CPU.
+  const ProofDevices devices(call.backend, call.gpus, call.place, engine);
+  request.evaluators = devices.evaluators();
+  for (const std::string& note : devices.notes()) fmt::print(stderr, "note: {}\n", note);
   fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements bnb\n", problem.n,
              in.traffic.source, problem.timestamps, problem.configs, in.metric);
   fmt::print("bnb: branch and bound with the Gilmore-Lawler bound on CPU ({} threads){}{}\n", engine.pool().size(),
-             devices.empty() ? "" : fmt::format(", node batches on {}", fmt::join(devices, ", ")),
+             devices.labels().empty() ? "" : fmt::format(", node batches on {}", fmt::join(devices.labels(), ", ")),
              request.time_s > 0 ? fmt::format(", stop after {:g} s", request.time_s) : "");
   if (call.ranks) fmt::print("workers: {} ranks (subtrees handed out by rank 0)\n", call.ranks->ranks());
   std::fflush(stdout);

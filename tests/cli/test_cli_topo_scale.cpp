@@ -2,6 +2,7 @@
 // how the run was made aside), a rank killed mid-sweep leaves a checkpoint whose resume gives the same result, and
 // the bad inputs of these options: foreign, truncated or corrupt checkpoints, --gpus naming a device that is not
 // there, more ranks than work, and an mpirun of a build without MPI.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -311,14 +312,95 @@ TEST_F(CliTopoScale, AProofStoppedOnRanksResumesToTheSameProof) {
   expect_same_proof(one, after_kill, "tai15a resumed after a rank was killed");
 }
 
-// The proof under mpirun runs on each rank's CPU threads: --backend cuda and --gpus are refused there.
-TEST_F(CliTopoScale, AProofUnderMpirunRefusesTheGpuOptions) {
+// The test hook of cli/bnb_devices.hpp: N CPU evaluators stand in for the GPUs (CI has none).
+CliLaunch with_stand_in_gpus(CliLaunch launch, int gpus) {
+  launch.env.push_back("KS_TEST_BNB_STAND_IN_GPUS=" + std::to_string(gpus));
+  return launch;
+}
+
+std::string notes_of(const nlohmann::json& j) {
+  std::string out;
+  for (const auto& note : j["notes"]) out += note.get<std::string>() + "\n";
+  return out;
+}
+
+// Ranks with GPUs (two stand-ins on this host): two ranks take a GPU each, three share them (rank 2 takes GPU 0,
+// with a note), and every rank feeds its GPU the subtrees rank 0 hands out: the proof of one process on the CPU.
+TEST_F(CliTopoScale, AProofOnRanksWithGpusIsTheProofOfOneProcess) {
+  KS_REQUIRE_MPI();
+  for (const auto& [name, optimum] : {std::pair{"nug12", 578}, std::pair{"chr15a", 9896}}) {
+    KS_REQUIRE_DATA(data(std::string("qaplib/") + name + ".dat"));
+    const nlohmann::json one = prove_json(dir_.path(), name, {}, "one.json");
+    for (int ranks : {2, 3}) {
+      SCOPED_TRACE(fmt::format("{} on {} ranks", name, ranks));
+      const CliResult r = run_cli({"--threads", "1", "topo", "--qaplib", data(std::string("qaplib/") + name + ".dat"),
+                                   "--placements", "bnb", "--backend", "cuda", "--json", "gpus.json"},
+                                  dir_.path(), with_stand_in_gpus(mpirun(ranks), 2));
+      ASSERT_EQ(r.exit_code, 0) << r.err;
+      const nlohmann::json j = nlohmann::json::parse(read_file(dir_ / "gpus.json"));
+      expect_same_proof(one, j, name);
+      EXPECT_EQ(j["best"]["cost"], optimum);
+      EXPECT_GT(subtrees_of_other_ranks(j), 0u) << notes_of(j);
+      EXPECT_NE(r.out.find("node batches on stand-in GPU 0"), std::string::npos) << r.out;
+      const std::string notes = notes_of(j);
+      EXPECT_NE(notes.find("CPU (1 threads) + stand-in GPU 1 (batches)"), std::string::npos) << notes;
+      if (ranks == 3) {
+        EXPECT_NE(notes.find("CPU (1 threads) + stand-in GPU 0 (batches)"), std::string::npos) << notes;
+        EXPECT_NE(r.err.find("3 ranks on"), std::string::npos) << r.err;
+        EXPECT_NE(r.err.find("share its 2 GPU(s)"), std::string::npos) << r.err;
+      } else {
+        EXPECT_EQ(r.err.find("share"), std::string::npos) << r.err;
+      }
+    }
+  }
+}
+
+// --gpus applies to every rank: two ranks of two threads each feed both GPUs of the list (and share them, as
+// the note says), to the proof of one process.
+TEST_F(CliTopoScale, AProofOnRanksFeedsEveryGpuListedOnEachRank) {
+  KS_REQUIRE_MPI();
+  KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
+  const nlohmann::json one = prove_json(dir_.path(), "nug12", {}, "one.json");
+  const CliResult r = run_cli({"--threads", "2", "topo", "--qaplib", data("qaplib/nug12.dat"), "--placements", "bnb",
+                               "--gpus", "0,1", "--json", "gpus.json"},
+                              dir_.path(), with_stand_in_gpus(mpirun(2), 2));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(dir_ / "gpus.json"));
+  expect_same_proof(one, j, "nug12");
+  EXPECT_NE(r.out.find("node batches on stand-in GPU 0, stand-in GPU 1"), std::string::npos) << r.out;
+  EXPECT_NE(notes_of(j).find("CPU (2 threads) + stand-in GPU 0, stand-in GPU 1 (batches)"), std::string::npos)
+      << notes_of(j);
+  EXPECT_NE(r.err.find("each of the 2 ranks on"), std::string::npos) << r.err;
+}
+
+// A proof on two ranks with GPUs stopped by its time limit keeps its checkpoint (the Assigns each rank finished),
+// and two ranks with GPUs resume it to the proof of one uninterrupted process.
+TEST_F(CliTopoScale, AProofOnRanksWithGpusStoppedByItsTimeResumesToTheSameProof) {
+  KS_REQUIRE_MPI();
+  KS_REQUIRE_DATA(data("qaplib/tai15a.dat"));
+  const std::string file = (dir_ / "proof.checkpoint").string();
+  const CliLaunch two = with_stand_in_gpus(mpirun(2), 2);
+  const nlohmann::json stopped = prove_json(
+      dir_.path(), "tai15a", {"--backend", "cuda", "--time", "1", "--checkpoint", file}, "stopped.json", two);
+  ASSERT_FALSE(stopped.is_null());
+  ASSERT_FALSE(stopped["proof"]["optimal"].get<bool>()) << "proved within 1 s: nothing to resume";
+  ASSERT_TRUE(fs::exists(file));
+  const nlohmann::json resumed =
+      prove_json(dir_.path(), "tai15a", {"--backend", "cuda", "--resume", file}, "resumed.json", two);
+  const nlohmann::json one = prove_json(dir_.path(), "tai15a", {}, "one.json");
+  expect_same_proof(one, resumed, "tai15a resumed on ranks with GPUs");
+  EXPECT_EQ(resumed["timing"]["sessions"], 2) << resumed.dump();
+}
+
+// --backend cuda under mpirun on a host without a GPU: a clear error naming the host, no rank left waiting.
+TEST_F(CliTopoScale, AProofOnRanksWithoutAGpuSaysSo) {
   KS_REQUIRE_MPI();
   const CliResult r = topo({"--generate", "uniform:n=6,seed=1", "--topology", "ring", "--placements", "bnb",
                             "--backend", "cuda"},
-                           mpirun(2));
+                           with_stand_in_gpus(mpirun(2), 0));
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(r.err.find("runs on the CPU threads of each rank"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("has no usable CUDA device"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--backend cpu"), std::string::npos) << r.err;
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
+#include "support/counting_evaluator.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
 #include "support/shared_pool.hpp"
@@ -21,33 +22,10 @@
 namespace ks::topo {
 namespace {
 
+using test::CountingEvaluator;
 using test::data;
 using test::qaplib_problem;
 namespace fs = std::filesystem;
-
-
-// A CPU evaluator that counts the nodes it was given (which "device" did how much), and fails on its
-// `fail_at`-th batch when asked to (as a GPU can: a lost device).
-class CountingEvaluator final : public NodeEvaluator {
- public:
-  explicit CountingEvaluator(std::string name, int fail_at = 0) : name_(std::move(name)), fail_at_(fail_at) {}
-  void load(const std::int64_t* t, const std::int64_t* c, int n) override { inner_.load(t, c, n); }
-  void evaluate(const NodeBatch& b, NodeBatchResult& out) override {
-    if (++calls_ == fail_at_) throw Error(ErrorKind::Device, name_ + " was lost");
-    nodes_ += b.nodes;
-    inner_.evaluate(b, out);
-  }
-  int calls() const { return calls_; }
-  std::size_t batch_nodes() const override { return inner_.batch_nodes(); }
-  std::string device() const override { return name_; }
-  std::uint64_t nodes() const { return nodes_; }
-
- private:
-  CpuNodeEvaluator inner_{128};
-  std::string name_;
-  int fail_at_ = 0, calls_ = 0;
-  std::uint64_t nodes_ = 0;  // read after prove() has joined the feeding thread
-};
 
 void expect_same_proof(const BnbResult& one, const BnbResult& two, const std::string& name) {
   EXPECT_TRUE(one.best().proof.optimal) << name;

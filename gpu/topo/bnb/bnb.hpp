@@ -62,6 +62,8 @@ struct BnbRequest {
 
   // `evaluator` (when set), then `evaluators`: the pool's threads 0, 1, ... feed them in this order.
   std::vector<NodeEvaluator*> devices() const;
+  // The same, for a pool of `threads`: Internal Error for a null one, usage Error for more than `threads`.
+  std::vector<NodeEvaluator*> devices_for(std::size_t threads) const;
 };
 
 struct BnbProof {

@@ -1,7 +1,9 @@
 #include "topo/bnb/bnb_ranks.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include <algorithm>
 #include <chrono>
 #include <deque>
 #include <exception>
@@ -10,6 +12,8 @@
 
 #include "core/error.hpp"
 #include "topo/bnb/bnb_state.hpp"
+#include "topo/bnb/node_batch.hpp"
+#include "topo/bnb/subtree_feed.hpp"
 #include "topo/sweep/sweep_messages.hpp"
 
 namespace ks::topo {
@@ -32,6 +36,7 @@ std::vector<std::uint8_t> encode(const BnbMessage& m) {
   w.put(m.type);
   w.put(m.fingerprint);
   w.put(m.threads);
+  w.put(m.devices);
   w.put_string(m.text);
   w.put(m.configuration);
   w.put_vector(m.subtrees);
@@ -50,6 +55,7 @@ BnbMessage decode_bnb(const std::vector<std::uint8_t>& bytes) {
                 "every rank must run the same build of kernelscope-cli");
   m.fingerprint = in.get<std::uint64_t>();
   m.threads = in.get<std::uint32_t>();
+  m.devices = in.get<std::uint32_t>();
   m.text = in.get_string();
   m.configuration = in.get<std::int32_t>();
   m.subtrees = in.get_vector<std::uint32_t>();
@@ -79,8 +85,11 @@ void ProofRanks::start(std::uint64_t fingerprint) {
       throw_usage(fmt::format("rank {} ({}) proves another problem than rank 0", r, m.text),
                   "give every rank the same inputs and options");
     names_[std::size_t(r)] = m.text;
-    // Subtrees per Assign: a few per thread, so that a rank's threads all have one and the tail stays short.
-    batch_[std::size_t(r)] = std::max<std::uint32_t>(4, 2 * m.threads);
+    // Subtrees per Assign: a few per thread, so that a rank's threads all have one and the tail stays short,
+    // and two groups per GPU (its feeding thread takes a group at once; the thread is not a diver).
+    const std::uint32_t divers = m.threads - std::min(m.threads, m.devices);
+    batch_[std::size_t(r)] =
+        std::max<std::uint32_t>(4, 2 * divers) + 2 * std::uint32_t(kSubtreesPerGroup) * m.devices;
   }
 }
 
@@ -157,11 +166,79 @@ void ProofRanks::stop_all() noexcept {
 
 namespace {
 
-// One configuration's tree and incumbent on this rank.
-struct RankTree {
-  int configuration = -1;
-  std::unique_ptr<ProofTree> tree;
-  std::unique_ptr<Incumbent> incumbent;
+std::size_t matrix(const Problem& p) { return std::size_t(p.n) * std::size_t(p.n); }
+
+// One configuration on this rank: its tree and incumbent, and a thread exploring on the pool what rank 0 hands
+// out, appended to a feed as it comes, while the rank's main thread talks to rank 0 (the only one calling MPI).
+class RankExploration {
+ public:
+  RankExploration(const Problem& p, const BnbRequest& r, const BnbMessage& first, ThreadPool& pool,
+                  std::vector<NodeEvaluator*> devices)
+      : configuration_(first.configuration),
+        tree_(p.traffic_scaled.data() + std::size_t(p.summed_slice ? p.timestamps : 0) * matrix(p),
+              p.cost_scaled.data() + std::size_t(first.configuration) * matrix(p), p.n, r.reduced_cost_pruning),
+        incumbent_(first.cost, first.location_of) {
+    tree_.build_frontier(pool);
+    for (NodeEvaluator* e : devices) e->load(tree_.traffic(), tree_.costs(), p.n);
+    worker_ = std::thread([this, &pool, devices] {
+      try {
+        tree_.explore_feed(pool, feed_, incumbent_, stop_, devices);
+      } catch (...) {
+        failure_ = std::current_exception();
+      }
+      ended_ = true;
+    });
+  }
+  ~RankExploration() { stop(); }
+  RankExploration(const RankExploration&) = delete;
+  RankExploration& operator=(const RankExploration&) = delete;
+
+  int configuration() const { return configuration_; }
+  Incumbent& incumbent() { return incumbent_; }
+
+  void add(const BnbMessage& assign) {
+    for (std::uint32_t subtree : assign.subtrees)
+      if (subtree >= tree_.subtrees())
+        throw Error(ErrorKind::Io, "an assignment of another problem", "every rank must run the same build");
+    incumbent_.offer(assign.cost, assign.location_of);
+    pending_.push_back(feed_.append(assign.subtrees));
+  }
+  // The hand-outs finished since the last call, in the order they came: a Report each.
+  std::vector<BnbMessage> reports() {
+    if (ended_ && failure_) std::rethrow_exception(failure_);
+    std::vector<BnbMessage> out;
+    while (!pending_.empty() && tree_.all_done(feed_.subtrees(pending_.front()))) {
+      BnbMessage report = message(BnbMessageType::Report);
+      report.configuration = configuration_;
+      report.subtrees = feed_.subtrees(pending_.front());
+      report.nodes = feed_.nodes(pending_.front());
+      out.push_back(std::move(report));
+      pending_.pop_front();
+    }
+    return out;
+  }
+  // Every hand-out explored (rank 0 moves on to another configuration only once all were reported).
+  std::vector<BnbMessage> drain() {
+    feed_.close();
+    if (worker_.joinable()) worker_.join();
+    return reports();
+  }
+  // Stopped: what is under way is left (rank 0 keeps it open).
+  void stop() noexcept {
+    stop_ = true;
+    feed_.close();
+    if (worker_.joinable()) worker_.join();
+  }
+
+ private:
+  int configuration_;
+  ProofTree tree_;
+  Incumbent incumbent_;
+  SubtreeFeed feed_;
+  std::atomic<bool> stop_{false}, ended_{false};
+  std::exception_ptr failure_;   // set before ended_
+  std::deque<std::size_t> pending_;  // hand-outs not reported yet
+  std::thread worker_;
 };
 
 void wait_for_stop(RankLink& link) {
@@ -183,85 +260,67 @@ int refuse_proof(RankLink& link, const std::string& why) {
 }
 
 int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLink& link, const std::string& where) {
+  const std::vector<NodeEvaluator*> devices = r.devices_for(pool.size());
   BnbMessage hello = message(BnbMessageType::Hello);
   hello.fingerprint = bnb_fingerprint(p, r);
   hello.threads = pool.size();
+  hello.devices = std::uint32_t(devices.size());
   hello.text = fmt::format("{}, CPU ({} threads)", where, pool.size());
+  if (!devices.empty()) {
+    std::vector<std::string> names;
+    for (const NodeEvaluator* e : devices) names.push_back(e->device());
+    hello.text += fmt::format(" + {} (batches)", fmt::join(names, ", "));
+  }
   link.send(0, encode(hello));
-  const std::size_t nn = std::size_t(p.n) * std::size_t(p.n);
-  const int slice = p.summed_slice ? p.timestamps : 0;
-  RankTree current;
-  std::deque<BnbMessage> assigns;
   bool stopping = false;
-  // What arrives from rank 0: Assigns are queued, Better is offered, Stop ends the rank.
-  const auto take = [&](const BnbMessage& m) {
-    if (m.type == BnbMessageType::Stop) stopping = true;
-    else if (m.type == BnbMessageType::Assign) assigns.push_back(m);
-    else if (m.type == BnbMessageType::Better && m.configuration == current.configuration && current.incumbent)
-      current.incumbent->offer(m.cost, m.location_of);
-  };
   try {
+    std::unique_ptr<RankExploration> current;
+    std::int64_t told = 0;  // the best cost rank 0 knows of (it told, or this rank told it)
+    const auto send_all = [&](const std::vector<BnbMessage>& reports) {
+      for (const BnbMessage& m : reports) link.send(0, encode(m));
+    };
+    // What arrives from rank 0: Assigns go to the feed (a new configuration once the last one is drained), Better
+    // is offered, Stop ends the rank.
+    const auto take = [&](const BnbMessage& m) {
+      if (m.type == BnbMessageType::Stop) {
+        stopping = true;
+      } else if (m.type == BnbMessageType::Assign) {
+        if (m.configuration < 0 || m.configuration >= p.configs || int(m.location_of.size()) != p.n)
+          throw Error(ErrorKind::Io, "an assignment of another problem", "every rank must run the same build");
+        if (!current || current->configuration() != m.configuration) {
+          if (current) send_all(current->drain());
+          current.reset();
+          current = std::make_unique<RankExploration>(p, r, m, pool, devices);
+          told = m.cost;
+        }
+        current->add(m);
+        told = std::min(told, m.cost);
+      } else if (m.type == BnbMessageType::Better && current && m.configuration == current->configuration()) {
+        current->incumbent().offer(m.cost, m.location_of);
+        told = std::min(told, m.cost);
+      }
+    };
     while (!stopping) {
-      if (assigns.empty()) {
-        take(decode_bnb(link.receive(0)));
+      int from = 0;
+      std::vector<std::uint8_t> bytes;
+      while (!stopping && link.poll(from, bytes))
+        if (from == 0) take(decode_bnb(bytes));
+      if (stopping || !current) {
+        if (!stopping) std::this_thread::sleep_for(kIdle);
         continue;
       }
-      const BnbMessage a = std::move(assigns.front());
-      assigns.pop_front();
-      if (a.configuration < 0 || a.configuration >= p.configs || int(a.location_of.size()) != p.n)
-        throw Error(ErrorKind::Io, "an assignment of another problem", "every rank must run the same build");
-      if (a.configuration != current.configuration) {
-        current.configuration = a.configuration;
-        current.tree = std::make_unique<ProofTree>(p.traffic_scaled.data() + std::size_t(slice) * nn,
-                                                   p.cost_scaled.data() + std::size_t(a.configuration) * nn, p.n,
-                                                   r.reduced_cost_pruning);
-        current.tree->build_frontier(pool);
-        current.incumbent = std::make_unique<Incumbent>(a.cost, a.location_of);
-      }
-      current.incumbent->offer(a.cost, a.location_of);
-      std::int64_t told = current.incumbent->cost();
-      std::atomic<bool> stop{false}, running{true};
-      std::exception_ptr failure;
-      std::vector<std::uint32_t> finished;
-      std::uint64_t nodes = 0;
-      std::thread worker([&] {
-        try {
-          finished = current.tree->explore_subtrees(pool, a.subtrees, *current.incumbent, stop, nodes);
-        } catch (...) {
-          failure = std::current_exception();
-        }
-        running = false;
-      });
-      const auto tell_better = [&] {
-        if (current.incumbent->cost() >= told) return;
+      if (current->incumbent().cost() < told) {  // found here: rank 0 passes it on to every rank
         BnbMessage better = message(BnbMessageType::Better);
-        better.configuration = a.configuration;
-        better.cost = current.incumbent->cost();
-        better.location_of = current.incumbent->location_of();
+        better.configuration = current->configuration();
+        better.cost = current->incumbent().cost();
+        better.location_of = current->incumbent().location_of();
         told = better.cost;
         link.send(0, encode(better));
-      };
-      while (running.load()) {
-        int from = 0;
-        std::vector<std::uint8_t> bytes;
-        if (link.poll(from, bytes) && from == 0) {
-          take(decode_bnb(bytes));
-          if (stopping) stop = true;
-        } else {
-          std::this_thread::sleep_for(kIdle);
-        }
-        tell_better();
       }
-      worker.join();
-      if (failure) std::rethrow_exception(failure);
-      if (stopping) break;
-      tell_better();
-      BnbMessage report = message(BnbMessageType::Report);
-      report.configuration = a.configuration;
-      report.subtrees = std::move(finished);
-      report.nodes = nodes;
-      link.send(0, encode(report));
+      send_all(current->reports());
+      std::this_thread::sleep_for(kIdle);
     }
+    if (current) current->stop();
     link.send(0, encode(message(BnbMessageType::Bye)));
     return 0;
   } catch (const std::exception& e) {

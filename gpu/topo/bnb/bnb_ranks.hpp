@@ -6,8 +6,10 @@
 // The protocol: a rank says Hello (or Failed), then receives Assigns (a configuration, subtrees, the incumbent)
 // and sends a Report per Assign (the subtrees it finished, the bounds computed in them), in order. Rank 0 keeps
 // two Assigns out per rank, so a rank asks for more by reporting and a fast rank takes more (the stealing); its
-// own threads take from the same counter (ProofTree::claim). A better placement found anywhere goes to rank 0
-// (Better) and from there to every rank, so all prune with it. Rank 0 ends with Stop; a rank answers Bye and
+// own threads take from the same counter (ProofTree::claim). A rank with GPUs gets larger Assigns: two groups
+// of subtrees per GPU (kSubtreesPerGroup) beside a few subtrees per diving thread; a rank's threads take from
+// its Assigns as they come (subtree_feed.hpp). A better placement found anywhere goes to rank 0 (Better) and from
+// there to every rank, so all prune with it. Rank 0 ends with Stop; a rank answers Bye and
 // sends nothing more. Subtrees out when a run stops stay open in the checkpoint, explored again on resume.
 #include <cstdint>
 #include <string>
@@ -26,6 +28,7 @@ struct BnbMessage {
   BnbMessageType type = BnbMessageType::Stop;
   std::uint64_t fingerprint = 0;         // Hello: of the problem and request (bnb_state.hpp)
   std::uint32_t threads = 0;             // Hello
+  std::uint32_t devices = 0;             // Hello: node evaluators (GPUs) the rank feeds beside its threads
   std::string text;                      // Hello: the rank's name; Failed: why
   std::int32_t configuration = 0;        // Assign, Report, Better
   std::vector<std::uint32_t> subtrees;   // Assign; Report: those finished
@@ -55,6 +58,8 @@ class ProofRanks {
   bool outstanding() const;  // Assigns not reported yet
   // Subtrees each rank reported finished, over every configuration ([0]: none, rank 0 counts its own elsewhere).
   const std::vector<std::uint64_t>& finished() const { return finished_; }
+  // What each rank said of itself in its Hello: where it runs, its threads and GPUs ([0]: empty).
+  const std::vector<std::string>& names() const { return names_; }
   // Stop to every rank, and waits for its Bye (what it sent before is dropped). Safe to call twice.
   void stop_all() noexcept;
 
@@ -69,8 +74,10 @@ class ProofRanks {
   bool stopped_ = false;
 };
 
-// Ranks > 0: says Hello, then proves the subtrees rank 0 hands out on `pool` until Stop. An Error on the way is
-// sent to rank 0 as Failed (rank 0 reports it). Returns the rank's exit code: 0, or 1 after a failure.
+// Ranks > 0: says Hello, then proves the subtrees rank 0 hands out on `pool` until Stop, with r.devices() (the
+// rank's GPUs) each fed groups of them by a pool thread of its own, as prove() feeds them in one process. An
+// Error on the way is sent to rank 0 as Failed (rank 0 reports it). Returns the rank's exit code: 0, or 1 after a
+// failure. Usage Error, before Hello, for more devices than threads.
 int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLink& link, const std::string& where);
 // Ranks > 0 that could not set up (inputs missing on this host): tells rank 0 why, waits for Stop; returns 1.
 int refuse_proof(RankLink& link, const std::string& why);

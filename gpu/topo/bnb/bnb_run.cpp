@@ -120,15 +120,20 @@ std::vector<NodeEvaluator*> BnbRequest::devices() const {
   return out;
 }
 
+std::vector<NodeEvaluator*> BnbRequest::devices_for(std::size_t threads) const {
+  const std::vector<NodeEvaluator*> out = devices();
+  if (std::find(out.begin(), out.end(), nullptr) != out.end())
+    throw Error(ErrorKind::Internal, "BnbRequest::evaluators holds a null evaluator");
+  if (out.size() > threads)
+    throw_usage(fmt::format("{} devices for the node batches and {} thread(s): a thread feeds each device",
+                            out.size(), threads),
+                fmt::format("give --threads {} or more, or fewer devices", out.size()));
+  return out;
+}
+
 BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, ThreadPool& pool) {
   check_request(p, r);
-  const std::vector<NodeEvaluator*> devices = r.devices();
-  if (std::find(devices.begin(), devices.end(), nullptr) != devices.end())
-    throw Error(ErrorKind::Internal, "BnbRequest::evaluators holds a null evaluator");
-  if (devices.size() > pool.size())
-    throw_usage(fmt::format("{} devices for the node batches and {} thread(s): a thread feeds each device",
-                            devices.size(), pool.size()),
-                fmt::format("give --threads {} or more, or fewer devices", devices.size()));
+  const std::vector<NodeEvaluator*> devices = r.devices_for(pool.size());
   const Clock::time_point start = Clock::now();
   const std::size_t nn = std::size_t(p.n) * std::size_t(p.n);
   BnbResult result;
@@ -290,6 +295,8 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
     for (int k = 1; k < ranks->ranks(); ++k)
       per_rank += fmt::format("{}rank {} {}", k > 1 ? ", " : "", k, ranks->finished()[std::size_t(k)]);
     result.notes.push_back("subtrees finished by the other ranks: " + per_rank);
+    std::vector<std::string> names(ranks->names().begin() + 1, ranks->names().end());
+    result.notes.push_back(fmt::format("the other ranks: {}", fmt::join(names, "; ")));
   }
   result.complete = !stop.load();
   if (!result.complete) result.checkpoint = checkpoint;

@@ -18,9 +18,6 @@ namespace {
 // Subtrees below the frontier: enough that the threads balance (the largest are taken first), few enough that
 // computing all their bounds up front stays a small part of the run.
 constexpr std::uint64_t kMinSubtrees = 2000;
-// Subtrees a batch dive takes at once: enough roots to fill a GPU batch a few depths down, few enough that the
-// last group does not keep the CPU threads waiting long.
-constexpr std::size_t kSubtreesPerGroup = 64;
 
 }  // namespace
 
@@ -124,9 +121,34 @@ std::vector<std::uint8_t> ProofTree::done() const {
   return out;
 }
 
+namespace {
+
+// One process's (and rank 0's) subtrees by bound, through the counter that ProofTree::claim takes from too.
+class QueueSource final : public SubtreeSource {
+ public:
+  QueueSource(const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next) : queue_(queue), next_(next) {}
+  bool take(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) override {
+    const std::size_t first = next_.fetch_add(count);
+    if (first >= queue_.size()) return false;
+    out.assign(queue_.begin() + std::ptrdiff_t(first),
+               queue_.begin() + std::ptrdiff_t(std::min(first + count, queue_.size())));
+    handout = 0;
+    return true;
+  }
+  void finished(std::size_t, std::uint64_t) override {}  // counted in ProofTree::explored_nodes
+  void close() override {}                               // never waits
+
+ private:
+  const std::vector<std::uint32_t>& queue_;
+  std::atomic<std::size_t>& next_;
+};
+
+}  // namespace
+
 void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
                         const std::vector<NodeEvaluator*>& evaluators) {
-  run_queue(pool, taken_in_, next_, incumbent, stop, evaluators);
+  QueueSource queue(taken_in_, next_);
+  run_queue(pool, queue, incumbent, stop, evaluators);
 }
 
 bool ProofTree::still_open(std::uint32_t subtree, const Incumbent& incumbent) {
@@ -152,24 +174,18 @@ void ProofTree::finished_elsewhere(const std::vector<std::uint32_t>& subtrees, s
   explored_ += nodes;
 }
 
-std::vector<std::uint32_t> ProofTree::explore_subtrees(ThreadPool& pool, const std::vector<std::uint32_t>& subtrees,
-                                                       Incumbent& incumbent, const std::atomic<bool>& stop,
-                                                       std::uint64_t& nodes) {
-  for (std::uint32_t subtree : subtrees)
-    if (subtree >= done_.size())
-      throw Error(ErrorKind::Internal, fmt::format("subtree {} of {} asked for", subtree, done_.size()));
-  const std::uint64_t before = explored_.load();
-  std::atomic<std::size_t> next{0};
-  run_queue(pool, subtrees, next, incumbent, stop, {});
-  nodes += explored_.load() - before;
-  std::vector<std::uint32_t> finished;
-  for (std::uint32_t subtree : subtrees)
-    if (done_[subtree].load()) finished.push_back(subtree);
-  return finished;
+void ProofTree::explore_feed(ThreadPool& pool, SubtreeFeed& feed, Incumbent& incumbent, const std::atomic<bool>& stop,
+                             const std::vector<NodeEvaluator*>& evaluators) {
+  run_queue(pool, feed, incumbent, stop, evaluators);
 }
 
-void ProofTree::run_queue(ThreadPool& pool, const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next,
-                          Incumbent& incumbent, const std::atomic<bool>& stop,
+bool ProofTree::all_done(const std::vector<std::uint32_t>& subtrees) const {
+  for (std::uint32_t subtree : subtrees)
+    if (subtree >= done_.size() || !done_[subtree].load()) return false;
+  return true;
+}
+
+void ProofTree::run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& incumbent, const std::atomic<bool>& stop,
                           const std::vector<NodeEvaluator*>& evaluators) {
   const long long threads = pool.size();
   if (evaluators.size() > std::size_t(threads))
@@ -177,42 +193,48 @@ void ProofTree::run_queue(ThreadPool& pool, const std::vector<std::uint32_t>& qu
                                                  evaluators.size(), threads));
   pool.parallel_for(0, threads, [&](long long begin, long long end) {
     for (long long t = begin; t < end; ++t) {
-      if (std::size_t(t) < evaluators.size()) {
-        try {
-          explore_batches(*evaluators[std::size_t(t)], queue, next, incumbent, stop);
-        } catch (...) {
-          batch_failed_ = true;  // the divers stop too: the error ends the run (its last checkpoint is kept)
-          throw;
+      try {
+        if (std::size_t(t) < evaluators.size()) {
+          explore_batches(*evaluators[std::size_t(t)], source, incumbent, stop);
+          continue;
         }
-        continue;
-      }
-      Scratch scratch(n_);
-      while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
-        const std::size_t k = next.fetch_add(1);
-        if (k >= queue.size()) break;
-        const std::uint32_t subtree = queue[k];
-        if (done_[subtree].load()) continue;
-        if (explore_subtree(subtree, incumbent, stop, scratch)) done_[subtree] = 1;
+        Scratch scratch(n_);
+        std::vector<std::uint32_t> taken;
+        std::size_t handout = 0;
+        while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
+          if (!source.take(1, taken, handout)) break;
+          const std::uint32_t subtree = taken.front();
+          if (done_[subtree].load()) continue;
+          std::uint64_t nodes = 0;
+          if (!explore_subtree(subtree, incumbent, stop, scratch, nodes)) continue;
+          source.finished(handout, nodes);
+          done_[subtree] = 1;
+        }
+      } catch (...) {
+        // The divers and the other devices stop too (those waiting for more subtrees as well): the error ends
+        // the run (its last checkpoint is kept).
+        batch_failed_ = true;
+        source.close();
+        throw;
       }
     }
   });
 }
 
-// Takes kSubtreesPerGroup subtrees at a time from the shared counter and explores them together in batches:
-// a group is done when all of it is (a stop leaves the whole group open).
-void ProofTree::explore_batches(NodeEvaluator& evaluator, const std::vector<std::uint32_t>& queue,
-                                std::atomic<std::size_t>& next, Incumbent& incumbent, const std::atomic<bool>& stop) {
+// Takes kSubtreesPerGroup subtrees at a time from the source and explores them together in batches: a group is
+// done when all of it is (a stop leaves the whole group open).
+void ProofTree::explore_batches(NodeEvaluator& evaluator, SubtreeSource& source, Incumbent& incumbent,
+                                const std::atomic<bool>& stop) {
   BatchDive dive(evaluator, n_, order_, reduced_cost_pruning_);
-  std::vector<std::uint32_t> group;
+  std::vector<std::uint32_t> taken, group;
   std::vector<int> roots;
+  std::size_t handout = 0;
   // Another device's error (batch_failed_) ends the run: this one stops too.
   while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
-    const std::size_t first = next.fetch_add(kSubtreesPerGroup);
-    if (first >= queue.size()) break;
+    if (!source.take(kSubtreesPerGroup, taken, handout)) break;
     group.clear();
     roots.clear();
-    for (std::size_t k = first; k < std::min(first + kSubtreesPerGroup, queue.size()); ++k) {
-      const std::uint32_t subtree = queue[k];
+    for (const std::uint32_t subtree : taken) {
       if (!still_open(subtree, incumbent)) continue;
       group.push_back(subtree);
       roots.insert(roots.end(), prefixes_.begin() + std::ptrdiff_t(subtree * std::size_t(depth_)),
@@ -222,6 +244,7 @@ void ProofTree::explore_batches(NodeEvaluator& evaluator, const std::vector<std:
     std::uint64_t nodes = 0;
     if (!dive.explore(roots, depth_, incumbent, stop, live_, nodes)) return;
     explored_ += nodes;
+    source.finished(handout, nodes);
     for (std::uint32_t subtree : group) done_[subtree] = 1;
   }
 }
@@ -238,11 +261,10 @@ void ProofTree::offer_completion(std::int64_t cost, const int* order, Incumbent&
 
 // true when the subtree was explored to the end (false: stopped).
 bool ProofTree::explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop,
-                                Scratch& s) {
+                                Scratch& s, std::uint64_t& nodes) {
   const std::int64_t bound = bounds_[subtree];
   std::copy_n(prefixes_.begin() + std::ptrdiff_t(subtree * std::size_t(depth_)), depth_, s.locs.begin());
   if (bound >= incumbent.cost()) return true;
-  std::uint64_t nodes = 0;
   bool finished = true;
   if (n_ - depth_ == 1) {
     offer_completion(bound, order_.data(), incumbent, s);  // one free facility: the bound is the cost of the only completion

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/thread_pool.hpp"
+#include "topo/bnb/subtree_feed.hpp"
 
 namespace ks::topo {
 
@@ -26,6 +27,10 @@ class Incumbent {
   mutable std::mutex mutex_;
   std::vector<int> location_of_;
 };
+
+// Subtrees a batch dive (an evaluator's feeding thread) takes at once: enough roots to fill a GPU batch a few
+// depths down, few enough that the last group does not keep the CPU threads waiting long.
+inline constexpr std::size_t kSubtreesPerGroup = 64;
 
 class ProofTree {
  public:
@@ -58,11 +63,13 @@ class ProofTree {
   // subtrees that rank finished with the bounds it computed in them. Call while exploring or between.
   std::vector<std::uint32_t> claim(std::size_t count, const Incumbent& incumbent);
   void finished_elsewhere(const std::vector<std::uint32_t>& subtrees, std::uint64_t nodes);
-  // Other ranks: explores these subtrees (as explore does its own); returns those finished (all unless
-  // stopped) and adds the bounds computed in them to `nodes`.
-  std::vector<std::uint32_t> explore_subtrees(ThreadPool& pool, const std::vector<std::uint32_t>& subtrees,
-                                              Incumbent& incumbent, const std::atomic<bool>& stop,
-                                              std::uint64_t& nodes);
+  // Other ranks: explores the subtrees appended to `feed` as explore does its own (the evaluators fed groups of
+  // them, each group of one hand-out), until the feed is closed and drained or `stop`; the bounds computed in
+  // each finished subtree go to its hand-out (SubtreeFeed::nodes).
+  void explore_feed(ThreadPool& pool, SubtreeFeed& feed, Incumbent& incumbent, const std::atomic<bool>& stop,
+                    const std::vector<NodeEvaluator*>& evaluators = {});
+  // Whether every one of these subtrees is done (an index past the frontier: false).
+  bool all_done(const std::vector<std::uint32_t>& subtrees) const;
 
   // No placement in an open subtree costs less than this (the lowest open bound; the incumbent when none).
   std::int64_t open_bound(const Incumbent& incumbent) const;
@@ -78,12 +85,14 @@ class ProofTree {
   void offer_completion(std::int64_t cost, const int* order, Incumbent& incumbent, Scratch& s) const;
   // Not done and not pruned by the incumbent (then marked done): worth taking.
   bool still_open(std::uint32_t subtree, const Incumbent& incumbent);
-  // Threads (and evaluators) take subtrees from queue[next++] until it ends or `stop`.
-  void run_queue(ThreadPool& pool, const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next,
-                 Incumbent& incumbent, const std::atomic<bool>& stop, const std::vector<NodeEvaluator*>& evaluators);
-  void explore_batches(NodeEvaluator& evaluator, const std::vector<std::uint32_t>& queue,
-                       std::atomic<std::size_t>& next, Incumbent& incumbent, const std::atomic<bool>& stop);
-  bool explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop, Scratch& s);
+  // Threads (and evaluators) take subtrees from the source until it has none left or `stop`.
+  void run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& incumbent, const std::atomic<bool>& stop,
+                 const std::vector<NodeEvaluator*>& evaluators);
+  void explore_batches(NodeEvaluator& evaluator, SubtreeSource& source, Incumbent& incumbent,
+                       const std::atomic<bool>& stop);
+  // true when explored to the end (false: stopped); `nodes`: the bounds computed in it.
+  bool explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop, Scratch& s,
+                       std::uint64_t& nodes);
   bool explore_node(int depth, std::int64_t bound, Incumbent& incumbent, const std::atomic<bool>& stop,
                     Scratch& s, std::uint64_t& nodes);
 

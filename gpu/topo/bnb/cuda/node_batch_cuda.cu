@@ -67,6 +67,14 @@ __global__ void evaluate_nodes_kernel(const std::int64_t* T, const std::int64_t*
 class CudaNodeEvaluator final : public NodeEvaluator {
  public:
   explicit CudaNodeEvaluator(CudaContext& ctx) : ctx_(ctx) {}
+  // The buffers are freed on their own device, whichever thread (and current device) destroys the evaluator:
+  // with several GPUs (--gpus 0,1) the last one made current is another's.
+  ~CudaNodeEvaluator() override {
+    try {
+      ctx_.make_current();
+    } catch (...) {  // a lost device: the frees fail alike, and a destructor must not throw
+    }
+  }
 
   void load(const std::int64_t* traffic, const std::int64_t* costs, int n) override {
     ctx_.make_current();
@@ -85,7 +93,11 @@ class CudaNodeEvaluator final : public NodeEvaluator {
     lines_ = DeviceBuffer(capacity_ * sizeof(int), "the branches");
     lowers_ = DeviceBuffer(capacity_ * std::size_t(n) * sizeof(std::int64_t), "the children's bounds");
     // A node without a branch leaves its lowers unwritten; they are copied back all the same (and not read).
-    check(cudaMemset(lowers_.get(), 0, lowers_.bytes()), "clearing the children's bounds");
+    // On the context's stream: that stream does not wait for the legacy default stream, where a plain
+    // cudaMemset could land after the first launch had written real bounds.
+    const cudaStream_t stream = static_cast<cudaStream_t>(ctx_.stream());
+    check(cudaMemsetAsync(lowers_.get(), 0, lowers_.bytes(), stream), "clearing the children's bounds");
+    check(cudaStreamSynchronize(stream), "clearing the children's bounds");
   }
 
   void evaluate(const NodeBatch& b, NodeBatchResult& out) override {
