@@ -72,6 +72,9 @@ TEST(BnbRanks, ThreeRanksExploreTheTreeOfOneProcess) {
   const RankRun three = prove_on_ranks(p, {}, 3);
   expect_proof_of_one_process(one.best(), three.result.best(), 1014);
   EXPECT_NE(three.result.device.find("on 3 MPI ranks"), std::string::npos) << three.result.device;
+  // The rate counts every rank's nodes (all but the frontier's, which rank 0 built before the session's clock).
+  const ConfigurationProof& proof = three.result.best();
+  EXPECT_NEAR(three.result.nodes_per_second * three.result.seconds, double(proof.proof.nodes - proof.subtrees), 1.0);
   EXPECT_EQ(three.codes[1], 0);
   EXPECT_EQ(three.codes[2], 0);
 }

@@ -204,6 +204,7 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
       tree.mark_done(st.done, incumbent);
       tree.set_explored_nodes(st.explored);
       const double before_s = st.seconds;
+      const std::uint64_t explored_before = st.explored;
       const auto snapshot = [&](bool final) {
         st.incumbent = incumbent.cost();
         st.location_of = incumbent.location_of();
@@ -273,7 +274,9 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
         std::rethrow_exception(rank_failure);
       }
       snapshot(true);
-      session_nodes += tree.live_nodes();
+      // This session's nodes: those of the subtrees finished, here or on other ranks (whose nodes this process
+      // only learns of as their subtrees end), or this process's own where more (a stop leaves subtrees open).
+      session_nodes += std::max(tree.live_nodes(), st.explored - explored_before);
       save();
     }
     out.best = cost_of(p, st.incumbent);
