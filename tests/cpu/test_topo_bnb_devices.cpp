@@ -5,6 +5,8 @@
 // ends the run. The optima come from QAPLIB; the node counts from the CPU dive, the other implementation.
 #include <gtest/gtest.h>
 
+#include <cstdint>
+
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -37,6 +39,7 @@ void expect_same_proof(const BnbResult& one, const BnbResult& two, const std::st
 
 // Both threads feed a device (no diver), then two devices beside a diver: the CPU dive's tree and optimum.
 TEST(BnbDevices, TwoEvaluatorsExploreTheTreeOfOne) {
+  std::uint64_t a_nodes = 0, b_nodes = 0;  // over the four proofs
   for (const auto& [file, optimum] : {std::pair{"qaplib/nug12.dat", 578}, std::pair{"qaplib/chr15a.dat", 9896}}) {
     KS_REQUIRE_DATA(data(file));
     const Problem p = qaplib_problem(data(file));
@@ -49,14 +52,18 @@ TEST(BnbDevices, TwoEvaluatorsExploreTheTreeOfOne) {
       EXPECT_EQ(two.best().best.scaled, optimum) << file;
       expect_same_proof(dive, two, file);
       EXPECT_NE(two.device.find("device A, device B (batches)"), std::string::npos) << two.device;
-      // Both took groups of subtrees (each group is milliseconds of work, thousands of subtrees in all).
-      EXPECT_GT(a.nodes(), 0u) << file;
-      EXPECT_GT(b.nodes(), 0u) << file;
       if (pool == &test::pool<2>()) {  // no diver: the devices bounded every node below the frontier
         EXPECT_GE(a.nodes() + b.nodes(), two.best().proof.nodes - two.best().subtrees);
       }
+      a_nodes += a.nodes();
+      b_nodes += b.nodes();
     }
   }
+  // Both took groups of subtrees (each group is milliseconds of work, thousands of subtrees in all). Over the four
+  // proofs, not each: on a loaded machine a diver and one device can end nug12 before the other device's thread
+  // first runs.
+  EXPECT_GT(a_nodes, 0u);
+  EXPECT_GT(b_nodes, 0u);
 }
 
 // `evaluator` and `evaluators` together: three devices on three threads, nug14's tree.
