@@ -5,9 +5,8 @@
 // ends the run. The optima come from QAPLIB; the node counts from the CPU dive, the other implementation.
 #include <gtest/gtest.h>
 
-#include <cstdint>
-
 #include <atomic>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 
