@@ -44,6 +44,7 @@ struct ExactInt64 {
   KS_HD static Value add(Value a, Value b) { return a + b; }
   KS_HD static void accumulate(Sum& s, Value v) { s.add(v); }
   KS_HD static std::int64_t to_int(Value v) { return v; }
+  KS_HD static Value larger(Value a, Value b) { return b > a ? b : a; }
 };
 
 // ExactDouble and ExactFloat: the integers in a floating type F, each operation exact while the values stay
@@ -67,6 +68,18 @@ struct ExactFloating {
   KS_HD static Value add(Value a, Value b) { return a + b; }
   KS_HD static void accumulate(Sum& s, Value v) { s.add(std::int64_t(v)); }
   KS_HD static std::int64_t to_int(Value v) { return std::int64_t(v); }
+  // The larger of two costs (one FMNMX on the GPU); which zero of equal zeros is no matter, since exact
+  // results leave as integers (to_int).
+#if defined(__CUDA_ARCH__)
+  __device__ __forceinline__ static Value larger(Value a, Value b) {
+    if constexpr (sizeof(F) == sizeof(float))
+      return fmaxf(a, b);
+    else
+      return fmax(a, b);
+  }
+#else
+  static Value larger(Value a, Value b) { return b > a ? b : a; }
+#endif
 };
 using ExactDouble = ExactFloating<double>;
 using ExactFloat = ExactFloating<float>;
@@ -89,6 +102,7 @@ struct RealDouble {
   static void accumulate(Sum& s, Value v) { s += v; }
 #endif
   KS_HD static std::int64_t to_int(Value v) { return std::int64_t(v); }
+  KS_HD static Value larger(Value a, Value b) { return b > a ? b : a; }  // the first of equals: its zero's sign
 };
 
 }  // namespace ks::topo

@@ -11,6 +11,7 @@
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/permutation.hpp"
+#include "topo/sweep/sweep_plan.hpp"
 
 namespace ks::topo {
 namespace {
@@ -174,6 +175,30 @@ TEST(TopoCuda, RangeOfALargeSweepMatchesTheCpu) {
   const EvalResult cpu = run(p, req, Backend::Cpu, "");
   expect_same(run(p, req, Backend::Cuda, "delta"), cpu, true);
   expect_same(run(p, req, Backend::Cuda, "naive"), cpu, true);
+}
+
+// The float Stats walk takes only runs that no range end cuts; the cut ones (the first and last of a range, or
+// one run cut at both ends) run apart through the kernel of every pass. Ranges that cut runs, one that cuts a
+// single run at both ends, and one on run boundaries all match the CPU bit for bit.
+TEST(TopoCuda, FloatStatsOverCutRunsMatchesTheCpu) {
+  KS_REQUIRE_GPU();
+  const Problem p = random_problem(12, 2, 3, 21, true, 100);
+  const std::uint64_t run_size = plan_sweep(12, 0, factorial(12), std::uint64_t(p.pairs())).run_size;
+  const std::pair<std::uint64_t, std::uint64_t> ranges[] = {
+      {123456789, 123456789 + 3000000},            // cut at both ends, whole runs between
+      {7 * run_size + 5, 7 * run_size + 99},       // one run, cut at both ends
+      {3 * run_size, 40 * run_size},               // run boundaries: nothing cut
+      {0, 2 * run_size + 1}};                      // the last run cut
+  for (const auto& [begin, end] : ranges) {
+    SCOPED_TRACE(::testing::Message() << "range " << begin << ":" << end);
+    EvalRequest req;
+    req.range_begin = begin;
+    req.range_end = end;
+    req.histogram = false;
+    const EvalResult gpu = run(p, req, Backend::Cuda, "delta");
+    EXPECT_NE(gpu.timing.launch.find("exact in float"), std::string::npos) << gpu.timing.launch;
+    expect_same(gpu, run(p, req, Backend::Cpu, ""), true);
+  }
 }
 
 TEST(TopoCuda, SamplesAndGivenPlacementsMatchTheCpu) {

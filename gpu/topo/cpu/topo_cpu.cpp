@@ -151,7 +151,7 @@ class CpuBackend final : public SweepBackend {
         w.traffic = m.slice(s);
         w.cost_of = m.config(c);
         w.runtime_n = m.n;
-        auto on_placement = [&](const auto& x) { visit(x.cost, x.code); };
+        auto on_placement = [&](const auto& x) { visit(x.cost, x.placement_code()); };
         for (std::uint64_t r = a; r < b; ++r) walk_run(w, g, plan.run(r), on_placement);
       };
       if (m.n >= kSuffixSlots) {  // the CUDA kernel makes the same choice

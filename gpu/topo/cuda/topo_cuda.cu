@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/cuda/check.cuh"
 #include "core/cuda/device_buffer.cuh"
@@ -122,18 +123,38 @@ class CudaBackend final : public SweepBackend {
     ctx_.make_current();
     switch (policy_) {
       case Policy::ExactInt64:
-        return run_typed<ExactInt64>(pass, src, a, b, io);
+        return run_typed<ExactInt64>(pass, src, a, b, io, false);
       case Policy::ExactFloat:
-        return run_typed<ExactFloat>(pass, src, a, b, io);
+        return run_float(pass, src, a, b, io);
       case Policy::ExactDouble:
-        return run_typed<ExactDouble>(pass, src, a, b, io);
+        return run_typed<ExactDouble>(pass, src, a, b, io, false);
       default:
-        return run_typed<RealDouble>(pass, src, a, b, io);
+        return run_typed<RealDouble>(pass, src, a, b, io, false);
     }
   }
 
  private:
   enum class Policy { ExactInt64, ExactFloat, ExactDouble, Real };
+
+  // A float pass; a Stats walk runs the runs that a range end cuts (at most the first and the last of the
+  // sweep) apart, so that the other runs get the Stats kernel, which tests nothing per placement. Exact sums
+  // and minima with their keys merge in any order, so the pieces give the bits of one launch.
+  double run_float(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) {
+    if (pass != Pass::Stats || src.mode != PlacementMode::All || variant_ != "delta")
+      return run_typed<ExactFloat>(pass, src, a, b, io, false);
+    const SweepPlan& plan = *src.plan;
+    double ms = 0;
+    if (plan.run(a).masked) {
+      ms += run_typed<ExactFloat>(pass, src, a, a + 1, io, false);
+      ++a;
+    }
+    if (a < b && plan.run(b - 1).masked) {
+      ms += run_typed<ExactFloat>(pass, src, b - 1, b, io, false);
+      --b;
+    }
+    if (a < b) ms += run_typed<ExactFloat>(pass, src, a, b, io, true);  // last: the launch description is this one
+    return ms;
+  }
 
   template <class T>
   void upload(ks::cuda::DeviceBuffer& to, const std::vector<T>& v) {
@@ -191,21 +212,29 @@ class CudaBackend final : public SweepBackend {
   }
 
   template <class A, int N>
-  void launch_walk(PassArgs<typename A::Value>& args, std::uint64_t units, int rows) {
-    launch(cuda::walk_kernel<A, N>, args, units, rows, cuda::SharedLayout<typename A::Value>::bytes(args.n, threads_),
-           "walk_kernel", std::string("<n=") + (N ? to_string(N) : std::string("any")) + ">");
+  void launch_walk(PassArgs<typename A::Value>& args, std::uint64_t units, int rows, bool whole_runs) {
+    const std::size_t smem = cuda::SharedLayout<typename A::Value>::bytes(args.n, threads_);
+    const std::string shape = std::string("<n=") + (N ? to_string(N) : std::string("any")) + ">";
+    // The Stats pass in float over runs that no range end cuts has a kernel of its own (topo_kernels.cuh,
+    // StatsVisit); in the 8-byte types that kernel takes about 250 registers a thread (PERF.md), so they keep
+    // the one kernel of every pass.
+    if constexpr (std::is_same_v<A, ExactFloat>) {
+      if (args.pass == Pass::Stats && whole_runs)
+        return launch(cuda::walk_kernel<A, N, true>, args, units, rows, smem, "walk_kernel", shape);
+    }
+    launch(cuda::walk_kernel<A, N, false>, args, units, rows, smem, "walk_kernel", shape);
   }
 
   // The sizes worth a kernel of their own: the O(n) swaps of the prefix and the block tables unroll.
   template <class A>
-  void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units, int rows) {
+  void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units, int rows, bool whole_runs) {
     switch (args.n) {
       case 12:
-        return launch_walk<A, 12>(args, units, rows);
+        return launch_walk<A, 12>(args, units, rows, whole_runs);
       case 14:
-        return launch_walk<A, 14>(args, units, rows);
+        return launch_walk<A, 14>(args, units, rows, whole_runs);
       default:
-        return launch_walk<A, 0>(args, units, rows);
+        return launch_walk<A, 0>(args, units, rows, whole_runs);
     }
   }
 
@@ -216,14 +245,15 @@ class CudaBackend final : public SweepBackend {
   };
 
   // One pass over [a, b): the kernel's arguments, its buffers, the launch (timed), then the results merged
-  // into io.
+  // into io. whole_runs: a walk whose runs no range end cuts.
   template <class A>
-  double run_typed(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) {
+  double run_typed(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io,
+                   bool whole_runs) {
     using V = typename A::Value;
     PassArgs<V> args = problem_args<V>(pass, src, io);
     const PassRows rows = assign_units(src, a, b, args);
     bind_pass_buffers<V>(pass, io, rows, args);
-    const double ms = launch_pass<A>(pass, rows.walk, args);
+    const double ms = launch_pass<A>(pass, rows.walk, whole_runs, args);
     collect<A>(pass, io, rows);
     return ms;
   }
@@ -330,7 +360,7 @@ class CudaBackend final : public SweepBackend {
 
   // The pass's kernel (and the reduction of a Stats pass), timed by CUDA events; milliseconds.
   template <class A>
-  double launch_pass(Pass pass, bool walk, PassArgs<typename A::Value>& args) {
+  double launch_pass(Pass pass, bool walk, bool whole_runs, PassArgs<typename A::Value>& args) {
     using V = typename A::Value;
     const std::size_t pairs = std::size_t(p_.pairs());
     ks::cuda::EventTimer timer(stream_);
@@ -343,7 +373,7 @@ class CudaBackend final : public SweepBackend {
     }
     timer.start();
     if (walk)
-      walk_with_size<A>(args, args.units, pair_rows);
+      walk_with_size<A>(args, args.units, pair_rows, whole_runs);
     else
       launch(cuda::item_kernel<A>, args, args.units, pair_rows, cuda::SharedLayout<V>::bytes(args.n, threads_),
              "item_kernel", "<one placement per thread>");

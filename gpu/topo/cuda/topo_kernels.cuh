@@ -71,10 +71,12 @@ struct Sink {
 
   __device__ int pair() const { return slice * a.configs + config; }
 
-  __device__ __forceinline__ void take(V v, std::uint64_t key, std::uint64_t row) {
+  // key_of() gives the placement's key, asked for only where the pass needs it (a walker builds it).
+  template <class KeyOf>
+  __device__ __forceinline__ void take(V v, const KeyOf& key_of) {
     switch (a.pass) {
       case Pass::Stats:
-        stats.add(v, key);
+        stats.add_keyed(v, key_of);
         break;
       case Pass::Histogram:
         atomicAdd(&block_counts[bin_of<A>(v, *bins)], 1u);
@@ -88,13 +90,14 @@ struct Sink {
               k.cost_i = A::to_int(v);
             else
               k.cost_d = v;
-            k.key = key;
+            k.key = key_of();
             k.configuration = config;
             a.top[at] = k;
           }
         }
         break;
       case Pass::Cube: {
+        const std::uint64_t row = a.mode == PlacementMode::All ? index_of_code(key_of(), a.n) : key_of();
         const std::size_t at = std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair());
         if constexpr (A::exact)
           a.cube_i[at] = A::to_int(v);
@@ -128,8 +131,8 @@ __device__ void finish_block(Sink<A>& sink, RawStats* scratch, const PassArgs<ty
   }
 }
 
-// Shared memory of a block: its pair's matrices and suffix coefficients, bins and counts, then the reduction
-// scratch.
+// Shared memory of a block: the suffix coefficients (first, so that each step's row is 16-byte aligned and
+// loads in 16-byte pieces), its pair's matrices, bins and counts, then the reduction scratch.
 template <class V>
 struct SharedLayout {
   static __host__ __device__ std::size_t matrices(int n) {
@@ -156,12 +159,12 @@ __device__ BlockSetup<A> setup_block(const PassArgs<typename A::Value>& a, unsig
   const int nn = a.n * a.n;
   sink.slice = a.slice0 + int(blockIdx.y) / a.configs;
   sink.config = int(blockIdx.y) % a.configs;
-  V* m = reinterpret_cast<V*>(smem);
+  V* coefficients = reinterpret_cast<V*>(smem);
+  V* m = coefficients + kSuffixSteps * kStepCoefficients;
   for (int k = threadIdx.x; k < nn; k += blockDim.x) {
     m[k] = a.traffic[std::size_t(sink.slice) * nn + k];
     m[nn + k] = a.cost[std::size_t(sink.config) * nn + k];
   }
-  V* coefficients = m + 2 * nn;
   unsigned char* p = smem + SharedLayout<V>::matrices(a.n);
   p = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + 15) & ~std::uintptr_t(15));
   HistogramBins* bins = reinterpret_cast<HistogramBins*>(p);
@@ -195,8 +198,21 @@ __device__ RunBounds run_bounds(const PassArgs<V>& a, std::uint64_t unit) {
   return b;
 }
 
-// One thread walks one run with walker W (SuffixWalker for n >= 5, Walker below).
-template <class A, class W>
+// What a Stats walk does with each placement: the extremes at once, the sum and count once per block (the
+// cheaper per-placement form of RunningStats::add; block_sum.hpp).
+template <class A>
+struct StatsVisit {
+  RunningStats<A>& stats;
+  template <class W>
+  __device__ __forceinline__ void operator()(const W& x) {
+    stats.add_in_block(x.cost, [&x] { return x.placement_code(); });
+  }
+  __device__ __forceinline__ void block_done() { stats.fold_block(); }
+};
+
+// One thread walks one run with walker W (SuffixWalker for n >= 5, Walker below); a Stats pass (kStats: runs that
+// no range end cuts) with nothing but the statistics in its loop, the other passes through the sink's switch.
+template <class A, bool kStats, class W>
 __device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup<A>& setup, const std::uint8_t* heap,
                           Sink<A>& sink, W& w) {
   const std::uint64_t unit = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -209,14 +225,23 @@ __device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup
   g.q = a.q;
   g.heap_steps = a.heap_steps;
   g.heap = heap;
-  auto visit = [&](const W& x) {
-    sink.take(x.cost, x.code, a.pass == Pass::Cube ? index_of_code(x.code, a.n) : 0);
-  };
-  walk_run(w, g, run_bounds(a, unit), visit);
+  if constexpr (kStats) {
+    StatsVisit<A> visit{sink.stats};
+    walk_run(w, g, WholeRun{run_bounds(a, unit)}, visit);
+  } else {
+    auto visit = [&](const W& x) {
+      sink.take(x.cost, [&x] { return x.placement_code(); });
+    };
+    walk_run(w, g, run_bounds(a, unit), visit);
+  }
 }
 
-template <class A, int N>
-__global__ void walk_kernel(const __grid_constant__ PassArgs<typename A::Value> a) {
+// kStats: a.pass is Pass::Stats and no range end cuts the runs (the sweep's main pass gets a loop of its own;
+// topo_cuda.cu launches it for ExactFloat). Its registers are capped at 128 so that 4 blocks of 128 threads fit
+// an SM, as for the other float kernels (uncapped it takes 164: 3 blocks); the cap spills nothing inside the
+// loop over placements (PERF.md). 255 is no cap.
+template <class A, int N, bool kStats>
+__global__ void __maxnreg__(kStats ? 128 : 255) walk_kernel(const __grid_constant__ PassArgs<typename A::Value> a) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ std::uint8_t heap[128];
   for (int k = threadIdx.x; k < a.heap_steps; k += blockDim.x) heap[k] = a.heap[k];
@@ -225,10 +250,10 @@ __global__ void walk_kernel(const __grid_constant__ PassArgs<typename A::Value> 
   if (a.q + kSuffixSlots == a.n) {
     SuffixWalker<A, N> w;
     w.coefficients = setup.coefficients;
-    walk_unit(a, setup, heap, sink, w);
+    walk_unit<A, kStats>(a, setup, heap, sink, w);
   } else {
     Walker<A, N> w;
-    walk_unit(a, setup, heap, sink, w);
+    walk_unit<A, kStats>(a, setup, heap, sink, w);
   }
   finish_block<A>(sink, setup.scratch, a);
 }
@@ -253,7 +278,7 @@ __global__ void item_kernel(const __grid_constant__ PassArgs<typename A::Value> 
     } else {
       pl = a.listed + item * std::uint64_t(a.n);
     }
-    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), key, item);
+    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), [key] { return key; });
   }
   finish_block<A>(sink, setup.scratch, a);
 }

@@ -17,6 +17,7 @@
 
 #include "core/hd.hpp"
 #include "topo/arith.hpp"
+#include "topo/block_sum.hpp"
 #include "topo/permutation.hpp"
 #include "topo/swap_delta.hpp"
 
@@ -44,6 +45,20 @@ struct RunBounds {
   KS_HD bool counts(std::uint64_t code) const {
     return !masked || (code >= lo_code && (hi_open || code < hi_code));
   }
+  // counts(code_of()), the code asked for only in a cut run.
+  template <class CodeOf>
+  KS_HD bool takes(const CodeOf& code_of) const {
+    return !masked || counts(code_of());
+  }
+};
+
+// A run that no range end cuts, known at compile time: the walk tests nothing per placement (the CUDA Stats walk
+// in float, which gets only such runs: topo_cuda.cu).
+struct WholeRun : RunBounds {
+  template <class CodeOf>
+  KS_HD static constexpr bool takes(const CodeOf&) {
+    return true;
+  }
 };
 
 // The cost of the current placement for one (slice, configuration), kept up to date across swaps.
@@ -58,6 +73,8 @@ struct Walker {
   V cost = V(0);
 
   KS_HD int n() const { return N > 0 ? N : runtime_n; }
+  // The current placement's code (what visitors read; SuffixWalker keeps its last five nodes apart).
+  KS_HD std::uint64_t placement_code() const { return code; }
 
   // From the definition, in a fixed order (i, then j) that every backend follows.
   KS_HD void evaluate_in_full() {
@@ -80,18 +97,18 @@ struct Walker {
   }
 
   // Heap's algorithm over the last n - q positions (the geometry's table of swaps), visiting each placement.
-  template <class Visit>
-  KS_HD void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+  template <class Bounds, class Visit>
+  KS_HD void walk_block(const RunGeometry& g, const Bounds& b, Visit& visit) {
     walk_block_by_table(*this, g, b, visit);
   }
 };
 
 // Visits a block of placements through the geometry's table of Heap's swaps, one O(n) swap each. Any walker with
 // `code` and `swap(r, s)` (the tests walk codes alone).
-template <class W, class Visit>
-KS_HD void walk_block_by_table(W& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
+template <class W, class Bounds, class Visit>
+KS_HD void walk_block_by_table(W& w, const RunGeometry& g, const Bounds& b, Visit& visit) {
   for (int step = 0;; ++step) {
-    if (b.counts(w.code)) visit(w);
+    if (b.takes([&w] { return w.code; })) visit(w);
     if (step == g.heap_steps) break;
     const int pair = g.heap[step];
     w.swap(g.q + (pair >> 4), g.q + (pair & 15));
@@ -135,8 +152,10 @@ KS_HD void suffix_coefficients(const typename A::Value* cost_of, int n, int q, i
 // read from a 5 x 5 table made once per block (lp), and the suffix's share, the O(n) formula's terms for the
 // other three suffix positions, from a 5 x 5 table of the traffic between the suffix's nodes (pt). Both tables
 // are indexed by position, and a swap exchanges their columns (and pt's rows): unrolled, with the step's slots
-// known at compile time, that is a renaming of registers. Per placement: about 20 additions and multiply-adds,
-// whatever n, and no reads of the n x n matrices (on a GPU, no bank conflicts). Costs are exact in the exact
+// known at compile time, that is a renaming of registers. The nodes of the suffix are renamed the same way (y),
+// and `code` is brought up to date only at the end of the block: a visitor that needs the code asks for
+// placement_code(). Per placement: about 20 additions and multiply-adds, whatever n, and no reads of the n x n
+// matrices (on a GPU, no bank conflicts). Costs are exact in the exact
 // policies; in RealDouble the CPU and CUDA follow this same sequence of roundings.
 template <class A, int N>
 struct SuffixWalker : Walker<A, N> {
@@ -147,16 +166,24 @@ struct SuffixWalker : Walker<A, N> {
   using Walker<A, N>::cost;
   static constexpr int M = kSuffixSlots;
 
-  const V* coefficients = nullptr;  // [kSuffixSteps][kStepCoefficients], from suffix_coefficients
+  const V* coefficients = nullptr;  // [kSuffixSteps][kStepCoefficients], from suffix_coefficients; on the GPU
+                                    // in shared memory, 16-byte aligned (the kernel's shared memory starts there)
   int q = 0;
   V lp[M][M];  // lp[i][j] = L(q + i, node at q + j)
   V pt[M][M];  // pt[i][j] = T[node at q + i][node at q + j]
+  int y[M];    // y[j] = node at q + j; inside a block `code` holds only the prefix up to date
+
+  KS_HD std::uint64_t placement_code() const {
+    std::uint64_t suffix = 0;
+    for (int j = 0; j < M; ++j) suffix = (suffix << 4) | std::uint64_t(y[j]);
+    const int low = code_shift(q + M - 1);
+    return (code & ~(std::uint64_t(0xFFFFF) << low)) | (suffix << low);
+  }
 
   // The tables of the block whose prefix is in `code` now.
   KS_HD void begin_block(int prefix) {
     q = prefix;
     const int nn = this->n();
-    int y[M];
     for (int j = 0; j < M; ++j) y[j] = node_at(code, q + j);
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < M; ++j) {
@@ -199,31 +226,43 @@ struct SuffixWalker : Walker<A, N> {
       exchange(pt[i][r], pt[i][s]);
     }
     for (int j = 0; j < M; ++j) exchange(pt[r][j], pt[s][j]);
-    code = swap_positions(code, q + r, q + s);
+    exchange(y[r], y[s]);
   }
 
-  template <class Visit>
-  KS_HD void walk_block(const RunGeometry& g, const RunBounds& b, Visit& visit) {
+  template <class Bounds, class Visit>
+  KS_HD void walk_block(const RunGeometry& g, const Bounds& b, Visit& visit) {
     begin_block(g.q);
 #if defined(__CUDA_ARCH__)
 #pragma unroll 1
 #endif
     for (int round = 0; round < M; ++round) {
 #if defined(__CUDA_ARCH__)
+      // Every round reads the same coefficients; an address the compiler cannot follow across rounds keeps it
+      // from holding all 192 in registers instead (a loop without stores would spill). The coefficients are
+      // in shared memory, 16-byte aligned (topo_kernels.cuh).
+      unsigned shared_at = unsigned(__cvta_generic_to_shared(coefficients));
+      asm volatile("" : "+r"(shared_at));
+      const V* table = static_cast<const V*>(__builtin_assume_aligned(__cvta_shared_to_generic(shared_at), 16));
+#else
+      const V* table = coefficients;
+#endif
+#if defined(__CUDA_ARCH__)
 #pragma unroll
 #endif
       for (int step = 0; step <= kInnerSteps; ++step) {
-        if (b.counts(code)) visit(*this);
+        if (b.takes([this] { return placement_code(); })) visit(*this);
         if (step < kInnerSteps)
-          swap_suffix(suffix_step_a(step), suffix_step_b(step), coefficients + step * kStepCoefficients);
+          swap_suffix(suffix_step_a(step), suffix_step_b(step), table + step * kStepCoefficients);
       }
-      if (round + 1 < M) swap_suffix(0, M - 1, coefficients + kInnerSteps * kStepCoefficients);
+      if (round + 1 < M) swap_suffix(0, M - 1, table + kInnerSteps * kStepCoefficients);
     }
+    code = placement_code();
   }
 
  private:
-  KS_HD static void exchange(V& a, V& b) {
-    const V t = a;
+  template <class T>
+  KS_HD static void exchange(T& a, T& b) {
+    const T t = a;
     a = b;
     b = t;
   }
@@ -244,13 +283,18 @@ KS_HD void advance_prefix(Walker& w, int q) {
   }
 }
 
-// Walks one run, calling visit(walker) for every placement of the run that the bounds count.
-template <class W, class Visit>
-KS_HD void walk_run(W& w, const RunGeometry& g, const RunBounds& b, Visit& visit) {
+// A block holds at most 5! placements (Heap's algorithm on at most kMaxHeapSlots positions).
+static_assert(kSuffixSlots == kMaxHeapSlots && kSuffixSteps * kSuffixSlots <= int(kMaxBlockCosts));
+
+// Walks one run, calling visit(walker) for every placement of the run that the bounds (RunBounds or WholeRun)
+// count, and after each block visit.block_done() where the visitor has one.
+template <class W, class Bounds, class Visit>
+KS_HD void walk_run(W& w, const RunGeometry& g, const Bounds& b, Visit& visit) {
   w.code = code_of_index(b.first_index, g.n);
   w.evaluate_in_full();
   for (std::uint64_t block = 0;; ++block) {
     w.walk_block(g, b, visit);
+    if constexpr (requires { visit.block_done(); }) visit.block_done();
     if (block + 1 >= b.blocks) break;
     advance_prefix(w, g.q);
   }
@@ -267,14 +311,30 @@ struct RunningStats {
   typename A::Sum sum{};
   std::uint64_t count = 0;
 
+  BlockSum<A> block_sum;         // add_in_block: the costs since the last fold_block
+  std::uint32_t block_count = 0;
+
   KS_HD void add(V cost, std::uint64_t k) {
-    if (cost < min || (cost == min && k < key)) {
-      min = cost;
-      key = k;
-    }
-    if (cost > max) max = cost;
+    add_keyed(cost, [k] { return k; });
+  }
+  // add with the key from key_of(), called only for a cost at or below the minimum.
+  template <class KeyOf>
+  KS_HD void add_keyed(V cost, const KeyOf& key_of) {
+    keep_extremes(cost, key_of);
     A::accumulate(sum, cost);
     ++count;
+  }
+  // add_keyed for at most kMaxBlockCosts costs, then fold_block (the CUDA walk in float: see block_sum.hpp).
+  template <class KeyOf>
+  KS_HD void add_in_block(V cost, const KeyOf& key_of) {
+    keep_extremes(cost, key_of);
+    block_sum.add(sum, cost);
+    ++block_count;
+  }
+  KS_HD void fold_block() {
+    block_sum.fold(sum, block_count);
+    count += block_count;
+    block_count = 0;
   }
   KS_HD void merge(const RunningStats& o) {
     if (o.min < min || (o.min == min && o.key < key)) {
@@ -287,6 +347,18 @@ struct RunningStats {
   }
 
  private:
+  // One comparison in the common case (a cost above the minimum); the key only for a cost at or below it.
+  template <class KeyOf>
+  KS_HD void keep_extremes(V cost, const KeyOf& key_of) {
+    if (cost <= min) {
+      const std::uint64_t k = key_of();
+      if (cost < min || k < key) {
+        min = cost;
+        key = k;
+      }
+    }
+    max = A::larger(max, cost);
+  }
   KS_HD void merge_sum(const Sum128& s) { sum.add(s); }
   KS_HD void merge_sum(double s) { A::accumulate(sum, s); }
 };
