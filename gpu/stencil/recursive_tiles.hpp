@@ -5,14 +5,14 @@
 // enters it with: each section's last two outputs and the samples its feed-forward still reads (causal:
 // the sample before the tile; anti-causal: the two after it). The recursion is linear, so
 //   carry into tile t+1 = summary of tile t + transfer(length of t) (carry into tile t),
-// where the summary is the state tile t ends in when it starts from a zero state, and the transfer is what the
-// tile does to the state it is carried in with when no input comes (its feedback's powers, and the carried
-// samples' share). So a line costs three steps: every tile's summary (parallel over tiles), the carries (a
-// short walk over the tiles' summaries, parallel over lines), every tile again with its carry (parallel over
-// tiles). A tile reads only its own samples: with the samples in the carry, it needs no halo, and its lines
-// are exactly its rows and columns. At the line's ends the first carry comes from the border extension, by the
-// same warm-up the sequential pass runs (causal_warmup, anticausal_warmup): the tiled line equals the
-// sequential one up to float rounding, in every border mode.
+// where the summary is the state tile t ends in when it starts from a zero state, and the transfer is what
+// the tile does to the state it is carried in with when no input comes (its feedback's powers, and the
+// carried samples' share). So a line costs three steps: every tile's summary (parallel over tiles), the
+// carries (a short walk over the tiles' summaries, parallel over lines), every tile again with its carry
+// (parallel over tiles). A tile reads only its own samples: with the samples in the carry, it needs no halo,
+// and its lines are exactly its rows and columns. At the line's ends the first carry comes from the border
+// extension, by the same warm-up the sequential pass runs (causal_warmup, anticausal_warmup): the tiled line
+// equals the sequential one up to float rounding, in every border mode.
 //
 // Shared verbatim by the CUDA kernels (cuda/recursive_gaussian.cu) and the CPU test of the decomposition
 // (tests/cpu/test_recursive_tiles.cpp). A tile's samples are read through x(i), i in [0, length).
@@ -93,15 +93,16 @@ struct AnticausalLine {
 // (causal: x[-1] through n1; anti-causal: x[length] and x[length + 1] through m1, m2). Everything the tile's
 // own samples add is its summary, so carry out = summary + transfer(carry in) (carry_through).
 struct TileTransfer {
-  float a[2][2], b[2][2];    // the feedback: (y1, y2) after from (y1, y2) before, sections 0 and 1
-  float ax[2], bx[2];        // causal: (y1, y2) after from the carried x[-1]
-  float ay[2][2], by[2][2];  // anti-causal: (y1, y2) after from the carried x[length] (column 0), x[length + 1]
-  float x2_from_x1;          // anti-causal, a one-sample tile: its x2 after is the x1 it was carried in with
+  float a[2][2], b[2][2];  // the feedback: (y1, y2) after from (y1, y2) before, sections 0 and 1
+  float ax[2], bx[2];      // causal: (y1, y2) after from the carried x[-1]
+  // anti-causal: (y1, y2) after from the carried x[length] (column 0) and x[length + 1] (column 1)
+  float ay[2][2], by[2][2];
+  float x2_from_x1;  // anti-causal, a one-sample tile: its x2 after is the x1 it was carried in with
 };
 
 // In double, by running the sections from unit states: where a section's poles crowd near 1 (large sigma) the
-// feedback's powers grow to about length / 2 and cancel, and a float walk of `length` steps would round them by
-// more than the tiles' own recursion is off (tests/cpu/test_recursive_tiles.cpp).
+// feedback's powers grow to about length / 2 and cancel, and a float walk of `length` steps would round them
+// by more than the tiles' own recursion is off (tests/cpu/test_recursive_tiles.cpp).
 inline TileTransfer tile_transfer(const RecursiveGaussian& f, int length) {
   struct Run {  // one section's outputs after `length` steps from (y1, y2) and the carried samples
     double y1, y2;
@@ -109,7 +110,8 @@ inline TileTransfer tile_transfer(const RecursiveGaussian& f, int length) {
   const auto run = [&](const RecursiveSection& s, bool causal, double y1, double y2, double xa, double xb) {
     // causal: xa = x[-1]; anti-causal: xa = x[length], xb = x[length + 1]. No input inside the tile.
     for (int i = 0; i < length; ++i) {
-      const double y = causal ? s.n1 * xa + s.d1 * y1 + s.d2 * y2 : s.m1 * xa + s.m2 * xb + s.d1 * y1 + s.d2 * y2;
+      const double y =
+          causal ? s.n1 * xa + s.d1 * y1 + s.d2 * y2 : s.m1 * xa + s.m2 * xb + s.d1 * y1 + s.d2 * y2;
       xb = xa;
       xa = 0;
       y2 = y1;
@@ -133,8 +135,8 @@ inline TileTransfer tile_transfer(const RecursiveGaussian& f, int length) {
   return t;
 }
 
-// The carry after a tile: its summary (the state it ends in from a zero state) plus what it makes of the carry
-// it was given.
+// The carry after a tile: its summary (the state it ends in from a zero state) plus what it makes of the
+// carry it was given.
 KS_HD LineCarry feedback_through(const LineCarry& summary, const TileTransfer& t, const LineCarry& in) {
   LineCarry out;
   out.a1 = fmaf(t.a[0][0], in.a1, fmaf(t.a[0][1], in.a2, summary.a1));
@@ -153,7 +155,8 @@ KS_HD CausalLine carry_through(const CausalLine& summary, const TileTransfer& t,
   out.s.b2 = fmaf(t.bx[1], in.xp, out.s.b2);
   return out;
 }
-KS_HD AnticausalLine carry_through(const AnticausalLine& summary, const TileTransfer& t, const AnticausalLine& in) {
+KS_HD AnticausalLine carry_through(const AnticausalLine& summary, const TileTransfer& t,
+                                   const AnticausalLine& in) {
   AnticausalLine out;
   out.x1 = summary.x1;
   out.x2 = fmaf(t.x2_from_x1, in.x1, summary.x2);
@@ -200,7 +203,8 @@ KS_HD AnticausalLine anticausal_warmup(const RecursiveGaussian& f, int n, Border
 
 // The same warm-ups as sums of the extension's samples times their weights, which the GPU splits over many
 // threads (a warm-up is a few hundred to a thousand samples, serial in the recursion's form): each sample's
-// share of the end state, the start's steady state folded into the farthest sample (the one it is taken from).
+// share of the end state, the start's steady state folded into the farthest sample (the one it is taken
+// from).
 struct WarmupWeight {
   float a1, a2, b1, b2;
 };
@@ -258,12 +262,12 @@ KS_HD void add_warmup_share(const WarmupWeight& w, float x, LineCarry& s) {
   s.b2 = fmaf(w.b2, x, s.b2);
 }
 
-// The shares of the samples at distances q0, q0 + step, ... of both warm-ups of a line of n samples (the whole
-// warm-ups with q0 = 0, step = 1), added to causal and anticausal.
+// The shares of the samples at distances q0, q0 + step, ... of both warm-ups of a line of n samples (the
+// whole warm-ups with q0 = 0, step = 1), added to causal and anticausal.
 template <class Sample>
-KS_HD void add_warmup_shares(const WarmupWeight* causal_weights, const WarmupWeight* anticausal_weights, int warmup,
-                             int q0, int step, int n, Border border, float outside, const Sample& sample,
-                             LineCarry& causal, LineCarry& anticausal) {
+KS_HD void add_warmup_shares(const WarmupWeight* causal_weights, const WarmupWeight* anticausal_weights,
+                             int warmup, int q0, int step, int n, Border border, float outside,
+                             const Sample& sample, LineCarry& causal, LineCarry& anticausal) {
   for (int q = q0; q < warmup; q += step) {
     add_warmup_share(causal_weights[q], extended_sample(-1 - q, n, border, outside, sample), causal);
     add_warmup_share(anticausal_weights[q], extended_sample(n + q, n, border, outside, sample), anticausal);
@@ -285,8 +289,8 @@ void weighted_warmups(const WarmupWeights& w, int n, Border border, float outsid
                       CausalLine& causal, AnticausalLine& anticausal) {
   causal = {};
   anticausal = {};
-  add_warmup_shares(w.causal.data(), w.anticausal.data(), int(w.causal.size()), 0, 1, n, border, outside, sample,
-                    causal.s, anticausal.s);
+  add_warmup_shares(w.causal.data(), w.anticausal.data(), int(w.causal.size()), 0, 1, n, border, outside,
+                    sample, causal.s, anticausal.s);
   set_warmup_samples(n, border, outside, sample, causal, anticausal);
 }
 
@@ -464,7 +468,8 @@ inline LineTransfers line_transfers(const RecursiveGaussian& f, const LineTiles&
 
 // The walk over a line's `tiles` tiles: get(t) is tile t's summary; set(t, c) receives the carry into tile t,
 // starting with `first`. A causal walk never carries past the last tile, so only the anti-causal one, which
-// starts there, crosses the last tile's transfer: its first step, before the batches that all cross full tiles.
+// starts there, crosses the last tile's transfer: its first step, before the batches that all cross full
+// tiles.
 template <class Line, class Get, class Set>
 KS_HD void walk_carries(int tiles, bool backwards, Line first, const Get& get, const Set& set,
                         const LineTransfers& transfers) {

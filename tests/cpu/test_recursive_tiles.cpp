@@ -84,14 +84,13 @@ std::vector<float> tiled_line(const std::vector<float>& x, const RecursiveGaussi
   const LineTransfers transfers = line_transfers(f, tiles);
   CausalLine causal_first = causal_warmup(f, n, border, outside, sample);
   AnticausalLine anticausal_first = anticausal_warmup(f, n, border, outside, sample);
-  if (weighted) weighted_warmups(warmup_weights(f), n, border, outside, sample, causal_first, anticausal_first);
+  if (weighted)
+    weighted_warmups(warmup_weights(f), n, border, outside, sample, causal_first, anticausal_first);
   walk_carries(
-      tiles.count, false, causal_first,
-      [&](int t) { return causal[std::size_t(t)]; },
+      tiles.count, false, causal_first, [&](int t) { return causal[std::size_t(t)]; },
       [&](int t, const CausalLine& c) { causal[std::size_t(t)] = c; }, transfers);
   walk_carries(
-      tiles.count, true, anticausal_first,
-      [&](int t) { return anticausal[std::size_t(t)]; },
+      tiles.count, true, anticausal_first, [&](int t) { return anticausal[std::size_t(t)]; },
       [&](int t, const AnticausalLine& a) { anticausal[std::size_t(t)] = a; }, transfers);
   std::vector<float> out(static_cast<std::size_t>(n)), keep(static_cast<std::size_t>(length));
   for (int t = 0; t < tiles.count; ++t)
@@ -122,8 +121,10 @@ TEST(RecursiveTiles, LinesInTilesEqualTheSequentialRecursion) {
             const std::vector<float> tiled = tiled_line(x, f, border, 0.75f, length, weighted);
             double largest = 0;
             for (int i = 0; i < n; ++i)
-              largest = std::max(largest, std::fabs(double(tiled[std::size_t(i)]) - expected[std::size_t(i)]));
-            EXPECT_LE(largest, 5e-5) << (weighted ? "summaries as weighted sums" : "summaries by the recursion");
+              largest =
+                  std::max(largest, std::fabs(double(tiled[std::size_t(i)]) - expected[std::size_t(i)]));
+            EXPECT_LE(largest, 5e-5) << (weighted ? "summaries as weighted sums"
+                                                  : "summaries by the recursion");
           }
         }
       }
@@ -150,7 +151,8 @@ class TiledImage {
     std::vector<float> row_table(CarryTable::floats(row_tiles_.count, lines));
     std::vector<float> column_table(CarryTable::floats(column_tiles_.count, elements));
     edge_.assign(std::size_t(edge_rows_.count()) * std::size_t(elements), 0.f);
-    std::vector<float> row_warmups(CarryTable::floats(1, lines)), column_warmups(CarryTable::floats(1, elements));
+    std::vector<float> row_warmups(CarryTable::floats(1, lines)),
+        column_warmups(CarryTable::floats(1, elements));
     rows_ = {row_table.data(), lines};
     columns_ = {column_table.data(), elements};
     row_warmups_ = {row_warmups.data(), lines};

@@ -14,18 +14,18 @@
 //      their summaries; the tiles at the top and bottom also keep their filtered rows, which the columns'
 //      warm-ups read (reads the image);
 //   5., 6. the same warm-ups and walks for every element column;
-//   7. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and writes the
-//      result (reads the image, writes the output).
+//   7. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and
+//      writes the result (reads the image, writes the output).
 // The image crosses device memory three times in and once out; no float image of the row pass is written. The
-// carries are 11 floats per tile line (a sixth of a float a pixel each way with 64-pixel tiles), the edge rows
-// about 2 x 7 sigma filtered rows, and the warm-ups (about 7 sigma samples at each line end) are the only work
-// that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its zero-carry rows plus
-// each row's carries times the tile's fixed responses to them, so step 1 could keep the zero-carry rows'
-// column summaries and step 6 add the carries' share, leaving two reads and one write.
+// carries are 11 floats per tile line (a sixth of a float a pixel each way with 64-pixel tiles), the edge
+// rows about 2 x 7 sigma filtered rows, and the warm-ups (about 7 sigma samples at each line end) are the
+// only work that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its
+// zero-carry rows plus each row's carries times the tile's fixed responses to them, so step 1 could keep the
+// zero-carry rows' column summaries and step 6 add the carries' share, leaving two reads and one write.
 //
 // In a tile, a thread runs a line: first an element row (the tile's rows' channels), then an element column.
-// Shared memory holds the tile (its rows C floats longer than their elements, so that the 32 rows or 8 pixels x
-// 4 channels a warp walks fall on distinct banks; consecutive columns are on consecutive banks); a line's
+// Shared memory holds the tile (its rows C floats longer than their elements, so that the 32 rows or 8 pixels
+// x 4 channels a warp walks fall on distinct banks; consecutive columns are on consecutive banks); a line's
 // samples go to registers before its walks, so that the causal results can take their place and the row pass
 // ends in place.
 #include <cuda_pipeline.h>
@@ -50,8 +50,8 @@ constexpr int kStride = kTile<C> * C + C;  // floats a tile row takes in shared 
 template <int C>
 constexpr int kTileFloats = kTile<C> * kStride<C>;
 // Blocks an SM holds of the kernels that filter lines from registers (a line's samples each): 16 warps, for
-// which the compiler keeps a line in at most 128 registers (one channel) rather than filling the register file
-// with few blocks (docs/PERF.md).
+// which the compiler keeps a line in at most 128 registers (one channel) rather than filling the register
+// file with few blocks (docs/PERF.md).
 template <int C>
 constexpr int kTileBlocks = 512 / kTileThreads<C>;
 
@@ -67,7 +67,7 @@ struct TiledJob {
   LineTiles row_tiles, column_tiles;
   LineTransfers row_transfers, column_transfers;
   SummaryWeights weights;
-  const WarmupWeight* warmup_weights;  // causal [0, warmup), then anti-causal (recursive_tiles.hpp)
+  const WarmupWeight* warmup_weights;      // causal [0, warmup), then anti-causal (recursive_tiles.hpp)
   CarryTable row_warmups, column_warmups;  // one tile: the carries into the lines' ends
 };
 
@@ -85,8 +85,8 @@ __device__ __forceinline__ TileSpot tile_spot(const TiledJob<T, C>& j) {
 
 // The tile into xs: element e of tile row r at r * kStride + e, a thread per element column. A float image
 // goes by asynchronous copies, all of the tile's in flight at once without holding registers (the filtering
-// kernels keep a line in theirs); u8 through registers, its rows unrolled so that their loads overlap. Waits for
-// this thread's asynchronous copies, the carries' included; followed by __syncthreads() in every kernel.
+// kernels keep a line in theirs); u8 through registers, its rows unrolled so that their loads overlap. Waits
+// for this thread's asynchronous copies, the carries' included; followed by __syncthreads() in every kernel.
 template <class T, int C>
 __device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpot& t, float* xs) {
   const int e = threadIdx.x;
@@ -94,7 +94,8 @@ __device__ __forceinline__ void load_tile(const TiledJob<T, C>& j, const TileSpo
     const T* p = j.in.row(t.y0) + t.x0 * C + e;
     const std::size_t pitch = j.in.pitch / sizeof(T);
     if constexpr (sizeof(T) == sizeof(float)) {
-      for (int r = 0; r < t.h; ++r) __pipeline_memcpy_async(xs + r * kStride<C> + e, p + std::size_t(r) * pitch, 4);
+      for (int r = 0; r < t.h; ++r)
+        __pipeline_memcpy_async(xs + r * kStride<C> + e, p + std::size_t(r) * pitch, 4);
     } else {
 #pragma unroll 16
       for (int r = 0; r < t.h; ++r) xs[r * kStride<C> + e] = float(p[std::size_t(r) * pitch]);
@@ -143,15 +144,18 @@ __device__ __forceinline__ void copy_carries(const CarryTable& table, int tile, 
   const float* from = table.at(tile, first_line + int(threadIdx.x));
 #pragma unroll
   for (int k = 0; k < CarryTable::kFloats; ++k)
-    __pipeline_memcpy_async(&to[k * kTileThreads<C> + threadIdx.x], from + std::size_t(k) * std::size_t(table.lines), 4);
+    __pipeline_memcpy_async(&to[k * kTileThreads<C> + threadIdx.x],
+                            from + std::size_t(k) * std::size_t(table.lines), 4);
 }
 // This thread's element row's carries (for the row pass) and element column's (for the column pass).
 template <class T, int C>
-__device__ __forceinline__ void copy_row_carries(const TiledJob<T, C>& j, const TileSpot& t, TileCarries<C>& to) {
+__device__ __forceinline__ void copy_row_carries(const TiledJob<T, C>& j, const TileSpot& t,
+                                                 TileCarries<C>& to) {
   copy_carries<C>(j.rows, t.tx, t.y0 * C, int(threadIdx.x) / C < t.h, to);
 }
 template <class T, int C>
-__device__ __forceinline__ void copy_column_carries(const TiledJob<T, C>& j, const TileSpot& t, TileCarries<C>& to) {
+__device__ __forceinline__ void copy_column_carries(const TiledJob<T, C>& j, const TileSpot& t,
+                                                    TileCarries<C>& to) {
   copy_carries<C>(j.columns, t.ty, t.x0 * C, int(threadIdx.x) < t.w * C, to);
 }
 template <int C>
@@ -171,8 +175,25 @@ __device__ __forceinline__ void filter_tile_rows(const TiledJob<T, C>& j, const 
                         [&](int i, float v) { row[i * C] = v; });
 }
 
+// A line's summaries, as weighted sums of its `length` samples x(i), into `table` at (tile, line): a full
+// tile's with a constant length, so that the weights are the multiply-adds' constant operands.
+template <int C, class X>
+__device__ __forceinline__ void store_summaries(const SummaryWeights& w, int length, const X& x,
+                                                const CarryTable& table, int tile, int line) {
+  CausalLine causal;
+  AnticausalLine anticausal;
+  if (length == kTile<C>) {
+    weighted_summaries<kTile<C>>(w, kTile<C>, x, causal, anticausal);
+  } else {
+    weighted_summaries<kTile<C>>(w, length, x, causal, anticausal);
+  }
+  table.set(tile, line, causal);
+  table.set(tile, line, anticausal);
+}
+
 template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>) recursive_row_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
+__global__ void __launch_bounds__(kTileThreads<C>)
+    recursive_row_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
   const TileSpot t = tile_spot(j);
   load_tile(j, t, xs);
@@ -180,22 +201,13 @@ __global__ void __launch_bounds__(kTileThreads<C>) recursive_row_summaries_kerne
   const int l = threadIdx.x, r = l / C, ch = l % C;
   if (r >= t.h) return;
   const float* row = xs + r * kStride<C> + ch;
-  const auto x = [&](int i) { return row[i * C]; };
-  CausalLine causal;
-  AnticausalLine anticausal;
-  if (t.w == kTile<C>) {
-    weighted_summaries<kTile<C>>(j.weights, kTile<C>, x, causal, anticausal);
-  } else {
-    weighted_summaries<kTile<C>>(j.weights, t.w, x, causal, anticausal);
-  }
-  const int line = (t.y0 + r) * C + ch;
-  j.rows.set(t.tx, line, causal);
-  j.rows.set(t.tx, line, anticausal);
+  store_summaries<C>(
+      j.weights, t.w, [&](int i) { return row[i * C]; }, j.rows, t.tx, (t.y0 + r) * C + ch);
 }
 
 // The warm-ups: each line's split over parts that sum every kParts-th sample's share, then the thread of part
-// 0 adds the parts up. A warp reads consecutive samples: of one row (a warp a row, 32 parts), or of 32 element
-// columns side by side (a warp a part, 16 parts).
+// 0 adds the parts up. A warp reads consecutive samples: of one row (a warp a row, 32 parts), or of 32
+// element columns side by side (a warp a part, 16 parts).
 template <bool kColumns>
 constexpr int kWarmupLines = kColumns ? 32 : 16;  // a block's
 template <bool kColumns>
@@ -262,15 +274,7 @@ __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
   if (e >= t.w * C) return;
   const int column = t.x0 * C + e;
   const auto y = [&](int i) { return xs[i * kStride<C> + e]; };
-  CausalLine causal;
-  AnticausalLine anticausal;
-  if (t.h == kTile<C>) {
-    weighted_summaries<kTile<C>>(j.weights, kTile<C>, y, causal, anticausal);
-  } else {
-    weighted_summaries<kTile<C>>(j.weights, t.h, y, causal, anticausal);
-  }
-  j.columns.set(t.ty, column, causal);
-  j.columns.set(t.ty, column, anticausal);
+  store_summaries<C>(j.weights, t.h, y, j.columns, t.ty, column);
   // The edge bands are the image's first and last rows: a tile in one holds its first or its last row there.
   if (j.edge_rows.slot(t.y0) < 0 && j.edge_rows.slot(t.y0 + t.h - 1) < 0) return;
   const std::size_t elements = std::size_t(j.in.row_elements());
@@ -284,7 +288,8 @@ template <class T, int C>
 __global__ void recursive_column_carries_kernel(const __grid_constant__ TiledJob<T, C> j) {
   const int index = blockIdx.x * blockDim.x + threadIdx.x, lines = j.columns.lines;
   if (index >= 2 * lines) return;
-  line_carries(j.columns, index % lines, index >= lines, j.column_tiles, j.column_transfers, j.column_warmups);
+  line_carries(j.columns, index % lines, index >= lines, j.column_tiles, j.column_transfers,
+               j.column_warmups);
 }
 
 template <class T>
@@ -339,7 +344,8 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
   const RecursiveGaussian filter = recursive_gaussian(job.plan.gaussian_sigma);
   return dispatch_pixel(job.type, job.channels, [&]<class T, int C>() {
     StencilLaunch l;
-    // The job's block is the carry walks' (a thread per line and direction); the tile kernels' blocks are their tiles' own.
+    // The job's block is the carry walks' (a thread per line and direction); the tile kernels' blocks are
+    // their tiles' own.
     l.shape = tile_shape(reinterpret_cast<const void*>(&recursive_column_carries_kernel<T, C>),
                          kernel_name<T, C>("recursive_column_carries"), job.block.threads());
     validate_launch(job.device, l.shape);
@@ -396,12 +402,14 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
                                         "the recursive Gaussian's column carries");
         scratch->edge = DeviceBuffer(bytes((unsigned long long)base.edge_rows.count() * elements),
                                      "the recursive Gaussian's edge rows");
-        scratch->row_warmups = DeviceBuffer(bytes(CarryTable::floats(1, lines)), "the recursive Gaussian's warm-ups");
+        scratch->row_warmups =
+            DeviceBuffer(bytes(CarryTable::floats(1, lines)), "the recursive Gaussian's warm-ups");
         scratch->column_warmups =
             DeviceBuffer(bytes(CarryTable::floats(1, elements)), "the recursive Gaussian's warm-ups");
         std::vector<WarmupWeight> weights = warmups.causal;
         weights.insert(weights.end(), warmups.anticausal.begin(), warmups.anticausal.end());
-        scratch->warmup_weights = upload_array(weights.data(), weights.size(), "the recursive Gaussian's warm-up weights");
+        scratch->warmup_weights =
+            upload_array(weights.data(), weights.size(), "the recursive Gaussian's warm-up weights");
       }
       TiledJob<T, C> j = base;
       j.in = {d.in, d.in_pitch, width, height};
