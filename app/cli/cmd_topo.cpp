@@ -26,6 +26,7 @@
 #include "inputs/topo_inputs.hpp"
 #include "report/topo_report.hpp"
 #include "cli/topo_bnb.hpp"
+#include "cli/topo_bnb_estimate.hpp"
 #include "cli/topo_scale.hpp"
 #include "cli/topo_search.hpp"
 #include "core/error.hpp"
@@ -71,6 +72,7 @@ struct TopoOptions {
   std::string checkpoint, resume;
   double checkpoint_every = 5;
   std::string max_time = "none";
+  std::optional<int> estimate;  // --placements bnb: probes of the tree's estimate instead of the proof
   SearchOptions search;  // --placements search (cli/topo_search.*)
 };
 
@@ -272,6 +274,7 @@ int run_search(const TopoOptions& opt, const GlobalOptions& global) {
     throw_usage("--range, --top, --variant, --repeat, --warmup, --no-histogram, --gpus, --chunk, --checkpoint, "
                 "--resume and --max-time apply to sweeps",
                 "drop them for --placements search");
+  if (opt.estimate) throw_usage("--estimate applies to --placements bnb", "drop it for --placements search");
   if (!opt.json.empty()) check_output_folder(opt.json);
   if (!opt.csv.empty()) check_output_folder(opt.csv);
   const TopoInputs in = load_topo_inputs(opt.source);
@@ -301,9 +304,20 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi
   if (!s.algorithm.empty() || !s.params.empty() || !s.iterations_text.empty() || !s.target.empty())
     throw_usage("--algorithm, --param, --iterations and --target apply to --placements search",
                 "drop them for --placements bnb (its incumbent comes from a short tabu search of its own)");
+  if (opt.estimate) {
+    if (mpi)
+      throw_usage("--estimate runs in one process, not under mpirun", "run it without mpirun (it takes seconds)");
+    if (!opt.checkpoint.empty() || !opt.resume.empty() || !s.time_text.empty() || !opt.csv.empty() ||
+        !s.chart.empty() || !opt.gpus.empty() || opt.backend == "cuda")
+      throw_usage("--checkpoint, --resume, --time, --csv, --chart, --gpus and --backend cuda belong to the proof",
+                  "drop them for --estimate, which runs on the CPU threads");
+  }
   if (!opt.json.empty()) check_output_folder(opt.json);
   if (!opt.csv.empty()) check_output_folder(opt.csv);
   const TopoInputs in = load_topo_inputs(opt.source);
+  if (opt.estimate)
+    return run_topo_bnb_estimate({&in, opt.source.qaplib, *opt.estimate, opt.json, threads_per_rank(global, 1)},
+                                 global);
   TopoBnbCall call;
   call.inputs = &in;
   call.qaplib_dat = opt.source.qaplib;
@@ -358,6 +372,8 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
     return run_search(opt, global);
   }
   if (opt.placements != "bnb") check_no_search_options(opt.search);  // --time limits a proof
+  if (opt.placements != "bnb" && opt.estimate)
+    throw_usage("--estimate applies to --placements bnb", "drop it, or give --placements bnb to estimate a proof");
   if (launch.ranks > 1 && !mpi_built_in()) {
     if (launch.rank != 0) return 1;  // rank 0 says why
     MpiSession refuse(launch);       // throws the Error that explains it
@@ -437,6 +453,9 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--checkpoint-every", opt->checkpoint_every, "Seconds between checkpoints")->capture_default_str();
   sub->add_option("--resume", opt->resume,
                   "Continue the sweep of this checkpoint (same inputs and options; it keeps being written)");
+  sub->add_option("--estimate", opt->estimate,
+                  "With --placements bnb: instead of proving, estimate how many nodes the proof will explore from "
+                  "this many random probes of its tree (Knuth's estimate; 10000 take seconds at n = 20)");
   sub->add_option("--max-time", opt->max_time,
                   "Refuse a sweep whose measured estimate exceeds this (90, 10m, 2h; default none)")
       ->capture_default_str();

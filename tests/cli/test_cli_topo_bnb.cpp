@@ -1,8 +1,10 @@
 // `topo --placements bnb`: the proof of QAPLIB's nug12 with the JSON `proof` object, the CSV and the gap chart,
 // timestamps x configurations against the exhaustive sweep's optimum, a run stopped by Ctrl-C and resumed from
-// its checkpoint (the library's tests resume one to the same proof), --time, and bad requests (exit 2) with the options that do not apply.
+// its checkpoint (the library's tests resume one to the same proof), --time, --estimate, and bad requests (exit 2)
+// with the options that do not apply.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <csignal>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -162,6 +164,41 @@ TEST_F(CliBnb, GpusAreCudasAndSpelledAsForSweeps) {
   expect_refused(with({"--gpus", "first"}), 2, "not 'all' or a list of device numbers", dir_.path());
   if (gpu_available()) GTEST_SKIP() << "a CUDA device is here";
   expect_refused(with({"--gpus", "all"}), 1, "--backend cpu", dir_.path());
+}
+
+// --estimate: the tree's size before a proof, in text and JSON, near the nodes the proof then explores; and
+// the requests it refuses (exit 2): no probes, options of the proof, other placements.
+TEST_F(CliBnb, AnEstimateComesNearTheProofsNodes) {
+  KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
+  const CliResult e = prove({"--qaplib", data("qaplib/nug12.dat"), "--estimate", "20000", "--json", "e.json"});
+  ASSERT_EQ(e.exit_code, 0) << e.err;
+  EXPECT_NE(e.out.find("nodes (standard error"), std::string::npos) << e.out;
+  EXPECT_EQ(e.out.find("proved optimal"), std::string::npos) << "an estimate proves nothing: " << e.out;
+  const auto est = json("e.json");
+  EXPECT_EQ(est["schema"], "kernelscope.topo.bnb-estimate/1");
+  EXPECT_EQ(est["probes"], 20000);
+  ASSERT_EQ(est["configurations"].size(), 1u);
+  EXPECT_EQ(est["configurations"][0]["incumbent"], "578");
+  const CliResult r = prove({"--qaplib", data("qaplib/nug12.dat"), "--json", "r.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const double nodes = json("r.json")["proof"]["nodes"].get<double>();
+  const double estimate = est["configurations"][0]["nodes"].get<double>();
+  const double error = est["configurations"][0]["standard_error"].get<double>();
+  // Within four standard errors (or 1%, where that is tiny) of the nodes the proof counts.
+  EXPECT_NEAR(estimate, nodes, std::max(4 * error, 0.01 * nodes)) << "standard error " << error;
+  EXPECT_LT(error, 0.01 * estimate);
+
+  const auto with = small_proof;
+  expect_refused(with({"--estimate", "0"}), 2, "number of probes", dir_.path());
+  expect_refused(with({"--estimate", "100", "--time", "10"}), 2, "belong to the proof", dir_.path());
+  expect_refused(with({"--estimate", "100", "--checkpoint", "c.checkpoint"}), 2, "belong to the proof",
+                 dir_.path());
+  expect_refused({"topo", "--placements", "all", "--generate", "uniform:n=6,seed=1", "--topology", "ring",
+                  "--estimate", "100"},
+                 2, "--estimate applies to --placements bnb", dir_.path());
+  expect_refused({"topo", "--placements", "search", "--generate", "uniform:n=6,seed=1", "--topology", "ring",
+                  "--estimate", "100"},
+                 2, "--estimate applies to --placements bnb", dir_.path());
 }
 
 }  // namespace

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "core/thread_pool.hpp"
+#include "topo/bnb/tree_estimate.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/problem.hpp"
 
@@ -136,6 +137,19 @@ struct BnbControl {
 // Usage Errors before any work: real-valued costs (the proof needs exact integers), n < 2, n > kMaxBnbNodes,
 // n > kMaxBnbUnlimitedNodes without a time limit, a checkpoint of another problem, more evaluators than threads.
 BnbResult prove(const Problem& problem, const BnbRequest& request, const BnbControl& control, ThreadPool& pool);
+
+// Before a proof: how many nodes it will explore (tree_estimate.hpp), per configuration, with the incumbent the
+// proof would start from (the same tabu search). The usage Errors of prove() about the problem.
+struct ProofEstimate {
+  int configuration = 0;
+  Cost incumbent;
+  TreeEstimate tree;
+};
+struct BnbEstimate {
+  std::vector<ProofEstimate> configurations;
+  double search_seconds = 0, seconds = 0;  // the incumbents' search; everything
+};
+BnbEstimate estimate_proof(const Problem& problem, const BnbRequest& request, int probes, ThreadPool& pool);
 
 // The result in the sweep's form (mode Given: one placement per configuration, every slice's cost), so that
 // the sweep's views and CSV show it.

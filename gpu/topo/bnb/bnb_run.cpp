@@ -31,13 +31,7 @@ constexpr double kRanksEvery_s = 0.002;  // under MPI: how often the other ranks
 constexpr std::size_t kMaxCurvePoints = 4000;  // then every other point is dropped
 
 void check_request(const Problem& p, const BnbRequest& r) {
-  if (!p.exact)
-    throw_usage("branch and bound proves optimality on exact costs only, and these are not exact: " + p.real_reason,
-                "give traffic and path costs as decimals, or use --placements search");
-  if (p.n < 2) throw_usage(fmt::format("{} node: there is nothing to prove", p.n), "a placement needs at least 2 nodes");
-  if (p.n > kMaxBnbNodes)
-    throw_usage(fmt::format("{} nodes: branch and bound places at most {}", p.n, kMaxBnbNodes),
-                "use --placements search for large networks");
+  check_bnb_problem(p);
   if (!(r.time_s >= 0) || std::isinf(r.time_s))
     throw_usage(fmt::format("time limit {} s is not a duration", r.time_s), "give seconds > 0, e.g. --time 60");
   if (p.n > kMaxBnbUnlimitedNodes && r.time_s == 0)
@@ -62,7 +56,33 @@ std::vector<int> locations_of(const std::vector<int>& placement) {
   return location_of;
 }
 
-// The incumbents of every configuration from a tabu search of a fixed length (so that a run repeats exactly).
+
+void add_point(std::vector<GapPoint>& curve, GapPoint point) {
+  if (!curve.empty() && curve.back().bound.scaled == point.bound.scaled &&
+      curve.back().incumbent.scaled == point.incumbent.scaled && curve.size() > 1)
+    curve.back() = point;  // flat: move the end along
+  else
+    curve.push_back(point);
+  if (curve.size() > kMaxCurvePoints) {
+    std::vector<GapPoint> thinned;
+    for (std::size_t k = 0; k < curve.size(); k += 2) thinned.push_back(curve[k]);
+    if (thinned.back().time_s != curve.back().time_s) thinned.push_back(curve.back());
+    curve = std::move(thinned);
+  }
+}
+
+}  // namespace
+
+void check_bnb_problem(const Problem& p) {
+  if (!p.exact)
+    throw_usage("branch and bound proves optimality on exact costs only, and these are not exact: " + p.real_reason,
+                "give traffic and path costs as decimals, or use --placements search");
+  if (p.n < 2) throw_usage(fmt::format("{} node: there is nothing to prove", p.n), "a placement needs at least 2 nodes");
+  if (p.n > kMaxBnbNodes)
+    throw_usage(fmt::format("{} nodes: branch and bound places at most {}", p.n, kMaxBnbNodes),
+                "use --placements search for large networks");
+}
+
 std::vector<ConfigurationState> search_incumbents(const Problem& p, const BnbRequest& r, ThreadPool& pool) {
   SearchRequest s;
   s.params.chains = 4;
@@ -80,22 +100,6 @@ std::vector<ConfigurationState> search_incumbents(const Problem& p, const BnbReq
   }
   return out;
 }
-
-void add_point(std::vector<GapPoint>& curve, GapPoint point) {
-  if (!curve.empty() && curve.back().bound.scaled == point.bound.scaled &&
-      curve.back().incumbent.scaled == point.incumbent.scaled && curve.size() > 1)
-    curve.back() = point;  // flat: move the end along
-  else
-    curve.push_back(point);
-  if (curve.size() > kMaxCurvePoints) {
-    std::vector<GapPoint> thinned;
-    for (std::size_t k = 0; k < curve.size(); k += 2) thinned.push_back(curve[k]);
-    if (thinned.back().time_s != curve.back().time_s) thinned.push_back(curve.back());
-    curve = std::move(thinned);
-  }
-}
-
-}  // namespace
 
 BnbProof BnbResult::overall() const {
   BnbProof all;

@@ -40,4 +40,10 @@ void write_bnb_checkpoint(const std::filesystem::path& path, const BnbCheckpoint
 BnbCheckpoint read_bnb_checkpoint(const std::filesystem::path& path, const Problem& p, std::uint64_t fingerprint,
                                   const std::string& description);
 
+// Usage Errors for a problem no proof takes: real-valued costs, n < 2, n > kMaxBnbNodes (bnb_run.cpp).
+void check_bnb_problem(const Problem& p);
+// The incumbents of every configuration from a tabu search of a fixed length, so that a run repeats exactly
+// (bnb_run.cpp; prove() and estimate_proof() start from them).
+std::vector<ConfigurationState> search_incumbents(const Problem& p, const BnbRequest& r, ThreadPool& pool);
+
 }  // namespace ks::topo
