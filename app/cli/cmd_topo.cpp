@@ -308,8 +308,9 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi
     if (mpi)
       throw_usage("--estimate runs in one process, not under mpirun", "run it without mpirun (it takes seconds)");
     if (!opt.checkpoint.empty() || !opt.resume.empty() || !s.time_text.empty() || !opt.csv.empty() ||
-        !s.chart.empty() || !opt.gpus.empty() || opt.backend == "cuda")
-      throw_usage("--checkpoint, --resume, --time, --csv, --chart, --gpus and --backend cuda belong to the proof",
+        !s.chart.empty() || !s.reference.empty() || !opt.gpus.empty() || opt.backend == "cuda")
+      throw_usage("--checkpoint, --resume, --time, --csv, --chart, --reference, --gpus and --backend cuda belong "
+                  "to the proof",
                   "drop them for --estimate, which runs on the CPU threads");
   }
   if (!opt.json.empty()) check_output_folder(opt.json);

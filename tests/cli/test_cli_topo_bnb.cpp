@@ -193,6 +193,7 @@ TEST_F(CliBnb, AnEstimateComesNearTheProofsNodes) {
   expect_refused(with({"--estimate", "100", "--time", "10"}), 2, "belong to the proof", dir_.path());
   expect_refused(with({"--estimate", "100", "--checkpoint", "c.checkpoint"}), 2, "belong to the proof",
                  dir_.path());
+  expect_refused(with({"--estimate", "100", "--reference", "5"}), 2, "belong to the proof", dir_.path());
   expect_refused({"topo", "--placements", "all", "--generate", "uniform:n=6,seed=1", "--topology", "ring",
                   "--estimate", "100"},
                  2, "--estimate applies to --placements bnb", dir_.path());
