@@ -47,6 +47,10 @@ class ProofTree {
 
   // Computes every subtree's bound (on the pool) and the order they are taken in. Deterministic.
   void build_frontier(ThreadPool& pool);
+  // After build_frontier: subtree s's root (the locations of the first frontier_depth() facilities of order())
+  // and its bound.
+  const int* subtree_prefix(std::size_t s) const { return prefixes_.data() + s * std::size_t(depth_); }
+  std::int64_t subtree_bound(std::size_t s) const { return bounds_[s]; }
   // Marks done the subtrees already done (a checkpoint's) and those the incumbent prunes.
   void mark_done(const std::vector<std::uint8_t>& done, const Incumbent& incumbent);
 

@@ -29,11 +29,11 @@ class Prober {
       : t_(traffic), d_(costs), n_(n), best_(best), pruning_(pruning),
         scratch_(static_cast<std::size_t>(gl_node_scratch_size(n))), order_(branching_order(traffic, n)) {}
 
-  // The node that places the first prefix.size() facilities of the branching order at these locations.
-  ProbeNode node_at(const std::vector<int>& prefix) {
+  // The node that places the first `depth` facilities of the branching order at prefix[0, depth).
+  ProbeNode node_at(const int* prefix, int depth) {
     std::vector<int> locs(std::size_t(n_), -1);
-    std::copy(prefix.begin(), prefix.end(), locs.begin());
-    return node(order_, std::move(locs), int(prefix.size()), 0);
+    std::copy_n(prefix, depth, locs.begin());
+    return node(order_, std::move(locs), depth, 0);
   }
 
   // The probe's estimate of the nodes the dive explores below `start` (not counting it).
@@ -89,41 +89,19 @@ class Prober {
   std::vector<int> order_;
 };
 
-// Frontier node i (lexicographic order of the locations of the first `depth` facilities, as proof_tree.cpp
-// numbers its subtrees): its locations.
-std::vector<int> frontier_prefix(std::uint64_t i, int n, int depth) {
-  std::vector<std::uint64_t> block(std::size_t(depth) + 1, 1);  // [k]: placements of facilities k, k + 1, ...
-  for (int k = depth - 1; k >= 0; --k) block[std::size_t(k)] = block[std::size_t(k) + 1] * std::uint64_t(n - k);
-  std::vector<int> prefix, free_loc(static_cast<std::size_t>(n));
-  for (int l = 0; l < n; ++l) free_loc[std::size_t(l)] = l;
-  for (int k = 0; k < depth; ++k) {
-    const std::uint64_t digit = i / block[std::size_t(k) + 1];
-    i %= block[std::size_t(k) + 1];
-    prefix.push_back(free_loc[std::size_t(digit)]);
-    free_loc.erase(free_loc.begin() + std::ptrdiff_t(digit));
-  }
-  return prefix;
-}
-
 }  // namespace
 
 TreeEstimate estimate_tree(const std::int64_t* traffic, const std::int64_t* costs, int n, std::int64_t best,
                            bool reduced_cost_pruning, int probes, ThreadPool& pool) {
   // The frontier the proof cuts its work into (every node of its depth: the proof counts them all), and the
   // subtrees it explores below it: those whose bound is below the incumbent.
-  const ProofTree tree(traffic, costs, n, reduced_cost_pruning);
+  ProofTree tree(traffic, costs, n, reduced_cost_pruning);
+  tree.build_frontier(pool);
   const int depth = tree.frontier_depth();
-  std::uint64_t subtrees = 1;
-  for (int k = 0; k < depth; ++k) subtrees *= std::uint64_t(n - k);
-  std::vector<std::uint8_t> open(static_cast<std::size_t>(subtrees), 0);
-  pool.parallel_for(0, (long long)subtrees, [&](long long begin, long long end) {
-    Prober prober(traffic, costs, n, best, reduced_cost_pruning);
-    for (long long i = begin; i < end; ++i)
-      open[std::size_t(i)] = prober.node_at(frontier_prefix(std::uint64_t(i), n, depth)).bound < best;
-  });
+  const std::uint64_t subtrees = tree.subtrees();
   std::vector<std::uint64_t> opened;
   for (std::uint64_t i = 0; i < subtrees; ++i)
-    if (open[std::size_t(i)]) opened.push_back(i);
+    if (tree.subtree_bound(std::size_t(i)) < best) opened.push_back(i);
   // A probe: a subtree drawn at random among the open ones, and the dive below it; the estimate is the
   // frontier plus the open subtrees' count times the probes' mean.
   std::vector<double> nodes(static_cast<std::size_t>(std::max(probes, 0)), 0.0);
@@ -133,7 +111,7 @@ TreeEstimate estimate_tree(const std::int64_t* traffic, const std::int64_t* cost
       for (long long i = begin; i < end; ++i) {
         std::mt19937_64 rng(std::uint64_t(i) + 1);
         const std::uint64_t pick = std::uniform_int_distribution<std::uint64_t>(0, opened.size() - 1)(rng);
-        const ProbeNode start = prober.node_at(frontier_prefix(opened[pick], n, depth));
+        const ProbeNode start = prober.node_at(tree.subtree_prefix(std::size_t(opened[pick])), depth);
         nodes[std::size_t(i)] = double(opened.size()) * prober.probe(start, rng);
       }
     });
