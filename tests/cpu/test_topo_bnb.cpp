@@ -266,6 +266,9 @@ TEST(Bnb, AResumedRunEndsWithTheSameProof) {
   EXPECT_EQ(b.root_bound.scaled, a.root_bound.scaled);
   EXPECT_EQ(b.best_bound.scaled, a.best_bound.scaled);
   EXPECT_EQ(b.nodes, a.nodes);  // the subtrees cut short are explored again, counted once
+  // The gap curve (and the progress) ends at the proof's count, in one session or two.
+  EXPECT_EQ(whole.best().curve.back().nodes, a.nodes);
+  EXPECT_EQ(resumed.best().curve.back().nodes, b.nodes);
 }
 
 TEST(Bnb, CancelKeepsTheIncumbentAndTheGap) {

@@ -217,7 +217,11 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
         st.seconds = before_s + seconds_since(began);
         st.bound = tree.open_bound(incumbent);
         st.finished = final && tree.open_subtrees() == 0;
-        add_point(st.curve, GapPoint{st.seconds, tree.subtrees() + tree.live_nodes() + st.explored,
+        // The frontier, then every bound computed below it: this session's own (live: finished subtrees and
+        // those under way) on top of the earlier sessions', or the finished subtrees' where more (other ranks'
+        // nodes arrive only as their subtrees end).
+        const std::uint64_t below = std::max(st.explored, explored_before + tree.live_nodes());
+        add_point(st.curve, GapPoint{st.seconds, tree.subtrees() + below,
                                      cost_of(p, st.bound), cost_of(p, st.incumbent)});
       };
       snapshot(false);
