@@ -170,6 +170,7 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   params["cycle"] = q.cycle;
   params["tabu_stall"] = q.tabu_stall;
   params["anneal_stall"] = q.anneal_stall;
+  params["restart_from"] = topo::to_string(q.restart_from);
   params["perturb"] = q.perturb;
   params["elites"] = q.elites;
   params["block"] = q.block;

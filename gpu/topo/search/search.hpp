@@ -41,6 +41,10 @@ const char* to_string(SearchAlgorithm a) noexcept;
 // anew every 2 x band_high x n moves (Taillard 1991).
 enum class TenureRule { Cubed, Band };
 const char* to_string(TenureRule t) noexcept;
+// Where a stalled chain restarts: Elites, one of the best distinct placements of all chains (they share what
+// the best found); Own, the chain's own best (iterated tabu search: every chain stays in its own region).
+enum class RestartFrom { Elites, Own };
+const char* to_string(RestartFrom r) noexcept;
 
 // The algorithms' parameters, as registered in the registry (KernelSpec "search",
 // gpu/topo/search/search_spec.cpp: ranges, defaults and help live there only).
@@ -61,7 +65,8 @@ struct SearchParams {
   // restarts: a chain that stalls starts again from one of the elites, perturbed
   double tabu_stall = 5;   // tabu: no better best for tabu_stall x n^2 moves
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles
-  double perturb = 0.1;    // perturb x n random swaps of the elite
+  RestartFrom restart_from = RestartFrom::Elites;
+  double perturb = 0.1;    // perturb x n random swaps of the elite (or of the chain's own best)
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
 };

@@ -174,7 +174,9 @@ class ConfigurationRun {
       const ChainHeader& ch = h[std::size_t(c)];
       if (ch.iteration - ch.best_iteration < stall_) continue;
       SplitMix64 rng = restart_stream(r_.seed, configuration_, c, restarts_of_[std::size_t(c)]++);
-      std::vector<std::uint16_t> placement = elites_[rng.below(std::uint32_t(elites_.size()))].placement;
+      std::vector<std::uint16_t> placement = r_.params.restart_from == RestartFrom::Own
+                                                 ? backend_->placement(c, true)
+                                                 : elites_[rng.below(std::uint32_t(elites_.size()))].placement;
       perturb(placement, rng, swaps);
       which.push_back(c);
       placements.insert(placements.end(), placement.begin(), placement.end());

@@ -51,6 +51,10 @@ const char* to_string(TenureRule t) noexcept {
   return t == TenureRule::Cubed ? "cubed" : "band";
 }
 
+const char* to_string(RestartFrom r) noexcept {
+  return r == RestartFrom::Elites ? "elites" : "own";
+}
+
 const char* to_string(SearchArithmetic a) noexcept {
   switch (a) {
     case SearchArithmetic::Int32:

@@ -57,13 +57,17 @@ KernelSpec search_spec() {
       int_param(
           "anneal_stall", 1, 1000, "2",
           "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
+      choice_param("restart_from", {"elites", "own"}, "elites",
+                   "Where a stalled chain restarts: elites, one of the best distinct placements of all chains; "
+                   "own, the chain's own best (iterated tabu search, each chain keeps to its own region)"),
       float_param("perturb", 0, 1, "0.1",
-                  "A restart starts from one of the elites with perturb x n random swaps"),
+                  "A restart starts from one of the elites (or the chain's own best) with perturb x n random "
+                  "swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param(
           "block", 0, 512, "0",
           "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
-          "(2n - 3, in whole warps, 64 .. 512)"),
+          "(2n - 3, in whole warps, 64 .. 512) where the chain's state fits in shared memory, else 512"),
   };
   k.variants = {
       {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)",
@@ -102,6 +106,7 @@ SearchParams search_params_from(const ParamSet& params) {
   q.cycle = params.get_float("cycle");
   q.tabu_stall = params.get_float("tabu_stall");
   q.anneal_stall = int(params.get_int("anneal_stall"));
+  q.restart_from = params.get_choice("restart_from") == "own" ? RestartFrom::Own : RestartFrom::Elites;
   q.perturb = params.get_float("perturb");
   q.elites = int(params.get_int("elites"));
   q.block = int(params.get_int("block"));

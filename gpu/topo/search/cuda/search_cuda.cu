@@ -142,10 +142,6 @@ class CudaSearch final : public SearchBackend {
     cost_ = upload(padded(cost_matrix<V>(*setup_.problem, setup_.configuration), n_, pitch_),
                    "the search's path costs");
     pairs_ = upload(pair_table(n_), "the search's pair table");
-    // One thread per pair that touches a move (the O(n) recomputations, the longest work of a step),
-    // rounded up to whole warps: the best, or close to it, of the block sizes tried (docs/PERF.md).
-    threads_ =
-        setup_.block > 0 ? setup_.block : std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
     const std::size_t area = n * std::size_t(pitch_);
     std::size_t bytes = aligned(4 * n * sizeof(V)) +
                         aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
@@ -162,6 +158,14 @@ class CudaSearch final : public SearchBackend {
     plan_.permuted_shared = take(area * sizeof(V));
     plan_.delta_shared = take(pairs * sizeof(V));
     plan_.tabu_shared = take(area * 4);
+    // Everything in shared memory: one thread per pair that touches a move (the O(n) recomputations, the
+    // longest work of a step), rounded up to whole warps, the best or close to it of the block sizes tried.
+    // The delta matrix or the tabu list in global memory: the most threads, whose warps hide its latency
+    // (docs/PERF.md has both measurements).
+    const bool all_shared = plan_.delta_shared && plan_.tabu_shared;
+    threads_ = setup_.block > 0 ? setup_.block
+               : all_shared     ? std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads)
+                                : cuda::kMaxTabuThreads;
     if (bytes > optin)
       throw Error(ErrorKind::Device,
                   "the tabu search of " + to_string(n_) + " nodes needs " + to_string(bytes / 1024) +

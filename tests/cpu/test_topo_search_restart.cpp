@@ -1,0 +1,78 @@
+// Where the tabu search's stalled chains restart (issue 28, item 4), on QAPLIB's tai25a through trace_chains:
+// with restart_from = own every chain starts again near its own best (iterated tabu search), with the default
+// (elites) chains start again near the best placements of all chains, which are not their own.
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "support/qaplib_optima.hpp"
+#include "support/shared_data.hpp"
+#include "support/shared_pool.hpp"
+#include "topo/search/search.hpp"
+
+namespace ks::topo {
+namespace {
+
+using test::data;
+using test::pool;
+
+int positions_apart(const std::vector<int>& a, const std::vector<int>& b) {
+  int differ = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) differ += a[i] != b[i] ? 1 : 0;
+  return differ;
+}
+
+// Chains step 200 moves between the host's looks and stall after 0.01 x 25^2 = 6 moves without a better best,
+// so at each look nearly every chain restarts: its placement is then its restart's start, a few swaps away
+// from where it restarted. A chain that found its best in its last 6 moves is not restarted and is at most 6
+// moves (12 positions) from its best.
+SearchRequest restarting(RestartFrom from) {
+  SearchRequest r;
+  r.params.chains = 12;
+  r.params.sync = 200;
+  r.params.tabu_stall = 0.01;
+  r.params.perturb = 0.12;  // 3 swaps: at most 6 positions
+  r.params.restart_from = from;
+  r.seed = 11;
+  r.iterations = 1;  // unused by trace_chains
+  return r;
+}
+
+TEST(SearchRestart, OwnRestartsEveryChainNearItsOwnBest) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
+  const auto own = trace_chains(p, restarting(RestartFrom::Own), 10, pool(), nullptr);
+  const auto elites = trace_chains(p, restarting(RestartFrom::Elites), 10, pool(), nullptr);
+  // The first intervals are 1, 2, 4, ... moves (no stall yet); from the 9th on (256 > 200: the sync) each
+  // is 200 moves.
+  int far_own = 0, far_elites = 0, looked = 0;
+  for (std::size_t i = 8; i < own.size(); ++i)
+    for (std::size_t c = 0; c < own[i].size(); ++c) {
+      ++looked;
+      if (positions_apart(own[i][c].placement, own[i][c].best_placement) > 12) ++far_own;
+      if (positions_apart(elites[i][c].placement, elites[i][c].best_placement) > 12) ++far_elites;
+    }
+  EXPECT_EQ(looked, 24);
+  EXPECT_EQ(far_own, 0) << "a chain restarted from own best is at most 6 positions from it";
+  // From the elites, most chains start far from their own best (the elites are few and not theirs).
+  EXPECT_GT(far_elites, looked / 2);
+}
+
+TEST(SearchRestart, OwnRunsRepeatWhateverTheThreads) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
+  SearchRequest r = restarting(RestartFrom::Own);
+  r.params.tabu_stall = 1;
+  r.iterations = 3000;
+  ThreadPool one(1);
+  const SearchResult a = search(p, r, {}, pool(), nullptr);
+  const SearchResult b = search(p, r, {}, one, nullptr);
+  EXPECT_GT(a.best().restarts, 0u);
+  EXPECT_EQ(a.best().restarts, b.best().restarts);
+  EXPECT_EQ(a.best().placement, b.best().placement);
+  EXPECT_EQ(trace_chains(p, r, 10, pool(), nullptr), trace_chains(p, r, 10, one, nullptr));
+}
+
+}  // namespace
+}  // namespace ks::topo
