@@ -57,7 +57,9 @@ TEST(TopoSweepHead, KeysNameTheirPlacementAndOrderAsIndices) {
       const std::uint64_t key = keys.key_of_index(i, placement);
       EXPECT_EQ(keys.index_of_key(key), i);
       EXPECT_EQ(std::vector<int>(placement, placement + n), nth_placement(i, n)) << i;
-      if (k > 0 && i != indices[k - 1]) EXPECT_LT(previous_key, key) << i;
+      if (k > 0 && i != indices[k - 1]) {
+        EXPECT_LT(previous_key, key) << i;
+      }
       previous_key = key;
     }
   }

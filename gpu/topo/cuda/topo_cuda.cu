@@ -348,6 +348,8 @@ class CudaBackend final : public SweepBackend {
         args.heap_steps = plan.heap.count;
         std::copy(plan.heap.step, plan.heap.step + plan.heap.count, args.heap);
         args.runs = plan.layout;
+        args.head = plan.head_of_run(a);
+        args.codes = plan.layout.codes_of_head(args.head);
         if (plan.h > 0) {  // runs of one head (run() cut them so): its tables
           const std::uint64_t head = plan.head_of_run(a);
           const std::size_t tt = std::size_t(plan.t) * std::size_t(plan.t);
@@ -358,6 +360,7 @@ class CudaBackend final : public SweepBackend {
           args.lin = head_lin_.as<V>() + std::size_t(head) * pairs * tt;
           args.constants = head_constant_.as<V>() + std::size_t(head) * pairs;
           args.head_bits = head << kHeadKeyShift;
+          args.head_first = head * plan.layout.tail_total;
         }
       } else {
         args.unit0 = rows.first;

@@ -35,10 +35,13 @@ struct PassArgs {
   int q = 0, heap_steps = 0;
   std::uint8_t heap[119] = {};
   RunLayout runs;
+  std::uint64_t head = 0;        // the head of the launch's runs (0 without a head)
+  RangeCodes codes;              // the range's ends as that head's runs see them
   const V* lin = nullptr;        // Headed walk: the head's lin, [slice][config][n][n] (head_tables.hpp)
   const V* constants = nullptr;  // ... and its constant, [slice][config]
   std::uint64_t head_bits = 0;   // the head number << kHeadKeyShift
-  SweepKeys keys;                // mode All: how keys read (Cube rows, items' keys)
+  std::uint64_t head_first = 0;  // the index of the head's first placement (0 without a head)
+  SweepKeys keys;                // mode All, items: their keys
   // Items: item0 .. item0 + units - 1; mode All: placement indices, Sample: sample numbers, Given: list rows.
   PlacementMode mode = PlacementMode::All;
   std::uint64_t seed = 0;
@@ -65,12 +68,6 @@ __device__ __forceinline__ int bin_of(typename A::Value v, const HistogramBins& 
     return real_bin(v, b);
 }
 
-// The index of a headed key, called rather than inlined: the walks unroll every visit, and this rare path (the
-// Cube pass of a sweep with a head) would otherwise grow each of them.
-__device__ __noinline__ inline std::uint64_t headed_index(const SweepKeys& keys, std::uint64_t key) {
-  return keys.index_of_key(key);
-}
-
 // What a thread does with one cost: the pass's reduction, for the block row's (slice, configuration).
 template <class A>
 struct Sink {
@@ -83,9 +80,10 @@ struct Sink {
 
   __device__ int pair() const { return slice * a.configs + config; }
 
-  // key_of() gives the placement's key, asked for only where the pass needs it (a walker builds it).
-  template <class KeyOf>
-  __device__ __forceinline__ void take(V v, const KeyOf& key_of) {
+  // key_of() gives the placement's key, index_of() its index (the Cube's row), asked for only where the pass needs
+  // them (a walker builds them).
+  template <class KeyOf, class IndexOf>
+  __device__ __forceinline__ void take(V v, const KeyOf& key_of, const IndexOf& index_of) {
     switch (a.pass) {
       case Pass::Stats:
         stats.add_keyed(v, key_of);
@@ -109,10 +107,7 @@ struct Sink {
         }
         break;
       case Pass::Cube: {
-        const std::uint64_t key = key_of();
-        const std::uint64_t row =
-            a.mode != PlacementMode::All ? key : (a.keys.h == 0 ? index_of_code(key, a.n) : headed_index(a.keys, key));
-        const std::size_t at = std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair());
+        const std::size_t at = std::size_t(index_of() - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair());
         if constexpr (A::exact)
           a.cube_i[at] = A::to_int(v);
         else
@@ -208,7 +203,7 @@ __device__ BlockSetup<A> setup_block(const PassArgs<typename A::Value>& a, unsig
 // The run of unit `unit`, as the plan cuts it (SweepPlan::run, from the launch's copy of its layout).
 template <class V>
 __device__ RunBounds run_bounds(const PassArgs<V>& a, std::uint64_t unit) {
-  return a.runs.run(a.unit0 + unit);
+  return a.runs.run_of_head(a.unit0 + unit, a.head, a.codes);
 }
 
 // What a Stats walk does with each placement: the extremes at once, the sum and count once per block (the
@@ -248,7 +243,8 @@ __device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup
     walk_run(w, g, WholeRun{run_bounds(a, unit)}, visit);
   } else {
     auto visit = [&](const W& x) {
-      sink.take(x.cost, [&x] { return sweep_key(x); });
+      sink.take(x.cost, [&x] { return sweep_key(x); },
+                [&x, &a] { return a.head_first + index_of_code(x.placement_code(), x.n()); });
     };
     walk_run(w, g, run_bounds(a, unit), visit);
   }
@@ -295,7 +291,7 @@ __global__ void item_kernel(const __grid_constant__ PassArgs<typename A::Value> 
     } else {
       pl = a.listed + item * std::uint64_t(a.n);
     }
-    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), [key] { return key; });
+    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), [key] { return key; }, [item] { return item; });
   }
   finish_block<A>(sink, setup.scratch, a);
 }

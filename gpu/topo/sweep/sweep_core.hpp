@@ -59,33 +59,55 @@ struct RunBounds {
   }
 };
 
+// The ends of a requested range as the runs of one head see them (codes are the head's tail codes,
+// sweep_head.hpp): lo's code in lo's head, else no lower limit; hi's in hi's head, else none. Without a head: the
+// codes of lo and hi.
+struct RangeCodes {
+  std::uint64_t lo_code = 0;
+  std::uint64_t hi_code = ~std::uint64_t(0);
+  bool hi_open = true;
+};
+
 // How a sweep's runs are numbered (SweepPlan makes it; the CUDA kernels take a copy): run r is run r % runs_per_head
 // of head r / runs_per_head, whose runs hold run_size placements but the last, which ends at the head's end.
-// Codes are tail codes (sweep_head.hpp): lo_code and hi_code those of lo and hi within their heads.
 struct RunLayout {
   std::uint64_t run_size = 0, block_size = 0;
   std::uint64_t tail_total = 0;     // placements per head (n! without a head)
   std::uint64_t runs_per_head = 0;
   std::uint64_t lo = 0, hi = 0;     // the requested placements
-  std::uint64_t lo_code = 0, hi_code = 0;
+  bool hi_is_end = true;            // hi = n!
+  std::uint64_t lo_code = 0, hi_code = 0;  // of lo and hi within their heads
 
   KS_HD std::uint64_t run_start(std::uint64_t r) const {
     return (r / runs_per_head) * tail_total + (r % runs_per_head) * run_size;
   }
-  KS_HD RunBounds run(std::uint64_t r) const {
+  KS_HD RangeCodes codes_of_head(std::uint64_t head) const {
+    RangeCodes c;
+    if (head == lo / tail_total) c.lo_code = lo_code;
+    if (!hi_is_end && head == hi / tail_total) {
+      c.hi_code = hi_code;
+      c.hi_open = false;
+    }
+    return c;
+  }
+  // Run r of head `head`. The CUDA walks take the head and its codes from their launch (one head a launch): as
+  // kernel parameters they cost the walk no registers, and no 64-bit division.
+  KS_HD RunBounds run_of_head(std::uint64_t r, std::uint64_t head, const RangeCodes& codes) const {
     RunBounds b;
-    b.head = r / runs_per_head;
-    b.first_index = (r % runs_per_head) * run_size;
+    b.head = head;
+    b.first_index = (r - head * runs_per_head) * run_size;
     const std::uint64_t tail_end = b.first_index + run_size < tail_total ? b.first_index + run_size : tail_total;
     b.blocks = (tail_end - b.first_index) / block_size;
     const std::uint64_t first = b.head * tail_total + b.first_index, end = b.head * tail_total + tail_end;
     b.masked = first < lo || end > hi;
-    if (b.masked) {  // a run holds lo or hi, or both
-      b.lo_code = first < lo ? lo_code : 0;
-      b.hi_open = end <= hi;
-      b.hi_code = b.hi_open ? ~std::uint64_t(0) : hi_code;
-    }
+    b.lo_code = codes.lo_code;
+    b.hi_open = codes.hi_open;
+    b.hi_code = codes.hi_code;
     return b;
+  }
+  KS_HD RunBounds run(std::uint64_t r) const {
+    const std::uint64_t head = r / runs_per_head;
+    return run_of_head(r, head, codes_of_head(head));
   }
 };
 

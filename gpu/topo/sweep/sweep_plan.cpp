@@ -50,8 +50,9 @@ SweepPlan plan_sweep(int n, std::uint64_t lo, std::uint64_t hi, std::uint64_t pa
   L.runs_per_head = (tail_total + p.run_size - 1) / p.run_size;
   L.lo = lo;
   L.hi = hi;
+  L.hi_is_end = hi == p.total;
   L.lo_code = code_of_index(lo % tail_total, p.t);
-  L.hi_code = hi == p.total ? ~std::uint64_t(0) : code_of_index(hi % tail_total, p.t);
+  L.hi_code = L.hi_is_end ? ~std::uint64_t(0) : code_of_index(hi % tail_total, p.t);
   const auto run_of = [&](std::uint64_t index) {
     return (index / tail_total) * L.runs_per_head + (index % tail_total) / p.run_size;
   };
