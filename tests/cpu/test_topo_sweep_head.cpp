@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <filesystem>
 #include <random>
+#include <thread>
 #include <tuple>
 
 #include "core/error.hpp"
+#include "support/loopback_ranks.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
 #include "support/test_support.hpp"
@@ -21,6 +23,7 @@
 #include "topo/sweep/sweep_core.hpp"
 #include "topo/sweep/sweep_head.hpp"
 #include "topo/sweep/sweep_plan.hpp"
+#include "topo/sweep/sweep_worker.hpp"
 
 namespace ks::topo {
 namespace {
@@ -253,6 +256,28 @@ TEST(TopoSweepHead, AHeadedSweepResumedAcrossHeadsEndsWithTheDirectSweepsBits) {
     SCOPED_TRACE(pass);
     expect_identical(test::stop_and_resume(p, headed, pass, 3, false, dir / "head.checkpoint"), want);
   }
+}
+
+TEST(TopoSweepHead, AHeadedSweepOverRanksGivesTheDirectSweepsBits) {
+  const HeadCase k{9, 2, 5};
+  const Problem p = problem_with_diagonal(k.n, 1, 2, 61, true);
+  const auto [lo, hi] = range_across_heads(k);
+  EvalRequest headed = request_with(lo, hi, SweepShape{k.h, k.run_blocks});
+  headed.batch_evaluations = 9001 * p.pairs();
+  const EvalResult want = on_workers(p, request_with(lo, hi, {}), 1);
+  test::LoopbackRanks ranks(3);
+  std::vector<std::thread> others;
+  for (int rank = 1; rank < 3; ++rank)
+    others.emplace_back([&, rank] {
+      serve_sweep(p, headed, test::one_thread_pool(rank), nullptr, ranks.link(rank), "rank " + std::to_string(rank));
+    });
+  RankRoster roster(ranks.link(0));
+  SweepSetup setup;
+  setup.ranks = &roster;
+  const EvalResult got = on_workers(p, headed, 1, setup);
+  for (auto& t : others) t.join();
+  EXPECT_EQ(got.timing.ranks, 3);
+  expect_identical(got, want);
 }
 
 // Costs from the definition, for the placements [lo, hi) of a QAPLIB problem (one slice, one configuration).

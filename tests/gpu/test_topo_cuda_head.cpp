@@ -4,7 +4,9 @@
 // Skips without a device.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
@@ -123,6 +125,33 @@ TEST(TopoCudaHead, SeventeenNodesOfNug17MatchTheCpu) {
     test::expect_identical(gpu, cpu);
     if (lo < optimum_at && optimum_at < hi) EXPECT_EQ(gpu.at(0, 0).min.scaled, 1732);
   }
+}
+
+// n = 17 on every device (two workers on one when there is one), in uneven chunks across the boundary of heads 2
+// and 3: the bits of one GPU and of the CPU.
+TEST(TopoCudaHead, SeventeenNodesOnEveryDeviceGiveTheBitsOfOne) {
+  KS_REQUIRE_GPU();
+  const auto file = test::data("qaplib-20/nug17.dat");
+  KS_REQUIRE_DATA(file);
+  const Problem p = test::qaplib_problem(file);
+  std::vector<std::unique_ptr<CudaContext>> contexts;
+  const std::size_t devices = list_devices().size();
+  for (std::size_t d = 0; d < std::max<std::size_t>(devices, 2); ++d) contexts.push_back(CudaContext::create(int(d % devices)));
+  EvalRequest r;
+  r.backend = Backend::Cuda;
+  r.top_k = 7;
+  r.range_begin = 3 * factorial(16) - 398765432;
+  r.range_end = 3 * factorial(16) + 601234567;
+  r.batch_evaluations = 50000017;  // about 20 chunks, one across the heads
+  SweepSetup one, all;
+  one.gpu_workers = {contexts.front().get()};
+  for (auto& c : contexts) all.gpu_workers.push_back(c.get());
+  const EvalResult a = evaluate(p, r, {}, one), b = evaluate(p, r, {}, all);
+  test::expect_identical(b, a);
+  for (const auto& w : b.timing.workers) EXPECT_GT(w.chunks, 0u) << w.name;
+  EvalRequest cpu = r;
+  cpu.backend = Backend::Cpu;
+  test::expect_identical(b, evaluate(p, cpu, {}, pool<0>(), nullptr));
 }
 
 }  // namespace
