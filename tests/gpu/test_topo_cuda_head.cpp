@@ -43,11 +43,14 @@ void expect_same_real(const EvalResult& gpu, const EvalResult& cpu, bool delta) 
     EXPECT_NEAR(g.min.value, c.min.value, tolerance);
     EXPECT_NEAR(g.max.value, c.max.value, tolerance);
     EXPECT_NEAR(g.mean, c.mean, 1e-12 * std::fabs(c.mean));
-    if (delta) EXPECT_EQ(g.argmin, c.argmin);
+    if (delta) {
+      EXPECT_EQ(g.argmin, c.argmin);
+    }
   }
   ASSERT_EQ(gpu.top.size(), cpu.top.size());
-  if (delta)
+  if (delta) {
     for (std::size_t i = 0; i < cpu.top.size(); ++i) EXPECT_EQ(gpu.top[i].index, cpu.top[i].index) << i;
+  }
 }
 
 struct HeadCase {
@@ -78,14 +81,17 @@ TEST_P(CudaHeadVsCpu, EveryPassMatches) {
     SCOPED_TRACE(variant);
     const EvalResult gpu = run(p, req, Backend::Cuda, variant);
     EXPECT_NE(gpu.timing.launch.find(k.arithmetic), std::string::npos) << gpu.timing.launch;
-    if (std::string(variant) == "delta")
+    if (std::string(variant) == "delta") {
       EXPECT_NE(gpu.timing.launch.find("head of " + std::to_string(k.h)), std::string::npos) << gpu.timing.launch;
+    }
     if (p.exact) {
       test::expect_identical(gpu, cpu);
       EXPECT_EQ(gpu.cube_scaled, cpu.cube_scaled);
     } else {
       expect_same_real(gpu, cpu, std::string(variant) == "delta");
-      if (std::string(variant) == "delta") EXPECT_EQ(gpu.cube_real, cpu.cube_real);
+      if (std::string(variant) == "delta") {
+        EXPECT_EQ(gpu.cube_real, cpu.cube_real);
+      }
     }
   }
 }
@@ -123,7 +129,9 @@ TEST(TopoCudaHead, SeventeenNodesOfNug17MatchTheCpu) {
     EXPECT_NE(gpu.timing.launch.find("head of 1"), std::string::npos) << gpu.timing.launch;
     EXPECT_NE(gpu.timing.launch.find("exact in float"), std::string::npos) << gpu.timing.launch;
     test::expect_identical(gpu, cpu);
-    if (lo < optimum_at && optimum_at < hi) EXPECT_EQ(gpu.at(0, 0).min.scaled, 1732);
+    if (lo < optimum_at && optimum_at < hi) {
+      EXPECT_EQ(gpu.at(0, 0).min.scaled, 1732);
+    }
   }
 }
 
