@@ -11,6 +11,7 @@
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
 #include "support/shared_pool.hpp"
+#include "support/topo_cuda_sweeps.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_compare.hpp"
 #include "support/topo_instances.hpp"
@@ -21,17 +22,7 @@ namespace ks::topo {
 namespace {
 
 using test::pool;
-
-CudaContext& context() {
-  static std::unique_ptr<CudaContext> c = CudaContext::create(0);
-  return *c;
-}
-
-EvalResult run(const Problem& p, EvalRequest r, Backend backend, const std::string& variant) {
-  r.backend = backend;
-  r.variant = backend == Backend::Cpu ? "" : variant;
-  return evaluate(p, r, {}, pool<0>(), backend == Backend::Cuda ? &context() : nullptr);
-}
+using test::sweep_on;
 
 // Real costs: the delta variant walks as the CPU does (same bits) but sums the means in another order.
 void expect_same_real(const EvalResult& gpu, const EvalResult& cpu, bool delta) {
@@ -76,10 +67,10 @@ TEST_P(CudaHeadVsCpu, EveryPassMatches) {
   req.range_begin = per_head / 2 + 3;
   req.range_end = std::min(factorial(k.n), 6 * per_head) - per_head / 3;
   if (k.n <= 7) req.cube_limit_bytes = 64 << 20;
-  const EvalResult cpu = run(p, req, Backend::Cpu, "");
+  const EvalResult cpu = sweep_on(p, req, Backend::Cpu, "");
   for (const char* variant : {"delta", "naive"}) {
     SCOPED_TRACE(variant);
-    const EvalResult gpu = run(p, req, Backend::Cuda, variant);
+    const EvalResult gpu = sweep_on(p, req, Backend::Cuda, variant);
     EXPECT_NE(gpu.timing.launch.find(k.arithmetic), std::string::npos) << gpu.timing.launch;
     if (std::string(variant) == "delta") {
       EXPECT_NE(gpu.timing.launch.find("head of " + std::to_string(k.h)), std::string::npos) << gpu.timing.launch;
@@ -124,8 +115,8 @@ TEST(TopoCudaHead, SeventeenNodesOfNug17MatchTheCpu) {
     req.range_begin = lo;
     req.range_end = hi;
     req.top_k = 5;
-    const EvalResult cpu = run(p, req, Backend::Cpu, "");
-    const EvalResult gpu = run(p, req, Backend::Cuda, "delta");
+    const EvalResult cpu = sweep_on(p, req, Backend::Cpu, "");
+    const EvalResult gpu = sweep_on(p, req, Backend::Cuda, "delta");
     EXPECT_NE(gpu.timing.launch.find("head of 1"), std::string::npos) << gpu.timing.launch;
     EXPECT_NE(gpu.timing.launch.find("exact in float"), std::string::npos) << gpu.timing.launch;
     test::expect_identical(gpu, cpu);
