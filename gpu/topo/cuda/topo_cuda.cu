@@ -351,7 +351,7 @@ class CudaBackend final : public SweepBackend {
         args.head = plan.head_of_run(a);
         args.codes = plan.layout.codes_of_head(args.head);
         if (plan.h > 0) {  // runs of one head (run() cut them so): its tables
-          const std::uint64_t head = plan.head_of_run(a);
+          const std::uint64_t head = args.head;
           const std::size_t tt = std::size_t(plan.t) * std::size_t(plan.t);
           const std::size_t slices = std::size_t(p_.slices), pairs = std::size_t(p_.pairs());
           args.n = plan.t;
