@@ -34,6 +34,14 @@ enum class PlacementMode {
   Given,   // the placements listed (identity, or read from a file), any n
 };
 
+// How an exhaustive sweep is cut (topo/sweep/sweep_plan.hpp), when the defaults are not wanted: tests force a
+// head at small n, so that a headed sweep can be checked against the direct one. Results are the same either way
+// (to the last bit for exact problems).
+struct SweepShape {
+  int head = -1;                 // positions fixed per run (sweep_head.hpp); -1: n - 16 above 16 nodes, else none
+  std::uint64_t run_blocks = 0;  // blocks per run; 0: the plan's choice
+};
+
 struct EvalRequest {
   PlacementMode mode = PlacementMode::All;
   std::uint64_t range_begin = 0;
@@ -53,6 +61,7 @@ struct EvalRequest {
   // Evaluations per chunk of work (the unit handed to a device or rank, merged in order, and between progress
   // reports); 0: the backend's default batch.
   std::uint64_t batch_evaluations = 0;
+  SweepShape shape;  // All: how the sweep is cut (tests)
 };
 
 struct EvalProgress {
@@ -225,7 +234,7 @@ EvalResult eval_result_of_placements(const Problem& p, int top_slice, bool compl
 
 // The cost of one placement from the definition (any n), for checks and explanations.
 Cost placement_cost(const Problem& p, int slice, int configuration, const std::vector<int>& placement);
-// Index -> placement and back, for n <= 20 (placement_index) and n <= kMaxEnumeratedNodes (codes).
+// Index -> placement and back, for n <= 20.
 std::vector<int> placement_of_index(std::uint64_t index, int n);
 std::uint64_t index_of_placement(const std::vector<int>& placement);
 // Usage Error unless `placement` holds each of 0 .. n-1 once (`what` names it in the message).

@@ -5,7 +5,8 @@
 // order through the factorial number system (index 0 is the identity). While enumerating, a placement of at
 // most 16 nodes lives in one 64-bit "code": the node at position i in the nibble at bits 60-4i. Position 0 is
 // the most significant nibble, so comparing two codes as integers compares the placements lexicographically,
-// which is the same as comparing their indices: ties between equal costs are broken on the code alone.
+// which is the same as comparing their indices: ties between equal costs are broken on the code alone. (n = 17
+// is swept as 16-node tails behind a fixed head: sweep/sweep_head.hpp.)
 #include <cstdint>
 
 #include "core/hd.hpp"

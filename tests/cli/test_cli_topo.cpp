@@ -42,6 +42,24 @@ TEST_F(CliTopo, QaplibBestIsThePublishedOptimum) {
   EXPECT_GT(j["timing"]["evaluations_per_second"].get<double>(), 0);
 }
 
+// n = 17 (swept by heads): a range around an optimal placement of nug17 (index 332314888919097, QAPLIB's published
+// optimum 1732), with its CSV.
+TEST_F(CliTopo, SeventeenNodesSweepARangeToNug17sOptimum) {
+  KS_REQUIRE_DATA(data("qaplib-20/nug17.dat"));
+  const CliResult r = topo({"--qaplib", data("qaplib-20/nug17.dat"), "--range", "332314888000000:332314890000000",
+                            "--top", "2", "--json", "r.json", "--csv", "r.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = json("r.json");
+  EXPECT_EQ(j["best"]["cost"], 1732);
+  EXPECT_EQ(j["best"]["index"], 332314888919097ull);
+  const std::vector<std::string> optimal = {"16", "15", "2", "14", "9", "11", "8", "12", "10",
+                                            "3",  "4",  "1", "7",  "6", "13", "17", "5"};
+  EXPECT_EQ(j["best"]["placement"].get<std::vector<std::string>>(), optimal);
+  EXPECT_EQ(j["placements"]["count"], 2000000);
+  EXPECT_EQ(j["top"]["placements"][0]["cost"], 1732);
+  EXPECT_NE(read_file(dir_ / "r.csv").find(",1732,"), std::string::npos);
+}
+
 TEST_F(CliTopo, AbileneIdentityOnItsOwnLinks) {
   KS_REQUIRE_DATA(data("sndlib/abilene.txt"));
   const CliResult r = topo({"--traffic", data("sndlib/abilene.txt"), "--placements", "identity", "--json",
@@ -96,12 +114,12 @@ TEST_F(CliTopo, SplitRangesCoverTheWholeSweep) {
 }
 
 TEST_F(CliTopo, TooManyNodesSaysHowManyAndOffersSampling) {
-  const CliResult r = topo({"--generate", "uniform:n=17,seed=1", "--topology", "ring", "--json", "x.json"});
+  const CliResult r = topo({"--generate", "uniform:n=18,seed=1", "--topology", "ring", "--json", "x.json"});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_NE(r.err.find("3.56e+14 placements"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("6.4e+15 placements"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("sample:"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "x.json"));
-  const CliResult s = topo({"--generate", "uniform:n=17,seed=1", "--topology", "ring", "--placements",
+  const CliResult s = topo({"--generate", "uniform:n=18,seed=1", "--topology", "ring", "--placements",
                             "sample:2000", "--json", "s.json"});
   ASSERT_EQ(s.exit_code, 0) << s.err;
   EXPECT_EQ(json("s.json")["placements"]["count"], 2000);

@@ -14,6 +14,7 @@
 #include "support/topo_compare.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
+#include "support/topo_sweep_runs.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/permutation.hpp"
 #include "topo/sweep/checkpoint.hpp"
@@ -27,11 +28,10 @@ namespace ks::topo {
 namespace {
 
 using test::expect_identical;
-
-ThreadPool& pool(int i) {
-  static ThreadPool pools[3] = {ThreadPool(1), ThreadPool(1), ThreadPool(1)};
-  return pools[i];
-}
+using test::nth_placement;
+using test::on_workers;
+using test::one_thread_pool;
+using test::stop_and_resume;
 
 Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, bool integer,
                        std::int64_t max_traffic = 1000) {
@@ -46,12 +46,6 @@ std::string read_text(const std::filesystem::path& p) {
 }
 
 void write_text(const std::filesystem::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
-
-EvalResult on_workers(const Problem& p, const EvalRequest& r, int workers, SweepSetup setup = {},
-                      EvalControl ctl = {}) {
-  for (int i = 0; i < workers; ++i) setup.cpu_workers.push_back(&pool(i));
-  return evaluate(p, r, ctl, setup);
-}
 
 struct Case {
   const char* name;
@@ -113,7 +107,7 @@ TEST_P(ScaleCases, RanksOverALinkGiveTheBitsOfOne) {
   std::vector<std::thread> others;
   std::vector<int> codes(3, -1);
   for (int k = 1; k < 3; ++k)
-    others.emplace_back([&, k] { codes[std::size_t(k)] = serve_sweep(p, r, pool(k), nullptr, ranks.link(k), "rank " + std::to_string(k)); });
+    others.emplace_back([&, k] { codes[std::size_t(k)] = serve_sweep(p, r, one_thread_pool(k), nullptr, ranks.link(k), "rank " + std::to_string(k)); });
   RankRoster roster(ranks.link(0));
   SweepSetup setup;
   setup.ranks = &roster;
@@ -137,7 +131,7 @@ TEST(TopoScale, MoreRanksThanWorkSaySoAndStillAgree) {
   test::LoopbackRanks ranks(3);
   std::vector<std::thread> others;
   for (int k = 1; k < 3; ++k)
-    others.emplace_back([&, k] { serve_sweep(p, r, pool(k), nullptr, ranks.link(k), "rank " + std::to_string(k)); });
+    others.emplace_back([&, k] { serve_sweep(p, r, one_thread_pool(k), nullptr, ranks.link(k), "rank " + std::to_string(k)); });
   RankRoster roster(ranks.link(0));
   SweepSetup setup;
   setup.ranks = &roster;
@@ -154,7 +148,7 @@ TEST(TopoScale, ARankWithOtherInputsStopsTheSweepAndSaysWhy) {
   const Problem other = random_problem(7, 1, 1, 4, true);  // same shape, other values (another file on that host)
   EvalRequest r;
   test::LoopbackRanks ranks(2);
-  std::thread rank1([&] { serve_sweep(other, r, pool(1), nullptr, ranks.link(1), "rank 1 on elsewhere"); });
+  std::thread rank1([&] { serve_sweep(other, r, one_thread_pool(1), nullptr, ranks.link(1), "rank 1 on elsewhere"); });
   RankRoster roster(ranks.link(0));
   SweepSetup setup;
   setup.ranks = &roster;
@@ -164,31 +158,6 @@ TEST(TopoScale, ARankWithOtherInputsStopsTheSweepAndSaysWhy) {
   EXPECT_FALSE(res.complete);
   EXPECT_NE(res.stopped.find("rank 1 on elsewhere"), std::string::npos) << res.stopped;
   EXPECT_NE(res.stopped.find("other inputs"), std::string::npos) << res.stopped;
-}
-
-// Stops a sweep in `pass` (after `after` progress reports in it), then resumes it from its checkpoint.
-EvalResult stop_and_resume(const Problem& p, const EvalRequest& r, const std::string& pass, int after, bool abort,
-                           const std::filesystem::path& file) {
-  std::atomic<bool> cancel{false}, kill{false};
-  EvalControl ctl;
-  ctl.cancel = &cancel;
-  ctl.abort = &kill;
-  int seen = 0;
-  ctl.progress = [&](const EvalProgress& pr) {
-    if (pass == pr.pass && ++seen >= after) (abort ? kill : cancel) = true;
-  };
-  SweepSetup setup;
-  setup.checkpoint = file.string();
-  const EvalResult stopped = on_workers(p, r, 2, setup, ctl);
-  EXPECT_FALSE(stopped.complete) << pass;
-  EXPECT_EQ(stopped.checkpoint, file.string());
-  EXPECT_EQ(stopped.stopped, abort ? "terminated" : "cancelled");
-  SweepSetup again;
-  again.resume = file.string();
-  again.checkpoint = file.string();
-  const EvalResult resumed = on_workers(p, r, 3, again);
-  EXPECT_EQ(resumed.sessions, 2);
-  return resumed;
 }
 
 TEST(TopoScale, AResumedSweepEndsWithTheBitsOfAnUninterruptedOne) {
@@ -393,21 +362,6 @@ TEST(TopoScale, ASweepOverItsTimeLimitSaysHowLongAndWhatFits) {
   EXPECT_NE(m.find("--range 0:"), std::string::npos) << m;
   EXPECT_NE(notes.find("estimate: this sweep takes about"), std::string::npos) << notes;
   EXPECT_NE(notes.find("CPU (1 threads)"), std::string::npos) << notes;
-}
-
-// Index arithmetic at n = 16 (16! = 20922789888000 < 2^45) from the factorial number system, written out here.
-std::vector<int> nth_placement(std::uint64_t index, int n) {
-  std::vector<int> left(static_cast<std::size_t>(n));
-  for (int i = 0; i < n; ++i) left[std::size_t(i)] = i;
-  std::vector<int> out;
-  for (int i = n; i >= 1; --i) {
-    std::uint64_t f = 1;
-    for (int k = 2; k < i; ++k) f *= std::uint64_t(k);
-    out.push_back(left[std::size_t(index / f)]);
-    left.erase(left.begin() + std::ptrdiff_t(index / f));
-    index %= f;
-  }
-  return out;
 }
 
 TEST(TopoScale, SixteenNodesIndexAndSweepTheLastPlacements) {

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "support/shared_pool.hpp"
+#include "support/topo_cuda_sweeps.hpp"
 #include "support/test_support.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/evaluation.hpp"
@@ -17,11 +18,7 @@ namespace ks::topo {
 namespace {
 
 using test::pool;
-
-CudaContext& context() {
-  static std::unique_ptr<CudaContext> c = CudaContext::create(0);
-  return *c;
-}
+using test::sweep_on;
 
 Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, bool integer,
                        std::int64_t max_traffic = 1000) {
@@ -29,12 +26,6 @@ Problem random_problem(int n, int timestamps, int configs, std::uint32_t seed, b
   for (int c = 0; c < configs; ++c)
     cs.push_back(test::random_costs(n, seed * 17 + std::uint32_t(c), integer));
   return make_problem(test::random_traffic(n, timestamps, seed, integer, max_traffic), cs);
-}
-
-EvalResult run(const Problem& p, EvalRequest r, Backend backend, const std::string& variant) {
-  r.backend = backend;
-  r.variant = backend == Backend::Cpu ? "" : variant;
-  return evaluate(p, r, {}, pool<0>(), backend == Backend::Cuda ? &context() : nullptr);
 }
 
 // `identical`: every field equal (exact problems, and the delta variant on real ones: same operations in the
@@ -95,10 +86,10 @@ TEST_P(CudaVsCpu, EveryPassMatches) {
   EvalRequest req;
   req.top_k = 9;
   if (k.n <= 7) req.cube_limit_bytes = 64 << 20;
-  const EvalResult cpu = run(p, req, Backend::Cpu, "");
+  const EvalResult cpu = sweep_on(p, req, Backend::Cpu, "");
   for (const char* variant : {"delta", "naive"}) {
     SCOPED_TRACE(variant);
-    const EvalResult gpu = run(p, req, Backend::Cuda, variant);
+    const EvalResult gpu = sweep_on(p, req, Backend::Cuda, variant);
     // Which arithmetic the GPU chose, from the largest possible cost (topo_cuda.cu): each is checked here.
     const char* arithmetic = !p.exact                                  ? "real, in double"
                              : p.cost_bound < (std::uint64_t(1) << 21) ? "exact in float"
@@ -135,7 +126,7 @@ TEST(TopoCuda, SplitSweepEqualsWholeSweep) {
   for (bool integer : {true, false}) {
     const Problem p = random_problem(9, 2, 2, 41, integer);
     EvalRequest whole;
-    const EvalResult all = run(p, whole, Backend::Cuda, "delta");
+    const EvalResult all = sweep_on(p, whole, Backend::Cuda, "delta");
     const std::uint64_t cuts[] = {0, 12345, 200000, factorial(9)};
     for (int s = 0; s < p.slices; ++s)
       for (int c = 0; c < p.configs; ++c) {
@@ -147,8 +138,8 @@ TEST(TopoCuda, SplitSweepEqualsWholeSweep) {
           part.histogram = false;
           part.range_begin = cuts[i];
           part.range_end = cuts[i + 1];
-          const EvalResult r = run(p, part, Backend::Cuda, "delta");
-          const EvalResult cpu = run(p, part, Backend::Cpu, "");
+          const EvalResult r = sweep_on(p, part, Backend::Cuda, "delta");
+          const EvalResult cpu = sweep_on(p, part, Backend::Cpu, "");
           expect_same(r, cpu, true);
           const SliceResult& x = r.at(s, c);
           count += x.count;
@@ -172,9 +163,9 @@ TEST(TopoCuda, RangeOfALargeSweepMatchesTheCpu) {
   req.range_begin = 123456789;
   req.range_end = 123456789 + 3000000;
   req.top_k = 5;
-  const EvalResult cpu = run(p, req, Backend::Cpu, "");
-  expect_same(run(p, req, Backend::Cuda, "delta"), cpu, true);
-  expect_same(run(p, req, Backend::Cuda, "naive"), cpu, true);
+  const EvalResult cpu = sweep_on(p, req, Backend::Cpu, "");
+  expect_same(sweep_on(p, req, Backend::Cuda, "delta"), cpu, true);
+  expect_same(sweep_on(p, req, Backend::Cuda, "naive"), cpu, true);
 }
 
 // The float Stats walk takes only runs that no range end cuts; the cut ones (the first and last of a range, or
@@ -195,9 +186,9 @@ TEST(TopoCuda, FloatStatsOverCutRunsMatchesTheCpu) {
     req.range_begin = begin;
     req.range_end = end;
     req.histogram = false;
-    const EvalResult gpu = run(p, req, Backend::Cuda, "delta");
+    const EvalResult gpu = sweep_on(p, req, Backend::Cuda, "delta");
     EXPECT_NE(gpu.timing.launch.find("exact in float"), std::string::npos) << gpu.timing.launch;
-    expect_same(gpu, run(p, req, Backend::Cpu, ""), true);
+    expect_same(gpu, sweep_on(p, req, Backend::Cpu, ""), true);
   }
 }
 
@@ -210,12 +201,12 @@ TEST(TopoCuda, SamplesAndGivenPlacementsMatchTheCpu) {
     sample.samples = 100000;
     sample.seed = 3;
     sample.top_k = 4;
-    expect_same(run(p, sample, Backend::Cuda, "delta"), run(p, sample, Backend::Cpu, ""), true);
+    expect_same(sweep_on(p, sample, Backend::Cuda, "delta"), sweep_on(p, sample, Backend::Cpu, ""), true);
     EvalRequest given;
     given.mode = PlacementMode::Given;
     given.placements = {placement_of_index(0, 11), placement_of_index(777, 11),
                         placement_of_index(39916799, 11)};
-    expect_same(run(p, given, Backend::Cuda, "delta"), run(p, given, Backend::Cpu, ""), true);
+    expect_same(sweep_on(p, given, Backend::Cuda, "delta"), sweep_on(p, given, Backend::Cpu, ""), true);
   }
 }
 
@@ -226,7 +217,7 @@ TEST(TopoCuda, UnknownVariantIsAUsageError) {
   r.backend = Backend::Cuda;
   r.variant = "tiled";
   try {
-    evaluate(p, r, {}, pool<0>(), &context());
+    evaluate(p, r, {}, pool<0>(), &test::topo_context());
     FAIL() << "no error";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage);

@@ -6,12 +6,14 @@
 #include <algorithm>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <type_traits>
 
 #include "core/error.hpp"
 #include "core/timing.hpp"
 #include "topo/random.hpp"
+#include "topo/sweep/head_tables.hpp"
 #include "topo/sweep/sweep_backend.hpp"
 #include "topo/sweep/sweep_core.hpp"
 
@@ -27,6 +29,7 @@ struct Matrices {
   const V* traffic;  // [slice][n][n]
   const V* cost;     // [config][n][n]
   int n, slices, configs;
+  const HeadTables<V>* heads = nullptr;  // a sweep with a head (sweep_head.hpp)
   const V* slice(int s) const { return traffic + std::size_t(s) * std::size_t(n) * std::size_t(n); }
   const V* config(int c) const { return cost + std::size_t(c) * std::size_t(n) * std::size_t(n); }
 };
@@ -118,12 +121,15 @@ class CpuBackend final : public SweepBackend {
 
   double run(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) override {
     Stopwatch watch;
+    const bool headed = src.mode == PlacementMode::All && src.plan->h > 0;
     if (p_.exact)
-      run_typed<ExactInt64>({p_.traffic_scaled.data(), p_.cost_scaled.data(), p_.n, p_.slices, p_.configs}, pass, src,
-                            a, b, io);
+      run_typed<ExactInt64>({p_.traffic_scaled.data(), p_.cost_scaled.data(), p_.n, p_.slices, p_.configs,
+                             headed ? &head_tables(exact_heads_, *src.plan) : nullptr},
+                            pass, src, a, b, io);
     else
-      run_typed<RealDouble>({p_.traffic_real.data(), p_.cost_real.data(), p_.n, p_.slices, p_.configs}, pass, src,
-                            a, b, io);
+      run_typed<RealDouble>({p_.traffic_real.data(), p_.cost_real.data(), p_.n, p_.slices, p_.configs,
+                             headed ? &head_tables(real_heads_, *src.plan) : nullptr},
+                            pass, src, a, b, io);
     return watch.elapsed_ms();
   }
 
@@ -140,31 +146,16 @@ class CpuBackend final : public SweepBackend {
     }
   }
 
-  // Visits every (cost, key) of items [a, b) for one (slice, config); key is the code for runs, else the item.
+  // Visits every (cost, key) of items [a, b) for one (slice, config); key is the placement's key for runs
+  // (sweep_head.hpp), else the item.
   template <class A, int N, class Visit>
   static void visit_items(const Matrices<A>& m, const PlacementSource& src, std::uint64_t a, std::uint64_t b, int s,
                           int c, Visit&& visit) {
     if (src.mode == PlacementMode::All) {
-      const SweepPlan& plan = *src.plan;
-      const RunGeometry g = plan.geometry();
-      auto walk_runs = [&](auto& w) {
-        w.traffic = m.slice(s);
-        w.cost_of = m.config(c);
-        w.runtime_n = m.n;
-        auto on_placement = [&](const auto& x) { visit(x.cost, x.placement_code()); };
-        for (std::uint64_t r = a; r < b; ++r) walk_run(w, g, plan.run(r), on_placement);
-      };
-      if (m.n >= kSuffixSlots) {  // the CUDA kernel makes the same choice
-        SuffixWalker<A, N> w;
-        typename A::Value coefficients[kSuffixSteps * kStepCoefficients];
-        for (int step = 0; step < kSuffixSteps; ++step)
-          suffix_coefficients<A>(m.config(c), m.n, g.q, step, coefficients + step * kStepCoefficients);
-        w.coefficients = coefficients;
-        walk_runs(w);
-      } else {
-        Walker<A, N> w;
-        walk_runs(w);
-      }
+      if (m.heads)
+        walk_items<A, 0, true>(m, *src.plan, a, b, s, c, visit);
+      else
+        walk_items<A, N, false>(m, *src.plan, a, b, s, c, visit);
       return;
     }
     std::vector<std::uint8_t> placement(std::size_t(m.n));
@@ -179,6 +170,53 @@ class CpuBackend final : public SweepBackend {
       }
       visit(cost_of_placement<A>(m.slice(s), m.config(c), pl, m.n), item);
     }
+  }
+
+  // visit_items over runs [a, b) of the plan: the walk of n (or with a head, of the tail's t) positions.
+  template <class A, int N, bool Headed, class Visit>
+  static void walk_items(const Matrices<A>& m, const SweepPlan& plan, std::uint64_t a, std::uint64_t b, int s, int c,
+                         Visit& visit) {
+    const RunGeometry g = plan.geometry();
+    const typename A::Value* path_costs = Headed ? m.heads->cost_of(c) : m.config(c);
+    auto walk_runs = [&](auto& w) {
+      w.traffic = m.slice(s);
+      w.cost_of = path_costs;
+      w.runtime_n = g.n;
+      auto on_placement = [&](const auto& x) { visit(x.cost, sweep_key(x)); };
+      for (std::uint64_t r = a; r < b; ++r) {
+        const RunBounds run = plan.run(r);
+        if constexpr (Headed) {
+          w.traffic = m.heads->traffic_of(run.head, s);
+          w.lin = m.heads->lin_of(run.head, s, c);
+          w.constant = m.heads->constant_of(run.head, s, c);
+          w.head_bits = run.head << kHeadKeyShift;
+        }
+        walk_run(w, g, run, on_placement);
+      }
+    };
+    if (g.n >= kSuffixSlots) {  // the CUDA kernel makes the same choice
+      SuffixWalker<A, N, Headed> w;
+      typename A::Value coefficients[kSuffixSteps * kStepCoefficients];
+      for (int step = 0; step < kSuffixSteps; ++step)
+        suffix_coefficients<A>(path_costs, g.n, g.q, step, coefficients + step * kStepCoefficients);
+      w.coefficients = coefficients;
+      walk_runs(w);
+    } else {
+      Walker<A, N, Headed> w;
+      walk_runs(w);
+    }
+  }
+
+  // The head tables of `plan` (made on its first batch, kept for the sweep's other batches).
+  template <class V>
+  const HeadTables<V>& head_tables(std::optional<HeadTables<V>>& kept, const SweepPlan& plan) {
+    if (!kept || kept->heads != plan.heads || kept->t != plan.t) {
+      if constexpr (std::is_same_v<V, std::int64_t>)
+        kept = make_head_tables<ExactInt64>(p_, plan);
+      else
+        kept = make_head_tables<RealDouble>(p_, plan);
+    }
+    return *kept;
   }
 
   // Runs body(piece_a, piece_b, piece_index) over pieces of [a, b) in parallel.
@@ -288,11 +326,12 @@ class CpuBackend final : public SweepBackend {
           break;
         }
         case Pass::Cube: {
+          const SweepKeys keys = src.mode == PlacementMode::All ? src.plan->keys() : SweepKeys{};
           for_pieces(a, b, pieces, [&](std::uint64_t from, std::uint64_t to, std::uint64_t) {
             for (int s = 0; s < m.slices; ++s)
               for (int c = 0; c < m.configs; ++c)
                 visit_items<A, N>(m, src, from, to, s, c, [&](typename A::Value v, std::uint64_t key) {
-                  const std::uint64_t item = src.mode == PlacementMode::All ? index_of_code(key, m.n) : key;
+                  const std::uint64_t item = src.mode == PlacementMode::All ? keys.index_of_key(key) : key;
                   const std::size_t at = std::size_t(item - io.cube_first) * std::size_t(pairs) + std::size_t(s * m.configs + c);
                   if constexpr (A::exact) io.cube_i[at] = v; else io.cube_d[at] = v;
                 });
@@ -308,6 +347,8 @@ class CpuBackend final : public SweepBackend {
   std::int64_t values_lo_ = 0;  // counted costs: values_lo_ .. values_lo_ + values_ - 1
   std::uint64_t values_ = 0;    // 0: costs span too many values to count
   ValueCounts values_counted_;
+  std::optional<HeadTables<std::int64_t>> exact_heads_;
+  std::optional<HeadTables<double>> real_heads_;
   std::mutex thread_counts_mutex_;  // guards values_counted_.per_thread's map (not the arrays)
 
   // A Stats pass that counts values joins the round under way, or starts a new one: after the round's counts

@@ -19,6 +19,7 @@
 #include "core/cuda/event_timer.cuh"
 #include "core/error.hpp"
 #include "topo/cuda/topo_kernels.cuh"
+#include "topo/sweep/head_tables.hpp"
 
 namespace ks::topo {
 
@@ -121,6 +122,23 @@ class CudaBackend final : public SweepBackend {
   double run(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) override {
     if (b <= a) return 0;
     ctx_.make_current();
+    if (src.mode != PlacementMode::All || src.plan->h == 0 || variant_ != "delta") return run_policy(pass, src, a, b, io);
+    // A sweep with a head: one launch per head, each with that head's tables (sweep_head.hpp).
+    upload_head_tables(*src.plan);
+    const std::uint64_t per_head = src.plan->layout.runs_per_head;
+    double ms = 0;
+    while (a < b) {
+      const std::uint64_t end = std::min(b, (src.plan->head_of_run(a) + 1) * per_head);
+      ms += run_policy(pass, src, a, end, io);
+      a = end;
+    }
+    return ms;
+  }
+
+ private:
+  enum class Policy { ExactInt64, ExactFloat, ExactDouble, Real };
+
+  double run_policy(Pass pass, const PlacementSource& src, std::uint64_t a, std::uint64_t b, PassIo& io) {
     switch (policy_) {
       case Policy::ExactInt64:
         return run_typed<ExactInt64>(pass, src, a, b, io, false);
@@ -133,8 +151,31 @@ class CudaBackend final : public SweepBackend {
     }
   }
 
- private:
-  enum class Policy { ExactInt64, ExactFloat, ExactDouble, Real };
+  // The head tables of `plan` on the device, in the policy's type (made and uploaded on its first batch).
+  void upload_head_tables(const SweepPlan& plan) {
+    if (heads_uploaded_ == plan.heads && heads_t_ == plan.t) return;
+    const auto put = [&](const auto& tables) {
+      upload(head_traffic_, tables.traffic);
+      upload(head_cost_, tables.cost);
+      upload(head_lin_, tables.lin);
+      upload(head_constant_, tables.constant);
+    };
+    switch (policy_) {
+      case Policy::ExactInt64:
+        put(make_head_tables<ExactInt64>(p_, plan));
+        break;
+      case Policy::ExactFloat:
+        put(converted<float>(make_head_tables<ExactInt64>(p_, plan)));
+        break;
+      case Policy::ExactDouble:
+        put(converted<double>(make_head_tables<ExactInt64>(p_, plan)));
+        break;
+      default:
+        put(make_head_tables<RealDouble>(p_, plan));
+    }
+    heads_uploaded_ = plan.heads;
+    heads_t_ = plan.t;
+  }
 
   // A float pass; a Stats walk runs the runs that a range end cuts (at most the first and the last of the
   // sweep) apart, so that the other runs get the Stats kernel, which tests nothing per placement. Exact sums
@@ -225,9 +266,22 @@ class CudaBackend final : public SweepBackend {
     launch(cuda::walk_kernel<A, N, false>, args, units, rows, smem, "walk_kernel", shape);
   }
 
+  // The walk of one head's tail (n = 17: 16 positions, the kernel of n = 16 with the head's share added).
+  template <class A>
+  void launch_headed_walk(PassArgs<typename A::Value>& args, std::uint64_t units, int rows, bool whole_runs) {
+    const std::size_t smem = cuda::SharedLayout<typename A::Value>::bytes(args.n, threads_, true);
+    const std::string shape = "<head of " + to_string(p_.n - args.n) + ", n=any>";
+    if constexpr (std::is_same_v<A, ExactFloat>) {
+      if (args.pass == Pass::Stats && whole_runs)
+        return launch(cuda::walk_kernel<A, 0, true, true>, args, units, rows, smem, "walk_kernel", shape);
+    }
+    launch(cuda::walk_kernel<A, 0, false, true>, args, units, rows, smem, "walk_kernel", shape);
+  }
+
   // The sizes worth a kernel of their own: the O(n) swaps of the prefix and the block tables unroll.
   template <class A>
   void walk_with_size(PassArgs<typename A::Value>& args, std::uint64_t units, int rows, bool whole_runs) {
+    if (args.lin) return launch_headed_walk<A>(args, units, rows, whole_runs);
     switch (args.n) {
       case 12:
         return launch_walk<A, 12>(args, units, rows, whole_runs);
@@ -284,21 +338,30 @@ class CudaBackend final : public SweepBackend {
     rows.count = b - a;
     if (src.mode == PlacementMode::All) {
       const SweepPlan& plan = *src.plan;
-      rows.first = std::max(a * plan.run_size, plan.lo);
-      rows.count = std::min(b * plan.run_size, plan.hi) - rows.first;
+      args.keys = plan.keys();
+      rows.first = std::max(plan.layout.run_start(a), plan.lo);
+      rows.count = std::min(plan.layout.run_start(b), plan.hi) - rows.first;
       if (rows.walk) {
         args.unit0 = a;
         args.units = b - a;
         args.q = plan.q;
         args.heap_steps = plan.heap.count;
         std::copy(plan.heap.step, plan.heap.step + plan.heap.count, args.heap);
-        args.run_size = plan.run_size;
-        args.block_size = plan.block_size;
-        args.total = plan.total;
-        args.lo = plan.lo;
-        args.hi = plan.hi;
-        args.lo_code = code_of_index(plan.lo, p_.n);
-        args.hi_code = plan.hi == plan.total ? ~std::uint64_t(0) : code_of_index(plan.hi, p_.n);
+        args.runs = plan.layout;
+        args.head = plan.head_of_run(a);
+        args.codes = plan.layout.codes_of_head(args.head);
+        if (plan.h > 0) {  // runs of one head (run() cut them so): its tables
+          const std::uint64_t head = args.head;
+          const std::size_t tt = std::size_t(plan.t) * std::size_t(plan.t);
+          const std::size_t slices = std::size_t(p_.slices), pairs = std::size_t(p_.pairs());
+          args.n = plan.t;
+          args.traffic = head_traffic_.as<V>() + std::size_t(head) * slices * tt;
+          args.cost = head_cost_.as<V>();
+          args.lin = head_lin_.as<V>() + std::size_t(head) * pairs * tt;
+          args.constants = head_constant_.as<V>() + std::size_t(head) * pairs;
+          args.head_bits = head << kHeadKeyShift;
+          args.head_first = head * plan.layout.tail_total;
+        }
       } else {
         args.unit0 = rows.first;
         args.units = rows.count;
@@ -447,6 +510,9 @@ class CudaBackend final : public SweepBackend {
   Policy policy_ = Policy::Real;
   ks::cuda::DeviceBuffer traffic_, cost_, listed_, bins_, counts_, top_bin_, top_, top_count_, cube_,
       partial_, stats_out_;
+  ks::cuda::DeviceBuffer head_traffic_, head_cost_, head_lin_, head_constant_;  // upload_head_tables
+  std::uint64_t heads_uploaded_ = 0;
+  int heads_t_ = 0;
   const std::vector<std::uint8_t>* listed_source_ = nullptr;
   double upload_ms_ = 0, download_ms_ = 0;
   std::string launch_;

@@ -3,7 +3,9 @@
 //   walk_kernel  ("delta") a thread walks one run of the sweep plan (sweep_core.hpp: the first placement
 //                decoded from its index, then one swap and its delta per placement: O(1) inside the last five
 //                positions for n >= 5 (SuffixWalker), O(n) otherwise) for one (slice, configuration) per block
-//                row; the block's traffic and path costs sit in shared memory.
+//                row; the block's traffic and path costs sit in shared memory. A sweep with a head
+//                (sweep_head.hpp) launches it once per head, with that head's tables (Headed: its linear share
+//                in shared memory too).
 //   item_kernel  ("naive", samples, given placements) a thread evaluates whole placements, each from the
 //                definition, for one (slice, configuration); placements come from their index, a sample
 //                number or a list.
@@ -28,11 +30,18 @@ struct PassArgs {
   int slice0 = 0, slices = 0;  // the slices this pass covers: slice0 .. slice0 + slices - 1
   int configs = 0;             // all configurations (block row y = (slice - slice0) * configs + config)
   Pass pass = Pass::Stats;
-  // Walk: runs [unit0, unit0 + units) of the plan.
+  // Walk: runs [unit0, unit0 + units) of the plan (of one head: n, traffic and cost are then the tail's).
   std::uint64_t unit0 = 0, units = 0;
   int q = 0, heap_steps = 0;
   std::uint8_t heap[119] = {};
-  std::uint64_t run_size = 0, block_size = 0, total = 0, lo = 0, hi = 0, lo_code = 0, hi_code = 0;
+  RunLayout runs;
+  std::uint64_t head = 0;        // the head of the launch's runs (0 without a head)
+  RangeCodes codes;              // the range's ends as that head's runs see them
+  const V* lin = nullptr;        // Headed walk: the head's lin, [slice][config][n][n] (head_tables.hpp)
+  const V* constants = nullptr;  // ... and its constant, [slice][config]
+  std::uint64_t head_bits = 0;   // the head number << kHeadKeyShift
+  std::uint64_t head_first = 0;  // the index of the head's first placement (0 without a head)
+  SweepKeys keys;                // mode All, items: their keys
   // Items: item0 .. item0 + units - 1; mode All: placement indices, Sample: sample numbers, Given: list rows.
   PlacementMode mode = PlacementMode::All;
   std::uint64_t seed = 0;
@@ -71,9 +80,10 @@ struct Sink {
 
   __device__ int pair() const { return slice * a.configs + config; }
 
-  // key_of() gives the placement's key, asked for only where the pass needs it (a walker builds it).
-  template <class KeyOf>
-  __device__ __forceinline__ void take(V v, const KeyOf& key_of) {
+  // key_of() gives the placement's key, index_of() its index (the Cube's row), asked for only where the pass needs
+  // them (a walker builds them).
+  template <class KeyOf, class IndexOf>
+  __device__ __forceinline__ void take(V v, const KeyOf& key_of, const IndexOf& index_of) {
     switch (a.pass) {
       case Pass::Stats:
         stats.add_keyed(v, key_of);
@@ -97,8 +107,7 @@ struct Sink {
         }
         break;
       case Pass::Cube: {
-        const std::uint64_t row = a.mode == PlacementMode::All ? index_of_code(key_of(), a.n) : key_of();
-        const std::size_t at = std::size_t(row - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair());
+        const std::size_t at = std::size_t(index_of() - a.cube_first) * std::size_t(a.pairs) + std::size_t(pair());
         if constexpr (A::exact)
           a.cube_i[at] = A::to_int(v);
         else
@@ -132,14 +141,14 @@ __device__ void finish_block(Sink<A>& sink, RawStats* scratch, const PassArgs<ty
 }
 
 // Shared memory of a block: the suffix coefficients (first, so that each step's row is 16-byte aligned and
-// loads in 16-byte pieces), its pair's matrices, bins and counts, then the reduction scratch.
+// loads in 16-byte pieces), its pair's matrices (and a head's lin), bins and counts, then the reduction scratch.
 template <class V>
 struct SharedLayout {
-  static __host__ __device__ std::size_t matrices(int n) {
-    return (2 * std::size_t(n * n) + kSuffixSteps * kStepCoefficients) * sizeof(V);
+  static __host__ __device__ std::size_t matrices(int n, bool headed) {
+    return ((headed ? 3 : 2) * std::size_t(n * n) + kSuffixSteps * kStepCoefficients) * sizeof(V);
   }
-  static __host__ __device__ std::size_t bytes(int n, int threads) {
-    return matrices(n) + sizeof(HistogramBins) + kHistogramBins * sizeof(unsigned) +
+  static __host__ __device__ std::size_t bytes(int n, int threads, bool headed = false) {
+    return matrices(n, headed) + sizeof(HistogramBins) + kHistogramBins * sizeof(unsigned) +
            std::size_t(threads) * sizeof(RawStats) + 64;
   }
 };
@@ -151,9 +160,11 @@ struct BlockSetup {
   const typename A::Value* cost;
   const typename A::Value* coefficients;  // suffix_coefficients of every step (walks of n >= 5)
   RawStats* scratch;
+  const typename A::Value* lin = nullptr;  // Headed
+  typename A::Value constant = 0;
 };
 
-template <class A>
+template <class A, bool Headed = false>
 __device__ BlockSetup<A> setup_block(const PassArgs<typename A::Value>& a, unsigned char* smem, Sink<A>& sink) {
   using V = typename A::Value;
   const int nn = a.n * a.n;
@@ -164,8 +175,9 @@ __device__ BlockSetup<A> setup_block(const PassArgs<typename A::Value>& a, unsig
   for (int k = threadIdx.x; k < nn; k += blockDim.x) {
     m[k] = a.traffic[std::size_t(sink.slice) * nn + k];
     m[nn + k] = a.cost[std::size_t(sink.config) * nn + k];
+    if constexpr (Headed) m[2 * nn + k] = a.lin[std::size_t(sink.pair()) * nn + k];
   }
-  unsigned char* p = smem + SharedLayout<V>::matrices(a.n);
+  unsigned char* p = smem + SharedLayout<V>::matrices(a.n, Headed);
   p = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(p) + 15) & ~std::uintptr_t(15));
   HistogramBins* bins = reinterpret_cast<HistogramBins*>(p);
   p += sizeof(HistogramBins);
@@ -180,22 +192,18 @@ __device__ BlockSetup<A> setup_block(const PassArgs<typename A::Value>& a, unsig
   if (a.q + kSuffixSlots == a.n && threadIdx.x < kSuffixSteps)
     suffix_coefficients<A>(m + nn, a.n, a.q, threadIdx.x, coefficients + threadIdx.x * kStepCoefficients);
   __syncthreads();
-  return {m, m + nn, coefficients, reinterpret_cast<RawStats*>(p)};
+  BlockSetup<A> setup{m, m + nn, coefficients, reinterpret_cast<RawStats*>(p)};
+  if constexpr (Headed) {
+    setup.lin = m + 2 * nn;
+    setup.constant = a.constants[sink.pair()];
+  }
+  return setup;
 }
 
-// The run of unit `unit`, as the plan cuts it (SweepPlan::run, from the launch's copy of the plan).
+// The run of unit `unit`, as the plan cuts it (SweepPlan::run, from the launch's copy of its layout).
 template <class V>
 __device__ RunBounds run_bounds(const PassArgs<V>& a, std::uint64_t unit) {
-  const std::uint64_t r = a.unit0 + unit;
-  RunBounds b;
-  b.first_index = r * a.run_size;
-  const std::uint64_t end = b.first_index + a.run_size < a.total ? b.first_index + a.run_size : a.total;
-  b.blocks = (end - b.first_index) / a.block_size;
-  b.masked = b.first_index < a.lo || end > a.hi;
-  b.lo_code = a.lo_code;
-  b.hi_open = a.hi == a.total;
-  b.hi_code = a.hi_code;
-  return b;
+  return a.runs.run_of_head(a.unit0 + unit, a.head, a.codes);
 }
 
 // What a Stats walk does with each placement: the extremes at once, the sum and count once per block (the
@@ -205,7 +213,7 @@ struct StatsVisit {
   RunningStats<A>& stats;
   template <class W>
   __device__ __forceinline__ void operator()(const W& x) {
-    stats.add_in_block(x.cost, [&x] { return x.placement_code(); });
+    stats.add_in_block(x.cost, [&x] { return sweep_key(x); });
   }
   __device__ __forceinline__ void block_done() { stats.fold_block(); }
 };
@@ -220,6 +228,11 @@ __device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup
   w.traffic = setup.traffic;
   w.cost_of = setup.cost;
   w.runtime_n = a.n;
+  if constexpr (W::kHeaded) {
+    w.lin = setup.lin;
+    w.constant = setup.constant;
+    w.head_bits = a.head_bits;
+  }
   RunGeometry g;
   g.n = a.n;
   g.q = a.q;
@@ -230,7 +243,8 @@ __device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup
     walk_run(w, g, WholeRun{run_bounds(a, unit)}, visit);
   } else {
     auto visit = [&](const W& x) {
-      sink.take(x.cost, [&x] { return x.placement_code(); });
+      sink.take(x.cost, [&x] { return sweep_key(x); },
+                [&x, &a] { return a.head_first + index_of_code(x.placement_code(), x.n()); });
     };
     walk_run(w, g, run_bounds(a, unit), visit);
   }
@@ -239,20 +253,20 @@ __device__ void walk_unit(const PassArgs<typename A::Value>& a, const BlockSetup
 // kStats: a.pass is Pass::Stats and no range end cuts the runs (the sweep's main pass gets a loop of its own;
 // topo_cuda.cu launches it for ExactFloat). Its registers are capped at 128 so that 4 blocks of 128 threads fit
 // an SM, as for the other float kernels (uncapped it takes 164: 3 blocks); the cap spills nothing inside the
-// loop over placements (PERF.md). 255 is no cap.
-template <class A, int N, bool kStats>
+// loop over placements (PERF.md). 255 is no cap. Headed: the walk of one head's tail (a.lin set).
+template <class A, int N, bool kStats, bool Headed = false>
 __global__ void __maxnreg__(kStats ? 128 : 255) walk_kernel(const __grid_constant__ PassArgs<typename A::Value> a) {
   extern __shared__ __align__(16) unsigned char smem[];
   __shared__ std::uint8_t heap[128];
   for (int k = threadIdx.x; k < a.heap_steps; k += blockDim.x) heap[k] = a.heap[k];
   Sink<A> sink{a};
-  const BlockSetup<A> setup = setup_block<A>(a, smem, sink);  // synchronises
+  const BlockSetup<A> setup = setup_block<A, Headed>(a, smem, sink);  // synchronises
   if (a.q + kSuffixSlots == a.n) {
-    SuffixWalker<A, N> w;
+    SuffixWalker<A, N, Headed> w;
     w.coefficients = setup.coefficients;
     walk_unit<A, kStats>(a, setup, heap, sink, w);
   } else {
-    Walker<A, N> w;
+    Walker<A, N, Headed> w;
     walk_unit<A, kStats>(a, setup, heap, sink, w);
   }
   finish_block<A>(sink, setup.scratch, a);
@@ -266,19 +280,18 @@ __global__ void item_kernel(const __grid_constant__ PassArgs<typename A::Value> 
   const std::uint64_t unit = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (unit < a.units) {
     const std::uint64_t item = a.unit0 + unit;
-    std::uint8_t placement[kMaxEnumeratedNodes];
+    std::uint8_t placement[kMaxPlacementNodes];
     std::uint64_t key = item;
     const std::uint8_t* pl = placement;
     if (a.mode == PlacementMode::All) {
-      key = code_of_index(item, a.n);
-      for (int i = 0; i < a.n; ++i) placement[i] = std::uint8_t(node_at(key, i));
+      key = a.keys.key_of_index(item, placement);
     } else if (a.mode == PlacementMode::Sample) {
       SplitMix64 rng = sample_stream(a.seed, item);
       random_placement(rng, placement, a.n);
     } else {
       pl = a.listed + item * std::uint64_t(a.n);
     }
-    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), [key] { return key; });
+    sink.take(cost_of_placement<A>(setup.traffic, setup.cost, pl, a.n), [key] { return key; }, [item] { return item; });
   }
   finish_block<A>(sink, setup.scratch, a);
 }

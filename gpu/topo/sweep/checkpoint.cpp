@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "io/atomic_file.hpp"
 #include "topo/permutation.hpp"
+#include "topo/sweep/sweep_plan.hpp"
 
 namespace ks::topo {
 
@@ -52,7 +53,7 @@ std::uint64_t checksum(const nlohmann::ordered_json& j) {
 std::string mode_text(const Problem& p, const EvalRequest& r) {
   switch (r.mode) {
     case PlacementMode::All: {
-      const std::uint64_t end = r.range_end ? r.range_end : (p.n <= kMaxEnumeratedNodes ? factorial(p.n) : 0);
+      const std::uint64_t end = r.range_end ? r.range_end : (p.n <= kMaxExhaustiveNodes ? factorial(p.n) : 0);
       return fmt::format("all placements {}:{}", r.range_begin, end);
     }
     case PlacementMode::Sample:
@@ -80,7 +81,7 @@ std::uint64_t sweep_fingerprint(const Problem& p, const EvalRequest& r) {
   h.values(p.cost_real);
   h.value(r.mode);
   h.value(r.range_begin);
-  h.value(r.range_end == 0 && p.n <= kMaxEnumeratedNodes ? factorial(p.n) : r.range_end);
+  h.value(r.range_end == 0 && p.n <= kMaxExhaustiveNodes ? factorial(p.n) : r.range_end);
   h.value(r.samples);
   h.value(r.seed);
   h.value(std::uint64_t(r.placements.size()));
@@ -88,6 +89,10 @@ std::uint64_t sweep_fingerprint(const Problem& p, const EvalRequest& r) {
   h.value(r.histogram);
   h.value(r.top_k);
   h.value(r.cube_limit_bytes);
+  if (r.shape.head >= 0 || r.shape.run_blocks) {  // a forced cut (tests): other chunks, other keys
+    h.value(r.shape.head);
+    h.value(r.shape.run_blocks);
+  }
   if (!p.exact) {
     h.value(r.backend);
     h.text(r.backend == Backend::Cpu ? "cpu" : (r.variant.empty() ? "delta" : r.variant));

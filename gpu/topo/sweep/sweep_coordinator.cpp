@@ -734,12 +734,14 @@ Cost Coordinator::cost_of(std::int64_t scaled, double real) const {
   return c;
 }
 
-// The placement a reduction's key names: a code (All), a sample number or a list row.
+// The placement a reduction's key names: a code or a headed key (All: sweep_head.hpp), a sample number or a list
+// row.
 std::vector<int> Coordinator::placement_of_key(std::uint64_t key, std::uint64_t& index) const {
   std::vector<int> out(std::size_t(p_.n));
   if (r_.mode == PlacementMode::All) {
-    index = index_of_code(key, p_.n);
-    for (int i = 0; i < p_.n; ++i) out[std::size_t(i)] = node_at(key, i);
+    const SweepKeys keys = w_.plan.keys();
+    index = keys.index_of_key(key);
+    keys.placement_of_key(key, out.data());
   } else if (r_.mode == PlacementMode::Sample) {
     index = key;
     std::vector<std::uint8_t> pl(std::size_t(p_.n));

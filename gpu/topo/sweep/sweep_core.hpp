@@ -12,6 +12,11 @@
 // the last m positions, then a few swaps move the prefix to the next one in lexicographic order.
 //
 // For n >= 5 (SuffixWalker) a swap inside the last 5 positions costs O(1): see there.
+//
+// Sweeps of n = 17 fix the node of position 0 per run (a head, sweep_head.hpp) and walk the other 16 positions as a
+// sweep of 16 nodes plus a linear term: the walkers' Headed form, which adds that term where a whole evaluation or
+// an O(n) swap is made, and starts each block's table of the prefix's share from it. A swap inside the last five
+// positions, the work of nearly every placement, is the same instructions with or without a head.
 #include <cstdint>
 #include <limits>
 
@@ -20,6 +25,7 @@
 #include "topo/block_sum.hpp"
 #include "topo/permutation.hpp"
 #include "topo/swap_delta.hpp"
+#include "topo/sweep/sweep_head.hpp"
 
 namespace ks::topo {
 
@@ -35,7 +41,8 @@ struct RunGeometry {
 // codes count. Placements outside [lo, hi) are still enumerated, since the walk passes through them, but not
 // visited.
 struct RunBounds {
-  std::uint64_t first_index = 0;
+  std::uint64_t head = 0;         // the head number (0 without a head)
+  std::uint64_t first_index = 0;  // within the head's placements (all of them without a head)
   std::uint64_t blocks = 0;
   bool masked = false;
   std::uint64_t lo_code = 0;
@@ -52,6 +59,58 @@ struct RunBounds {
   }
 };
 
+// The ends of a requested range as the runs of one head see them (codes are the head's tail codes,
+// sweep_head.hpp): lo's code in lo's head, else no lower limit; hi's in hi's head, else none. Without a head: the
+// codes of lo and hi.
+struct RangeCodes {
+  std::uint64_t lo_code = 0;
+  std::uint64_t hi_code = ~std::uint64_t(0);
+  bool hi_open = true;
+};
+
+// How a sweep's runs are numbered (SweepPlan makes it; the CUDA kernels take a copy): run r is run r % runs_per_head
+// of head r / runs_per_head, whose runs hold run_size placements but the last, which ends at the head's end.
+struct RunLayout {
+  std::uint64_t run_size = 0, block_size = 0;
+  std::uint64_t tail_total = 0;     // placements per head (n! without a head)
+  std::uint64_t runs_per_head = 0;
+  std::uint64_t lo = 0, hi = 0;     // the requested placements
+  bool hi_is_end = true;            // hi = n!
+  std::uint64_t lo_code = 0, hi_code = 0;  // of lo and hi within their heads
+
+  KS_HD std::uint64_t run_start(std::uint64_t r) const {
+    return (r / runs_per_head) * tail_total + (r % runs_per_head) * run_size;
+  }
+  KS_HD RangeCodes codes_of_head(std::uint64_t head) const {
+    RangeCodes c;
+    if (head == lo / tail_total) c.lo_code = lo_code;
+    if (!hi_is_end && head == hi / tail_total) {
+      c.hi_code = hi_code;
+      c.hi_open = false;
+    }
+    return c;
+  }
+  // Run r of head `head`. The CUDA walks take the head and its codes from their launch (one head a launch): as
+  // kernel parameters they cost the walk no registers, and no 64-bit division.
+  KS_HD RunBounds run_of_head(std::uint64_t r, std::uint64_t head, const RangeCodes& codes) const {
+    RunBounds b;
+    b.head = head;
+    b.first_index = (r - head * runs_per_head) * run_size;
+    const std::uint64_t tail_end = b.first_index + run_size < tail_total ? b.first_index + run_size : tail_total;
+    b.blocks = (tail_end - b.first_index) / block_size;
+    const std::uint64_t first = b.head * tail_total + b.first_index, end = b.head * tail_total + tail_end;
+    b.masked = first < lo || end > hi;
+    b.lo_code = codes.lo_code;
+    b.hi_open = codes.hi_open;
+    b.hi_code = codes.hi_code;
+    return b;
+  }
+  KS_HD RunBounds run(std::uint64_t r) const {
+    const std::uint64_t head = r / runs_per_head;
+    return run_of_head(r, head, codes_of_head(head));
+  }
+};
+
 // A run that no range end cuts, known at compile time: the walk tests nothing per placement (the CUDA Stats walk
 // in float, which gets only such runs: topo_cuda.cu).
 struct WholeRun : RunBounds {
@@ -61,16 +120,23 @@ struct WholeRun : RunBounds {
   }
 };
 
-// The cost of the current placement for one (slice, configuration), kept up to date across swaps.
-template <class A, int N>
+// The cost of the current placement for one (slice, configuration), kept up to date across swaps. Headed: the
+// walk of one head's tail (n its tail positions, traffic relabelled; see the top), with the head's share added.
+template <class A, int N, bool Headed = false>
 struct Walker {
   using V = typename A::Value;
+  static constexpr bool kHeaded = Headed;
 
   const V* traffic = nullptr;  // n x n, row-major: traffic[src][dst]
   const V* cost_of = nullptr;  // n x n path costs between positions
   int runtime_n = 0;           // used when N == 0
   std::uint64_t code = 0;
   V cost = V(0);
+  // Headed: lin[i * n + x], the head's share of node x at position i, and the head's own cost; head_bits the
+  // head number << kHeadKeyShift (sweep_key).
+  const V* lin = nullptr;
+  V constant = V(0);
+  std::uint64_t head_bits = 0;
 
   KS_HD int n() const { return N > 0 ? N : runtime_n; }
   // The current placement's code (what visitors read; SuffixWalker keeps its last five nodes apart).
@@ -87,12 +153,23 @@ struct Walker {
       const int xi = node_at(code, i);
       for (int j = 0; j < nn; ++j) cost = A::mad(cost, cost_of[i * nn + j], traffic[xi * nn + node_at(code, j)]);
     }
+    if constexpr (Headed) {
+      for (int i = 0; i < nn; ++i) cost = A::add(cost, lin[i * nn + node_at(code, i)]);
+      cost = A::add(cost, constant);
+    }
   }
 
   // Swaps the nodes at positions r and s and updates the cost by the change, in O(n) (swap_delta.hpp).
   KS_HD void swap(int r, int s) {
     const int nn = n();
-    cost = A::add(cost, swap_delta_pitched<A, N, true>(traffic, cost_of, CodePlacement{code}, nn, nn, r, s));
+    if constexpr (Headed) {
+      const int yr = node_at(code, r), ys = node_at(code, s);
+      const V head_share = A::add(A::sub(lin[r * nn + ys], lin[r * nn + yr]), A::sub(lin[s * nn + yr], lin[s * nn + ys]));
+      cost = A::add(cost, A::add(swap_delta_pitched<A, N, true>(traffic, cost_of, CodePlacement{code}, nn, nn, r, s),
+                                 head_share));
+    } else {
+      cost = A::add(cost, swap_delta_pitched<A, N, true>(traffic, cost_of, CodePlacement{code}, nn, nn, r, s));
+    }
     code = swap_positions(code, r, s);
   }
 
@@ -102,6 +179,15 @@ struct Walker {
     walk_block_by_table(*this, g, b, visit);
   }
 };
+
+// The key of a walker's current placement (sweep_head.hpp): its code, or with a head the packed key.
+template <class W>
+KS_HD std::uint64_t sweep_key(const W& w) {
+  if constexpr (W::kHeaded)
+    return headed_key(w.head_bits, w.placement_code(), w.n());
+  else
+    return w.placement_code();
+}
 
 // Visits a block of placements through the geometry's table of Heap's swaps, one O(n) swap each. Any walker with
 // `code` and `swap(r, s)` (the tests walk codes alone).
@@ -157,19 +243,19 @@ KS_HD void suffix_coefficients(const typename A::Value* cost_of, int n, int q, i
 // placement_code(). Per placement: about 20 additions and multiply-adds, whatever n, and no reads of the n x n
 // matrices (on a GPU, no bank conflicts). Costs are exact in the exact
 // policies; in RealDouble the CPU and CUDA follow this same sequence of roundings.
-template <class A, int N>
-struct SuffixWalker : Walker<A, N> {
+template <class A, int N, bool Headed = false>
+struct SuffixWalker : Walker<A, N, Headed> {
   using V = typename A::Value;
-  using Walker<A, N>::traffic;
-  using Walker<A, N>::cost_of;
-  using Walker<A, N>::code;
-  using Walker<A, N>::cost;
+  using Walker<A, N, Headed>::traffic;
+  using Walker<A, N, Headed>::cost_of;
+  using Walker<A, N, Headed>::code;
+  using Walker<A, N, Headed>::cost;
   static constexpr int M = kSuffixSlots;
 
   const V* coefficients = nullptr;  // [kSuffixSteps][kStepCoefficients], from suffix_coefficients; on the GPU
                                     // in shared memory, 16-byte aligned (the kernel's shared memory starts there)
   int q = 0;
-  V lp[M][M];  // lp[i][j] = L(q + i, node at q + j)
+  V lp[M][M];  // lp[i][j] = L(q + i, node at q + j), plus lin[q + i][node at q + j] when Headed
   V pt[M][M];  // pt[i][j] = T[node at q + i][node at q + j]
   int y[M];    // y[j] = node at q + j; inside a block `code` holds only the prefix up to date
 
@@ -188,7 +274,10 @@ struct SuffixWalker : Walker<A, N> {
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < M; ++j) {
         pt[i][j] = traffic[y[i] * nn + y[j]];
-        lp[i][j] = V(0);
+        if constexpr (Headed)
+          lp[i][j] = this->lin[(q + i) * nn + y[j]];  // the head's share is one more linear term
+        else
+          lp[i][j] = V(0);
       }
     // k outermost: each prefix node's 10 traffic entries are read once. Every lp[i][j] still adds its terms in
     // the order k = 0, 1, ..., the order the CPU follows too.

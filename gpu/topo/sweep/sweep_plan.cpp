@@ -17,56 +17,73 @@ constexpr std::uint64_t kTargetParallelRuns = std::uint64_t(1) << 17;
 constexpr std::uint64_t kMaxRunBlocks = 128;
 }  // namespace
 
-SweepPlan plan_sweep(int n, std::uint64_t lo, std::uint64_t hi, std::uint64_t pairs) {
-  if (n < 1 || n > kMaxEnumeratedNodes)
-    throw Error(ErrorKind::Internal, "plan_sweep: n = " + std::to_string(n) + " cannot be enumerated");
+SweepPlan plan_sweep(int n, std::uint64_t lo, std::uint64_t hi, std::uint64_t pairs, SweepShape shape) {
+  const int h = shape.head >= 0 ? shape.head : std::max(0, n - kMaxEnumeratedNodes);
+  if (n < 1 || n > kMaxPlacementNodes || n - h > kMaxEnumeratedNodes || (h > 0 && n - h < 2) || h < 0 || h > n)
+    throw Error(ErrorKind::Internal, "plan_sweep: n = " + std::to_string(n) + " with a head of " + std::to_string(h) +
+                                         " positions cannot be enumerated");
   SweepPlan p;
   p.n = n;
+  p.h = h;
+  p.t = n - h;
   p.total = factorial(n);
+  p.heads = p.total / factorial(p.t);
+  if (p.heads > kMaxHeads)
+    throw Error(ErrorKind::Internal, "plan_sweep: " + std::to_string(p.heads) + " heads do not fit a key");
   if (!(lo < hi && hi <= p.total)) throw Error(ErrorKind::Internal, "plan_sweep: bad index range");
-  p.suffix = std::min(n, kMaxHeapSlots);
-  p.q = n - p.suffix;
+  p.suffix = std::min(p.t, kMaxHeapSlots);
+  p.q = p.t - p.suffix;
   p.block_size = factorial(p.suffix);
   p.heap = make_heap_swaps(p.suffix);
+  const std::uint64_t tail_total = factorial(p.t);
   const std::uint64_t blocks = p.total / p.block_size;
   const std::uint64_t wanted_runs = std::max<std::uint64_t>(1, kTargetParallelRuns / std::max<std::uint64_t>(pairs, 1));
-  p.run_blocks = std::clamp<std::uint64_t>(blocks / wanted_runs, 1, kMaxRunBlocks);
+  p.run_blocks = shape.run_blocks ? shape.run_blocks : std::clamp<std::uint64_t>(blocks / wanted_runs, 1, kMaxRunBlocks);
   p.run_size = p.run_blocks * p.block_size;
   p.lo = lo;
   p.hi = hi;
-  p.first_run = lo / p.run_size;
-  p.end_run = (hi + p.run_size - 1) / p.run_size;
+
+  RunLayout& L = p.layout;
+  L.run_size = p.run_size;
+  L.block_size = p.block_size;
+  L.tail_total = tail_total;
+  L.runs_per_head = (tail_total + p.run_size - 1) / p.run_size;
+  L.lo = lo;
+  L.hi = hi;
+  L.hi_is_end = hi == p.total;
+  L.lo_code = code_of_index(lo % tail_total, p.t);
+  L.hi_code = L.hi_is_end ? ~std::uint64_t(0) : code_of_index(hi % tail_total, p.t);
+  const auto run_of = [&](std::uint64_t index) {
+    return (index / tail_total) * L.runs_per_head + (index % tail_total) / p.run_size;
+  };
+  p.first_run = run_of(lo);
+  p.end_run = run_of(hi - 1) + 1;
   return p;
 }
 
-RunBounds SweepPlan::run(std::uint64_t r) const {
-  RunBounds b;
-  b.first_index = r * run_size;
-  const std::uint64_t end = std::min(b.first_index + run_size, total);
-  b.blocks = (end - b.first_index) / block_size;
-  b.masked = b.first_index < lo || end > hi;
-  if (b.masked) {
-    b.lo_code = code_of_index(lo, n);
-    b.hi_open = hi == total;
-    b.hi_code = b.hi_open ? ~std::uint64_t(0) : code_of_index(hi, n);
-  }
-  return b;
+SweepKeys SweepPlan::keys() const {
+  SweepKeys k;
+  k.n = n;
+  k.h = h;
+  k.t = t;
+  k.tail_total = layout.tail_total;
+  return k;
 }
 
 RunGeometry SweepPlan::geometry() const {
   RunGeometry g;
-  g.n = n;
+  g.n = t;
   g.q = q;
   g.heap_steps = heap.count;
   g.heap = heap.step;
   return g;
 }
 
-std::uint64_t SweepPlan::end_index(std::uint64_t run_b) const { return std::min(run_b * run_size, hi); }
+std::uint64_t SweepPlan::end_index(std::uint64_t run_b) const { return std::min(layout.run_start(run_b), hi); }
 
 std::uint64_t SweepPlan::placements_in(std::uint64_t run_a, std::uint64_t run_b) const {
-  const std::uint64_t a = std::max(run_a * run_size, lo);
-  const std::uint64_t b = std::min(run_b * run_size, hi);
+  const std::uint64_t a = std::max(layout.run_start(run_a), lo);
+  const std::uint64_t b = std::min(layout.run_start(run_b), hi);
   return b > a ? b - a : 0;
 }
 

@@ -58,7 +58,7 @@ Work plan_work(const Problem& p, const EvalRequest& r, ThreadPool& pool, CudaCon
       if (r.range_begin >= end || end > total)
         throw_usage(fmt::format("placement range {}:{} is not inside 0:{} ({}! placements)", r.range_begin, end, total, p.n),
                     "give --range START:END with START < END <= n!");
-      w.plan = plan_sweep(p.n, r.range_begin, end, p.pairs());
+      w.plan = plan_sweep(p.n, r.range_begin, end, p.pairs(), r.shape);
       w.first = w.plan.first_run;
       w.end = w.plan.end_run;
       w.placements_per_item = w.plan.run_size;
