@@ -210,6 +210,18 @@ TEST(TopoCuda, SamplesAndGivenPlacementsMatchTheCpu) {
   }
 }
 
+// A sampled placement is built in a thread's own array: past 16 (and 20) nodes it once wrote beyond it.
+TEST(TopoCuda, SamplesOfFortyNodesMatchTheCpu) {
+  KS_REQUIRE_GPU();
+  const Problem p = random_problem(40, 1, 2, 9, true);
+  EvalRequest sample;
+  sample.mode = PlacementMode::Sample;
+  sample.samples = 50000;
+  sample.seed = 5;
+  sample.top_k = 3;
+  expect_same(sweep_on(p, sample, Backend::Cuda, "delta"), sweep_on(p, sample, Backend::Cpu, ""), true);
+}
+
 TEST(TopoCuda, UnknownVariantIsAUsageError) {
   KS_REQUIRE_GPU();
   const Problem p = random_problem(5, 1, 1, 1, true);

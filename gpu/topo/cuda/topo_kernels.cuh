@@ -280,7 +280,7 @@ __global__ void item_kernel(const __grid_constant__ PassArgs<typename A::Value> 
   const std::uint64_t unit = std::uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
   if (unit < a.units) {
     const std::uint64_t item = a.unit0 + unit;
-    std::uint8_t placement[kMaxPlacementNodes];
+    std::uint8_t placement[kMaxListedNodes];
     std::uint64_t key = item;
     const std::uint8_t* pl = placement;
     if (a.mode == PlacementMode::All) {

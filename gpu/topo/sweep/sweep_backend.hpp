@@ -14,6 +14,10 @@
 
 namespace ks::topo {
 
+// Sampled and listed placements are bytes, one node each: sweeps of them take at most this many nodes (and the
+// CUDA kernel that evaluates them holds one in a thread's array of this size).
+inline constexpr int kMaxListedNodes = 255;
+
 // Where placements come from. Items are runs of the plan (Runs), sample numbers (Samples) or positions in the
 // list (Listed).
 struct PlacementSource {

@@ -12,8 +12,6 @@ namespace ks::topo {
 
 namespace {
 
-inline constexpr int kMaxListedNodes = 255;  // placements of lists are bytes
-
 std::string sci(long double v) { return fmt::format("{:.3g}", double(v)); }
 
 
