@@ -442,8 +442,8 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--gpus", opt->gpus,
                   "GPUs to sweep on: all (default) or a list such as 0,1; under mpirun each rank takes one "
                   "(by its rank on the host). With --placements bnb: the GPUs that bound batches of nodes (default "
-                  "GPU 0; under mpirun the GPU of the rank on its host), a CPU thread feeding each; under mpirun "
-                  "every rank feeds all the GPUs listed");
+                  "GPU 0; under mpirun the GPU of the rank on its host), a CPU thread feeding each (a GPU listed twice "
+                  "gets two); under mpirun every rank feeds all the GPUs listed");
   sub->add_option("--chunk", opt->chunk,
                   "Placements per chunk of work handed to a GPU or rank (default: the backend's batch); the "
                   "results do not depend on it except in the last bits of real-valued means")
