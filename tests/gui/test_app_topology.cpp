@@ -83,6 +83,22 @@ TEST_F(GuiApp, ALongSweepOffersTheSearchFirst) {
   EXPECT_NE(topo.find("placements=search "), std::string::npos) << topo;
 }
 
+// A sweep far too long whose best placement branch and bound can prove (integer costs, n <= 24) offers the proof
+// first.
+TEST_F(GuiApp, ALongSweepOffersTheProofWhereItApplies) {
+  const AppRun run = run_script(
+      "topo generate gravity:n=16,t=1,seed=1\n"  // integer traffic, hops: exact
+      "topo add ring\n"
+      "topo wait\n"
+      "menu View/Topology panel\n"
+      "click-button Prove instead\n"
+      "topo print\n"
+      "quit\n",
+      {"--backend", "cpu"});
+  ASSERT_EQ(run.exit_code, 0) << run.describe();
+  EXPECT_NE(line_starting(run.out, "topo ").find("placements=bnb "), std::string::npos) << run.out;
+}
+
 // The pixel inspector shows nothing while the pointer is over the Topology window (issue 23: it kept the
 // values of the image pixel under the window when the pointer had just moved onto it).
 TEST_F(GuiApp, ThePixelInspectorIsEmptyOverTheTopologyWindow) {

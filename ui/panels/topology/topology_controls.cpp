@@ -175,11 +175,19 @@ void forecast_lines(app::TopologyDocument& doc, const app::SweepForecast& f, Top
   std::string warning = fmt::format("That is a long sweep (about {}).", duration_words(*f.seconds));
   if (limit > 0 && *f.seconds > limit)
     warning += fmt::format(" It exceeds the time limit of {}: it would stop after its first seconds.", duration_words(limit));
-  // The search first: past n = 14 random samples are far from good, and the search is the better answer there
-  // (README, Placement search).
+  // The proof first where it applies: it gives what the sweep's minimum gives, the best placement and that no
+  // other is better, usually in seconds to minutes up to n = 20 (README, Proving optimality). Then the search:
+  // past n = 14 random samples are far from good, and the search is the better answer there (README, Placement
+  // search).
+  if (f.provable)
+    warning += " Branch and bound proves the best placement optimal without visiting every placement.";
   warning += fmt::format(" A search (tabu) finds a near-optimal placement in seconds; sampling {} random "
                          "placements gives the cost distribution.", kSuggestedSamples);
   warning_text(warning);
+  if (f.provable) {
+    if (named_button(st.buttons, "Prove instead")) doc.settings().placements = "bnb";
+    ImGui::SameLine();
+  }
   if (named_button(st.buttons, "Search instead")) doc.settings().placements = "search";
   ImGui::SameLine();
   if (named_button(st.buttons, "Sample instead")) {
