@@ -321,6 +321,12 @@ TEST(Bnb, BadRequests) {
   BnbRequest timed;
   timed.time_s = 1;
   usage([&] { prove(huge, timed, {}, pool()); }, "at most 64");
+  // What the app asks before offering a proof: the same refusals, as a yes or no.
+  EXPECT_FALSE(provable_without_time_limit(real));
+  EXPECT_FALSE(provable_without_time_limit(big));
+  EXPECT_FALSE(provable_without_time_limit(huge));
+  const Problem largest = make_problem(test::random_traffic(24, 1, 1, true), {test::random_costs(24, 1)});
+  EXPECT_TRUE(provable_without_time_limit(largest));
 
   // A checkpoint of another problem is refused by name; a damaged one as corrupt (Io).
   test::TempDir dir;

@@ -236,7 +236,7 @@ const SweepForecast* TopologyDocument::forecast() {
     f.evaluations_per_pass = f.placements * (long double)problem.pairs();
     f.passes = topo::passes_text(request);
     f.evaluations = topo::evaluations_over_passes(problem, request, f.placements);
-    f.provable = problem.exact && problem.n <= topo::kMaxBnbUnlimitedNodes;
+    f.provable = topo::provable_without_time_limit(problem);
     if (request.mode == topo::PlacementMode::All) measure_forecast(key);
   } catch (const Error& e) {
     *forecast_ = SweepForecast{};

@@ -92,7 +92,7 @@ struct SweepForecast {
   long double evaluations = 0;           // over every pass
   std::optional<double> seconds;         // placements "all", once measured on the worker
   std::string measured_on;               // the backend the time was measured on ("CPU (2 threads)")
-  // Branch and bound can prove the best placement instead: exact costs and n within its unlimited range.
+  // Branch and bound can prove the best placement instead (topo::provable_without_time_limit).
   bool provable = false;
   // Why nothing is counted (a refused request: evaluations 0), or why the time could not be measured.
   std::string error;

@@ -137,6 +137,9 @@ struct BnbControl {
 // Usage Errors before any work: real-valued costs (the proof needs exact integers), n < 2, n > kMaxBnbNodes,
 // n > kMaxBnbUnlimitedNodes without a time limit, a checkpoint of another problem, more evaluators than threads.
 BnbResult prove(const Problem& problem, const BnbRequest& request, const BnbControl& control, ThreadPool& pool);
+// Whether prove() takes this problem without a time limit (none of the Usage Errors above about the problem):
+// what the app asks before it offers a proof instead of a long sweep.
+bool provable_without_time_limit(const Problem& problem);
 
 // Before a proof: how many nodes it will explore (tree_estimate.hpp), per configuration, with the incumbent the
 // proof would start from (the same tabu search). The usage Errors of prove() about the problem.

@@ -83,6 +83,16 @@ void check_bnb_problem(const Problem& p) {
                 "use --placements search for large networks");
 }
 
+bool provable_without_time_limit(const Problem& p) {
+  try {
+    check_request(p, BnbRequest{});
+    return true;
+  } catch (const Error& e) {
+    if (e.kind() == ErrorKind::Usage) return false;
+    throw;
+  }
+}
+
 std::vector<ConfigurationState> search_incumbents(const Problem& p, const BnbRequest& r, ThreadPool& pool) {
   SearchRequest s;
   s.params.chains = 4;
