@@ -1,6 +1,7 @@
 #pragma once
-// The GPUs that bound a proof's batches of nodes in this process (`topo --placements bnb --backend cuda`), a
-// feeding thread each (topo/bnb/batch_dive.hpp), the other threads diving on the CPU:
+// The GPUs that bound a proof's batches of nodes in this process (`topo --placements bnb --backend cuda`), fed by
+// --feeders threads each (topo/bnb/batch_dive.hpp; by default the threads shared among the GPUs, up to 16 each),
+// the threads left over diving on the CPU:
 //   - one process: GPU 0, or every GPU of --gpus;
 //   - a rank of mpirun: the GPU of its rank among the ranks of its host (MPI_Comm_split_type) modulo the GPUs
 //     there, so that ranks beyond the GPUs share them (rank 0 says so in a note); or every GPU of --gpus, which
@@ -15,6 +16,7 @@
 
 #include "core/cuda_context.hpp"
 #include "engine/engine.hpp"
+#include "topo/bnb/gpu_feeders.hpp"
 #include "topo/bnb/node_batch.hpp"
 
 namespace ks::cli {
@@ -31,23 +33,26 @@ struct ProofPlace {
 class ProofDevices {
  public:
   // backend: "cuda" opens GPUs, anything else none. gpus: --gpus ("all", "0,1"; empty: the default above).
-  // Device Error without a usable GPU, usage Error for --gpus naming a GPU that is not there.
-  ProofDevices(const std::string& backend, const std::string& gpus, const ProofPlace& place, Engine& engine);
+  // feeders: --feeders (0: the default above). Device Error without a usable GPU, usage Error for --gpus naming
+  // a GPU that is not there.
+  ProofDevices(const std::string& backend, const std::string& gpus, int feeders, const ProofPlace& place,
+               Engine& engine);
   ProofDevices(const ProofDevices&) = delete;
   ProofDevices& operator=(const ProofDevices&) = delete;
 
   std::vector<topo::NodeEvaluator*> evaluators() const;
-  // "GPU 1 (NVIDIA H100 80GB HBM3)" per evaluator, in order.
+  // "GPU 1 (NVIDIA H100 80GB HBM3)" per GPU ("... with 4 feeding threads"), in order.
   const std::vector<std::string>& labels() const { return labels_; }
   // For rank 0 to print: ranks sharing a GPU.
   const std::vector<std::string>& notes() const { return notes_; }
 
  private:
-  void open(int device, Engine& engine, bool engine_context);
+  void open(int device, int feeders, Engine& engine, bool engine_context);
 
   int stand_ins_ = -1;  // KS_TEST_BNB_STAND_IN_GPUS, -1 when unset
-  std::vector<std::unique_ptr<CudaContext>> contexts_;
-  std::vector<std::unique_ptr<topo::NodeEvaluator>> evaluators_;  // after contexts_: destroyed before them
+  std::vector<std::unique_ptr<CudaContext>> contexts_;                  // the GPUs' first contexts
+  std::vector<std::unique_ptr<topo::GpuFeeders>> feeders_;              // after contexts_: destroyed before them
+  std::vector<std::unique_ptr<topo::NodeEvaluator>> stand_in_evaluators_;
   std::vector<std::string> labels_, notes_;
 };
 

@@ -73,6 +73,7 @@ struct TopoOptions {
   double checkpoint_every = 5;
   std::string max_time = "none";
   std::optional<int> estimate;  // --placements bnb: probes of the tree's estimate instead of the proof
+  int feeders = 0;              // --placements bnb: threads feeding each GPU; 0: bnb_devices.hpp chooses
   SearchOptions search;  // --placements search (cli/topo_search.*)
 };
 
@@ -275,6 +276,7 @@ int run_search(const TopoOptions& opt, const GlobalOptions& global) {
                 "--resume and --max-time apply to sweeps",
                 "drop them for --placements search");
   if (opt.estimate) throw_usage("--estimate applies to --placements bnb", "drop it for --placements search");
+  if (opt.feeders) throw_usage("--feeders applies to --placements bnb", "drop it for --placements search");
   if (!opt.json.empty()) check_output_folder(opt.json);
   if (!opt.csv.empty()) check_output_folder(opt.csv);
   const TopoInputs in = load_topo_inputs(opt.source);
@@ -308,9 +310,9 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi
     if (mpi)
       throw_usage("--estimate runs in one process, not under mpirun", "run it without mpirun (it takes seconds)");
     if (!opt.checkpoint.empty() || !opt.resume.empty() || !s.time_text.empty() || !opt.csv.empty() ||
-        !s.chart.empty() || !s.reference.empty() || !opt.gpus.empty() || opt.backend == "cuda")
-      throw_usage("--checkpoint, --resume, --time, --csv, --chart, --reference, --gpus and --backend cuda belong "
-                  "to the proof",
+        !s.chart.empty() || !s.reference.empty() || !opt.gpus.empty() || opt.feeders || opt.backend == "cuda")
+      throw_usage("--checkpoint, --resume, --time, --csv, --chart, --reference, --gpus, --feeders and --backend cuda "
+                  "belong to the proof",
                   "drop them for --estimate, which runs on the CPU threads");
   }
   if (!opt.json.empty()) check_output_folder(opt.json);
@@ -324,6 +326,7 @@ int run_bnb(const TopoOptions& opt, const GlobalOptions& global, MpiSession* mpi
   call.qaplib_dat = opt.source.qaplib;
   call.backend = !opt.gpus.empty() ? "cuda" : opt.backend;  // --gpus asks for CUDA, as for sweeps
   call.gpus = opt.gpus;
+  call.feeders = opt.feeders;
   call.place = proof_place(mpi);
   call.time_text = s.time_text;
   call.checkpoint = opt.checkpoint;
@@ -351,7 +354,8 @@ int run_bnb_rank(const TopoOptions& opt, const GlobalOptions& global, MpiSession
     const TopoInputs in = load_topo_inputs(opt.source);
     const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
     Engine engine(Engine::Options{threads_per_rank(global, mpi.local_size())});
-    const ProofDevices devices(!opt.gpus.empty() ? "cuda" : opt.backend, opt.gpus, proof_place(&mpi), engine);
+    const ProofDevices devices(!opt.gpus.empty() ? "cuda" : opt.backend, opt.gpus, opt.feeders, proof_place(&mpi),
+                               engine);
     topo::BnbRequest request;
     request.label = in.traffic.source;
     request.evaluators = devices.evaluators();
@@ -375,6 +379,8 @@ int run_topo(const TopoOptions& opt, const GlobalOptions& global) {
   if (opt.placements != "bnb") check_no_search_options(opt.search);  // --time limits a proof
   if (opt.placements != "bnb" && opt.estimate)
     throw_usage("--estimate applies to --placements bnb", "drop it, or give --placements bnb to estimate a proof");
+  if (opt.placements != "bnb" && opt.feeders)
+    throw_usage("--feeders applies to --placements bnb", "drop it: a sweep's GPU has one feeding thread");
   if (launch.ranks > 1 && !mpi_built_in()) {
     if (launch.rank != 0) return 1;  // rank 0 says why
     MpiSession refuse(launch);       // throws the Error that explains it
@@ -442,8 +448,13 @@ Command add_topo_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--gpus", opt->gpus,
                   "GPUs to sweep on: all (default) or a list such as 0,1; under mpirun each rank takes one "
                   "(by its rank on the host). With --placements bnb: the GPUs that bound batches of nodes (default "
-                  "GPU 0; under mpirun the GPU of the rank on its host), a CPU thread feeding each (a GPU listed twice "
-                  "gets two); under mpirun every rank feeds all the GPUs listed");
+                  "GPU 0; under mpirun the GPU of the rank on its host), --feeders CPU threads feeding each (a GPU "
+                  "listed twice gets twice as many); under mpirun every rank feeds all the GPUs listed");
+  sub->add_option("--feeders", opt->feeders,
+                  "With --placements bnb --backend cuda: CPU threads feeding each GPU batches of nodes, so that one "
+                  "builds the next batch while another's runs (default: the threads shared among the GPUs, up to "
+                  "16 a GPU; the threads left over dive on the CPU)")
+      ->check(CLI::Range(1, 16));
   sub->add_option("--chunk", opt->chunk,
                   "Placements per chunk of work handed to a GPU or rank (default: the backend's batch); the "
                   "results do not depend on it except in the last bits of real-valued means")

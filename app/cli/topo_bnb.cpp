@@ -51,8 +51,8 @@ int run_topo_bnb(const TopoBnbCall& call, const GlobalOptions& global) {
 
   request.ranks = call.ranks;
   Engine engine(Engine::Options{call.threads ? call.threads : global.threads});
-  // --backend cuda: a CPU thread per GPU feeds it batches of nodes, the others dive as on the CPU.
-  const ProofDevices devices(call.backend, call.gpus, call.place, engine);
+  // --backend cuda: CPU threads feed each GPU batches of nodes, the others dive as on the CPU.
+  const ProofDevices devices(call.backend, call.gpus, call.feeders, call.place, engine);
   request.evaluators = devices.evaluators();
   for (const std::string& note : devices.notes()) fmt::print(stderr, "note: {}\n", note);
   fmt::print("topo: {} nodes from {}, {} timestamp(s), {} configuration(s), path cost {}, placements bnb\n", problem.n,

@@ -20,8 +20,9 @@ struct TopoBnbCall {
   const inputs::TopoInputs* inputs = nullptr;
   std::string qaplib_dat;  // --qaplib: the .sln beside it is the reference
   std::string backend;     // "", "cpu": the CPU threads; "cuda": and GPUs (a Device error without one)
-  std::string gpus;        // with "cuda": "all" or "0,1" (topo_scale.hpp), a feeding thread each; empty: GPU 0,
+  std::string gpus;        // with "cuda": "all" or "0,1" (topo_scale.hpp), fed by `feeders` threads each; empty: GPU 0,
                            // or under mpirun the rank's (bnb_devices.hpp)
+  int feeders = 0;         // threads feeding each GPU; 0: bnb_devices.hpp chooses
   ProofPlace place;        // under mpirun: rank 0's place on its host
   std::string time_text;   // --time; empty: no limit
   std::string checkpoint, resume;

@@ -143,6 +143,14 @@ ordered_json bnb_json(const topo::BnbResult& r, const TopoContext& ctx, const st
                  {"search_seconds", r.search_seconds},
                  {"nodes_per_second", r.nodes_per_second},
                  {"sessions", r.sessions}};
+  ordered_json feeders = ordered_json::array();
+  for (const auto& f : r.feeders)
+    feeders.push_back({{"device", f.device},
+                       {"batches", f.time.batches},
+                       {"nodes", f.time.nodes},
+                       {"evaluate_seconds", f.time.evaluate_s},
+                       {"device_seconds", f.time.device_s}});
+  j["timing"]["feeders"] = feeders;
   j["checkpoint"] = r.checkpoint;
   j["notes"] = r.notes;
   return j;

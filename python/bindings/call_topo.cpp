@@ -18,8 +18,7 @@
 #include "report/topo_search_report.hpp"
 #include "result.hpp"
 #include "topo/bnb/bnb.hpp"
-#include "topo/bnb/bound_batch_cuda.hpp"
-#include "topo/bnb/node_batch.hpp"
+#include "topo/bnb/gpu_feeders.hpp"
 #include "topo/search/search.hpp"
 
 namespace ks::python {
@@ -111,11 +110,12 @@ Result prove(Engines& engines, const TopoCall& c, const inputs::TopoInputs& in) 
   const topo::Problem problem = topo::make_problem(in.traffic, in.configs);
   const auto ref = report::search_reference("", c.source.qaplib, problem.n);
   Engine& engine = engines.get(c.threads);
-  // backend='cuda': one thread feeds GPU 0 batches of nodes, the others dive.
-  std::unique_ptr<topo::NodeEvaluator> evaluator;
+  // backend='cuda': threads feed GPU 0 batches of nodes (as many as the CLI's default), the others dive.
+  std::unique_ptr<topo::GpuFeeders> feeders;
   if (c.backend == "cuda") {
-    evaluator = topo::make_cuda_node_evaluator(cli::require_cuda(engine, "backend='cpu'"));
-    request.evaluator = evaluator.get();
+    feeders = std::make_unique<topo::GpuFeeders>(cli::require_cuda(engine, "backend='cpu'"),
+                                                 topo::default_feeders_per_gpu(engine.pool().size(), 1));
+    request.evaluators = feeders->evaluators();
   }
   Result result;
   LongWork work(c.progress);

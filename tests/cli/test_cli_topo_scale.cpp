@@ -376,6 +376,48 @@ TEST_F(CliTopoScale, AProofOnRanksFeedsEveryGpuListedOnEachRank) {
   EXPECT_NE(r.err.find("each of the 2 ranks on"), std::string::npos) << r.err;
 }
 
+// --feeders: two threads feed one (stand-in) GPU batches of their own, to the proof of the CPU alone, and the JSON
+// says how many nodes each evaluated in how long. More feeders than threads, and --feeders outside a proof, are
+// refused before any work.
+TEST_F(CliTopoScale, TwoThreadsFeedingOneGpuProveWhatTheCpuProves) {
+  KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
+  const nlohmann::json one = prove_json(dir_.path(), "nug12", {}, "one.json");
+  const CliResult r = run_cli({"--threads", "3", "topo", "--qaplib", data("qaplib/nug12.dat"), "--placements", "bnb",
+                               "--backend", "cuda", "--feeders", "2", "--json", "fed.json"},
+                              dir_.path(), with_stand_in_gpus({}, 1));
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json j = nlohmann::json::parse(read_file(dir_ / "fed.json"));
+  expect_same_proof(one, j, "nug12");
+  EXPECT_NE(r.out.find("node batches on stand-in GPU 0 with 2 feeding threads"), std::string::npos) << r.out;
+  EXPECT_EQ(j["timing"]["device"], "CPU (3 threads) + stand-in GPU 0 with 2 feeding threads (batches)");
+  const nlohmann::json& feeders = j["timing"]["feeders"];
+  ASSERT_EQ(feeders.size(), 2u) << j["timing"].dump();
+  std::uint64_t nodes = 0;
+  for (const auto& f : feeders) {
+    EXPECT_EQ(f["device"], "stand-in GPU 0");
+    EXPECT_EQ(f["device_seconds"].get<double>(), 0.0);  // a stand-in has no kernels
+    if (f["nodes"].get<std::uint64_t>() > 0) {
+      EXPECT_GT(f["batches"].get<std::uint64_t>(), 0u);
+      EXPECT_GT(f["evaluate_seconds"].get<double>(), 0.0);
+    }
+    nodes += f["nodes"].get<std::uint64_t>();
+  }
+  // The feeders evaluate the subtrees' roots and the nodes below them: part of the proof's nodes.
+  EXPECT_GT(nodes, 0u);
+  EXPECT_LE(nodes, j["proof"]["nodes"].get<std::uint64_t>() + j["configurations"][0]["subtrees"].get<std::uint64_t>());
+
+  const CliResult many = run_cli({"--threads", "2", "topo", "--qaplib", data("qaplib/nug12.dat"), "--placements",
+                                  "bnb", "--backend", "cuda", "--feeders", "3"},
+                                 dir_.path(), with_stand_in_gpus({}, 1));
+  EXPECT_EQ(many.exit_code, 2) << many.err;
+  EXPECT_NE(many.err.find("3 threads to feed the GPUs' node batches and 2 thread(s) in all"), std::string::npos)
+      << many.err;
+  const CliResult sweep =
+      run_cli({"topo", "--qaplib", data("qaplib/nug12.dat"), "--placements", "all", "--feeders", "2"}, dir_.path());
+  EXPECT_EQ(sweep.exit_code, 2) << sweep.err;
+  EXPECT_NE(sweep.err.find("--feeders applies to --placements bnb"), std::string::npos) << sweep.err;
+}
+
 // A proof on two ranks with GPUs stopped by its time limit keeps its checkpoint (the Assigns each rank finished),
 // and two ranks with GPUs resume it to the proof of one uninterrupted process.
 TEST_F(CliTopoScale, AProofOnRanksWithGpusStoppedByItsTimeResumesToTheSameProof) {

@@ -80,6 +80,19 @@ TEST(BnbDevices, TheFirstEvaluatorAndMoreTogether) {
   EXPECT_NE(three.device.find("+ A, B, C (batches)"), std::string::npos) << three.device;
 }
 
+// Every thread feeds a GPU, up to 16 each, at least one (cli/bnb_devices.cpp asks this when --feeders is left out).
+TEST(BnbDevices, EveryThreadFeedsAGpuUpToSixteenEach) {
+  EXPECT_EQ(default_feeders_per_gpu(1, 1), 1);
+  EXPECT_EQ(default_feeders_per_gpu(2, 1), 2);
+  EXPECT_EQ(default_feeders_per_gpu(16, 1), 16);
+  EXPECT_EQ(default_feeders_per_gpu(64, 1), 16);
+  EXPECT_EQ(default_feeders_per_gpu(32, 2), 16);
+  EXPECT_EQ(default_feeders_per_gpu(33, 4), 8);
+  EXPECT_EQ(default_feeders_per_gpu(3, 4), 1);  // more GPUs than threads: the proof says --threads is short
+  EXPECT_EQ(default_feeders_per_gpu(0, 1), 1);
+  EXPECT_EQ(default_feeders_per_gpu(8, 0), 1);
+}
+
 TEST(BnbDevices, MoreDevicesThanThreadsIsRefused) {
   KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug12.dat"));
@@ -91,7 +104,7 @@ TEST(BnbDevices, MoreDevicesThanThreadsIsRefused) {
     ADD_FAILURE() << "three devices on two threads were accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.kind(), ErrorKind::Usage);
-    EXPECT_NE(e.full_message().find("3 devices"), std::string::npos) << e.full_message();
+    EXPECT_NE(e.full_message().find("3 threads to feed"), std::string::npos) << e.full_message();
     EXPECT_NE(e.full_message().find("--threads 3"), std::string::npos) << e.full_message();
   }
   EXPECT_EQ(a.nodes() + b.nodes() + c.nodes(), 0u);

@@ -1,5 +1,6 @@
 // The Topology document's proof (settings().placements == "bnb"): topo::prove runs on the document's worker
-// over the inputs' snapshot, on the CPU pool (and, with the CUDA backend, node batches on the first GPU).
+// over the inputs' snapshot, on the CPU pool (and, with the CUDA backend, node batches on the first GPU, fed by
+// several of the pool's threads).
 // While it runs, its progress reaches the document as ProofLive
 // (nodes, open subtrees, the bound, the best found and the gap curve of the configuration being proved), at
 // most ten times a second; when it ends (or is cancelled, keeping the best and the gap), a TopologyRun whose
@@ -7,12 +8,13 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <memory>
 
 #include "core/error.hpp"
 #include "core/thread_pool.hpp"
 #include "session/topology/topology_document.hpp"
-#include "topo/bnb/bound_batch_cuda.hpp"
-#include "topo/bnb/node_batch.hpp"
+#include "topo/bnb/bnb.hpp"
+#include "topo/bnb/gpu_feeders.hpp"
 
 namespace ks::app {
 
@@ -38,12 +40,14 @@ void TopologyDocument::run_proof() {
     run->settings = settings;
     try {
       run->problem = std::make_unique<topo::Problem>(topo::make_problem(in->traffic, in->configs));
-      // The CUDA backend: one pool thread feeds the first GPU batches of nodes, the others dive.
+      // The CUDA backend: pool threads feed the first GPU batches of nodes (as many as the CLI's default, each
+      // on a context, so a stream, of its own), the others dive.
       topo::BnbRequest with_gpu = request;
-      std::unique_ptr<topo::NodeEvaluator> evaluator;
+      std::unique_ptr<topo::GpuFeeders> feeders;
       if (settings.backend == Backend::Cuda) {
-        evaluator = topo::make_cuda_node_evaluator(*cuda_workers(settings).front());
-        with_gpu.evaluator = evaluator.get();
+        feeders = std::make_unique<topo::GpuFeeders>(*cuda_workers(settings).front(),
+                                                     topo::default_feeders_per_gpu(pool_->size(), 1));
+        with_gpu.evaluators = feeders->evaluators();
       }
       topo::BnbControl control;
       control.cancel = &cancel_;

@@ -10,19 +10,12 @@
 
 #include "core/cuda/device_buffer.cuh"
 #include "core/cuda/event_timer.cuh"
+#include "core/cuda/pinned_host.cuh"
 #include "core/cuda_context.hpp"
 
 namespace ks {
 
 namespace {
-
-struct PinnedHost {
-  explicit PinnedHost(std::size_t bytes) { cuda::check(cudaMallocHost(&ptr, bytes), "cudaMallocHost"); }
-  ~PinnedHost() { cudaFreeHost(ptr); }
-  PinnedHost(const PinnedHost&) = delete;
-  PinnedHost& operator=(const PinnedHost&) = delete;
-  void* ptr = nullptr;
-};
 
 double gbps(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind, cudaStream_t s) {
   return double(bytes) / (cuda::median_copy_ms(dst, src, bytes, kind, s, 1, 5) * 1e6);
@@ -39,16 +32,16 @@ const HostLinkBandwidth& CudaContext::host_bandwidth() {
     throw Error(ErrorKind::OutOfMemory, "no device memory is free to measure the host bandwidth",
                 "close other programs that use the GPU");
   cuda::DeviceBuffer device(bytes, "the host bandwidth test");
-  PinnedHost pinned(bytes);
+  cuda::PinnedHostBuffer pinned(bytes, "cudaMallocHost");
   std::unique_ptr<std::byte[]> pageable(new std::byte[bytes]);
   std::memset(pageable.get(), 1, bytes);  // touched, so the first copy does not pay for page faults
-  std::memset(pinned.ptr, 1, bytes);
+  std::memset(pinned.get(), 1, bytes);
   auto s = static_cast<cudaStream_t>(stream_);
   HostLinkBandwidth b;
   b.pageable_to_device = gbps(device.get(), pageable.get(), bytes, cudaMemcpyHostToDevice, s);
   b.pageable_from_device = gbps(pageable.get(), device.get(), bytes, cudaMemcpyDeviceToHost, s);
-  b.pinned_to_device = gbps(device.get(), pinned.ptr, bytes, cudaMemcpyHostToDevice, s);
-  b.pinned_from_device = gbps(pinned.ptr, device.get(), bytes, cudaMemcpyDeviceToHost, s);
+  b.pinned_to_device = gbps(device.get(), pinned.get(), bytes, cudaMemcpyHostToDevice, s);
+  b.pinned_from_device = gbps(pinned.get(), device.get(), bytes, cudaMemcpyDeviceToHost, s);
   host_bandwidth_ = std::make_unique<HostLinkBandwidth>(b);
   return *host_bandwidth_;
 }

@@ -27,13 +27,13 @@
 #include <vector>
 
 #include "core/thread_pool.hpp"
+#include "topo/bnb/node_batch.hpp"
 #include "topo/bnb/tree_estimate.hpp"
 #include "topo/evaluation.hpp"
 #include "topo/problem.hpp"
 
 namespace ks::topo {
 
-class NodeEvaluator;  // node_batch.hpp
 class ProofRanks;     // bnb_ranks.hpp
 
 // Past this many nodes a proof is out of reach (nug30 took ~96 000 CPU-hours); without a time limit the
@@ -66,6 +66,12 @@ struct BnbRequest {
   // The same, for a pool of `threads`: Internal Error for a null one, usage Error for more than `threads`.
   std::vector<NodeEvaluator*> devices_for(std::size_t threads) const;
 };
+
+// Threads feeding each of `gpus` GPUs out of a pool of `threads` when the user does not say (--feeders): every
+// thread feeds, up to 16 a GPU, at least one. A thread feeding a GPU proves 20 to 40 times more nodes a second
+// than one diving on the CPU, and one feeding thread leaves its GPU idle while it branches the last batch's nodes
+// (the rate per GPU grows up to 16 threads, docs/PERF.md); the threads left over dive.
+int default_feeders_per_gpu(std::size_t threads, std::size_t gpus);
 
 struct BnbProof {
   bool optimal = false;    // every subtree explored: best_bound equals the best cost
@@ -111,6 +117,12 @@ struct BnbResult {
   int sessions = 1;                  // > 1 when resumed
   std::string checkpoint;            // the checkpoint written when stopped (empty: none)
   std::vector<std::string> notes;
+  // This process's feeding threads, in the order of devices(): each one's batches and where its time went.
+  struct Feeder {
+    std::string device;
+    EvaluatorTime time;
+  };
+  std::vector<Feeder> feeders;
 
   const ConfigurationProof& best() const { return configurations.at(std::size_t(best_configuration)); }
   // Over the configurations: optimal when each is; nodes and seconds added (the search's too); the lowest

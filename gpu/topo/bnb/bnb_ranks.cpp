@@ -267,9 +267,7 @@ int serve_proof(const Problem& p, const BnbRequest& r, ThreadPool& pool, RankLin
   hello.devices = std::uint32_t(devices.size());
   hello.text = fmt::format("{}, CPU ({} threads)", where, pool.size());
   if (!devices.empty()) {
-    std::vector<std::string> names;
-    for (const NodeEvaluator* e : devices) names.push_back(e->device());
-    hello.text += fmt::format(" + {} (batches)", fmt::join(names, ", "));
+    hello.text += fmt::format(" + {} (batches)", describe_evaluators(devices));
   }
   link.send(0, encode(hello));
   bool stopping = false;

@@ -134,14 +134,17 @@ std::vector<NodeEvaluator*> BnbRequest::devices() const {
   return out;
 }
 
+int default_feeders_per_gpu(std::size_t threads, std::size_t gpus) {
+  return gpus == 0 ? 1 : int(std::clamp<std::size_t>(threads / gpus, 1, 16));
+}
+
 std::vector<NodeEvaluator*> BnbRequest::devices_for(std::size_t threads) const {
   const std::vector<NodeEvaluator*> out = devices();
   if (std::find(out.begin(), out.end(), nullptr) != out.end())
     throw Error(ErrorKind::Internal, "BnbRequest::evaluators holds a null evaluator");
   if (out.size() > threads)
-    throw_usage(fmt::format("{} devices for the node batches and {} thread(s): a thread feeds each device",
-                            out.size(), threads),
-                fmt::format("give --threads {} or more, or fewer devices", out.size()));
+    throw_usage(fmt::format("{} threads to feed the GPUs' node batches and {} thread(s) in all", out.size(), threads),
+                fmt::format("give --threads {} or more, or fewer GPUs or --feeders", out.size()));
   return out;
 }
 
@@ -158,9 +161,7 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
   result.threads = int(pool.size());
   result.device = fmt::format("CPU ({} thread{})", pool.size(), pool.size() == 1 ? "" : "s");
   if (!devices.empty()) {
-    std::vector<std::string> names;
-    for (const NodeEvaluator* e : devices) names.push_back(e->device());
-    result.device += fmt::format(" + {} (batches)", fmt::join(names, ", "));
+    result.device += fmt::format(" + {} (batches)", describe_evaluators(devices));
   }
 
   const std::uint64_t fingerprint = bnb_fingerprint(p, r);
@@ -325,6 +326,7 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
     if (result.configurations[k].best.scaled < result.best().best.scaled) result.best_configuration = int(k);
   result.seconds = seconds_since(start);
   result.nodes_per_second = result.seconds > 0 ? double(session_nodes) / result.seconds : 0;
+  for (const NodeEvaluator* e : devices) result.feeders.push_back({e->device(), e->time()});
   return result;
 }
 

@@ -18,9 +18,9 @@ std::vector<std::int64_t> gl_bounds_cuda(CudaContext& ctx, const std::int64_t* t
                                          int n, const std::vector<int>& orders, const std::vector<int>& locs,
                                          int depth, std::size_t nodes);
 
-// The batch dive's evaluator on this context's GPU (node_batch.hpp): a warp per node, the linear part, the
-// sorted rows and C spread over its lanes, the LAP (lap_solve, shared verbatim with the CPU, so the same
-// reduced costs) and the branch on its first lane; up to 8192 nodes a launch. The context must outlive it.
+// The batch dive's evaluator on this context's GPU (node_batch.hpp): a warp per node in shared memory, the
+// linear part, the sorted rows, C, the LAP (warp_lap.cuh: lap_solve's steps over the lanes, the same potentials)
+// and the branch spread over its lanes; up to 8192 nodes a launch. The context must outlive it.
 std::unique_ptr<NodeEvaluator> make_cuda_node_evaluator(CudaContext& ctx);
 
 }  // namespace ks::topo

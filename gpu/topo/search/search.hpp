@@ -54,7 +54,7 @@ struct SearchParams {
   int sync = 0;    // iterations per chain between the host's checks (restarts, progress, stop); 0: auto
   // tabu
   TenureRule tenure_rule = TenureRule::Cubed;
-  double tenure = 8;      // cubed: longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
+  double tenure = 3;      // cubed: longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
   double band_low = 0.9, band_high = 1.1;  // band: the tenures' range, x n
   double aspiration = 5;  // a move whose assignments were not made for aspiration x n^2 iterations is forced
   // anneal
@@ -62,10 +62,10 @@ struct SearchParams {
       0.3;                   // acceptance probability of the mean uphill move at the start of a cooling cycle
   double accept_end = 1e-4;  // ... and at its end
   double cycle = 20;         // steps of a cooling cycle, x n^2 (then the chain reheats)
-  // restarts: a chain that stalls starts again from one of the elites, perturbed
+  // restarts: a chain that stalls starts again from its own best (or one of the elites), perturbed
   double tabu_stall = 5;   // tabu: no better best for tabu_stall x n^2 moves
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles
-  RestartFrom restart_from = RestartFrom::Elites;
+  RestartFrom restart_from = RestartFrom::Own;
   double perturb = 0.1;    // perturb x n random swaps of the elite (or of the chain's own best)
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic

@@ -35,7 +35,7 @@ KernelSpec search_spec() {
                    "code); band, one tenure uniform in [band_low x n, band_high x n] drawn anew every "
                    "2 x band_high x n moves (Taillard 1991)"),
       float_param(
-          "tenure", 0.01, 1000, "8",
+          "tenure", 0.01, 1000, "3",
           "tabu: the longest tenure of the cubed rule, as a multiple of n"),
       float_param("band_low", 0.01, 100, "0.9", "tabu: the shortest tenure of the band rule, as a multiple of n"),
       float_param("band_high", 0.01, 100, "1.1",
@@ -53,15 +53,15 @@ KernelSpec search_spec() {
                   "whole cycle in the run (on the GPU, about 20 n^2 steps per chain in 10 s at n = 100)"),
       float_param(
           "tabu_stall", 0.01, 10000, "5",
-          "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts from an elite"),
+          "tabu: a chain whose best has not improved for tabu_stall x n^2 moves restarts (restart_from)"),
       int_param(
           "anneal_stall", 1, 1000, "2",
-          "anneal: a chain whose best has not improved for this many cooling cycles restarts from an elite"),
-      choice_param("restart_from", {"elites", "own"}, "elites",
+          "anneal: a chain whose best has not improved for this many cooling cycles restarts (restart_from)"),
+      choice_param("restart_from", {"elites", "own"}, "own",
                    "Where a stalled chain restarts: elites, one of the best distinct placements of all chains; "
                    "own, the chain's own best (iterated tabu search, each chain keeps to its own region)"),
       float_param("perturb", 0, 1, "0.1",
-                  "A restart starts from one of the elites (or the chain's own best) with perturb x n random "
+                  "A restart starts from the chain's own best (or one of the elites) with perturb x n random "
                   "swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param(
