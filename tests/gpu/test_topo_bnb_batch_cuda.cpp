@@ -20,6 +20,7 @@
 #include "topo/bnb/bnb.hpp"
 #include "topo/bnb/bound_batch_cuda.hpp"
 #include "topo/bnb/gl_branch.hpp"
+#include "topo/bnb/gpu_feeders.hpp"
 #include "topo/bnb/node_batch.hpp"
 #include "topo/inputs/qaplib.hpp"
 
@@ -142,6 +143,38 @@ TEST(BnbCudaBatch, ProofsExploreTheCpuDivesTree) {
       EXPECT_EQ(r.best().proof.best_bound.scaled, dive.best().proof.best_bound.scaled) << name;
     }
   }
+}
+
+// Several threads feeding one GPU (GpuFeeders: the extra ones on contexts of their own, as the CLI, the app and
+// Python make them), alone and with a diving thread: the CPU dive's tree, node for node, to the optimum, and each
+// feeding thread's time says it took batches.
+TEST(BnbCudaBatch, SeveralThreadsFeedingOneGpuExploreTheCpuDivesTree) {
+  KS_REQUIRE_GPU();
+  KS_REQUIRE_DATA(test::data("qaplib/chr15a.dat"));
+  const QaplibInstance q = read_qaplib(test::data("qaplib/chr15a.dat"));
+  const Problem p = make_problem(traffic_from_qaplib(q), {configuration_from_qaplib(q)});
+  const BnbResult dive = prove(p, {}, {}, test::pool());
+  static ThreadPool three(3), four(4);
+  GpuFeeders feeders(context(), 3);
+  ASSERT_EQ(feeders.evaluators().size(), 3u);
+  BnbRequest fed;
+  fed.evaluators = feeders.evaluators();
+  for (ThreadPool* pool : {&three, &four}) {
+    const BnbResult r = prove(p, fed, {}, *pool);
+    const std::string name = pool == &three ? "three feeding threads" : "three feeding threads and one diving";
+    EXPECT_TRUE(r.best().proof.optimal) << name;
+    EXPECT_EQ(r.best().best.scaled, 9896) << name;  // QAPLIB's published optimum of chr15a
+    EXPECT_EQ(r.best().proof.nodes, dive.best().proof.nodes) << name;
+    ASSERT_EQ(r.feeders.size(), 3u) << name;
+    std::uint64_t batches = 0;
+    for (const auto& f : r.feeders) {
+      EXPECT_EQ(f.device, "GPU 0 (" + context().device().name + ")") << name;
+      EXPECT_LE(f.time.device_s, f.time.evaluate_s) << name;
+      batches += f.time.batches;
+    }
+    EXPECT_GT(batches, 0u) << name;
+  }
+  EXPECT_NE(prove(p, fed, {}, three).device.find("with 3 feeding threads"), std::string::npos);
 }
 
 }  // namespace
