@@ -30,7 +30,7 @@ namespace fs = std::filesystem;
 // On one thread (test::pool<1>) a run with an evaluator only feeds the batches; on two, one feeds them, one dives.
 BnbRequest with_batches(NodeEvaluator& evaluator) {
   BnbRequest r;
-  r.evaluator = &evaluator;
+  r.evaluators = {&evaluator};
   return r;
 }
 

@@ -65,15 +65,14 @@ TEST(BnbDevices, TwoEvaluatorsExploreTheTreeOfOne) {
   EXPECT_GT(b_nodes, 0u);
 }
 
-// `evaluator` and `evaluators` together: three devices on three threads, nug14's tree.
-TEST(BnbDevices, TheFirstEvaluatorAndMoreTogether) {
+// Three devices on three threads, nug14's tree.
+TEST(BnbDevices, ThreeDevicesOnThreeThreadsExploreTheCpuTree) {
   KS_REQUIRE_DATA(data("qaplib/nug14.dat"));
   const Problem p = qaplib_problem(data("qaplib/nug14.dat"));
   const BnbResult dive = prove(p, {}, {}, test::pool<3>());
   CountingEvaluator a("A"), b("B"), c("C");
   BnbRequest r;
-  r.evaluator = &a;
-  r.evaluators = {&b, &c};
+  r.evaluators = {&a, &b, &c};
   const BnbResult three = prove(p, r, {}, test::pool<3>());
   EXPECT_EQ(three.best().best.scaled, 1014);
   expect_same_proof(dive, three, "nug14");

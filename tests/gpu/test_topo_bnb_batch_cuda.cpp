@@ -123,7 +123,7 @@ TEST(BnbCudaBatch, ProofsExploreTheCpuDivesTree) {
   static ThreadPool one(1);
   const auto gpu = make_cuda_node_evaluator(context());
   BnbRequest batched;
-  batched.evaluator = gpu.get();
+  batched.evaluators = {gpu.get()};
   std::vector<std::pair<QaplibInstance, std::int64_t>> instances = test::small_qaplib_instances();
   // QAPLIB's published optima.
   for (const auto& [rel, optimum] : {std::pair<const char*, std::int64_t>{"qaplib/nug15.dat", 1150},

@@ -5,17 +5,34 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdio>
+#include <string>
 #include <utility>
 
 #include "core/cuda/check.cuh"
 
 namespace ks::cuda {
 
+// A failed host allocation (`call`: "cudaMallocHost", ...) as an OutOfMemory error that says how much was asked
+// for; `hint` says what to do. Other failures as check() reports them.
+inline void check_host_allocation(cudaError_t status, std::size_t bytes, const std::string& what, const char* call,
+                                  const char* hint) {
+  if (status == cudaSuccess) return;
+  cudaGetLastError();
+  if (status != cudaErrorMemoryAllocation) check(status, call);
+  char msg[200];
+  std::snprintf(msg, sizeof msg, "could not allocate %.1f MB of %s host memory for %s", double(bytes) / 1e6, call,
+                what.c_str());
+  throw Error(ErrorKind::OutOfMemory, msg, hint);
+}
+
 class PinnedHostBuffer {
  public:
   PinnedHostBuffer() = default;
   PinnedHostBuffer(std::size_t bytes, const char* what) : bytes_(bytes) {
-    if (bytes) check(cudaMallocHost(&ptr_, bytes), what);
+    if (bytes)
+      check_host_allocation(cudaMallocHost(&ptr_, bytes), bytes, what, "cudaMallocHost",
+                            "close programs that hold much memory, or use fewer threads or GPUs");
   }
   ~PinnedHostBuffer() {
     if (ptr_) cudaFreeHost(ptr_);

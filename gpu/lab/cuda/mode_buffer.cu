@@ -1,20 +1,15 @@
-#include <cstdio>
+#include "lab/cuda/mode_buffer.cuh"
+
 #include <new>
 
-#include "lab/cuda/mode_buffer.cuh"
+#include "core/cuda/pinned_host.cuh"
 
 namespace ks::lab::cuda {
 
 namespace {
 
 void check_host_allocation(cudaError_t status, std::size_t bytes, const std::string& what, const char* call) {
-  if (status == cudaSuccess) return;
-  cudaGetLastError();
-  if (status != cudaErrorMemoryAllocation) ks::cuda::check(status, call);
-  char msg[200];
-  std::snprintf(msg, sizeof msg, "could not allocate %.1f MB of %s host memory for %s", double(bytes) / 1e6,
-                call, what.c_str());
-  throw Error(ErrorKind::OutOfMemory, msg, "use a smaller --size, or --host pageable");
+  ks::cuda::check_host_allocation(status, bytes, what, call, "use a smaller --size, or --host pageable");
 }
 
 }  // namespace

@@ -50,20 +50,17 @@ struct BnbRequest {
   double checkpoint_every_s = 5;
   std::string resume;  // a checkpoint to continue from (usage Error when it belongs to another problem)
   std::string label;   // what is proved ("nug12.dat"), for checkpoints and their messages
-  // Not null: the pool's first thread feeds this evaluator (the GPU: bound_batch_cuda.hpp) batches of nodes of
-  // groups of subtrees, the others dive as without (the same tree: a resumed run may change it). Not owned.
-  NodeEvaluator* evaluator = nullptr;
-  // More evaluators (several GPUs, --gpus 0,1): each fed by a pool thread of its own, after `evaluator`'s, all
-  // taking groups of subtrees from the same counter. The pool needs a thread per evaluator. Not owned.
+  // Evaluators (a GPU's feeding threads, gpu_feeders.hpp; several GPUs, --gpus 0,1): the pool's threads 0, 1, ...
+  // feed one each batches of nodes of groups of subtrees, all taking groups from the same counter, while the
+  // others dive as without (the same tree: a resumed run may change it). The pool needs a thread per evaluator.
+  // Not owned.
   std::vector<NodeEvaluator*> evaluators;
 
   // Rank 0 of an MPI run (mpirun -np N): the other ranks (serve_proof, bnb_ranks.hpp) take subtrees too; this
   // process keeps the checkpoint and the result. prove() stops them before it returns or throws. Not owned.
   ProofRanks* ranks = nullptr;
 
-  // `evaluator` (when set), then `evaluators`: the pool's threads 0, 1, ... feed them in this order.
-  std::vector<NodeEvaluator*> devices() const;
-  // The same, for a pool of `threads`: Internal Error for a null one, usage Error for more than `threads`.
+  // `evaluators`, for a pool of `threads`: Internal Error for a null one, usage Error for more than `threads`.
   std::vector<NodeEvaluator*> devices_for(std::size_t threads) const;
 };
 
@@ -117,7 +114,7 @@ struct BnbResult {
   int sessions = 1;                  // > 1 when resumed
   std::string checkpoint;            // the checkpoint written when stopped (empty: none)
   std::vector<std::string> notes;
-  // This process's feeding threads, in the order of devices(): each one's batches and where its time went.
+  // This process's feeding threads, in the order of `evaluators`: each one's batches and where its time went.
   struct Feeder {
     std::string device;
     EvaluatorTime time;

@@ -74,7 +74,7 @@ class ProofRanks {
   bool stopped_ = false;
 };
 
-// Ranks > 0: says Hello, then proves the subtrees rank 0 hands out on `pool` until Stop, with r.devices() (the
+// Ranks > 0: says Hello, then proves the subtrees rank 0 hands out on `pool` until Stop, with r.evaluators (the
 // rank's GPUs) each fed groups of them by a pool thread of its own, as prove() feeds them in one process. An
 // Error on the way is sent to rank 0 as Failed (rank 0 reports it). Returns the rank's exit code: 0, or 1 after a
 // failure. Usage Error, before Hello, for more devices than threads.

@@ -127,19 +127,12 @@ BnbProof BnbResult::overall() const {
   return all;
 }
 
-std::vector<NodeEvaluator*> BnbRequest::devices() const {
-  std::vector<NodeEvaluator*> out;
-  if (evaluator) out.push_back(evaluator);
-  out.insert(out.end(), evaluators.begin(), evaluators.end());
-  return out;
-}
-
 int default_feeders_per_gpu(std::size_t threads, std::size_t gpus) {
   return gpus == 0 ? 1 : int(std::clamp<std::size_t>(threads / gpus, 1, 16));
 }
 
 std::vector<NodeEvaluator*> BnbRequest::devices_for(std::size_t threads) const {
-  const std::vector<NodeEvaluator*> out = devices();
+  const std::vector<NodeEvaluator*>& out = evaluators;
   if (std::find(out.begin(), out.end(), nullptr) != out.end())
     throw Error(ErrorKind::Internal, "BnbRequest::evaluators holds a null evaluator");
   if (out.size() > threads)
