@@ -151,6 +151,7 @@ ordered_json bnb_json(const topo::BnbResult& r, const TopoContext& ctx, const st
                        {"evaluate_seconds", f.time.evaluate_s},
                        {"device_seconds", f.time.device_s}});
   j["timing"]["feeders"] = feeders;
+  j["timing"]["shared_pieces"] = r.shared_pieces;
   j["checkpoint"] = r.checkpoint;
   j["notes"] = r.notes;
   return j;

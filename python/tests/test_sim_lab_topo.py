@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import kernelscope as ks
-from conftest import key_paths, random_image, read_json, value_error_naming, without_timings
+from conftest import cuda_device_present, key_paths, random_image, read_json, value_error_naming, without_timings
 
 
 def test_life_from_a_pattern_matches_the_cli(cli, tmp_path):
@@ -51,6 +51,19 @@ def test_topology_proof_matches_the_cli(cli, tmp_path):
     assert r.report["best"]["cost"] == theirs["best"]["cost"] == r.report["proof"]["best_bound"]
     # The same proof: the same tree with the same (tabu, fixed-length) incumbent explores the same nodes.
     assert r.report["proof"]["nodes"] == theirs["proof"]["nodes"]
+
+
+@pytest.mark.skipif(not cuda_device_present(), reason="no CUDA device")
+def test_topology_proof_on_the_gpu_explores_the_cpus_tree():
+    # Three threads feed GPU 0 (the CLI's default: every thread, up to 16 a GPU); the tree is the CPU's.
+    args = dict(generate="uniform:n=11,seed=7", topology="ring", placements="bnb", threads=3)
+    cpu = ks.topo(backend="cpu", **args)
+    gpu = ks.topo(backend="cuda", **args)
+    assert gpu.report["proof"]["optimal"] and cpu.report["proof"]["optimal"]
+    assert gpu.report["best"]["cost"] == cpu.report["best"]["cost"]
+    assert gpu.report["proof"]["nodes"] == cpu.report["proof"]["nodes"]
+    feeders = gpu.report["timing"]["feeders"]
+    assert len(feeders) == 3 and sum(f["nodes"] for f in feeders) > 0
 
 
 @pytest.mark.parametrize("kwargs, words", [

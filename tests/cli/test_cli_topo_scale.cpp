@@ -405,6 +405,8 @@ TEST_F(CliTopoScale, TwoThreadsFeedingOneGpuProveWhatTheCpuProves) {
   // The feeders evaluate the subtrees' roots and the nodes below them: part of the proof's nodes.
   EXPECT_GT(nodes, 0u);
   EXPECT_LE(nodes, j["proof"]["nodes"].get<std::uint64_t>() + j["configurations"][0]["subtrees"].get<std::uint64_t>());
+  // How often a feeding thread gave part of its last subtrees to an idle one (none or some: timing decides).
+  EXPECT_TRUE(j["timing"]["shared_pieces"].is_number_unsigned()) << j["timing"].dump();
 
   const CliResult many = run_cli({"--threads", "2", "topo", "--qaplib", data("qaplib/nug12.dat"), "--placements",
                                   "bnb", "--backend", "cuda", "--feeders", "3"},

@@ -2,12 +2,16 @@
 // Subtrees of the branch-and-bound tree explored in batches (node_batch.hpp): the nodes of the deepest open
 // depth are evaluated up to a batch at a time, their children below the incumbent kept for the next depth. As
 // the CPU dive, depth first (memory: at most a batch's children per depth), the same branching and pruning
-// (gl_branch.hpp), so with the same incumbent it computes the bounds of the same nodes. Internal to
-// gpu/topo/bnb; ProofTree (proof_tree.hpp) runs it on one of its threads when given an evaluator.
+// (gl_branch.hpp), so with the same incumbent it computes the bounds of the same nodes. When a thread waits on
+// the DivePile (dive_pile.hpp), the dive gives it part of its open nodes. Internal to gpu/topo/bnb; ProofTree
+// (proof_tree.hpp) runs it on the threads that feed evaluators.
 #include <atomic>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
+#include "topo/bnb/dive_pile.hpp"
 #include "topo/bnb/node_batch.hpp"
 #include "topo/bnb/proof_tree.hpp"
 
@@ -15,32 +19,47 @@ namespace ks::topo {
 
 class BatchDive {
  public:
-  // The evaluator must have the problem loaded. order: the tree's branching order (n facilities).
-  BatchDive(NodeEvaluator& evaluator, int n, std::vector<int> order, bool reduced_cost_pruning);
+  // Called when a subtree of a group is finished (its last open node evaluated, here or by a piece given away).
+  using Finished = std::function<void(DiveGroup& group, std::size_t root)>;
 
-  // Explores the subtrees whose roots fix the first `depth` facilities of the order at roots (count x depth
-  // locations) to the end (true) or until `stop` (false). nodes: bounds computed below the roots (also added
-  // to `live` batch by batch).
-  bool explore(const std::vector<int>& roots, int depth, Incumbent& incumbent, const std::atomic<bool>& stop,
-               std::atomic<std::uint64_t>& live, std::uint64_t& nodes);
+  // The evaluator must have the problem loaded. frontier_depth: the depth of the groups' roots (the nodes
+  // below it are counted). pile: where to give work when a thread waits (none: never).
+  BatchDive(NodeEvaluator& evaluator, int n, int frontier_depth, bool reduced_cost_pruning, DivePile* pile,
+            Finished finished);
+
+  // Explores the piece to the end (true) or until `stop` (false). live: bounds computed below the frontier,
+  // added batch by batch.
+  bool explore(DivePiece piece, Incumbent& incumbent, const std::atomic<bool>& stop, std::atomic<std::uint64_t>& live);
 
  private:
-  struct Level {
-    std::vector<int> orders, locs;
-    std::vector<std::int64_t> floors;
-    std::size_t size() const { return floors.size(); }
-    void resize(std::size_t nodes, int n, int depth);
+  // Evaluated nodes' changes to their roots' open nodes and counts, applied once a batch.
+  struct RootChanges {
+    std::vector<std::int64_t> open;
+    std::vector<std::uint64_t> nodes;
+    std::vector<char> marked;  // in touched
+    std::vector<std::size_t> touched;
+    void add(std::size_t root, std::int64_t open_change, std::uint64_t counted);
   };
-  void branch(int depth, std::size_t first, const NodeBatchResult& result, std::int64_t best);
+  std::int64_t branch(int depth, std::size_t first, std::size_t k, const NodeBatchResult& result, std::int64_t best);
   void offer_leaf(const int* order, const int* locs, std::int64_t cost, Incumbent& incumbent) const;
+  void apply(DiveGroup& group);
+  void give_part(const std::shared_ptr<DiveGroup>& group, int start);
 
   NodeEvaluator& evaluator_;
-  int n_;
-  std::vector<int> order_;
+  int n_, frontier_depth_;
   bool reduced_cost_pruning_;
-  std::vector<Level> levels_;  // [depth]: the open nodes
+  DivePile* pile_;
+  Finished finished_;
+  std::vector<DiveNodes> levels_;  // [depth]: the open nodes
   NodeBatchResult result_;
+  RootChanges changes_;
   std::vector<char> used_;
+  std::vector<int> free_loc_;
 };
+
+// A group's roots at the frontier as a piece to explore: each with the tree's order of the facilities, the first
+// frontier_depth of them at its subtree's prefix (prefixes: subtrees x frontier_depth locations).
+DivePiece frontier_piece(std::shared_ptr<DiveGroup> group, const std::vector<int>& order, int frontier_depth,
+                         const std::vector<int>& prefixes);
 
 }  // namespace ks::topo

@@ -120,6 +120,8 @@ struct BnbResult {
     EvaluatorTime time;
   };
   std::vector<Feeder> feeders;
+  // Parts of their subtrees that feeding threads gave to idle ones once none was left to take (dive_pile.hpp).
+  std::uint64_t shared_pieces = 0;
 
   const ConfigurationProof& best() const { return configurations.at(std::size_t(best_configuration)); }
   // Over the configurations: optimal when each is; nodes and seconds added (the search's too); the lowest

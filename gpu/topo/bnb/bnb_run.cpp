@@ -216,8 +216,7 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
       const auto snapshot = [&](bool final) {
         st.incumbent = incumbent.cost();
         st.location_of = incumbent.location_of();
-        st.done = tree.done();
-        st.explored = tree.explored_nodes();
+        tree.finished_state(st.done, st.explored);
         st.seconds = before_s + seconds_since(began);
         st.bound = tree.open_bound(incumbent);
         st.finished = final && tree.open_subtrees() == 0;
@@ -303,6 +302,7 @@ BnbResult prove(const Problem& p, const BnbRequest& r, const BnbControl& ctl, Th
     out.frontier_depth = tree.frontier_depth();
     out.subtrees = st.subtrees;
     out.curve = st.curve;
+    result.shared_pieces += tree.shared_pieces();
     result.configurations.push_back(std::move(out));
   }
   if (ranks) {

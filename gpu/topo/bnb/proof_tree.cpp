@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <optional>
 
 #include "core/error.hpp"
 #include "topo/bnb/batch_dive.hpp"
@@ -121,6 +122,19 @@ std::vector<std::uint8_t> ProofTree::done() const {
   return out;
 }
 
+void ProofTree::finished_state(std::vector<std::uint8_t>& done, std::uint64_t& explored) const {
+  std::lock_guard lock(finish_mutex_);
+  done = this->done();
+  explored = explored_.load();
+}
+
+void ProofTree::finish(std::uint32_t subtree, std::uint64_t nodes, SubtreeSource& source, std::size_t handout) {
+  source.finished(handout, nodes);  // before it is marked done: a rank reports a hand-out once all of it is
+  std::lock_guard lock(finish_mutex_);
+  explored_ += nodes;
+  done_[subtree] = 1;
+}
+
 namespace {
 
 // One process's (and rank 0's) subtrees by bound, through the counter that ProofTree::claim takes from too.
@@ -169,6 +183,7 @@ std::vector<std::uint32_t> ProofTree::claim(std::size_t count, const Incumbent& 
 }
 
 void ProofTree::finished_elsewhere(const std::vector<std::uint32_t>& subtrees, std::uint64_t nodes) {
+  std::lock_guard lock(finish_mutex_);
   for (std::uint32_t subtree : subtrees)
     if (subtree < done_.size()) done_[subtree] = 1;
   explored_ += nodes;
@@ -191,11 +206,12 @@ void ProofTree::run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& in
   if (evaluators.size() > std::size_t(threads))
     throw Error(ErrorKind::Internal, fmt::format("ProofTree::explore: {} evaluators on {} threads (one feeds each)",
                                                  evaluators.size(), threads));
+  DivePile pile;
   pool.parallel_for(0, threads, [&](long long begin, long long end) {
     for (long long t = begin; t < end; ++t) {
       try {
         if (std::size_t(t) < evaluators.size()) {
-          explore_batches(*evaluators[std::size_t(t)], source, incumbent, stop);
+          explore_batches(*evaluators[std::size_t(t)], source, pile, incumbent, stop);
           continue;
         }
         Scratch scratch(n_);
@@ -206,9 +222,7 @@ void ProofTree::run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& in
           const std::uint32_t subtree = taken.front();
           if (done_[subtree].load()) continue;
           std::uint64_t nodes = 0;
-          if (!explore_subtree(subtree, incumbent, stop, scratch, nodes)) continue;
-          source.finished(handout, nodes);
-          done_[subtree] = 1;
+          if (explore_subtree(subtree, incumbent, stop, scratch, nodes)) finish(subtree, nodes, source, handout);
         }
       } catch (...) {
         // The divers and the other devices stop too (those waiting for more subtrees as well): the error ends
@@ -219,33 +233,36 @@ void ProofTree::run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& in
       }
     }
   });
+  shared_ += pile.given();
 }
 
-// Takes kSubtreesPerGroup subtrees at a time from the source and explores them together in batches: a group is
-// done when all of it is (a stop leaves the whole group open).
-void ProofTree::explore_batches(NodeEvaluator& evaluator, SubtreeSource& source, Incumbent& incumbent,
+// Takes kSubtreesPerGroup subtrees at a time from the source and explores them together in batches; once the
+// source has none left, takes the parts of other threads' groups that they give (dive_pile.hpp). A subtree is
+// done when its last open node is evaluated, by whichever thread.
+void ProofTree::explore_batches(NodeEvaluator& evaluator, SubtreeSource& source, DivePile& pile, Incumbent& incumbent,
                                 const std::atomic<bool>& stop) {
-  BatchDive dive(evaluator, n_, order_, reduced_cost_pruning_);
+  const auto finished = [&](DiveGroup& group, std::size_t root) {
+    finish(group.subtree(root), group.nodes(root), source, group.handout());
+  };
+  BatchDive dive(evaluator, n_, depth_, reduced_cost_pruning_, &pile, finished);
   std::vector<std::uint32_t> taken, group;
-  std::vector<int> roots;
   std::size_t handout = 0;
   // Another device's error (batch_failed_) ends the run: this one stops too.
   while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
-    if (!source.take(kSubtreesPerGroup, taken, handout)) break;
-    group.clear();
-    roots.clear();
-    for (const std::uint32_t subtree : taken) {
-      if (!still_open(subtree, incumbent)) continue;
-      group.push_back(subtree);
-      roots.insert(roots.end(), prefixes_.begin() + std::ptrdiff_t(subtree * std::size_t(depth_)),
-                   prefixes_.begin() + std::ptrdiff_t((subtree + 1) * std::size_t(depth_)));
+    DivePiece piece;
+    std::optional<DivePileWork> work(std::in_place, pile);
+    if (source.take(kSubtreesPerGroup, taken, handout)) {
+      group.clear();
+      for (const std::uint32_t subtree : taken)
+        if (still_open(subtree, incumbent)) group.push_back(subtree);
+      if (group.empty()) continue;
+      piece = frontier_piece(std::make_shared<DiveGroup>(group, handout), order_, depth_, prefixes_);
+    } else {
+      work.reset();
+      if (!pile.wait(piece, stop, batch_failed_)) return;
+      work.emplace(pile, true);
     }
-    if (group.empty()) continue;
-    std::uint64_t nodes = 0;
-    if (!dive.explore(roots, depth_, incumbent, stop, live_, nodes)) return;
-    explored_ += nodes;
-    source.finished(handout, nodes);
-    for (std::uint32_t subtree : group) done_[subtree] = 1;
+    if (!dive.explore(std::move(piece), incumbent, stop, live_)) return;
   }
 }
 
@@ -284,7 +301,6 @@ bool ProofTree::explore_subtree(std::size_t subtree, Incumbent& incumbent, const
     finished = explore_node(depth_, bound, incumbent, stop, s, nodes);
   }
   live_ += nodes % 64;
-  if (finished) explored_ += nodes;
   return finished;
 }
 

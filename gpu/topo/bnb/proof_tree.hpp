@@ -13,6 +13,7 @@
 namespace ks::topo {
 
 class NodeEvaluator;
+class DivePile;
 
 // The best complete placement known, shared by the threads: read without a lock (the cost), replaced under one.
 class Incumbent {
@@ -79,20 +80,26 @@ class ProofTree {
   std::int64_t open_bound(const Incumbent& incumbent) const;
   std::uint64_t open_subtrees() const;
   std::vector<std::uint8_t> done() const;
+  // done() and explored_nodes() together, as a checkpoint must keep them (no subtree finishing in between).
+  void finished_state(std::vector<std::uint8_t>& done, std::uint64_t& explored) const;
   // Bounds computed in finished subtrees (the frontier's excluded), and in all this session (live).
   std::uint64_t explored_nodes() const { return explored_.load(); }
   std::uint64_t live_nodes() const { return live_.load(); }
   void set_explored_nodes(std::uint64_t n) { explored_ = n; }
+  // Parts of groups that feeding threads gave to idle ones (dive_pile.hpp), over every exploration.
+  std::uint64_t shared_pieces() const { return shared_.load(); }
 
  private:
   struct Scratch;
   void offer_completion(std::int64_t cost, const int* order, Incumbent& incumbent, Scratch& s) const;
   // Not done and not pruned by the incumbent (then marked done): worth taking.
   bool still_open(std::uint32_t subtree, const Incumbent& incumbent);
+  // A subtree explored to the end with `nodes` bounds below its root: counted, reported, marked done.
+  void finish(std::uint32_t subtree, std::uint64_t nodes, SubtreeSource& source, std::size_t handout);
   // Threads (and evaluators) take subtrees from the source until it has none left or `stop`.
   void run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& incumbent, const std::atomic<bool>& stop,
                  const std::vector<NodeEvaluator*>& evaluators);
-  void explore_batches(NodeEvaluator& evaluator, SubtreeSource& source, Incumbent& incumbent,
+  void explore_batches(NodeEvaluator& evaluator, SubtreeSource& source, DivePile& pile, Incumbent& incumbent,
                        const std::atomic<bool>& stop);
   // true when explored to the end (false: stopped); `nodes`: the bounds computed in it.
   bool explore_subtree(std::size_t subtree, Incumbent& incumbent, const std::atomic<bool>& stop, Scratch& s,
@@ -111,8 +118,9 @@ class ProofTree {
   std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
   std::vector<std::atomic<std::uint8_t>> done_;
   std::atomic<std::size_t> next_{0};      // into taken_in_: the next subtree to take (threads and claim)
-  std::atomic<std::uint64_t> explored_{0}, live_{0};
+  std::atomic<std::uint64_t> explored_{0}, live_{0}, shared_{0};
   std::atomic<bool> batch_failed_{false};  // an evaluator threw (a GPU error)
+  mutable std::mutex finish_mutex_;        // done_ and explored_ change together
 };
 
 }  // namespace ks::topo
