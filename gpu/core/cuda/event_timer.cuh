@@ -13,7 +13,10 @@ namespace ks::cuda {
 
 class Event {
  public:
-  Event() { check(cudaEventCreate(&event_), "cudaEventCreate"); }
+  // flags: cudaEventBlockingSync makes a thread waiting on it sleep rather than spin (cudaEventDefault: spin).
+  explicit Event(unsigned flags = cudaEventDefault) {
+    check(cudaEventCreateWithFlags(&event_, flags), "cudaEventCreateWithFlags");
+  }
   ~Event() { cudaEventDestroy(event_); }
   Event(const Event&) = delete;
   Event& operator=(const Event&) = delete;

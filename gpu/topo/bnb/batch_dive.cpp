@@ -20,15 +20,11 @@ DivePiece frontier_piece(std::shared_ptr<DiveGroup> group, const std::vector<int
                          const std::vector<int>& prefixes) {
   DivePiece piece;
   piece.depth = frontier_depth;
-  DiveNodes& roots = piece.nodes;
+  const int n = int(order.size());
   const std::size_t width = std::size_t(frontier_depth);
-  for (std::size_t root = 0; root < group->roots(); ++root) {
-    const auto prefix = prefixes.begin() + std::ptrdiff_t(group->subtree(root) * width);
-    roots.orders.insert(roots.orders.end(), order.begin(), order.end());
-    roots.locs.insert(roots.locs.end(), prefix, prefix + std::ptrdiff_t(width));
-    roots.roots.push_back(int(root));
-    roots.floors.push_back(kNoFloor);
-  }
+  for (std::size_t root = 0; root < group->roots(); ++root)
+    piece.nodes.push(order.data(), prefixes.data() + group->subtree(root) * width, kNoFloor, int(root), n,
+                     frontier_depth);
   piece.group = std::move(group);
   return piece;
 }

@@ -22,22 +22,39 @@ bool DiveGroup::update(std::size_t root, std::int64_t open_change, std::uint64_t
 }
 
 void DiveNodes::resize(std::size_t nodes, int n, int depth) {
-  orders.resize(nodes * std::size_t(n));
-  locs.resize(nodes * std::size_t(depth));
-  roots.resize(nodes);
-  floors.resize(nodes);
+  if (nodes > floors.size()) {
+    const std::size_t room = std::max({nodes, 2 * floors.size(), std::size_t(64)});
+    orders.resize(room * std::size_t(n));
+    locs.resize(room * std::size_t(depth));
+    roots.resize(room);
+    floors.resize(room);
+  }
+  count = nodes;
 }
 
-void DiveNodes::move_front(std::size_t count, int n, int depth, DiveNodes& to) {
-  const auto move = [count](auto& from, auto& into, std::size_t width) {
-    const auto last = from.begin() + std::ptrdiff_t(count * width);
+void DiveNodes::push(const int* order, const int* node_locs, std::int64_t floor, int root, int n, int depth) {
+  const std::size_t at = count;
+  resize(at + 1, n, depth);
+  std::copy_n(order, n, orders.data() + at * std::size_t(n));
+  std::copy_n(node_locs, depth, locs.data() + at * std::size_t(depth));
+  floors[at] = floor;
+  roots[at] = root;
+}
+
+void DiveNodes::move_front(std::size_t moved, int n, int depth, DiveNodes& to) {
+  // `to` holds exactly its nodes (a piece being made); this one keeps its room past count.
+  const auto move = [moved](auto& from, auto& into, std::size_t into_nodes, std::size_t width) {
+    const auto last = from.begin() + std::ptrdiff_t(moved * width);
+    into.resize(into_nodes * width);
     into.insert(into.end(), from.begin(), last);
     from.erase(from.begin(), last);
   };
-  move(orders, to.orders, std::size_t(n));
-  move(locs, to.locs, std::size_t(depth));
-  move(roots, to.roots, 1);
-  move(floors, to.floors, 1);
+  move(orders, to.orders, to.count, std::size_t(n));
+  move(locs, to.locs, to.count, std::size_t(depth));
+  move(roots, to.roots, to.count, 1);
+  move(floors, to.floors, to.count, 1);
+  to.count += moved;
+  count -= moved;
 }
 
 void DivePile::begin() {

@@ -38,13 +38,18 @@ class DiveGroup {
 
 // Open nodes of one depth of the tree: per node the facilities' order (n; the first `depth` fixed), their
 // locations (depth), the floor the parent's reduced costs proved and the root (in its group) it descends from.
+// The first size() nodes of the arrays are the open ones; the arrays only grow, so that a dive, which adds and
+// drops nodes batch after batch, neither reallocates nor clears them.
 struct DiveNodes {
   std::vector<int> orders, locs, roots;
   std::vector<std::int64_t> floors;
-  std::size_t size() const { return floors.size(); }
+  std::size_t count = 0;
+  std::size_t size() const { return count; }
   void resize(std::size_t nodes, int n, int depth);
+  // Appends a node (its order, locations, floor and root).
+  void push(const int* order, const int* node_locs, std::int64_t floor, int root, int n, int depth);
   // Moves the first `count` nodes (those a depth-first dive reaches last) to the end of `to`.
-  void move_front(std::size_t count, int n, int depth, DiveNodes& to);
+  void move_front(std::size_t moved, int n, int depth, DiveNodes& to);
 };
 
 // Nodes of one depth to explore to the end: a group's roots at the frontier, or nodes another dive gave.

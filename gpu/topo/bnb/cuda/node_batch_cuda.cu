@@ -173,6 +173,9 @@ class CudaNodeEvaluator final : public NodeEvaluator {
         "allowing the node kernel its shared memory");
     optin_ = optin;
     if (!timer_) timer_ = std::make_unique<ks::cuda::EventTimer>(static_cast<cudaStream_t>(ctx_.stream()));
+    // Up to 16 threads feed each GPU and branch on the CPU between batches: one waiting for its batch sleeps,
+    // leaving its core to the others, rather than spinning as a stream synchronisation does.
+    if (!copied_) copied_ = std::make_unique<ks::cuda::Event>(cudaEventBlockingSync | cudaEventDisableTiming);
     // Depth 0 needs the most room both ways.
     const PackedBatch largest(capacity_, std::size_t(n), 0),
         deepest(capacity_, std::size_t(n), std::size_t(n));
@@ -227,7 +230,8 @@ class CudaNodeEvaluator final : public NodeEvaluator {
       auto* result = host_out_.as<std::byte>();
       check(cudaMemcpyAsync(result, device_out, at.out_bytes, cudaMemcpyDeviceToHost, stream),
             "copying the bounds back");
-      check(cudaStreamSynchronize(stream), "evaluating the nodes");
+      copied_->record(stream);
+      check(cudaEventSynchronize(copied_->get()), "evaluating the nodes");
       std::memcpy(out.bounds.data() + first, result + at.bounds, count * sizeof(std::int64_t));
       std::memcpy(out.lines.data() + first, result + at.lines, count * sizeof(int));
       std::memcpy(out.lowers.data() + first * m, result + at.lowers, count * m * sizeof(std::int64_t));
@@ -251,6 +255,7 @@ class CudaNodeEvaluator final : public NodeEvaluator {
   DeviceBuffer traffic_, costs_, in_, out_;
   ks::cuda::PinnedHostBuffer host_in_, host_out_;
   std::unique_ptr<ks::cuda::EventTimer> timer_;  // the kernels' time, for time()
+  std::unique_ptr<ks::cuda::Event> copied_;       // the bounds are back: what a feeding thread sleeps on
   EvaluatorTime time_;
 };
 
