@@ -48,7 +48,7 @@ struct DiveNodes {
   void resize(std::size_t nodes, int n, int depth);
   // Appends a node (its order, locations, floor and root).
   void push(const int* order, const int* node_locs, std::int64_t floor, int root, int n, int depth);
-  // Moves the first `count` nodes (those a depth-first dive reaches last) to the end of `to`.
+  // Moves the first `moved` nodes (those a depth-first dive reaches last) to the end of `to`.
   void move_front(std::size_t moved, int n, int depth, DiveNodes& to);
 };
 
