@@ -95,7 +95,7 @@ void ProofTree::build_frontier(ThreadPool& pool) {
   std::stable_sort(taken_in_.begin(), taken_in_.end(),
                    [&](std::uint32_t a, std::uint32_t b) { return bounds_[a] < bounds_[b]; });
   done_ = std::vector<std::atomic<std::uint8_t>>(bounds_.size());
-  next_ = 0;
+  ends_.reset(std::uint32_t(taken_in_.size()));
 }
 
 void ProofTree::mark_done(const std::vector<std::uint8_t>& done, const Incumbent& incumbent) {
@@ -137,31 +137,38 @@ void ProofTree::finish(std::uint32_t subtree, std::uint64_t nodes, SubtreeSource
 
 namespace {
 
-// One process's (and rank 0's) subtrees by bound, through the counter that ProofTree::claim takes from too.
+// One process's (and rank 0's) subtrees by bound, through the ends that ProofTree::claim takes from too.
 class QueueSource final : public SubtreeSource {
  public:
-  QueueSource(const std::vector<std::uint32_t>& queue, std::atomic<std::size_t>& next) : queue_(queue), next_(next) {}
+  QueueSource(const std::vector<std::uint32_t>& queue, QueueEnds& ends) : queue_(queue), ends_(ends) {}
   bool take(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) override {
-    const std::size_t first = next_.fetch_add(count);
-    if (first >= queue_.size()) return false;
-    out.assign(queue_.begin() + std::ptrdiff_t(first),
-               queue_.begin() + std::ptrdiff_t(std::min(first + count, queue_.size())));
-    handout = 0;
-    return true;
+    std::uint32_t first = 0, last = 0;
+    if (!ends_.take_front(std::uint32_t(count), first, last)) return false;
+    return hand_out(first, last, out, handout);
+  }
+  bool take_last(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) override {
+    std::uint32_t first = 0, last = 0;
+    if (!ends_.take_back(std::uint32_t(count), first, last)) return false;
+    return hand_out(first, last, out, handout);
   }
   void finished(std::size_t, std::uint64_t) override {}  // counted in ProofTree::explored_nodes
   void close() override {}                               // never waits
 
  private:
+  bool hand_out(std::uint32_t first, std::uint32_t last, std::vector<std::uint32_t>& out, std::size_t& handout) {
+    out.assign(queue_.begin() + std::ptrdiff_t(first), queue_.begin() + std::ptrdiff_t(last));
+    handout = 0;
+    return true;
+  }
   const std::vector<std::uint32_t>& queue_;
-  std::atomic<std::size_t>& next_;
+  QueueEnds& ends_;
 };
 
 }  // namespace
 
 void ProofTree::explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
                         const std::vector<NodeEvaluator*>& evaluators) {
-  QueueSource queue(taken_in_, next_);
+  QueueSource queue(taken_in_, ends_);
   run_queue(pool, queue, incumbent, stop, evaluators);
 }
 
@@ -174,11 +181,9 @@ bool ProofTree::still_open(std::uint32_t subtree, const Incumbent& incumbent) {
 
 std::vector<std::uint32_t> ProofTree::claim(std::size_t count, const Incumbent& incumbent) {
   std::vector<std::uint32_t> out;
-  while (out.size() < count) {
-    const std::size_t k = next_.fetch_add(1);
-    if (k >= taken_in_.size()) break;
+  std::uint32_t k = 0, end = 0;
+  while (out.size() < count && ends_.take_front(1, k, end))
     if (still_open(taken_in_[k], incumbent)) out.push_back(taken_in_[k]);
-  }
   return out;
 }
 
@@ -217,8 +222,11 @@ void ProofTree::run_queue(ThreadPool& pool, SubtreeSource& source, Incumbent& in
         Scratch scratch(n_);
         std::vector<std::uint32_t> taken;
         std::size_t handout = 0;
+        // Beside GPUs, a diving thread takes from the queue's other end: the highest bounds, the smallest
+        // subtrees in practice, so that none of the largest waits on a CPU thread at the end.
+        const bool from_back = !evaluators.empty();
         while (!stop.load(std::memory_order_relaxed) && !batch_failed_.load(std::memory_order_relaxed)) {
-          if (!source.take(1, taken, handout)) break;
+          if (!(from_back ? source.take_last(1, taken, handout) : source.take(1, taken, handout))) break;
           const std::uint32_t subtree = taken.front();
           if (done_[subtree].load()) continue;
           std::uint64_t nodes = 0;

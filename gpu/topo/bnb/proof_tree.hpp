@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/thread_pool.hpp"
+#include "topo/bnb/queue_ends.hpp"
 #include "topo/bnb/subtree_feed.hpp"
 
 namespace ks::topo {
@@ -57,9 +58,9 @@ class ProofTree {
 
   // Explores the open subtrees on every thread of the pool until all are done or `stop` is set (the subtrees
   // under way are then left open). With evaluators (their problem loaded; at most one per pool thread), pool
-  // thread k feeds evaluator k groups of subtrees (batch_dive.hpp) while the others dive as without; all take
-  // from the same counter, so a faster device takes more. Call from one thread; the getters below may be read
-  // meanwhile.
+  // thread k feeds evaluator k groups of subtrees (batch_dive.hpp) from the queue's front while the others dive
+  // as without, taking from its back (queue_ends.hpp); all take from the same queue, so a faster device takes
+  // more. Call from one thread; the getters below may be read meanwhile.
   void explore(ThreadPool& pool, Incumbent& incumbent, const std::atomic<bool>& stop,
                const std::vector<NodeEvaluator*>& evaluators = {});
 
@@ -117,7 +118,7 @@ class ProofTree {
   std::vector<std::int64_t> bounds_;      // per subtree
   std::vector<std::uint32_t> taken_in_;   // subtrees by bound, then number
   std::vector<std::atomic<std::uint8_t>> done_;
-  std::atomic<std::size_t> next_{0};      // into taken_in_: the next subtree to take (threads and claim)
+  QueueEnds ends_;                        // into taken_in_: what is left to take (threads and claim)
   std::atomic<std::uint64_t> explored_{0}, live_{0}, shared_{0};
   std::atomic<bool> batch_failed_{false};  // an evaluator threw (a GPU error)
   mutable std::mutex finish_mutex_;        // done_ and explored_ change together

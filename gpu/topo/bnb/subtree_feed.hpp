@@ -17,6 +17,11 @@ class SubtreeSource {
   // Up to `count` subtrees into `out` (replaced), all of one hand-out (`handout` names it); false when there are
   // none left (the thread returns). May wait for more.
   virtual bool take(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) = 0;
+  // As take, for the CPU threads diving beside GPUs: the subtrees the source would hand out last (a feed: in
+  // order, as take).
+  virtual bool take_last(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) {
+    return take(count, out, handout);
+  }
   // Subtrees of `handout` were finished, `nodes` bounds computed in them; called before they are marked done.
   virtual void finished(std::size_t handout, std::uint64_t nodes) = 0;
   // No more waiting: a thread finding nothing left returns (the exploration ends, or failed).
