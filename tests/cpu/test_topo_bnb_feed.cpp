@@ -1,6 +1,6 @@
 // The subtrees a rank's threads take while rank 0's hand-outs keep coming (topo/bnb/subtree_feed.hpp): taken in
-// the order they came, a take never spanning two hand-outs (a GPU's group is one hand-out's, and so are its
-// nodes), a thread waiting for more wakes for the next hand-out, and closing lets it return once nothing is left.
+// the order they came (diving threads beside GPUs from a hand-out's end), a take never spanning two hand-outs (a
+// GPU's group is one hand-out's, and so are its nodes), a thread waiting for more wakes for the next hand-out, and closing lets it return once nothing is left.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -36,6 +36,32 @@ TEST(SubtreeFeed, TakesInOrderWithinOneHandOutAtATime) {
   EXPECT_EQ(feed.nodes(1), 42u);
   EXPECT_EQ(feed.subtrees(1), (Subtrees{4, 1}));
   feed.close();
+  EXPECT_FALSE(feed.take(1, got, handout));
+}
+
+// Diving threads beside GPUs take from the end of the oldest hand-out (its highest bounds), the feeding threads
+// from its front; they meet inside it, and then both go on to the next hand-out.
+TEST(SubtreeFeed, TheLastOfAHandOutGoesToTakersFromTheBack) {
+  SubtreeFeed feed;
+  feed.append({7, 3, 9, 5, 8});
+  feed.append({4, 1});
+  Subtrees got;
+  std::size_t handout = 99;
+  ASSERT_TRUE(feed.take_last(2, got, handout));
+  EXPECT_EQ(got, (Subtrees{5, 8}));
+  EXPECT_EQ(handout, 0u);
+  ASSERT_TRUE(feed.take(2, got, handout));
+  EXPECT_EQ(got, (Subtrees{7, 3}));
+  ASSERT_TRUE(feed.take(2, got, handout));  // only 9 is left between the two ends
+  EXPECT_EQ(got, (Subtrees{9}));
+  EXPECT_EQ(handout, 0u);
+  ASSERT_TRUE(feed.take_last(1, got, handout));
+  EXPECT_EQ(got, (Subtrees{1}));
+  EXPECT_EQ(handout, 1u);
+  ASSERT_TRUE(feed.take_last(5, got, handout));
+  EXPECT_EQ(got, (Subtrees{4}));
+  feed.close();
+  EXPECT_FALSE(feed.take_last(1, got, handout));
   EXPECT_FALSE(feed.take(1, got, handout));
 }
 

@@ -34,6 +34,8 @@ class SubtreeFeed final : public SubtreeSource {
   std::size_t append(std::vector<std::uint32_t> subtrees);
   // Takes from the oldest hand-out with subtrees left; waits while there is none and the feed is open.
   bool take(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) override;
+  // As take, from the end of that hand-out (its highest bounds: rank 0 hands them out lowest bound first).
+  bool take_last(std::size_t count, std::vector<std::uint32_t>& out, std::size_t& handout) override;
   void finished(std::size_t handout, std::uint64_t nodes) override;
   void close() override;
 
@@ -44,9 +46,11 @@ class SubtreeFeed final : public SubtreeSource {
  private:
   struct Handout {
     std::vector<std::uint32_t> subtrees;
-    std::size_t taken = 0;
+    std::size_t taken = 0, back = 0;  // [taken, back) not taken yet
     std::uint64_t nodes = 0;
   };
+  // The oldest hand-out with subtrees left (waiting for one while the feed is open); nullptr: none and closed.
+  Handout* open_handout(std::unique_lock<std::mutex>& lock);
   mutable std::mutex mutex_;
   std::condition_variable more_;
   std::deque<Handout> handouts_;  // a deque: appending keeps the others where they are
