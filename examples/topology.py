@@ -1,4 +1,5 @@
-"""A topology sweep (every placement of 8 nodes on a ring) and a search (tabu) where a sweep is out of reach.
+"""A topology sweep (every placement of 8 nodes on a ring), a search (tabu) where a sweep is out of reach, and a
+proof (branch and bound) that a placement is the best.
 
     PYTHONPATH=build/python python3 examples/topology.py
 """
@@ -20,3 +21,10 @@ def show(fraction, text):
 search = ks.topo(generate="uniform:n=20,seed=2", topology="torus:5x4", placements="search", iterations=2000,
                  seed=1, progress=show)
 print(f"search: best cost {search.report['best']['cost']} after {search.report['stopped_by']}")
+
+# Proof: branch and bound bounds whole subtrees of placements and skips those that cannot beat the best known,
+# until none is left: "optimal" then means no placement of these 10 nodes on the ring costs less.
+proof = ks.topo(generate="uniform:n=10,seed=2", topology="ring", placements="bnb", time=60)
+p = proof.report["proof"]
+print(f"proof: best cost {proof.report['best']['cost']}, {'proved optimal' if p['optimal'] else 'not proved'} "
+      f"({p['nodes']} nodes, root bound {p['root_bound']})")

@@ -157,8 +157,9 @@ def topo(*, qaplib=None, traffic=None, generate=None, topology=None, metric=None
          **options):
     """The topology sweep (placements "all", "sample:N", "identity" or a file), search (placements="search",
     for time= seconds or iterations= per chain; options: the "search" kernel's parameters, e.g.
-    algorithm="anneal") or proof by branch and bound (placements="bnb", on the CPU threads, with
-    backend="cuda" also GPU 0; time= limits it: .report["proof"] tells whether it is optimal). The traffic: qaplib= a .dat file, traffic= a file, or generate= the CLI's generator words.
+    algorithm="anneal") or proof by branch and bound (placements="bnb", on the CPU threads; with
+    backend="cuda" the threads, up to 16, feed GPU 0; time= limits it: .report["proof"] tells whether it is
+    optimal). The traffic: qaplib= a .dat file, traffic= a file, or generate= the CLI's generator words.
     .report is the CLI's `topo --json`."""
     search_params = {p["name"] for k in _ks.kernels() if k["id"] == "search" for p in k["params"]}
     for name in options:
