@@ -51,7 +51,7 @@ struct BnbRequest {
   std::string resume;  // a checkpoint to continue from (usage Error when it belongs to another problem)
   std::string label;   // what is proved ("nug12.dat"), for checkpoints and their messages
   // Evaluators (a GPU's feeding threads, gpu_feeders.hpp; several GPUs, --gpus 0,1): the pool's threads 0, 1, ...
-  // feed one each batches of nodes of groups of subtrees, all taking groups from the same counter, while the
+  // feed one each batches of nodes of groups of subtrees, all taking groups from the same queue, while the
   // others dive as without (the same tree: a resumed run may change it). The pool needs a thread per evaluator.
   // Not owned.
   std::vector<NodeEvaluator*> evaluators;

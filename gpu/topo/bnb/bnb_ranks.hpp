@@ -6,8 +6,8 @@
 // The protocol: a rank says Hello (or Failed), then receives Assigns (a configuration, subtrees, the incumbent)
 // and sends a Report per Assign (the subtrees it finished, the bounds computed in them), in order. Rank 0 keeps
 // two Assigns out per rank, so a rank asks for more by reporting and a fast rank takes more (the stealing); its
-// own threads take from the same counter (ProofTree::claim). A rank with GPUs gets larger Assigns: two groups
-// of subtrees per GPU (kSubtreesPerGroup) beside a few subtrees per diving thread; a rank's threads take from
+// own threads take from the front of the same queue (ProofTree::claim). A rank with GPUs gets larger Assigns: two
+// groups of subtrees per GPU (kSubtreesPerGroup) beside a few subtrees per diving thread; a rank's threads take from
 // its Assigns as they come (subtree_feed.hpp). A better placement found anywhere goes to rank 0 (Better) and from
 // there to every rank, so all prune with it. Rank 0 ends with Stop; a rank answers Bye and
 // sends nothing more. Subtrees out when a run stops stay open in the checkpoint, explored again on resume.

@@ -31,7 +31,7 @@ class Incumbent {
 };
 
 // Subtrees a batch dive (an evaluator's feeding thread) takes at once: enough roots to fill a GPU batch a few
-// depths down, few enough that the last group does not keep the CPU threads waiting long.
+// depths down; the last groups are shared among the feeding threads (dive_pile.hpp) as they end.
 inline constexpr std::size_t kSubtreesPerGroup = 64;
 
 class ProofTree {
