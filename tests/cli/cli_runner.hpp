@@ -53,12 +53,12 @@ void expect_refused(const std::vector<std::string>& args, int exit_code, const s
 std::string read_file(const std::filesystem::path& path);
 void write_file(const std::filesystem::path& path, const std::string& bytes);
 
-// Whether the CLI compiles users' kernels (a build without the CUDA toolkit has no NVRTC): KS_REQUIRE_NVRTC.
+// Whether the CLI compiles users' kernels (a build without the CUDA toolkit has no NVRTC): KS_REQUIRE_CLI_NVRTC.
 bool cli_has_nvrtc();
 
 }  // namespace ks::test
 
-#define KS_REQUIRE_NVRTC()                                                      \
-  do {                                                                          \
+#define KS_REQUIRE_CLI_NVRTC()                                                   \
+  do {                                                                           \
     if (!::ks::test::cli_has_nvrtc()) GTEST_SKIP() << "this build has no NVRTC"; \
   } while (0)

@@ -19,7 +19,7 @@ namespace {
 const std::filesystem::path kTemplates = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels";
 
 TEST(CliCompile, TemplateFactsAsTextAndJson) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   std::filesystem::copy_file(kTemplates / "reduce_sum.cu", dir / "reduce_sum.cu");
   CliResult r = run_cli({"compile", "reduce_sum.cu", "--json", "facts.json"}, dir.path());
@@ -48,7 +48,7 @@ TEST(CliCompile, TemplateFactsAsTextAndJson) {
 }
 
 TEST(CliCompile, ErrorsAtTheFilesLinesExitTwoAndWriteNothing) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   write_file(dir / "broken.cu",
              "__global__ void k(float* out, int n) {\n"
@@ -67,7 +67,7 @@ TEST(CliCompile, ErrorsAtTheFilesLinesExitTwoAndWriteNothing) {
 }
 
 TEST(CliCompile, SeveralKernelsNeedAnEntryAndTheFamilysContract) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   write_file(dir / "two.cu",
              "__global__ void scale(const float* in, float* out, int n, float f) { out[0] = in[0] * f + n; }\n"
@@ -121,7 +121,7 @@ std::vector<std::pair<std::string, int>> instructions_under_lines(const std::str
 }
 
 TEST(CliCompile, PtxListingPutsEachInstructionUnderItsSourceLine) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   std::filesystem::copy_file(kTemplates / "vecadd.cu", dir / "vecadd.cu");
   CliResult r = run_cli({"compile", "vecadd.cu", "--ptx"}, dir.path());
@@ -142,7 +142,7 @@ TEST(CliCompile, PtxListingPutsEachInstructionUnderItsSourceLine) {
 }
 
 TEST(CliCompile, SassWithoutADisassemblerIsThePtxAndSaysSo) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   std::filesystem::copy_file(kTemplates / "vecadd.cu", dir / "vecadd.cu");
   CliResult r = run_cli({"compile", "vecadd.cu", "--sass", "--nvdisasm", (dir / "no-nvdisasm").string(),
@@ -158,7 +158,7 @@ TEST(CliCompile, SassWithoutADisassemblerIsThePtxAndSaysSo) {
 }
 
 TEST(CliCompile, ADisassemblerThatFailsSaysSoAndWritesNothing) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   std::filesystem::copy_file(kTemplates / "vecadd.cu", dir / "vecadd.cu");
   write_file(dir / "nvdisasm", "#!/bin/sh\necho 'nvdisasm fatal   : Input file is not a CUBIN' >&2\nexit 3\n");
@@ -174,7 +174,7 @@ TEST(CliCompile, ADisassemblerThatFailsSaysSoAndWritesNothing) {
 }
 
 TEST(CliCompile, ListingJsonOfATwoKernelFile) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   write_file(dir / "two.cu",
              "__global__ void scale(float* x, int n, float f) {\n"

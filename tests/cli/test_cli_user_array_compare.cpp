@@ -31,7 +31,7 @@ NdArray npy_of(DType type, std::int64_t n, double value) {
 }
 
 TEST(CliUserArrayCompare, UsageErrorsAreExitTwoBeforeAnythingRuns) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   write_file(dir / "add.cu", kVecaddRight);
   write_file(dir / "sum.cu", kernel_template("reduce_sum.cu"));
@@ -72,7 +72,7 @@ TEST(CliUserArrayCompare, UsageErrorsAreExitTwoBeforeAnythingRuns) {
 }
 
 TEST(CliUserArrayCompare, VecaddMatchesAndATailThatForgetsBDiffersAtTheLastElement) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   write_file(dir / "right.cu", kVecaddRight);
@@ -104,7 +104,7 @@ TEST(CliUserArrayCompare, VecaddMatchesAndATailThatForgetsBDiffersAtTheLastEleme
 }
 
 TEST(CliUserArrayCompare, AReduceOfGivenValuesMatchesExactlyAndOnePaddingWithOnesIsOffByThePadding) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   write_file(dir / "sum.cu", kernel_template("reduce_sum.cu"));

@@ -22,7 +22,7 @@ void copy_template(const TempDir& dir, const char* name) {
 }
 
 TEST(CliUserKernel, AKernelThatDoesNotCompileOrABadParameterIsExitTwoWithNothingWritten) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   write_file(dir / "broken.cu",
              "// @family stencil\n"
@@ -53,7 +53,7 @@ TEST(CliUserKernel, AKernelThatDoesNotCompileOrABadParameterIsExitTwoWithNothing
 }
 
 TEST(CliUserKernel, TheSmoothingTemplateRunsOnTheGpuOrSaysItNeedsOne) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   copy_template(dir, "smooth3x3.cu");
   const CliResult r = run_cli({"run", "--kernel-file", "smooth3x3.cu", "-i", "sample", "-o", "out.png", "--json",
@@ -82,7 +82,7 @@ TEST(CliUserKernel, TheSmoothingTemplateRunsOnTheGpuOrSaysItNeedsOne) {
 // --counters with --kernel-file is no longer refused: the worker reads them (with a GPU:
 // tests/gpu/test_cli_user_counters_cuda.cpp); without one, the run says it needs a GPU as any run of yours does.
 TEST(CliUserKernel, CountersOfYourKernelAreAskedOfTheWorkerNotRefused) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   if (gpu_available()) GTEST_SKIP() << "with a GPU: tests/gpu/test_cli_user_counters_cuda.cpp";
   TempDir dir;
   copy_template(dir, "smooth3x3.cu");
@@ -103,7 +103,7 @@ TEST(CliUserKernel, CountersOfYourKernelAreAskedOfTheWorkerNotRefused) {
 }
 
 TEST(CliUserKernel, VecaddFromNpyInputsAndLifeStepsRunOrSayTheyNeedAGpu) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   copy_template(dir, "vecadd.cu");
   copy_template(dir, "life_step.cu");
@@ -155,7 +155,7 @@ namespace ks::test {
 namespace {
 
 TEST(CliUserKernel, CompareWithABuiltInMatchesOrSaysWhereItDiffersWithAHeatmap) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   write_file(dir / "smooth_u8.cu", kSmoothU8WithBias);
@@ -187,7 +187,7 @@ TEST(CliUserKernel, CompareWithABuiltInMatchesOrSaysWhereItDiffersWithAHeatmap) 
 }
 
 TEST(CliUserKernel, CheckedModeNamesTheFirstAccessOutsideTheImageAndWritesNothing) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   // One column too far, above the last row: without checks that writes into the next row (no fault, only a wrong

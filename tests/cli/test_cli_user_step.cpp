@@ -18,7 +18,7 @@ namespace {
 const std::filesystem::path kLifeTemplate = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels/life_step.cu";
 
 TEST(CliUserStep, ACompareThatCannotHoldIsExitTwoBeforeAnythingRuns) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   TempDir dir;
   std::filesystem::copy_file(kLifeTemplate, dir / "life_step.cu");
   const auto sim = [](std::vector<std::string> more) {
@@ -47,7 +47,7 @@ TEST(CliUserStep, ACompareThatCannotHoldIsExitTwoBeforeAnythingRuns) {
 }
 
 TEST(CliUserStep, WithoutAGpuACompareThatHoldsSaysItNeedsOne) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   if (gpu_available()) GTEST_SKIP() << "a GPU is here: the tests below run the kernel";
   TempDir dir;
   std::filesystem::copy_file(kLifeTemplate, dir / "life_step.cu");
@@ -61,7 +61,7 @@ struct Grid {
 };
 
 TEST(CliUserStep, TheLifeTemplateMatchesTheBuiltInOnOddSizes) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   std::filesystem::copy_file(kLifeTemplate, dir / "life_step.cu");
@@ -86,7 +86,7 @@ TEST(CliUserStep, TheLifeTemplateMatchesTheBuiltInOnOddSizes) {
 }
 
 TEST(CliUserStep, AWrongRuleDiffersExitsOneAndStillWritesItsFiles) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   write_file(dir / "highlife.cu", kLifeBornOn3Or6);
@@ -109,7 +109,7 @@ TEST(CliUserStep, AWrongRuleDiffersExitsOneAndStillWritesItsFiles) {
 }
 
 TEST(CliUserStep, AHeatKernelMatchesPeriodicHeat) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   write_file(dir / "heat.cu", kHeatPeriodic);

@@ -49,8 +49,12 @@ TEST(ChunkRows, ALargerImageIsCoveredOnceInChunksOfTheMinimum) {
   EXPECT_EQ(seen.chunks.front().first, 0);
   EXPECT_EQ(seen.chunks.back().second, 997);
   for (std::size_t i = 0; i < seen.chunks.size(); ++i) {
-    if (i > 0) EXPECT_EQ(seen.chunks[i - 1].second, seen.chunks[i].first) << "gap or overlap before chunk " << i;
-    if (i + 1 < seen.chunks.size()) EXPECT_GE(seen.chunks[i].second - seen.chunks[i].first, per);
+    if (i > 0) {
+      EXPECT_EQ(seen.chunks[i - 1].second, seen.chunks[i].first) << "gap or overlap before chunk " << i;
+    }
+    if (i + 1 < seen.chunks.size()) {
+      EXPECT_GE(seen.chunks[i].second - seen.chunks[i].first, per);
+    }
   }
 }
 

@@ -137,7 +137,10 @@ TEST(SessionSimWorld, ItIsShownThroughTheViewsWindowAndPaintedInWorldCellsAtAnyZ
   EXPECT_EQ(r.generation(), 1);
   const auto stepped = cells_of(shown(s, {cx - 8, cy - 8, 1, 17, 17}));
   Engine engine;
-  SimulationRequest small{"life", KernelRegistry::builtin().get("life").default_params(), Backend::Cpu, "cpu"};
+  SimulationRequest small;
+  small.kernel = "life";
+  small.params = KernelRegistry::builtin().get("life").default_params();
+  small.variant = "cpu";  // the CPU backend is the request's default
   small.width = small.height = 17;
   Simulation reference(engine, small, SimulationStart{.image = Image(17, 17, 1, ElemType::U8)});  // all dead
   reference.paint(8, 8, 2, 1);  // the disc at the centre, as in the world

@@ -72,8 +72,9 @@ TEST(SessionUserArrayCuda, AVecaddMatchesAndOneThatForgetsTheTailDiffersThere) {
   ASSERT_TRUE(s.lab().last_run());
   ASSERT_TRUE(s.lab().last_run()->report.block);
   EXPECT_EQ(s.lab().last_run()->report.block->x, 128);
-  if (const auto& launch = s.lab().last_run()->report.launch)
+  if (const auto& launch = s.lab().last_run()->report.launch) {
     EXPECT_EQ(launch->grid_x, ((std::int64_t{1} << 20) + 3 + 127) / 128);
+  }
   // Back to the built-in: its own variant again.
   s.use_user_array_kernel(std::nullopt);
   s.run_now();

@@ -25,7 +25,7 @@ void expect_counters_object(const std::filesystem::path& json, const std::string
 }
 
 TEST(CliUserCountersCuda, RunLabAndSimWithAKernelFileWriteACountersObject) {
-  KS_REQUIRE_NVRTC();
+  KS_REQUIRE_CLI_NVRTC();
   KS_REQUIRE_GPU();
   TempDir dir;
   for (const char* name : {"smooth3x3.cu", "vecadd.cu", "life_step.cu"})

@@ -11,11 +11,7 @@
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 #include "usercode/user_kernel.hpp"
-
-#define KS_REQUIRE_NVRTC()                                                            \
-  do {                                                                                \
-    if (!::ks::usercode::nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"; \
-  } while (0)
+#include "support/require_nvrtc.hpp"
 
 namespace ks::test {
 

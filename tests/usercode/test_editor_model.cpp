@@ -10,12 +10,10 @@
 #include "editor/compile_outcome.hpp"
 #include "editor/compile_summary.hpp"
 #include "usercode/nvrtc_compile.hpp"
+#include "support/require_nvrtc.hpp"
 
 namespace ks::editor {
 namespace {
-
-#define KS_REQUIRE_NVRTC() \
-  if (!usercode::nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"
 
 usercode::CompileRequest request_for(const std::string& source, const std::string& name = "mine.cu") {
   usercode::CompileRequest r;

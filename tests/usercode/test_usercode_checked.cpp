@@ -15,12 +15,10 @@
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 #include "usercode/user_kernel.hpp"
+#include "support/require_nvrtc.hpp"
 
 namespace ks::usercode {
 namespace {
-
-#define KS_REQUIRE_NVRTC() \
-  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"
 
 CompiledKernel compile(const std::string& name, const std::string& source, bool checked) {
   CompileRequest r;

@@ -9,14 +9,10 @@
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
 #include "usercode/user_kernel.hpp"
+#include "support/require_nvrtc.hpp"
 
 namespace ks::usercode {
 namespace {
-
-#define KS_REQUIRE_NVRTC()                                          \
-  do {                                                              \
-    if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"; \
-  } while (0)
 
 CompileRequest request_for(const std::string& name, const std::string& source) {
   CompileRequest r;

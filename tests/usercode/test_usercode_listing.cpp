@@ -20,12 +20,10 @@
 #include "usercode/listing.hpp"
 #include "usercode/nvrtc_compile.hpp"
 #include "usercode/source_text.hpp"
+#include "support/require_nvrtc.hpp"
 
 namespace ks::usercode {
 namespace {
-
-#define KS_REQUIRE_NVRTC() \
-  if (!nvrtc_available()) GTEST_SKIP() << "this build has no NVRTC"
 
 const std::filesystem::path kTemplates = std::filesystem::path(KS_SOURCE_DIR) / "assets/kernels";
 
