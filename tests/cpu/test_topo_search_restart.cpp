@@ -1,15 +1,20 @@
 // Where the tabu search's stalled chains restart (issue 28, item 4), on QAPLIB's tai25a through trace_chains:
-// with restart_from = own every chain starts again near its own best (iterated tabu search), with the default
-// (elites) chains start again near the best placements of all chains, which are not their own.
+// with restart_from = own (the default) every chain starts again near its own best (iterated tabu search), with
+// elites near the best placements of all chains, which are not their own, and with cross from a crossover of the
+// two (crossover() itself on random placements).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <numeric>
 #include <vector>
 
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
 #include "support/shared_pool.hpp"
 #include "topo/search/search.hpp"
+#include "topo/search/search_plan.hpp"
 
 namespace ks::topo {
 namespace {
@@ -70,6 +75,72 @@ TEST(SearchRestart, OwnRunsRepeatWhateverTheThreads) {
   const SearchResult b = search(p, r, {}, one, nullptr);
   EXPECT_GT(a.best().restarts, 0u);
   EXPECT_EQ(a.best().restarts, b.best().restarts);
+  EXPECT_EQ(a.best().placement, b.best().placement);
+  EXPECT_EQ(trace_chains(p, r, 10, pool(), nullptr), trace_chains(p, r, 10, one, nullptr));
+}
+
+std::vector<std::uint16_t> shuffled(int n, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  return random_start(rng, n);
+}
+
+TEST(SearchRestart, ACrossoverKeepsWhatBothShareAndTakesAboutHalfOfTheRestFromTheOther) {
+  for (const int n : {1, 2, 7, 200}) {
+    std::vector<std::uint16_t> own = shuffled(n, 5), other = own;
+    // other: own with a third of its positions shuffled among themselves, so they share about two thirds.
+    std::vector<std::size_t> moved;
+    for (std::size_t i = 0; i < own.size(); i += 3) moved.push_back(i);
+    SplitMix64 rng(9);
+    for (std::size_t k = moved.size(); k > 1; --k)
+      std::swap(other[moved[k - 1]], other[moved[rng.below(std::uint32_t(k))]]);
+    SplitMix64 coin(17);
+    const std::vector<std::uint16_t> child = crossover(own, other, coin);
+    std::vector<std::uint16_t> sorted = child;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::uint16_t> identity(std::size_t(n), 0);
+    std::iota(identity.begin(), identity.end(), std::uint16_t{0});
+    ASSERT_EQ(sorted, identity) << "n = " << n << ": not a placement";
+    int differ = 0, taken = 0;
+    for (std::size_t i = 0; i < own.size(); ++i) {
+      if (own[i] == other[i]) {
+        EXPECT_EQ(child[i], own[i]) << "n = " << n << ": an assignment both share was undone at " << i;
+      } else {
+        ++differ;
+        taken += child[i] == other[i] ? 1 : 0;
+      }
+    }
+    if (n == 200) {
+      ASSERT_GT(differ, 50);
+      // Each differing position takes other's node by a fair coin, and a swap can place another of other's
+      // nodes on the way: about half, never all or none.
+      EXPECT_GT(taken, differ / 4);
+      EXPECT_LT(taken, differ * 3 / 4 + differ / 8);
+    }
+  }
+}
+
+TEST(SearchRestart, CrossRestartsLeaveTheirOwnBestAndRepeatWhateverTheThreads) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
+  const auto own = trace_chains(p, restarting(RestartFrom::Own), 10, pool(), nullptr);
+  const auto cross = trace_chains(p, restarting(RestartFrom::Cross), 10, pool(), nullptr);
+  int far_own = 0, far_cross = 0, looked = 0;
+  for (std::size_t i = 8; i < own.size(); ++i)
+    for (std::size_t c = 0; c < own[i].size(); ++c) {
+      ++looked;
+      if (positions_apart(own[i][c].placement, own[i][c].best_placement) > 12) ++far_own;
+      if (positions_apart(cross[i][c].placement, cross[i][c].best_placement) > 12) ++far_cross;
+    }
+  EXPECT_EQ(far_own, 0);
+  // Half of where the own best and the elite differ (most of the 25 positions) moves towards the elite.
+  EXPECT_GT(far_cross, 0) << "a crossover with the elites starts away from the chain's own best";
+  SearchRequest r = restarting(RestartFrom::Cross);
+  r.params.tabu_stall = 1;
+  r.iterations = 3000;
+  ThreadPool one(1);
+  const SearchResult a = search(p, r, {}, pool(), nullptr);
+  const SearchResult b = search(p, r, {}, one, nullptr);
+  EXPECT_GT(a.best().restarts, 0u);
   EXPECT_EQ(a.best().placement, b.best().placement);
   EXPECT_EQ(trace_chains(p, r, 10, pool(), nullptr), trace_chains(p, r, 10, one, nullptr));
 }

@@ -42,8 +42,10 @@ const char* to_string(SearchAlgorithm a) noexcept;
 enum class TenureRule { Cubed, Band };
 const char* to_string(TenureRule t) noexcept;
 // Where a stalled chain restarts: Elites, one of the best distinct placements of all chains (they share what
-// the best found); Own, the chain's own best (iterated tabu search: every chain stays in its own region).
-enum class RestartFrom { Elites, Own };
+// the best found); Own, the chain's own best (iterated tabu search: every chain stays in its own region); Cross,
+// a crossover of its own best and one of the elites (what both assign alike is kept, the rest taken from either:
+// a memetic search, each chain's region moving towards what the best placements share).
+enum class RestartFrom { Elites, Own, Cross };
 const char* to_string(RestartFrom r) noexcept;
 
 // The algorithms' parameters, as registered in the registry (KernelSpec "search",
@@ -62,11 +64,12 @@ struct SearchParams {
       0.3;                   // acceptance probability of the mean uphill move at the start of a cooling cycle
   double accept_end = 1e-4;  // ... and at its end
   double cycle = 20;         // steps of a cooling cycle, x n^2 (then the chain reheats)
-  // restarts: a chain that stalls starts again from its own best (or one of the elites), perturbed
+  // restarts: a chain that stalls starts again from its own best (or one of the elites, or a crossover of
+  // both), perturbed
   double tabu_stall = 5;   // tabu: no better best for tabu_stall x n^2 moves
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles
   RestartFrom restart_from = RestartFrom::Own;
-  double perturb = 0.1;    // perturb x n random swaps of the elite (or of the chain's own best)
+  double perturb = 0.1;    // perturb x n random swaps of where the chain restarts
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
 };

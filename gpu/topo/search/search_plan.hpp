@@ -39,5 +39,9 @@ SplitMix64 restart_stream(std::uint64_t seed, int configuration, int chain, std:
 std::vector<std::uint16_t> random_start(SplitMix64& rng, int n);
 // `swaps` random swaps of two distinct positions.
 void perturb(std::vector<std::uint16_t>& placement, SplitMix64& rng, int swaps);
+// A crossover of two placements (restart_from = cross): where they agree, the child agrees; each position where
+// they differ takes, by a fair coin, `own`'s node or `other`'s (moved there by a swap). A permutation.
+std::vector<std::uint16_t> crossover(const std::vector<std::uint16_t>& own, const std::vector<std::uint16_t>& other,
+                                     SplitMix64& rng);
 
 }  // namespace ks::topo

@@ -174,9 +174,7 @@ class ConfigurationRun {
       const ChainHeader& ch = h[std::size_t(c)];
       if (ch.iteration - ch.best_iteration < stall_) continue;
       SplitMix64 rng = restart_stream(r_.seed, configuration_, c, restarts_of_[std::size_t(c)]++);
-      std::vector<std::uint16_t> placement = r_.params.restart_from == RestartFrom::Own
-                                                 ? backend_->placement(c, true)
-                                                 : elites_[rng.below(std::uint32_t(elites_.size()))].placement;
+      std::vector<std::uint16_t> placement = restart_placement(c, rng);
       perturb(placement, rng, swaps);
       which.push_back(c);
       placements.insert(placements.end(), placement.begin(), placement.end());
@@ -187,6 +185,18 @@ class ConfigurationRun {
     if (which.empty()) return;
     restarts_ += which.size();
     backend_->set_chains(which, placements, headers);
+  }
+
+  std::vector<std::uint16_t> restart_placement(int chain, SplitMix64& rng) {
+    switch (r_.params.restart_from) {
+      case RestartFrom::Own: return backend_->placement(chain, true);
+      case RestartFrom::Elites: return elites_[rng.below(std::uint32_t(elites_.size()))].placement;
+      case RestartFrom::Cross: {
+        const auto& elite = elites_[rng.below(std::uint32_t(elites_.size()))].placement;
+        return crossover(backend_->placement(chain, true), elite, rng);
+      }
+    }
+    return backend_->placement(chain, true);
   }
 
   const Problem& p_;

@@ -52,7 +52,12 @@ const char* to_string(TenureRule t) noexcept {
 }
 
 const char* to_string(RestartFrom r) noexcept {
-  return r == RestartFrom::Elites ? "elites" : "own";
+  switch (r) {
+    case RestartFrom::Elites: return "elites";
+    case RestartFrom::Own: return "own";
+    case RestartFrom::Cross: return "cross";
+  }
+  return "?";
 }
 
 const char* to_string(SearchArithmetic a) noexcept {
@@ -263,6 +268,24 @@ void perturb(std::vector<std::uint16_t>& placement, SplitMix64& rng, int swaps) 
     if (j >= i) ++j;
     std::swap(placement[std::size_t(i)], placement[std::size_t(j)]);
   }
+}
+
+std::vector<std::uint16_t> crossover(const std::vector<std::uint16_t>& own, const std::vector<std::uint16_t>& other,
+                                     SplitMix64& rng) {
+  const std::size_t n = own.size();
+  std::vector<std::uint16_t> child = own;
+  std::vector<std::size_t> position_of(n);
+  for (std::size_t i = 0; i < n; ++i) position_of[child[i]] = i;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (child[i] == other[i] || rng.below(2) == 0) continue;
+    // Move other's node here by a swap: the node displaced lands where other's node was, a position where the
+    // child and other already differed, so no agreement is undone.
+    const std::size_t j = position_of[other[i]];
+    std::swap(child[i], child[j]);
+    position_of[child[i]] = i;
+    position_of[child[j]] = j;
+  }
+  return child;
 }
 
 }  // namespace ks::topo

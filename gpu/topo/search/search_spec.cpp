@@ -57,12 +57,13 @@ KernelSpec search_spec() {
       int_param(
           "anneal_stall", 1, 1000, "2",
           "anneal: a chain whose best has not improved for this many cooling cycles restarts (restart_from)"),
-      choice_param("restart_from", {"elites", "own"}, "own",
+      choice_param("restart_from", {"elites", "own", "cross"}, "own",
                    "Where a stalled chain restarts: elites, one of the best distinct placements of all chains; "
-                   "own, the chain's own best (iterated tabu search, each chain keeps to its own region)"),
+                   "own, the chain's own best (iterated tabu search, each chain keeps to its own region); cross, "
+                   "a crossover of its own best and one of the elites (what both assign alike is kept, each "
+                   "other position taken from either)"),
       float_param("perturb", 0, 1, "0.1",
-                  "A restart starts from the chain's own best (or one of the elites) with perturb x n random "
-                  "swaps"),
+                  "A restart starts from where restart_from says with perturb x n random swaps"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param(
           "block", 0, 512, "0",
@@ -106,7 +107,8 @@ SearchParams search_params_from(const ParamSet& params) {
   q.cycle = params.get_float("cycle");
   q.tabu_stall = params.get_float("tabu_stall");
   q.anneal_stall = int(params.get_int("anneal_stall"));
-  q.restart_from = params.get_choice("restart_from") == "own" ? RestartFrom::Own : RestartFrom::Elites;
+  const std::string from = params.get_choice("restart_from");
+  q.restart_from = from == "own" ? RestartFrom::Own : from == "cross" ? RestartFrom::Cross : RestartFrom::Elites;
   q.perturb = params.get_float("perturb");
   q.elites = int(params.get_int("elites"));
   q.block = int(params.get_int("block"));
