@@ -44,30 +44,25 @@ SearchRequest restarting(RestartFrom from) {
   return r;
 }
 
-TEST(SearchRestart, OwnRestartsEveryChainNearItsOwnBest) {
-  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
-  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
-  const auto own = trace_chains(p, restarting(RestartFrom::Own), 10, pool(), nullptr);
-  const auto elites = trace_chains(p, restarting(RestartFrom::Elites), 10, pool(), nullptr);
-  // The first intervals are 1, 2, 4, ... moves (no stall yet); from the 9th on (256 > 200: the sync) each
-  // is 200 moves.
-  int far_own = 0, far_elites = 0, looked = 0;
-  for (std::size_t i = 8; i < own.size(); ++i)
-    for (std::size_t c = 0; c < own[i].size(); ++c) {
-      ++looked;
-      if (positions_apart(own[i][c].placement, own[i][c].best_placement) > 12) ++far_own;
-      if (positions_apart(elites[i][c].placement, elites[i][c].best_placement) > 12) ++far_elites;
+// How many chain snapshots, from the 9th interval on, are more than 12 positions from their chain's best. The
+// first intervals are 1, 2, 4, ... moves (no stall yet); from the 9th on (256 > 200: the sync) each is 200 moves.
+struct FarFromBest {
+  int far = 0, looked = 0;
+};
+FarFromBest far_from_best(const Problem& p, RestartFrom from) {
+  const auto trace = trace_chains(p, restarting(from), 10, pool(), nullptr);
+  FarFromBest f;
+  for (std::size_t i = 8; i < trace.size(); ++i)
+    for (const ChainSnapshot& chain : trace[i]) {
+      ++f.looked;
+      if (positions_apart(chain.placement, chain.best_placement) > 12) ++f.far;
     }
-  EXPECT_EQ(looked, 24);
-  EXPECT_EQ(far_own, 0) << "a chain restarted from own best is at most 6 positions from it";
-  // From the elites, most chains start far from their own best (the elites are few and not theirs).
-  EXPECT_GT(far_elites, looked / 2);
+  return f;
 }
 
-TEST(SearchRestart, OwnRunsRepeatWhateverTheThreads) {
-  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
-  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
-  SearchRequest r = restarting(RestartFrom::Own);
+// A search with frequent restarts gives the same best, restarts and trace on one thread as on the shared pool.
+void expect_runs_repeat_whatever_the_threads(const Problem& p, RestartFrom from) {
+  SearchRequest r = restarting(from);
   r.params.tabu_stall = 1;
   r.iterations = 3000;
   ThreadPool one(1);
@@ -77,6 +72,22 @@ TEST(SearchRestart, OwnRunsRepeatWhateverTheThreads) {
   EXPECT_EQ(a.best().restarts, b.best().restarts);
   EXPECT_EQ(a.best().placement, b.best().placement);
   EXPECT_EQ(trace_chains(p, r, 10, pool(), nullptr), trace_chains(p, r, 10, one, nullptr));
+}
+
+TEST(SearchRestart, OwnRestartsEveryChainNearItsOwnBest) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
+  const FarFromBest own = far_from_best(p, RestartFrom::Own);
+  const FarFromBest elites = far_from_best(p, RestartFrom::Elites);
+  EXPECT_EQ(own.looked, 24);
+  EXPECT_EQ(own.far, 0) << "a chain restarted from own best is at most 6 positions from it";
+  // From the elites, most chains start far from their own best (the elites are few and not theirs).
+  EXPECT_GT(elites.far, elites.looked / 2);
+}
+
+TEST(SearchRestart, OwnRunsRepeatWhateverTheThreads) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  expect_runs_repeat_whatever_the_threads(test::qaplib_problem(data("qaplib-large/tai25a.dat")), RestartFrom::Own);
 }
 
 std::vector<std::uint16_t> shuffled(int n, std::uint64_t seed) {
@@ -122,27 +133,11 @@ TEST(SearchRestart, ACrossoverKeepsWhatBothShareAndTakesAboutHalfOfTheRestFromTh
 TEST(SearchRestart, CrossRestartsLeaveTheirOwnBestAndRepeatWhateverTheThreads) {
   KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
   const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
-  const auto own = trace_chains(p, restarting(RestartFrom::Own), 10, pool(), nullptr);
-  const auto cross = trace_chains(p, restarting(RestartFrom::Cross), 10, pool(), nullptr);
-  int far_own = 0, far_cross = 0, looked = 0;
-  for (std::size_t i = 8; i < own.size(); ++i)
-    for (std::size_t c = 0; c < own[i].size(); ++c) {
-      ++looked;
-      if (positions_apart(own[i][c].placement, own[i][c].best_placement) > 12) ++far_own;
-      if (positions_apart(cross[i][c].placement, cross[i][c].best_placement) > 12) ++far_cross;
-    }
-  EXPECT_EQ(far_own, 0);
+  const FarFromBest cross = far_from_best(p, RestartFrom::Cross);
+  EXPECT_EQ(cross.looked, 24);
   // Half of where the own best and the elite differ (most of the 25 positions) moves towards the elite.
-  EXPECT_GT(far_cross, 0) << "a crossover with the elites starts away from the chain's own best";
-  SearchRequest r = restarting(RestartFrom::Cross);
-  r.params.tabu_stall = 1;
-  r.iterations = 3000;
-  ThreadPool one(1);
-  const SearchResult a = search(p, r, {}, pool(), nullptr);
-  const SearchResult b = search(p, r, {}, one, nullptr);
-  EXPECT_GT(a.best().restarts, 0u);
-  EXPECT_EQ(a.best().placement, b.best().placement);
-  EXPECT_EQ(trace_chains(p, r, 10, pool(), nullptr), trace_chains(p, r, 10, one, nullptr));
+  EXPECT_GT(cross.far, 0) << "a crossover with the elites starts away from the chain's own best";
+  expect_runs_repeat_whatever_the_threads(p, RestartFrom::Cross);
 }
 
 }  // namespace
