@@ -122,10 +122,10 @@ TEST(SearchRestart, ACrossoverKeepsWhatBothShareAndTakesAboutHalfOfTheRestFromTh
     }
     if (n == 200) {
       ASSERT_GT(differ, 50);
-      // Each differing position takes other's node by a fair coin, and a swap can place another of other's
-      // nodes on the way: about half, never all or none.
+      // Each differing position takes other's node by a fair coin (and a swap can place another of other's
+      // nodes on the way): about half (28 to 34 of 65 for five coins' seeds), neither all nor none.
       EXPECT_GT(taken, differ / 4);
-      EXPECT_LT(taken, differ * 3 / 4 + differ / 8);
+      EXPECT_LT(taken, differ * 3 / 4);
     }
   }
 }
