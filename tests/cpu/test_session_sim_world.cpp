@@ -140,7 +140,8 @@ TEST(SessionSimWorld, ItIsShownThroughTheViewsWindowAndPaintedInWorldCellsAtAnyZ
   SimulationRequest small;
   small.kernel = "life";
   small.params = KernelRegistry::builtin().get("life").default_params();
-  small.variant = "cpu";  // the CPU backend is the request's default
+  small.backend = Backend::Cpu;
+  small.variant = "cpu";
   small.width = small.height = 17;
   Simulation reference(engine, small, SimulationStart{.image = Image(17, 17, 1, ElemType::U8)});  // all dead
   reference.paint(8, 8, 2, 1);  // the disc at the centre, as in the world
