@@ -3,25 +3,25 @@
 // form of stencil/recursive_tiles.hpp (Nehab et al. 2011), so that a pixel costs the same whatever sigma is
 // and every step is parallel over tiles or over lines.
 //
-// The image is cut into square tiles (64 pixels a side, 32 for 4 channels); seven launches:
-//   1. recursive_row_summaries: each tile's rows' summaries, as weighted sums of their samples (reads the
-//      image);
+// The image is cut into square tiles (64 pixels a side, 32 for 4 channels); seven launches, in the two-read form
+// of Nehab et al. (recursive_tiles.hpp):
+//   1. recursive_row_pass: each tile filters its rows from zero carries (their end states are the rows'
+//      summaries), then sums its columns of those rows into their zero-carry summaries; the tiles at the top and
+//      bottom also keep those rows, which the columns' warm-ups read (reads the image);
 //   2. recursive_warmups (rows): the carries into every row's ends, the warm-ups over the border extension as
 //      weighted sums, each row's split over a warp (the columns': 16 threads);
 //   3. recursive_row_carries: a thread per row and direction walks its tiles' summaries into the carries each
 //      tile starts with;
-//   4. recursive_column_summaries: each tile filters its rows with their carries, then sums its columns into
-//      their summaries; the tiles at the top and bottom also keep their filtered rows, which the columns'
-//      warm-ups read (reads the image);
+//   4. recursive_column_shares: each tile adds to its columns' summaries (and edge rows) the shares of its rows'
+//      carries: each carry component's weighted sum down the rows times the tile's fixed response to it (no
+//      image read);
 //   5., 6. the same warm-ups and walks for every element column;
 //   7. recursive_tiles_final: each tile filters its rows, then its columns, with their carries, and
 //      writes the result (reads the image, writes the output).
-// The image crosses device memory three times in and once out; no float image of the row pass is written. The
+// The image crosses device memory twice in and once out; no float image of the row pass is written. The
 // carries are 11 floats per tile line (a sixth of a float a pixel each way with 64-pixel tiles), the edge
 // rows about 2 x 7 sigma filtered rows, and the warm-ups (about 7 sigma samples at each line end) are the
-// only work that grows with sigma. Nehab et al. save the middle read: a tile's filtered rows are its
-// zero-carry rows plus each row's carries times the tile's fixed responses to them, so step 1 could keep the
-// zero-carry rows' column summaries and step 6 add the carries' share, leaving two reads and one write.
+// only work that grows with sigma.
 //
 // In a tile, a thread runs a line: first an element row (the tile's rows' channels), then an element column.
 // Shared memory holds the tile (its rows C floats longer than their elements, so that the 32 rows or 8 pixels
@@ -68,6 +68,7 @@ struct TiledJob {
   LineTransfers row_transfers, column_transfers;
   SummaryWeights weights;
   const WarmupWeight* warmup_weights;      // causal [0, warmup), then anti-causal (recursive_tiles.hpp)
+  const CarryResponses* responses;         // two-read form: a full tile row's [0], the last tile column's [1]
   CarryTable row_warmups, column_warmups;  // one tile: the carries into the lines' ends
 };
 
@@ -115,52 +116,54 @@ __device__ __forceinline__ void line_to_registers(const float* line, int step, i
 
 // Filters the line in place from its carries (emit(i, v) for each result), from registers: a tile's full
 // lines with a constant length, so that the walks unroll without tests; its last, shorter ones with them.
+// The walks' end states go to causal_end and anticausal_end where given (filter_tile).
 template <int N, class Emit>
 __device__ __forceinline__ void filter_line(const RecursiveGaussian& f, int length, float* line, int step,
                                             const CausalLine& causal, const AnticausalLine& anticausal,
-                                            const Emit& emit) {
+                                            const Emit& emit, CausalLine* causal_end = nullptr,
+                                            AnticausalLine* anticausal_end = nullptr) {
   float x[N];
   line_to_registers(line, step, length, x);
   const auto sample = [&](int i) { return x[i]; };
   const auto keep = [&](int i) -> float& { return line[i * step]; };
   if (length == N) {
-    filter_tile<N>(f, N, sample, causal, anticausal, keep, emit);
+    filter_tile<N>(f, N, sample, causal, anticausal, keep, emit, causal_end, anticausal_end);
   } else {
-    filter_tile<N>(f, length, sample, causal, anticausal, keep, emit);
+    filter_tile<N>(f, length, sample, causal, anticausal, keep, emit, causal_end, anticausal_end);
   }
 }
 
 // The carries of the tile's lines, copied to shared memory with the tile (load_tile waits for both), so that
 // their loads overlap the tile's and no registers hold them through the row pass: float k of line l at
-// [k * kTileThreads + l], which CarryTable reads as one tile of kTileThreads lines.
-template <int C>
-using TileCarries = float[CarryTable::kFloats * kTileThreads<C>];
+// [k * Stride + l], which CarryTable reads as one tile of Stride lines. The tile kernels' threads read their own
+// lines' (stride kTileThreads); the column shares' threads read a component each down the lines, so theirs is
+// kStride, C floats longer, which puts the components in different banks.
+template <int C, int Stride = kTileThreads<C>>
+using TileCarries = float[CarryTable::kFloats * Stride];
 
 // Line first_line + threadIdx.x's carries into `to`, when that line is the tile's.
-template <int C>
+template <int Stride>
 __device__ __forceinline__ void copy_carries(const CarryTable& table, int tile, int first_line, bool in_tile,
-                                             TileCarries<C>& to) {
+                                             float* to) {
   if (!in_tile) return;
   const float* from = table.at(tile, first_line + int(threadIdx.x));
 #pragma unroll
   for (int k = 0; k < CarryTable::kFloats; ++k)
-    __pipeline_memcpy_async(&to[k * kTileThreads<C> + threadIdx.x],
-                            from + std::size_t(k) * std::size_t(table.lines), 4);
+    __pipeline_memcpy_async(&to[k * Stride + threadIdx.x], from + std::size_t(k) * std::size_t(table.lines), 4);
 }
 // This thread's element row's carries (for the row pass) and element column's (for the column pass).
-template <class T, int C>
-__device__ __forceinline__ void copy_row_carries(const TiledJob<T, C>& j, const TileSpot& t,
-                                                 TileCarries<C>& to) {
-  copy_carries<C>(j.rows, t.tx, t.y0 * C, int(threadIdx.x) / C < t.h, to);
+template <class T, int C, int Stride = kTileThreads<C>>
+__device__ __forceinline__ void copy_row_carries(const TiledJob<T, C>& j, const TileSpot& t, float* to) {
+  copy_carries<Stride>(j.rows, t.tx, t.y0 * C, int(threadIdx.x) / C < t.h, to);
 }
 template <class T, int C>
 __device__ __forceinline__ void copy_column_carries(const TiledJob<T, C>& j, const TileSpot& t,
                                                     TileCarries<C>& to) {
-  copy_carries<C>(j.columns, t.ty, t.x0 * C, int(threadIdx.x) < t.w * C, to);
+  copy_carries<kTileThreads<C>>(j.columns, t.ty, t.x0 * C, int(threadIdx.x) < t.w * C, to);
 }
-template <int C>
-__device__ __forceinline__ CarryTable carries_in(TileCarries<C>& carries) {
-  return {carries, kTileThreads<C>};
+template <int C, int Stride = kTileThreads<C>>
+__device__ __forceinline__ CarryTable carries_in(float* carries) {
+  return {carries, Stride};
 }
 
 // The row pass of the tile in place, each element row from its carries.
@@ -191,18 +194,23 @@ __device__ __forceinline__ void store_summaries(const SummaryWeights& w, int len
   table.set(tile, line, anticausal);
 }
 
+// The tile's columns (its rows filtered, in xs) summed into their summaries, and its rows in the edge bands kept
+// for the columns' warm-ups.
 template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>)
-    recursive_row_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
-  __shared__ float xs[kTileFloats<C>];
-  const TileSpot t = tile_spot(j);
-  load_tile(j, t, xs);
-  __syncthreads();
-  const int l = threadIdx.x, r = l / C, ch = l % C;
-  if (r >= t.h) return;
-  const float* row = xs + r * kStride<C> + ch;
-  store_summaries<C>(
-      j.weights, t.w, [&](int i) { return row[i * C]; }, j.rows, t.tx, (t.y0 + r) * C + ch);
+__device__ __forceinline__ void store_column_summaries_and_edges(const TiledJob<T, C>& j, const TileSpot& t,
+                                                                 const float* xs) {
+  const int e = threadIdx.x;
+  if (e >= t.w * C) return;
+  const int column = t.x0 * C + e;
+  const auto y = [&](int i) { return xs[i * kStride<C> + e]; };
+  store_summaries<C>(j.weights, t.h, y, j.columns, t.ty, column);
+  // The edge bands are the image's first and last rows: a tile in one holds its first or its last row there.
+  if (j.edge_rows.slot(t.y0) < 0 && j.edge_rows.slot(t.y0 + t.h - 1) < 0) return;
+  const std::size_t elements = std::size_t(j.in.row_elements());
+  for (int i = 0; i < t.h; ++i) {
+    const int slot = j.edge_rows.slot(t.y0 + i);
+    if (slot >= 0) j.edge[std::size_t(slot) * elements + std::size_t(column)] = y(i);
+  }
 }
 
 // The warm-ups: each line's split over parts that sum every kParts-th sample's share, then the thread of part
@@ -259,28 +267,104 @@ __global__ void recursive_row_carries_kernel(const __grid_constant__ TiledJob<T,
   line_carries(j.rows, index % lines, index >= lines, j.row_tiles, j.row_transfers, j.row_warmups);
 }
 
+// ---- the two-read form (recursive_tiles.hpp): the rows filtered once from zero carries in the first kernel
+
+// Step 1: each tile's rows filtered from zero carries, in place; their end states are the rows' summaries
+// (row table). Then the columns' summaries of those rows (column table: the zero-carry part, which step 4
+// completes) and, in the edge bands, the rows (edge, likewise).
 template <class T, int C>
 __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
-    recursive_column_summaries_kernel(const __grid_constant__ TiledJob<T, C> j) {
+    recursive_row_pass_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
-  __shared__ TileCarries<C> rows;
   const TileSpot t = tile_spot(j);
-  copy_row_carries(j, t, rows);
   load_tile(j, t, xs);
   __syncthreads();
-  filter_tile_rows(j, t, xs, rows);
+  const int l = threadIdx.x, r = l / C, ch = l % C;
+  if (r < t.h) {
+    float* row = xs + r * kStride<C> + ch;
+    CausalLine causal;
+    AnticausalLine anticausal;
+    filter_line<kTile<C>>(
+        j.f, t.w, row, C, CausalLine{}, AnticausalLine{}, [&](int i, float v) { row[i * C] = v; }, &causal,
+        &anticausal);
+    const int line = (t.y0 + r) * C + ch;
+    j.rows.set(t.tx, line, causal);
+    j.rows.set(t.tx, line, anticausal);
+  }
+  __syncthreads();
+  store_column_summaries_and_edges(j, t, xs);
+}
+
+// One carry component's weighted sums down a tile's `rows` rows (value(r)) in one direction, as
+// add_row_component makes them row by row; a full tile's with the weights as the multiply-adds' constant operands.
+template <int N, bool kAnticausal, class Value>
+__device__ __forceinline__ LineCarry component_share(const SummaryWeights& w, int rows, const Value& value) {
+  LineCarry s;
+#pragma unroll
+  for (int r = 0; r < N; ++r)
+    if (r < rows) {
+      if (kAnticausal)
+        add_anticausal_share(w, r, value(r), s);
+      else
+        add_causal_share(w, rows, r, value(r), s);
+    }
+  return s;
+}
+
+// Step 4: the columns' summaries and the edge rows completed with the rows' carries' shares. No image read:
+// the tile's rows' carries (11 floats each) and its columns' zero-carry summaries.
+template <class T, int C>
+__global__ void __launch_bounds__(kTileThreads<C>)
+    recursive_column_shares_kernel(const __grid_constant__ TiledJob<T, C> j) {
+  constexpr int kShareFloats = C * int(sizeof(CarryColumnShares) / sizeof(float));
+  __shared__ TileCarries<C, kStride<C>> rows;
+  __shared__ float share_floats[kShareFloats];  // CarryColumnShares[C] (no constructor runs in shared memory)
+  CarryColumnShares* shares = reinterpret_cast<CarryColumnShares*>(share_floats);
+  const TileSpot t = tile_spot(j);
+  copy_row_carries<T, C, kStride<C>>(j, t, rows);
+  __pipeline_commit();
+  __pipeline_wait_prior(0);
+  __syncthreads();
+  const CarryTable carries = carries_in<C, kStride<C>>(rows);
+  // A thread per channel, carry component and direction sums the component down the tile's rows in registers;
+  // the two directions in different warps, so that no warp runs both.
+  constexpr int kHalf = kTileThreads<C> / 2;
+  static_assert(C * kCarryComponents <= kHalf, "a direction's sums fit in half the tile's threads");
+  const bool anticausal_sum = threadIdx.x >= kHalf;
+  const int task = int(threadIdx.x) - (anticausal_sum ? kHalf : 0);
+  if (task < C * kCarryComponents) {
+    const int ch = task % C, c = task / C;
+    const float* component = carries.at(0, ch) + std::size_t(c) * kStride<C>;
+    const auto value = [&](int r) { return component[r * C]; };
+    CarryColumnShares& s = shares[ch];
+    if (anticausal_sum) {
+      s.anticausal[c] = t.h == kTile<C> ? component_share<kTile<C>, true>(j.weights, kTile<C>, value)
+                                        : component_share<kTile<C>, true>(j.weights, t.h, value);
+      s.first[c] = value(0);
+      s.second[c] = t.h > 1 ? value(1) : 0.f;
+    } else {
+      s.causal[c] = t.h == kTile<C> ? component_share<kTile<C>, false>(j.weights, kTile<C>, value)
+                                    : component_share<kTile<C>, false>(j.weights, t.h, value);
+      s.last[c] = value(t.h - 1);
+    }
+  }
   __syncthreads();
   const int e = threadIdx.x;
   if (e >= t.w * C) return;
-  const int column = t.x0 * C + e;
-  const auto y = [&](int i) { return xs[i * kStride<C> + e]; };
-  store_summaries<C>(j.weights, t.h, y, j.columns, t.ty, column);
-  // The edge bands are the image's first and last rows: a tile in one holds its first or its last row there.
+  const int i = e / C, ch = e % C, column = t.x0 * C + e;
+  const ColumnResponse response = column_response(j.responses[t.w == kTile<C> ? 0 : 1], i);
+  CausalLine causal = j.columns.causal(t.ty, column);
+  AnticausalLine anticausal = j.columns.anticausal(t.ty, column);
+  add_carry_shares(response, t.h, shares[ch], causal, anticausal);
+  j.columns.set(t.ty, column, causal);
+  j.columns.set(t.ty, column, anticausal);
   if (j.edge_rows.slot(t.y0) < 0 && j.edge_rows.slot(t.y0 + t.h - 1) < 0) return;
   const std::size_t elements = std::size_t(j.in.row_elements());
-  for (int i = 0; i < t.h; ++i) {
-    const int slot = j.edge_rows.slot(t.y0 + i);
-    if (slot >= 0) j.edge[std::size_t(slot) * elements + std::size_t(column)] = y(i);
+  for (int r = 0; r < t.h; ++r) {
+    const int slot = j.edge_rows.slot(t.y0 + r);
+    if (slot < 0) continue;
+    float& y = j.edge[std::size_t(slot) * elements + std::size_t(column)];
+    y = add_row_carries_response(response, carries.causal(0, r * C + ch), carries.anticausal(0, r * C + ch), y);
   }
 }
 
@@ -325,7 +409,7 @@ __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
 // The summaries, carries and edge rows, made on the launch's first run (not for a launch that is only
 // validated or asked about its occupancy) and kept for its later runs.
 struct RecursiveScratch {
-  DeviceBuffer rows, columns, edge, warmup_weights, row_warmups, column_warmups;
+  DeviceBuffer rows, columns, edge, warmup_weights, row_warmups, column_warmups, responses;
 };
 
 KernelLaunchShape tile_shape(const void* func, std::string name, int threads) {
@@ -350,10 +434,10 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
                          kernel_name<T, C>("recursive_column_carries"), job.block.threads());
     validate_launch(job.device, l.shape);
     const KernelLaunchShape tile_kernels[] = {
-        tile_shape(reinterpret_cast<const void*>(&recursive_row_summaries_kernel<T, C>),
-                   kernel_name<T, C>("recursive_row_summaries"), kTileThreads<C>),
-        tile_shape(reinterpret_cast<const void*>(&recursive_column_summaries_kernel<T, C>),
-                   kernel_name<T, C>("recursive_column_summaries"), kTileThreads<C>),
+        tile_shape(reinterpret_cast<const void*>(&recursive_row_pass_kernel<T, C>),
+                   kernel_name<T, C>("recursive_row_pass"), kTileThreads<C>),
+        tile_shape(reinterpret_cast<const void*>(&recursive_column_shares_kernel<T, C>),
+                   kernel_name<T, C>("recursive_column_shares"), kTileThreads<C>),
         tile_shape(reinterpret_cast<const void*>(&recursive_tiles_final_kernel<T, C>),
                    kernel_name<T, C>("recursive_tiles_final"), kTileThreads<C>),
         tile_shape(reinterpret_cast<const void*>(&recursive_row_carries_kernel<T, C>),
@@ -410,6 +494,9 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
         weights.insert(weights.end(), warmups.anticausal.begin(), warmups.anticausal.end());
         scratch->warmup_weights =
             upload_array(weights.data(), weights.size(), "the recursive Gaussian's warm-up weights");
+        const CarryResponses responses[2] = {carry_responses(filter, row_tiles.length),
+                                             carry_responses(filter, row_tiles.last)};
+        scratch->responses = upload_array(responses, 2, "the recursive Gaussian's carry responses");
       }
       TiledJob<T, C> j = base;
       j.in = {d.in, d.in_pitch, width, height};
@@ -418,13 +505,14 @@ StencilLaunch make_recursive_launch(const StencilJob& job) {
       j.columns.base = scratch->columns.as<float>();
       j.edge = scratch->edge.as<float>();
       j.warmup_weights = scratch->warmup_weights.as<WarmupWeight>();
+      j.responses = scratch->responses.as<CarryResponses>();
       j.row_warmups = {scratch->row_warmups.as<float>(), lines};
       j.column_warmups = {scratch->column_warmups.as<float>(), elements};
       const dim3 tile_block(unsigned(kTileThreads<C>));
-      recursive_row_summaries_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
+      recursive_row_pass_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
       recursive_warmups_kernel<T, C, false><<<row_warmup_blocks, warmup_block, 0, s>>>(j);
       recursive_row_carries_kernel<T, C><<<row_walks, walkers, 0, s>>>(j);
-      recursive_column_summaries_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
+      recursive_column_shares_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
       recursive_warmups_kernel<T, C, true><<<column_warmup_blocks, warmup_block, 0, s>>>(j);
       recursive_column_carries_kernel<T, C><<<column_walks, walkers, 0, s>>>(j);
       recursive_tiles_final_kernel<T, C><<<tiles, tile_block, 0, s>>>(j);
