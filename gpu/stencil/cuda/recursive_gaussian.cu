@@ -29,6 +29,7 @@
 // samples go to registers before its walks, so that the causal results can take their place and the row pass
 // ends in place.
 #include <cuda_pipeline.h>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
@@ -49,11 +50,12 @@ template <int C>
 constexpr int kStride = kTile<C> * C + C;  // floats a tile row takes in shared memory
 template <int C>
 constexpr int kTileFloats = kTile<C> * kStride<C>;
-// Blocks an SM holds of the kernels that filter lines from registers (a line's samples each): 16 warps, for
-// which the compiler keeps a line in at most 128 registers (one channel) rather than filling the register
-// file with few blocks (docs/PERF.md).
-template <int C>
-constexpr int kTileBlocks = 512 / kTileThreads<C>;
+// Blocks an SM holds of the kernels that filter lines from registers (a line's samples each), so that the
+// compiler does not fill the register file with few blocks. One-channel f32: 12 warps, whose 168 registers hold
+// a line and its walks without spilling; u8 and four channels: 16 warps in 128 registers, with some spills,
+// which measured faster for one-channel u8 and four-channel f32 (docs/PERF.md).
+template <class T, int C>
+constexpr int kTileBlocks = C == 1 && std::is_same_v<T, float> ? 6 : 512 / kTileThreads<C>;
 
 template <class T, int C>
 struct TiledJob {
@@ -273,7 +275,7 @@ __global__ void recursive_row_carries_kernel(const __grid_constant__ TiledJob<T,
 // (row table). Then the columns' summaries of those rows (column table: the zero-carry part, which step 4
 // completes) and, in the edge bands, the rows (edge, likewise).
 template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
+__global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<T, C>)
     recursive_row_pass_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
   const TileSpot t = tile_spot(j);
@@ -386,7 +388,7 @@ __device__ __forceinline__ T to_pixel(float v) {
 }
 
 template <class T, int C>
-__global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<C>)
+__global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<T, C>)
     recursive_tiles_final_kernel(const __grid_constant__ TiledJob<T, C> j) {
   __shared__ float xs[kTileFloats<C>];
   __shared__ TileCarries<C> rows, columns;
