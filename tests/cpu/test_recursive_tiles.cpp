@@ -17,6 +17,7 @@
 #include "registry/registry.hpp"
 #include "stencil/border.hpp"
 #include "stencil/cpu/recursive_cpu.hpp"
+#include "stencil/recursive_carry_shares.hpp"
 #include "stencil/recursive_tiles.hpp"
 #include "stencil/stencil_math.hpp"
 #include "support/exact_gaussian.hpp"

@@ -33,6 +33,7 @@
 
 #include "core/error.hpp"
 #include "stencil/cuda/recursive_kernels.cuh"
+#include "stencil/recursive_carry_shares.hpp"
 #include "stencil/recursive_tiles.hpp"
 #include "stencil/stencil_math.hpp"
 
