@@ -143,13 +143,15 @@ std::vector<VariantSpec> variants_of(const StencilCode& code) {
                          {"gpu/stencil/cpu/simd/recursive_lines.cpp", "HWY_INLINE void causal_block("}},
                         true, recursive_cost});
     variants.push_back({"recursive", Backend::Cuda,
-                        "Recursive (IIR) Gaussian (Deriche), block-parallel (Nehab et al.): tiles filter on their "
-                        "own from zero, short walks over the tiles' end states give each tile its carries, then "
+                        "Recursive (IIR) Gaussian (Deriche), block-parallel (Nehab et al.): tiles filter their "
+                        "rows on their own from zero, short walks over the tiles' end states give each tile its "
+                        "carries (the columns' from the rows' shares, without reading the image again), then "
                         "every tile filters rows and columns with them; the same cost for any sigma, within 0.1% "
                         "of the exact Gaussian",
-                        {{"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_row_summaries_kernel("},
+                        {{"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_row_pass_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_warmups_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_row_carries_kernel("},
+                         {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_column_shares_kernel("},
                          {"gpu/stencil/cuda/recursive_gaussian.cu", "recursive_tiles_final_kernel("}},
                         true, recursive_cost});
   }
