@@ -399,7 +399,7 @@ std::vector<double> row_filtered_in_double(const float* x, int n, const Recursiv
   return out;
 }
 
-// The two-read form's algebra (recursive_tiles.hpp): a tile's column summaries from its rows filtered from zero
+// The two-read form's algebra (recursive_carry_shares.hpp): a tile's column summaries from its rows filtered from zero
 // carries plus the carries' shares equal the column summaries of its rows filtered with their carries (those
 // filtered in double here: the float filter itself is further from them than the two-read form, 4.8e-5 against
 // 3.3e-6 at sigma 64); and a row filtered from zero ends in its summaries. Random samples and random carries (a
@@ -462,5 +462,6 @@ TEST(RecursiveTiles, TwoReadColumnSummariesEqualThoseOfTheFilteredRows) {
       }
     }
 }
+
 }  // namespace
 }  // namespace ks

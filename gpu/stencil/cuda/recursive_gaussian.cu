@@ -4,7 +4,7 @@
 // and every step is parallel over tiles or over lines.
 //
 // The image is cut into square tiles (64 pixels a side, 32 for 4 channels); seven launches, in the two-read form
-// of Nehab et al. (recursive_tiles.hpp):
+// of Nehab et al. (recursive_carry_shares.hpp):
 //   1. recursive_row_pass: each tile filters its rows from zero carries (their end states are the rows'
 //      summaries), then sums its columns of those rows into their zero-carry summaries; the tiles at the top and
 //      bottom also keep those rows, which the columns' warm-ups read (reads the image);
@@ -71,7 +71,7 @@ struct TiledJob {
   LineTransfers row_transfers, column_transfers;
   SummaryWeights weights;
   const WarmupWeight* warmup_weights;      // causal [0, warmup), then anti-causal (recursive_tiles.hpp)
-  const CarryResponses* responses;         // two-read form: a full tile row's [0], the last tile column's [1]
+  const CarryResponses* responses;         // two-read form: a full tile's rows' [0], the last tile column's [1]
   CarryTable row_warmups, column_warmups;  // one tile: the carries into the lines' ends
 };
 
@@ -270,7 +270,8 @@ __global__ void recursive_row_carries_kernel(const __grid_constant__ TiledJob<T,
   line_carries(j.rows, index % lines, index >= lines, j.row_tiles, j.row_transfers, j.row_warmups);
 }
 
-// ---- the two-read form (recursive_tiles.hpp): the rows filtered once from zero carries in the first kernel
+// ---- the two-read form (recursive_carry_shares.hpp): the rows filtered once from zero carries in the first
+// kernel
 
 // Step 1: each tile's rows filtered from zero carries, in place; their end states are the rows' summaries
 // (row table). Then the columns' summaries of those rows (column table: the zero-carry part, which step 4
