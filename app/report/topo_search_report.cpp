@@ -172,6 +172,7 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   params["anneal_stall"] = q.anneal_stall;
   params["restart_from"] = topo::to_string(q.restart_from);
   params["perturb"] = q.perturb;
+  params["perturb_max"] = q.perturb_max;
   params["elites"] = q.elites;
   params["block"] = q.block;
   j["params"] = params;

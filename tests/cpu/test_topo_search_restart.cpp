@@ -8,8 +8,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <vector>
 
+#include "core/error.hpp"
 #include "support/qaplib_optima.hpp"
 #include "support/shared_data.hpp"
 #include "support/shared_pool.hpp"
@@ -61,9 +63,10 @@ FarFromBest far_from_best(const Problem& p, RestartFrom from) {
 }
 
 // A search with frequent restarts gives the same best, restarts and trace on one thread as on the shared pool.
-void expect_runs_repeat_whatever_the_threads(const Problem& p, RestartFrom from) {
+void expect_runs_repeat_whatever_the_threads(const Problem& p, RestartFrom from, double perturb_max = 0) {
   SearchRequest r = restarting(from);
   r.params.tabu_stall = 1;
+  r.params.perturb_max = perturb_max;
   r.iterations = 3000;
   ThreadPool one(1);
   const SearchResult a = search(p, r, {}, pool(), nullptr);
@@ -138,6 +141,48 @@ TEST(SearchRestart, CrossRestartsLeaveTheirOwnBestAndRepeatWhateverTheThreads) {
   // Half of where the own best and the elite differ (most of the 25 positions) moves towards the elite.
   EXPECT_GT(cross.far, 0) << "a crossover with the elites starts away from the chain's own best";
   expect_runs_repeat_whatever_the_threads(p, RestartFrom::Cross);
+}
+
+TEST(SearchRestart, BreakoutAddsPerturbSwapsForEachFailedRestartUpToPerturbMax) {
+  SearchParams q;
+  q.perturb = 0.1;
+  for (const int failed : {0, 1, 5, 1000}) EXPECT_EQ(restart_swap_count(q, 80, failed), 8) << "off: always 8";
+  q.perturb_max = 0.5;
+  EXPECT_EQ(restart_swap_count(q, 80, 0), 8);
+  EXPECT_EQ(restart_swap_count(q, 80, 1), 16);
+  EXPECT_EQ(restart_swap_count(q, 80, 3), 32);
+  EXPECT_EQ(restart_swap_count(q, 80, 4), 40) << "0.5 x 80";
+  EXPECT_EQ(restart_swap_count(q, 80, 1000000000), 40) << "capped, without overflow";
+  // n = 5: 0.1 x 5 rounds to 1 swap a step, 0.5 x 5 to 3 at most.
+  EXPECT_EQ(restart_swap_count(q, 5, 0), 1);
+  EXPECT_EQ(restart_swap_count(q, 5, 1), 2);
+  EXPECT_EQ(restart_swap_count(q, 5, 7), 3);
+}
+
+TEST(SearchRestart, BreakoutChangesTheSearchAndRepeatsWhateverTheThreads) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
+  expect_runs_repeat_whatever_the_threads(p, RestartFrom::Own, 0.6);
+  // Chains that restart at nearly every look fail to beat their record most of the time, so breakout perturbs
+  // them harder and their trajectories part from the fixed perturbation's.
+  SearchRequest fixed = restarting(RestartFrom::Own), breakout = fixed;
+  breakout.params.perturb_max = 0.6;
+  EXPECT_NE(trace_chains(p, fixed, 10, pool(), nullptr), trace_chains(p, breakout, 10, pool(), nullptr));
+}
+
+TEST(SearchRestart, BreakoutBelowOrAtPerturbIsRefused) {
+  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
+  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
+  for (const double perturb_max : {0.05, 0.12}) {  // perturb is 0.12
+    SearchRequest r = restarting(RestartFrom::Own);
+    r.params.perturb_max = perturb_max;
+    try {
+      search(p, r, {}, pool(), nullptr);
+      ADD_FAILURE() << "perturb_max " << perturb_max << " was taken";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("perturb_max"), std::string::npos) << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -70,6 +70,7 @@ struct SearchParams {
   int anneal_stall = 2;    // anneal: no better best for this many cooling cycles
   RestartFrom restart_from = RestartFrom::Own;
   double perturb = 0.1;    // perturb x n random swaps of where the chain restarts
+  double perturb_max = 0;  // > perturb: breakout, perturb x n more swaps a restart in a row that finds nothing better
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
 };

@@ -39,6 +39,10 @@ SplitMix64 restart_stream(std::uint64_t seed, int configuration, int chain, std:
 std::vector<std::uint16_t> random_start(SplitMix64& rng, int n);
 // `swaps` random swaps of two distinct positions.
 void perturb(std::vector<std::uint16_t>& placement, SplitMix64& rng, int swaps);
+// The swaps of a restart that follows `failed` restarts in a row that found nothing better than the chain's
+// record: perturb x n; with perturb_max above perturb (breakout), perturb x n more for each failed one, up to
+// perturb_max x n.
+int restart_swap_count(const SearchParams& params, int n, int failed);
 // A crossover of two placements (restart_from = cross): where they agree, the child agrees; each position where
 // they differ takes, by a fair coin, `own`'s node or `other`'s (moved there by a swap). A permutation.
 std::vector<std::uint16_t> crossover(const std::vector<std::uint16_t>& own, const std::vector<std::uint16_t>& other,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "core/error.hpp"
 #include "core/timing.hpp"
@@ -46,6 +47,8 @@ class ConfigurationRun {
     stall_ = stall_steps(r.params, setup_.step);
     known_best_iteration_.assign(std::size_t(chains_), -1);
     restarts_of_.assign(std::size_t(chains_), 0);
+    record_.assign(std::size_t(chains_), std::nullopt);
+    failed_restarts_.assign(std::size_t(chains_), 0);
 
     std::vector<int> all(static_cast<std::size_t>(chains_));
     std::vector<std::uint16_t> placements;
@@ -169,13 +172,12 @@ class ConfigurationRun {
     std::vector<int> which;
     std::vector<std::uint16_t> placements;
     std::vector<ChainHeader> headers;
-    const int swaps = int(std::lround(r_.params.perturb * p_.n));
     for (int c = 0; c < chains_; ++c) {
       const ChainHeader& ch = h[std::size_t(c)];
       if (ch.iteration - ch.best_iteration < stall_) continue;
       SplitMix64 rng = restart_stream(r_.seed, configuration_, c, restarts_of_[std::size_t(c)]++);
       std::vector<std::uint16_t> placement = restart_placement(c, rng);
-      perturb(placement, rng, swaps);
+      perturb(placement, rng, restart_swaps(c, ch));
       which.push_back(c);
       placements.insert(placements.end(), placement.begin(), placement.end());
       ChainHeader next = ch;
@@ -185,6 +187,21 @@ class ConfigurationRun {
     if (which.empty()) return;
     restarts_ += which.size();
     backend_->set_chains(which, placements, headers);
+  }
+
+  // The swaps of chain's restart (restart_swap_count): with breakout, a restart whose chain found nothing better
+  // than its record (the best it had found before; a restart's best starts afresh) counts as failed.
+  int restart_swaps(int chain, const ChainHeader& stalled) {
+    if (!(r_.params.perturb_max > r_.params.perturb)) return restart_swap_count(r_.params, p_.n, 0);
+    std::optional<ChainHeader>& record = record_[std::size_t(chain)];
+    int& failed = failed_restarts_[std::size_t(chain)];
+    if (!record || less(stalled, *record)) {
+      record = stalled;
+      failed = 0;
+    } else {
+      ++failed;
+    }
+    return restart_swap_count(r_.params, p_.n, failed);
   }
 
   std::vector<std::uint16_t> restart_placement(int chain, SplitMix64& rng) {
@@ -208,6 +225,8 @@ class ConfigurationRun {
   std::int64_t stall_ = 1;
   std::vector<std::int64_t> known_best_iteration_;
   std::vector<std::uint64_t> restarts_of_;
+  std::vector<std::optional<ChainHeader>> record_;  // breakout: each chain's best before its last restart
+  std::vector<int> failed_restarts_;                // breakout: restarts in a row that did not beat it
   std::vector<Elite> elites_;
   std::vector<int> best_placement_;
   std::vector<ConvergencePoint> curve_;

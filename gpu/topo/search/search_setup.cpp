@@ -118,6 +118,8 @@ void check_search(const Problem& p, const SearchRequest& r) {
   check_param(q.cycle > 0 && q.cycle * double(nn) < 2e9, "cycle", "a multiple of n^2 below 2*10^9 steps");
   check_param(q.tabu_stall > 0 && q.anneal_stall >= 1, "tabu_stall/anneal_stall", "positive values");
   check_param(q.perturb >= 0 && q.perturb <= 1, "perturb", "a fraction of n in [0, 1]");
+  check_param(q.perturb_max == 0 || (q.perturb_max > q.perturb && q.perturb_max <= 1), "perturb_max",
+              "0 (off) or a fraction of n above perturb, at most 1");
   check_param(q.elites >= 1 && q.elites <= 1000, "elites", "1 .. 1000");
   check_param(q.block >= 0 && q.block <= 512 && q.block % 32 == 0, "block",
               "0 (automatic) or a multiple of 32 up to 512");
@@ -268,6 +270,13 @@ void perturb(std::vector<std::uint16_t>& placement, SplitMix64& rng, int swaps) 
     if (j >= i) ++j;
     std::swap(placement[std::size_t(i)], placement[std::size_t(j)]);
   }
+}
+
+int restart_swap_count(const SearchParams& params, int n, int failed) {
+  const int swaps = int(std::lround(params.perturb * n));
+  if (!(params.perturb_max > params.perturb)) return swaps;
+  const std::int64_t most = std::lround(params.perturb_max * n);
+  return int(std::min<std::int64_t>(most, std::int64_t(swaps) * (1 + std::int64_t(failed))));
 }
 
 std::vector<std::uint16_t> crossover(const std::vector<std::uint16_t>& own, const std::vector<std::uint16_t>& other,

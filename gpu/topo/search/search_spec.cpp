@@ -64,6 +64,9 @@ KernelSpec search_spec() {
                    "other position taken from either)"),
       float_param("perturb", 0, 1, "0.1",
                   "A restart starts from where restart_from says with perturb x n random swaps"),
+      float_param("perturb_max", 0, 1, "0",
+                  "Breakout (above perturb): each restart in a row whose chain found nothing better than its "
+                  "best before adds perturb x n swaps, up to perturb_max x n; 0: always perturb x n"),
       int_param("elites", 1, 1000, "8", "The best distinct placements kept to restart from"),
       int_param(
           "block", 0, 512, "0",
@@ -110,6 +113,7 @@ SearchParams search_params_from(const ParamSet& params) {
   const std::string from = params.get_choice("restart_from");
   q.restart_from = from == "own" ? RestartFrom::Own : from == "cross" ? RestartFrom::Cross : RestartFrom::Elites;
   q.perturb = params.get_float("perturb");
+  q.perturb_max = params.get_float("perturb_max");
   q.elites = int(params.get_int("elites"));
   q.block = int(params.get_int("block"));
   return q;
