@@ -42,10 +42,12 @@ const char* to_string(SearchAlgorithm a) noexcept;
 enum class TenureRule { Cubed, Band };
 const char* to_string(TenureRule t) noexcept;
 // Where a stalled chain restarts: Elites, one of the best distinct placements of all chains (they share what
-// the best found); Own, the chain's own best (iterated tabu search: every chain stays in its own region); Cross,
-// a crossover of its own best and one of the elites (what both assign alike is kept, the rest taken from either:
-// a memetic search, each chain's region moving towards what the best placements share).
-enum class RestartFrom { Elites, Own, Cross };
+// the best found); Own, the chain's own best since its last restart (iterated tabu search: every chain stays in
+// its own region, each restart going on from where the last one led); Cross, a crossover of its own best and one
+// of the elites (what both assign alike is kept, the rest taken from either: a memetic search, each chain's
+// region moving towards what the best placements share); Record, the best the chain has found since it started
+// (iterated tabu search that goes back to its best when a restart leads nowhere better).
+enum class RestartFrom { Elites, Own, Cross, Record };
 const char* to_string(RestartFrom r) noexcept;
 
 // The algorithms' parameters, as registered in the registry (KernelSpec "search",

@@ -23,6 +23,14 @@ struct Elite {
   std::vector<std::uint16_t> placement;
 };
 
+// A chain's best across its restarts (breakout, restart_from = record): its header at the stall that found it,
+// its placement (record only) and the restarts in a row since that have not beaten it.
+struct ChainRecord {
+  std::optional<ChainHeader> best;
+  std::vector<std::uint16_t> placement;
+  int failed = 0;
+};
+
 class ConfigurationRun {
  public:
   ConfigurationRun(const Problem& p, const SearchRequest& r, int configuration, ThreadPool& pool,
@@ -47,8 +55,7 @@ class ConfigurationRun {
     stall_ = stall_steps(r.params, setup_.step);
     known_best_iteration_.assign(std::size_t(chains_), -1);
     restarts_of_.assign(std::size_t(chains_), 0);
-    record_.assign(std::size_t(chains_), std::nullopt);
-    failed_restarts_.assign(std::size_t(chains_), 0);
+    records_.assign(std::size_t(chains_), ChainRecord{});
 
     std::vector<int> all(static_cast<std::size_t>(chains_));
     std::vector<std::uint16_t> placements;
@@ -175,9 +182,10 @@ class ConfigurationRun {
     for (int c = 0; c < chains_; ++c) {
       const ChainHeader& ch = h[std::size_t(c)];
       if (ch.iteration - ch.best_iteration < stall_) continue;
+      const int failed = note_record(c, ch);
       SplitMix64 rng = restart_stream(r_.seed, configuration_, c, restarts_of_[std::size_t(c)]++);
       std::vector<std::uint16_t> placement = restart_placement(c, rng);
-      perturb(placement, rng, restart_swaps(c, ch));
+      perturb(placement, rng, restart_swap_count(r_.params, p_.n, failed));
       which.push_back(c);
       placements.insert(placements.end(), placement.begin(), placement.end());
       ChainHeader next = ch;
@@ -189,25 +197,28 @@ class ConfigurationRun {
     backend_->set_chains(which, placements, headers);
   }
 
-  // The swaps of chain's restart (restart_swap_count): with breakout, a restart whose chain found nothing better
-  // than its record (the best it had found before; a restart's best starts afresh) counts as failed.
-  int restart_swaps(int chain, const ChainHeader& stalled) {
-    if (!(r_.params.perturb_max > r_.params.perturb)) return restart_swap_count(r_.params, p_.n, 0);
-    std::optional<ChainHeader>& record = record_[std::size_t(chain)];
-    int& failed = failed_restarts_[std::size_t(chain)];
-    if (!record || less(stalled, *record)) {
-      record = stalled;
-      failed = 0;
+  // A stalled chain's best against its record, where breakout or restart_from = record needs it (a restart's
+  // best starts afresh on the chain, so the record is kept here): the restarts in a row that have not beaten it.
+  int note_record(int chain, const ChainHeader& stalled) {
+    const bool breakout = r_.params.perturb_max > r_.params.perturb;
+    const bool from_record = r_.params.restart_from == RestartFrom::Record;
+    if (!breakout && !from_record) return 0;
+    ChainRecord& record = records_[std::size_t(chain)];
+    if (!record.best || less(stalled, *record.best)) {
+      record.best = stalled;
+      record.failed = 0;
+      if (from_record) record.placement = backend_->placement(chain, true);
     } else {
-      ++failed;
+      ++record.failed;
     }
-    return restart_swap_count(r_.params, p_.n, failed);
+    return record.failed;
   }
 
   std::vector<std::uint16_t> restart_placement(int chain, SplitMix64& rng) {
     switch (r_.params.restart_from) {
       case RestartFrom::Own: return backend_->placement(chain, true);
       case RestartFrom::Elites: return elites_[rng.below(std::uint32_t(elites_.size()))].placement;
+      case RestartFrom::Record: return records_[std::size_t(chain)].placement;
       case RestartFrom::Cross: {
         const auto& elite = elites_[rng.below(std::uint32_t(elites_.size()))].placement;
         return crossover(backend_->placement(chain, true), elite, rng);
@@ -225,8 +236,7 @@ class ConfigurationRun {
   std::int64_t stall_ = 1;
   std::vector<std::int64_t> known_best_iteration_;
   std::vector<std::uint64_t> restarts_of_;
-  std::vector<std::optional<ChainHeader>> record_;  // breakout: each chain's best before its last restart
-  std::vector<int> failed_restarts_;                // breakout: restarts in a row that did not beat it
+  std::vector<ChainRecord> records_;
   std::vector<Elite> elites_;
   std::vector<int> best_placement_;
   std::vector<ConvergencePoint> curve_;

@@ -56,6 +56,7 @@ const char* to_string(RestartFrom r) noexcept {
     case RestartFrom::Elites: return "elites";
     case RestartFrom::Own: return "own";
     case RestartFrom::Cross: return "cross";
+    case RestartFrom::Record: return "record";
   }
   return "?";
 }

@@ -57,11 +57,12 @@ KernelSpec search_spec() {
       int_param(
           "anneal_stall", 1, 1000, "2",
           "anneal: a chain whose best has not improved for this many cooling cycles restarts (restart_from)"),
-      choice_param("restart_from", {"elites", "own", "cross"}, "own",
+      choice_param("restart_from", {"elites", "own", "cross", "record"}, "own",
                    "Where a stalled chain restarts: elites, one of the best distinct placements of all chains; "
-                   "own, the chain's own best (iterated tabu search, each chain keeps to its own region); cross, "
-                   "a crossover of its own best and one of the elites (what both assign alike is kept, each "
-                   "other position taken from either)"),
+                   "own, the chain's own best since its last restart (iterated tabu search, each chain keeps to "
+                   "its own region); cross, a crossover of its own best and one of the elites (what both assign "
+                   "alike is kept, each other position taken from either); record, the best the chain has found "
+                   "since it started"),
       float_param("perturb", 0, 1, "0.1",
                   "A restart starts from where restart_from says with perturb x n random swaps"),
       float_param("perturb_max", 0, 1, "0",
@@ -111,7 +112,10 @@ SearchParams search_params_from(const ParamSet& params) {
   q.tabu_stall = params.get_float("tabu_stall");
   q.anneal_stall = int(params.get_int("anneal_stall"));
   const std::string from = params.get_choice("restart_from");
-  q.restart_from = from == "own" ? RestartFrom::Own : from == "cross" ? RestartFrom::Cross : RestartFrom::Elites;
+  q.restart_from = from == "own"      ? RestartFrom::Own
+                   : from == "cross"  ? RestartFrom::Cross
+                   : from == "record" ? RestartFrom::Record
+                                      : RestartFrom::Elites;
   q.perturb = params.get_float("perturb");
   q.perturb_max = params.get_float("perturb_max");
   q.elites = int(params.get_int("elites"));
