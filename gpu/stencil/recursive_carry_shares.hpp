@@ -31,7 +31,7 @@ struct CarryResponses {
   float at[kCarryComponents][kMaxSummaryTile];
 };
 
-// In double, as tile_transfer and for the same reason.
+// In double, by the walk tile_transfer takes (run_without_input), and for the same reason.
 inline CarryResponses carry_responses(const RecursiveGaussian& f, int length) {
   CarryResponses r{};
   for (int k = 0; k < kCarryComponents; ++k) {
@@ -40,19 +40,11 @@ inline CarryResponses carry_responses(const RecursiveGaussian& f, int length) {
     for (int section = 0; section < 2; ++section) {
       const RecursiveSection& s = f.section[section];
       // causal: x[-1] and this section's (y1, y2); anti-causal: x[length], x[length + 1] and its (y1, y2)
-      double xp = unit[0], y1 = unit[1 + 2 * section], y2 = unit[2 + 2 * section];
-      for (int i = 0; i < length; ++i) {
-        const double y = s.n1 * xp + s.d1 * y1 + s.d2 * y2;
-        xp = 0, y2 = y1, y1 = y;
-        out[i] += y;
-      }
-      double x1 = unit[5], x2 = unit[6];
+      double y1 = unit[1 + 2 * section], y2 = unit[2 + 2 * section];
+      run_without_input(s, true, length, y1, y2, unit[0], 0, [&](int k, double y) { out[k] += y; });
       y1 = unit[7 + 2 * section], y2 = unit[8 + 2 * section];
-      for (int i = length - 1; i >= 0; --i) {
-        const double y = s.m1 * x1 + s.m2 * x2 + s.d1 * y1 + s.d2 * y2;
-        x2 = x1, x1 = 0, y2 = y1, y1 = y;
-        out[i] += y;
-      }
+      run_without_input(s, false, length, y1, y2, unit[5], unit[6],
+                        [&](int k, double y) { out[length - 1 - k] += y; });
     }
     for (int i = 0; i < length; ++i) r.at[k][i] = float(out[i]);
   }

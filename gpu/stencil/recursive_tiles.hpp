@@ -100,6 +100,23 @@ struct TileTransfer {
   float x2_from_x1;  // anti-causal, a one-sample tile: its x2 after is the x1 it was carried in with
 };
 
+// One section run over `length` samples with no input of its own, in double, from its state (y1, y2) and the
+// carried samples (causal: xa = x[-1]; anti-causal: xa = x[length], xb = x[length + 1]): output(k, y) sees the
+// k-th output of the walk (k = 0 first: position k causal, length - 1 - k anti-causal); the state it ends in
+// stays in y1, y2.
+template <class Output>
+inline void run_without_input(const RecursiveSection& s, bool causal, int length, double& y1, double& y2,
+                              double xa, double xb, const Output& output) {
+  for (int k = 0; k < length; ++k) {
+    const double y = causal ? s.n1 * xa + s.d1 * y1 + s.d2 * y2 : s.m1 * xa + s.m2 * xb + s.d1 * y1 + s.d2 * y2;
+    xb = xa;
+    xa = 0;
+    y2 = y1;
+    y1 = y;
+    output(k, y);
+  }
+}
+
 // In double, by running the sections from unit states: where a section's poles crowd near 1 (large sigma) the
 // feedback's powers grow to about length / 2 and cancel, and a float walk of `length` steps would round them
 // by more than the tiles' own recursion is off (tests/cpu/test_recursive_tiles.cpp).
@@ -108,15 +125,7 @@ inline TileTransfer tile_transfer(const RecursiveGaussian& f, int length) {
     double y1, y2;
   };
   const auto run = [&](const RecursiveSection& s, bool causal, double y1, double y2, double xa, double xb) {
-    // causal: xa = x[-1]; anti-causal: xa = x[length], xb = x[length + 1]. No input inside the tile.
-    for (int i = 0; i < length; ++i) {
-      const double y =
-          causal ? s.n1 * xa + s.d1 * y1 + s.d2 * y2 : s.m1 * xa + s.m2 * xb + s.d1 * y1 + s.d2 * y2;
-      xb = xa;
-      xa = 0;
-      y2 = y1;
-      y1 = y;
-    }
+    run_without_input(s, causal, length, y1, y2, xa, xb, [](int, double) {});
     return Run{y1, y2};
   };
   TileTransfer t;
