@@ -59,21 +59,41 @@ struct CarryColumnShares {
   float last[kCarryComponents], first[kCarryComponents], second[kCarryComponents];
 };
 
-// Component c of row r's carries (value) added to the shares (every row of the tile once, in any order).
-KS_HD void add_row_component(const SummaryWeights& w, int rows, int r, int c, float value,
-                             CarryColumnShares& shares) {
-  add_causal_share(w, rows, r, value, shares.causal[c]);
-  add_anticausal_share(w, r, value, shares.anticausal[c]);
-  if (r == rows - 1) shares.last[c] = value;
-  if (r == 0) shares.first[c] = value;
-  if (r == 1) shares.second[c] = value;
+// Carry component c's share of a tile's column summaries in one direction, from its values down the tile's `rows`
+// rows (value(r)): its weighted sums (the column summaries' weights) and the rows the summaries keep as samples.
+// kMax as for weighted_summaries (a full tile's with the weights as the multiply-adds' constant operands). The
+// GPU runs the 22 pairs of component and direction on as many threads; carry_column_shares runs them all.
+template <bool kAnticausal, int kMax = 0, class Value>
+KS_HD void set_component_share(const SummaryWeights& w, int rows, int c, const Value& value,
+                               CarryColumnShares& shares) {
+  LineCarry s;
+  KS_RECURSIVE_UNROLL
+  for (int r = 0; r < (kMax > 0 ? kMax : rows); ++r)
+    if (kMax == 0 || r < rows) {
+      if (kAnticausal)
+        add_anticausal_share(w, r, value(r), s);
+      else
+        add_causal_share(w, rows, r, value(r), s);
+    }
+  if (kAnticausal) {
+    shares.anticausal[c] = s;
+    shares.first[c] = value(0);
+    shares.second[c] = rows > 1 ? value(1) : 0.f;
+  } else {
+    shares.causal[c] = s;
+    shares.last[c] = value(rows - 1);
+  }
 }
-// Row r's carries added to the shares.
-KS_HD void add_row_carries(const SummaryWeights& w, int rows, int r, const CausalLine& causal,
-                           const AnticausalLine& anticausal, CarryColumnShares& shares) {
-  float k[kCarryComponents];
-  carry_components(causal, anticausal, k);
-  for (int c = 0; c < kCarryComponents; ++c) add_row_component(w, rows, r, c, k[c], shares);
+// Every component's share: carry(r, c) is component c (carry_components' order) of row r's carries.
+template <class Carry>
+KS_HD CarryColumnShares carry_column_shares(const SummaryWeights& w, int rows, const Carry& carry) {
+  CarryColumnShares shares;
+  for (int c = 0; c < kCarryComponents; ++c) {
+    const auto value = [&](int r) { return carry(r, c); };
+    set_component_share<false>(w, rows, c, value, shares);
+    set_component_share<true>(w, rows, c, value, shares);
+  }
+  return shares;
 }
 
 // A tile column's responses to the 11 carry components (CarryResponses at one position), held in registers by

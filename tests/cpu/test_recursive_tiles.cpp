@@ -219,13 +219,14 @@ class TiledImage {
   void column_shares(int tx, int ty) {
     const int w = row_tiles_.length_of(tx), h = column_tiles_.length_of(ty);
     const CarryResponses responses = carry_responses(f_, w);
-    std::vector<CarryColumnShares> shares(static_cast<std::size_t>(c_));
-    for (int r = 0; r < h; ++r)
-      for (int ch = 0; ch < c_; ++ch) {
+    std::vector<CarryColumnShares> shares;
+    for (int ch = 0; ch < c_; ++ch)
+      shares.push_back(carry_column_shares(weights_, h, [&](int r, int c) {
         const int line = (ty * tile_ + r) * c_ + ch;
-        add_row_carries(weights_, h, r, rows_.causal(tx, line), rows_.anticausal(tx, line),
-                        shares[std::size_t(ch)]);
-      }
+        float k[kCarryComponents];
+        carry_components(rows_.causal(tx, line), rows_.anticausal(tx, line), k);
+        return k[c];
+      }));
     for (int e = 0; e < w * c_; ++e) {
       const int i = e / c_, ch = e % c_, column = tx * tile_ * c_ + e;
       CausalLine causal = columns_.causal(ty, column);
@@ -416,14 +417,13 @@ TEST(RecursiveTiles, TwoReadColumnSummariesEqualThoseOfTheFilteredRows) {
       const Image carries = test::random_image(kCarryComponents, height, 1, ElemType::F32, seed++);
       std::vector<float> filtered(std::size_t(width) * std::size_t(height), 0.f);
       std::vector<float> zero(filtered.size(), 0.f), keep(std::size_t(width), 0.f);
-      CarryColumnShares shares{};
+      // Row r's carries (carry_components' order), in [0, 1] shifted to [-1, 1].
+      const auto carry = [&](int r, int c) { return 2 * carries.row<float>(r)[c] - 1; };
+      const CarryColumnShares shares = carry_column_shares(weights, height, carry);
       for (int r = 0; r < height; ++r) {
         const float* x = tile.row<float>(r);
-        float k[kCarryComponents];  // in [0, 1], shifted to [-1, 1]
-        for (int c = 0; c < kCarryComponents; ++c) k[c] = 2 * carries.row<float>(r)[c] - 1;
-        CausalLine c{k[0], {k[1], k[2], k[3], k[4]}};
-        AnticausalLine a{k[5], k[6], {k[7], k[8], k[9], k[10]}};
-        add_row_carries(weights, height, r, c, a, shares);
+        float k[kCarryComponents];
+        for (int c = 0; c < kCarryComponents; ++c) k[c] = carry(r, c);
         const std::vector<double> row = row_filtered_in_double(x, width, f, k);
         for (int i = 0; i < width; ++i) filtered[std::size_t(r) * width + i] = float(row[std::size_t(i)]);
         const auto sample = [&](int i) { return x[i]; };

@@ -299,22 +299,6 @@ __global__ void __launch_bounds__(kTileThreads<C>, kTileBlocks<T, C>)
   store_column_summaries_and_edges(j, t, xs);
 }
 
-// One carry component's weighted sums down a tile's `rows` rows (value(r)) in one direction, as
-// add_row_component makes them row by row; a full tile's with the weights as the multiply-adds' constant operands.
-template <int N, bool kAnticausal, class Value>
-__device__ __forceinline__ LineCarry component_share(const SummaryWeights& w, int rows, const Value& value) {
-  LineCarry s;
-#pragma unroll
-  for (int r = 0; r < N; ++r)
-    if (r < rows) {
-      if (kAnticausal)
-        add_anticausal_share(w, r, value(r), s);
-      else
-        add_causal_share(w, rows, r, value(r), s);
-    }
-  return s;
-}
-
 // Step 4: the columns' summaries and the edge rows completed with the rows' carries' shares. No image read:
 // the tile's rows' carries (11 floats each) and its columns' zero-carry summaries.
 template <class T, int C>
@@ -340,17 +324,18 @@ __global__ void __launch_bounds__(kTileThreads<C>)
     const int ch = task % C, c = task / C;
     const float* component = carries.at(0, ch) + std::size_t(c) * kStride<C>;
     const auto value = [&](int r) { return component[r * C]; };
-    CarryColumnShares& s = shares[ch];
-    if (anticausal_sum) {
-      s.anticausal[c] = t.h == kTile<C> ? component_share<kTile<C>, true>(j.weights, kTile<C>, value)
-                                        : component_share<kTile<C>, true>(j.weights, t.h, value);
-      s.first[c] = value(0);
-      s.second[c] = t.h > 1 ? value(1) : 0.f;
-    } else {
-      s.causal[c] = t.h == kTile<C> ? component_share<kTile<C>, false>(j.weights, kTile<C>, value)
-                                    : component_share<kTile<C>, false>(j.weights, t.h, value);
-      s.last[c] = value(t.h - 1);
-    }
+    // A full tile's rows as a constant, so that its weights are the multiply-adds' constant operands.
+    const auto share = [&](auto anticausal) {
+      constexpr bool kAnticausal = decltype(anticausal)::value;
+      if (t.h == kTile<C>)
+        set_component_share<kAnticausal, kTile<C>>(j.weights, kTile<C>, c, value, shares[ch]);
+      else
+        set_component_share<kAnticausal, kTile<C>>(j.weights, t.h, c, value, shares[ch]);
+    };
+    if (anticausal_sum)
+      share(std::true_type{});
+    else
+      share(std::false_type{});
   }
   __syncthreads();
   const int e = threadIdx.x;
