@@ -50,6 +50,20 @@ KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename 
   return A::mad(A::mad(delta, into, to_k), out, from_k);
 }
 
+// The terms of the swap of r and s that no other position k takes part in (the pair's own entries), added to
+// the sum of the k terms.
+template <class A>
+KS_HD typename A::Value swap_delta_ends(typename A::Value delta, const typename A::Value* traffic,
+                                        const typename A::Value* cost_of, int pitch, int r, int s, int yr,
+                                        int ys) {
+  using V = typename A::Value;
+  const V cross = A::sub(traffic[ys * pitch + yr], traffic[yr * pitch + ys]);
+  const V self = A::sub(traffic[ys * pitch + ys], traffic[yr * pitch + yr]);
+  const V d_cross = A::sub(cost_of[r * pitch + s], cost_of[s * pitch + r]);
+  const V d_self = A::sub(cost_of[r * pitch + r], cost_of[s * pitch + s]);
+  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
+}
+
 // The change of cost of swapping the nodes at positions r != s, in O(n):
 //   sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
 //                       + (D[r][k] - D[s][k]) (T[y_s][x_k] - T[y_r][x_k])
@@ -78,11 +92,60 @@ KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, con
     for (int k = 0; k < (N > 0 ? N : n); ++k)
       delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, yr, ys);
   }
-  const V cross = A::sub(traffic[ys * pitch + yr], traffic[yr * pitch + ys]);
-  const V self = A::sub(traffic[ys * pitch + ys], traffic[yr * pitch + yr]);
-  const V d_cross = A::sub(cost_of[r * pitch + s], cost_of[s * pitch + r]);
-  const V d_self = A::sub(cost_of[r * pitch + r], cost_of[s * pitch + s]);
-  return A::mad(A::mad(delta, d_cross, cross), d_self, self);
+  return swap_delta_ends<A>(delta, traffic, cost_of, pitch, r, s, yr, ys);
+}
+
+// swap_delta_pitched's terms of k = first, first + stride, ... only (a team's lanes each take a share of one
+// pair's O(n) sum; swap_delta_ends then completes the sum of the shares).
+template <class A, class P>
+KS_HD typename A::Value swap_delta_terms(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                         const P& place, int pitch, int n, int r, int s, int first,
+                                         int stride) {
+  typename A::Value delta = 0;
+  for (int k = first; k < n; k += stride)
+    delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, place[r], place[s]);
+  return delta;
+}
+
+// The same change where D and T are both symmetric (D[i][j] = D[j][i], T[x][y] = T[y][x]): the two terms of
+// each k are equal and the cross term vanishes, so
+//   2 x sum over k != r, s of (D[k][r] - D[k][s]) (T[x_k][y_s] - T[x_k][y_r])
+//   + (D[r][r] - D[s][s]) (T[y_s][y_s] - T[y_r][y_r])
+// reads half the entries. In integer arithmetic it is swap_delta_pitched's value exactly (the same terms
+// summed in another order, each intermediate within choose_arithmetic's bound); in floating point it rounds
+// differently. In two parts, as the general form: half the sum over k = first, first + stride, ...
+// (swap_delta_symmetric_terms), then the self term added to twice the half sum (swap_delta_symmetric_ends).
+template <class A, class P>
+KS_HD typename A::Value swap_delta_symmetric_terms(const typename A::Value* traffic,
+                                                   const typename A::Value* cost_of, const P& place,
+                                                   int pitch, int n, int r, int s, int first, int stride) {
+  const int yr = place[r], ys = place[s];
+  typename A::Value half = 0;
+  for (int k = first; k < n; k += stride) {
+    if (k == r || k == s) continue;
+    const int xk = place[k];
+    half = A::mad(half, A::sub(cost_of[k * pitch + r], cost_of[k * pitch + s]),
+                  A::sub(traffic[xk * pitch + ys], traffic[xk * pitch + yr]));
+  }
+  return half;
+}
+
+template <class A>
+KS_HD typename A::Value swap_delta_symmetric_ends(typename A::Value half, const typename A::Value* traffic,
+                                                  const typename A::Value* cost_of, int pitch, int r, int s,
+                                                  int yr, int ys) {
+  const typename A::Value self = A::sub(traffic[ys * pitch + ys], traffic[yr * pitch + yr]);
+  const typename A::Value d_self = A::sub(cost_of[r * pitch + r], cost_of[s * pitch + s]);
+  return A::mad(A::add(half, half), d_self, self);
+}
+
+template <class A, class P>
+KS_HD typename A::Value swap_delta_symmetric_pitched(const typename A::Value* traffic,
+                                                     const typename A::Value* cost_of, const P& place,
+                                                     int pitch, int n, int r, int s) {
+  return swap_delta_symmetric_ends<A>(
+      swap_delta_symmetric_terms<A>(traffic, cost_of, place, pitch, n, r, s, 0, 1), traffic, cost_of, pitch,
+      r, s, place[r], place[s]);
 }
 
 // The change of cost of swapping the nodes at positions r != s of an explicit placement p (see above).
@@ -111,6 +174,12 @@ struct MoveVectors {
   KS_HD V updated(V delta, int r, int s) const {
     return A::mad(A::mad(delta, A::sub(a[r], a[s]), A::sub(b[r], b[s])), A::sub(c[r], c[s]),
                   A::sub(e[r], e[s]));
+  }
+  // The same where D and T are symmetric: then c = a and e = b, and the two products are equal (exactly
+  // updated()'s value in integer arithmetic).
+  KS_HD V updated_symmetric(V delta, int r, int s) const {
+    const V da = A::sub(a[r], a[s]);
+    return A::mad(delta, A::add(da, da), A::sub(b[r], b[s]));
   }
 };
 

@@ -2,7 +2,10 @@
 // over the swapped placement, written here), the delta matrix kept by Taillard's O(1) update after random
 // move sequences against its full recomputation (n = 2, 3, 17, 100; symmetric and asymmetric; integer,
 // decimal and real-valued traffic; int32, int64 and double arithmetic), the cost a tabu chain tracks against
-// the definition, and det_exp against std::exp.
+// the definition, and det_exp against std::exp. The symmetric forms (both matrices symmetric): the O(n) delta
+// against the definition, a chain on them against a chain on the general forms step by step (the same moves,
+// the same deltas), and symmetry found only where both matrices have it. The ranking a step does while it
+// updates the delta matrix against a full ranking of every pair.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -18,11 +21,12 @@ namespace {
 
 enum class Values { Integer, Decimal, Real };
 
-// Traffic in [0, 1000] and path costs 1 .. 6 (zero diagonal), optionally made symmetric; Decimal traffic has
-// two decimals (exact, scaled by 100), Real traffic arbitrary doubles.
-Problem instance(int n, bool symmetric, Values values, std::uint32_t seed) {
+// Traffic in [0, 1000] and path costs 1 .. 6 (zero diagonal, or 1 .. 6 there too with `diagonal`),
+// optionally made symmetric; Decimal traffic has two decimals (exact, scaled by 100), Real traffic arbitrary
+// doubles.
+Problem instance(int n, bool symmetric, Values values, std::uint32_t seed, bool diagonal = false) {
   TrafficSeries t = test::random_traffic(n, 1, seed, values != Values::Real);
-  Configuration c = test::random_costs(n, seed + 101);
+  Configuration c = test::random_costs(n, seed + 101, true, diagonal);
   if (values == Values::Decimal) {
     std::mt19937_64 rng(seed);
     std::vector<std::int64_t> scaled;
@@ -33,16 +37,7 @@ Problem instance(int n, bool symmetric, Values values, std::uint32_t seed) {
     t.scaled = scaled;
     t.decimals = 2;
   }
-  if (symmetric) {
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < i; ++j) {
-        const std::size_t a = std::size_t(i * n + j), b = std::size_t(j * n + i);
-        t.values[a] = t.values[b];
-        if (t.scaled) (*t.scaled)[a] = (*t.scaled)[b];
-        c.cost[a] = c.cost[b];
-        (*c.scaled)[a] = (*c.scaled)[b];
-      }
-  }
+  if (symmetric) test::make_symmetric(t, c, n);
   return make_problem(t, {c});
 }
 
@@ -82,7 +77,8 @@ struct Chain {
   SearchMatrices<A> m;
   ChainRegs<A> r;
 
-  Chain(const Problem& problem, std::uint64_t seed) : pitch(tabu_pitch(problem.n)) {
+  Chain(const Problem& problem, std::uint64_t seed, bool symmetric_forms = false)
+      : pitch(tabu_pitch(problem.n)) {
     const int n = problem.n;
     traffic = traffic_matrix<V>(problem, 0);
     cost = cost_matrix<V>(problem, 0);
@@ -99,6 +95,7 @@ struct Chain {
     s.pairs = int(pairs.size());
     s.tenure_span = 8.0 * n;
     s.aspiration = 5 * n * n;
+    s.symmetric = symmetric_forms;
     chain = TabuChain<A>{
         p.data(),        best.data(),
         permuted.data(), tabu.data(),
@@ -122,8 +119,8 @@ struct Chain {
 // After `moves` random swaps, each followed by the O(1)/O(n) update, every entry equals its recomputation
 // (swap_delta through the placement, not through the permuted traffic the chain keeps).
 template <class A>
-void check_updates(const Problem& problem, int moves, std::uint64_t seed) {
-  Chain<A> c(problem, seed);
+void check_updates(const Problem& problem, int moves, std::uint64_t seed, bool symmetric_forms = false) {
+  Chain<A> c(problem, seed, symmetric_forms);
   const int n = problem.n;
   SplitMix64 rng(seed * 7 + 3);
   double scale = 1;  // the largest |delta| seen, for the real-valued tolerance
@@ -204,6 +201,110 @@ TEST(SearchDelta, UpdatedMatrixEqualsRecomputationAfterRandomMoves) {
   });
 }
 
+TEST(SearchDelta, SymmetricFormsUpdateTheMatrixToItsRecomputation) {
+  for (int n : {2, 3, 17, 100})
+    for (Values values : {Values::Integer, Values::Decimal, Values::Real}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << " values " << int(values));
+      const Problem p = instance(n, true, values, std::uint32_t(n * 10 + int(values)), true);
+      const int moves = n == 100 ? 12 : 60;
+      if (!p.exact) {
+        check_updates<RealDouble>(p, moves, std::uint64_t(n), true);
+        continue;
+      }
+      check_updates<ExactInt64>(p, moves, std::uint64_t(n), true);
+      if (choose_arithmetic(p, 0, 0) == SearchArithmetic::Int32)
+        check_updates<ExactInt32>(p, moves, std::uint64_t(n), true);
+    }
+}
+
+TEST(SearchDelta, SymmetricSwapDeltaIsTheDefinition) {
+  for (int n : {2, 3, 17, 60})
+    for (Values values : {Values::Integer, Values::Real}) {
+      SCOPED_TRACE(::testing::Message() << "n " << n << " values " << int(values));
+      // With path costs and traffic on the diagonal, so the self term counts.
+      const Problem p = instance(n, true, values, std::uint32_t(n + 3), true);
+      SplitMix64 rng{std::uint64_t(n) + 5};
+      const std::vector<std::uint16_t> x = random_start(rng, n);
+      for (int r = 0; r < n; ++r)
+        for (int s = r + 1; s < n; ++s) {
+          const long double expected = delta_by_definition(p, x, r, s);
+          if (p.exact) {
+            const auto t = traffic_matrix<std::int64_t>(p, 0), d = cost_matrix<std::int64_t>(p, 0);
+            ASSERT_EQ((long double)swap_delta_symmetric_pitched<ExactInt64>(t.data(), d.data(), x.data(), n,
+                                                                            n, r, s),
+                      expected)
+                << r << "," << s;
+          } else {
+            const auto t = traffic_matrix<double>(p, 0), d = cost_matrix<double>(p, 0);
+            ASSERT_NEAR(swap_delta_symmetric_pitched<RealDouble>(t.data(), d.data(), x.data(), n, n, r, s),
+                        double(expected), 1e-9 * std::max(1.0L, std::fabs(cost_by_definition(p, x))))
+                << r << "," << s;
+          }
+        }
+    }
+}
+
+// Two chains from the same start and random numbers, one on the symmetric forms and one on the general ones,
+// make the same moves and keep the same delta matrix at every step (integer arithmetic: the same values).
+TEST(SearchDelta, SymmetricFormsMakeTheSameMovesAsTheGeneralOnes) {
+  for (int n : {2, 3, 17, 100}) {
+    SCOPED_TRACE(::testing::Message() << "n " << n);
+    const Problem p = instance(n, true, Values::Integer, std::uint32_t(n * 3 + 1), true);
+    Chain<ExactInt64> general(p, 21, false), symmetric(p, 21, true);
+    const int steps = n == 100 ? 60 : 400;
+    for (int step = 0; step < steps; ++step) {
+      tabu_steps(SoloTeam{}, general.m, general.chain, general.r, general.s, 1);
+      tabu_steps(SoloTeam{}, symmetric.m, symmetric.chain, symmetric.r, symmetric.s, 1);
+      ASSERT_EQ(symmetric.p, general.p) << "step " << step;
+      ASSERT_EQ(symmetric.delta, general.delta) << "step " << step;
+      ASSERT_EQ(symmetric.r.cost, general.r.cost) << "step " << step;
+      ASSERT_EQ((long double)symmetric.r.cost, cost_by_definition(p, symmetric.p)) << "step " << step;
+    }
+    EXPECT_EQ(symmetric.best, general.best);
+  }
+}
+
+TEST(SearchDelta, SymmetryIsFoundOnlyWhereBothMatricesHaveIt) {
+  for (Values values : {Values::Integer, Values::Real}) {
+    const Problem both = instance(9, true, values, 4, true);
+    EXPECT_TRUE(symmetric_matrices(both, 0, 0));
+    EXPECT_TRUE(step_settings(both, 0, 0, SearchParams{}, 1).symmetric);
+    EXPECT_FALSE(symmetric_matrices(instance(9, false, values, 4), 0, 0));
+    // One entry off the diagonal breaks it, in either matrix.
+    Problem traffic = both;
+    (traffic.exact ? traffic.traffic_scaled[2 * 9 + 5] += 1 : traffic.traffic_real[2 * 9 + 5] += 1);
+    EXPECT_FALSE(symmetric_matrices(traffic, 0, 0));
+    Problem costs = both;
+    (costs.exact ? costs.cost_scaled[7 * 9 + 1] += 1 : costs.cost_real[7 * 9 + 1] += 1);
+    EXPECT_FALSE(symmetric_matrices(costs, 0, 0));
+    EXPECT_FALSE(step_settings(costs, 0, 0, SearchParams{}, 1).symmetric);
+  }
+}
+
+// The move a step picks from the rankings made while the delta matrix was updated is the move a full ranking
+// of every pair picks, step after step (aspiration, tabu and allowed moves all occur on this chain).
+TEST(SearchDelta, RankingDuringTheUpdateEqualsAFullRanking) {
+  for (bool symmetric : {false, true}) {
+    SCOPED_TRACE(symmetric ? "symmetric" : "asymmetric");
+    const Problem p = instance(19, symmetric, Values::Integer, 8, symmetric);
+    Chain<ExactInt64> c(p, 5, symmetric);
+    c.s.tenure_span = 2.0 * 19;
+    c.s.aspiration = 300;  // the start's assignments age past it within the run: aspired moves, then others
+    int ranks[3] = {0, 0, 0};
+    MoveChoice<std::int64_t> offered = rank_moves(SoloTeam{}, c.m, c.chain, c.r, c.s);
+    for (int step = 0; step < 600; ++step) {
+      const MoveChoice<std::int64_t> full = rank_moves(SoloTeam{}, c.m, c.chain, c.r, c.s);
+      ASSERT_EQ(offered.pair, full.pair) << "step " << step;
+      ASSERT_EQ(offered.rank, full.rank) << "step " << step;
+      ASSERT_EQ(offered.delta, full.delta) << "step " << step;
+      ++ranks[full.rank];
+      offered = tabu_step(SoloTeam{}, c.m, c.chain, c.r, c.s, offered);
+    }
+    EXPECT_GT(ranks[0], 0);
+    EXPECT_GT(ranks[1], 0) << ranks[0] << " aspired, " << ranks[2] << " tabu";
+  }
+}
+
 TEST(SearchDelta, ArithmeticFollowsTheBounds) {
   EXPECT_EQ(choose_arithmetic(instance(17, false, Values::Integer, 1), 0, 0), SearchArithmetic::Int32);
   EXPECT_EQ(choose_arithmetic(instance(100, false, Values::Decimal, 1), 0, 0), SearchArithmetic::Int64);
@@ -216,7 +317,7 @@ TEST(SearchDelta, TabuChainTracksItsCost) {
     const Problem p = instance(23, false, values, 5);
     Chain<ExactInt64> c(p, 9);
     for (int step = 0; step < 400; ++step) {
-      tabu_step(SoloTeam{}, c.m, c.chain, c.r, c.s);
+      tabu_steps(SoloTeam{}, c.m, c.chain, c.r, c.s, 1);
       ASSERT_EQ((long double)c.r.cost, cost_by_definition(p, c.p)) << "step " << step;
     }
     c.expect_permuted_matches();

@@ -1,9 +1,9 @@
 // The CUDA search against the CPU backend (itself checked against QAPLIB's optima and the exhaustive sweep in
 // tests/cpu): with the same seed and number of chains, every chain's cost, best, random state, step count and
 // placements are equal after every interval (1, 2, 4, ... steps), restarts included — tabu (one chain per
-// block; cubed and band tenures) and annealing (one per thread), int32, int64 and double arithmetic, shared
-// and global memory layouts. Then the GPU's own choices: a full GPU of chains, optima of small instances,
-// reproducible seeds.
+// block; cubed and band tenures; general and symmetric instances) and annealing (one per thread), int32,
+// int64 and double arithmetic, shared and global memory layouts. Then the GPU's own choices: a full GPU of
+// chains, optima of small instances, reproducible seeds.
 // Skips without a device.
 #include <gtest/gtest.h>
 
@@ -37,6 +37,7 @@ struct Case {
   int chains;
   int intervals;
   TenureRule tenure_rule = TenureRule::Cubed;
+  bool symmetric = false;  // symmetric traffic and path costs (with a diagonal): the symmetric delta forms
 };
 
 SearchRequest request_for(const Case& c) {
@@ -55,8 +56,10 @@ SearchRequest request_for(const Case& c) {
 
 void expect_same_trace(const Case& c) {
   SCOPED_TRACE(c.name);
-  const Problem p = make_problem(test::random_traffic(c.n, 1, std::uint32_t(c.n), c.integer, c.max_traffic),
-                                 {test::random_costs(c.n, std::uint32_t(c.n) + 7, c.integer)});
+  TrafficSeries traffic = test::random_traffic(c.n, 1, std::uint32_t(c.n), c.integer, c.max_traffic);
+  Configuration costs = test::random_costs(c.n, std::uint32_t(c.n) + 7, c.integer, c.symmetric);
+  if (c.symmetric) test::make_symmetric(traffic, costs, c.n);
+  const Problem p = make_problem(traffic, {costs});
   SearchRequest r = request_for(c);
   const auto cpu = trace_chains(p, r, c.intervals, pool<0>(), nullptr);
   r.backend = Backend::Cuda;
@@ -89,6 +92,8 @@ TEST(SearchCudaSmall, ChainsEqualTheCpuStepByStep) {
       {"tabu n=13 int64", 13, SearchAlgorithm::Tabu, true, 1000000000, 5, 9},
       {"tabu n=11 double", 11, SearchAlgorithm::Tabu, false, 1000, 4, 9},
       {"tabu n=17 int32 band tenures", 17, SearchAlgorithm::Tabu, true, 1000, 3, 10, TenureRule::Band},
+      {"tabu n=14 int32 symmetric", 14, SearchAlgorithm::Tabu, true, 1000, 4, 9, TenureRule::Cubed, true},
+      {"tabu n=10 double symmetric", 10, SearchAlgorithm::Tabu, false, 1000, 3, 9, TenureRule::Cubed, true},
       {"anneal n=7 int32", 7, SearchAlgorithm::Anneal, true, 1000, 37, 10},
       {"anneal n=12 double", 12, SearchAlgorithm::Anneal, false, 1000, 133, 10},
       {"anneal n=9 int64", 9, SearchAlgorithm::Anneal, true, 1000000000, 5, 10},
@@ -106,6 +111,8 @@ TEST(SearchCuda, ChainsEqualTheCpuWithGlobalMemory) {
        TenureRule::Band},
       {"tabu n=200 int64 (matrices and tabu list global)", 200, SearchAlgorithm::Tabu, true, 1000000000, 2,
        7},
+      {"tabu n=101 int32 symmetric (delta matrix global)", 101, SearchAlgorithm::Tabu, true, 100, 2, 12,
+       TenureRule::Cubed, true},
       {"anneal n=300 int32 (placements global)", 300, SearchAlgorithm::Anneal, true, 100, 130, 8},
   };
   for (const Case& c : cases) expect_same_trace(c);

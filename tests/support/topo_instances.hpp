@@ -63,6 +63,25 @@ inline topo::Configuration random_costs(int n, std::uint32_t seed, bool integer 
   return c;
 }
 
+// Mirrors the lower triangle onto the upper one in every timestamp of the traffic and in the path costs: a
+// symmetric instance (the search's symmetric delta forms).
+inline void make_symmetric(topo::TrafficSeries& t, topo::Configuration& c, int n) {
+  const std::size_t nn = std::size_t(n) * std::size_t(n);
+  for (std::size_t at = 0; at < t.values.size(); at += nn)
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < i; ++j) {
+        const std::size_t a = at + std::size_t(i * n + j), b = at + std::size_t(j * n + i);
+        t.values[b] = t.values[a];
+        if (t.scaled) (*t.scaled)[b] = (*t.scaled)[a];
+      }
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j) {
+      const std::size_t a = std::size_t(i * n + j), b = std::size_t(j * n + i);
+      c.cost[b] = c.cost[a];
+      if (c.scaled) (*c.scaled)[b] = (*c.scaled)[a];
+    }
+}
+
 // Every cost of every placement, in index order: costs[(index * slices + slice) * configs + config], computed
 // in long double from the problem's matrices (exact for the integer instances of these tests).
 struct BruteForce {

@@ -27,6 +27,9 @@ struct ChainHeader {
 struct StepSettings {
   int n = 0;
   int pairs = 0;
+  // The path costs and the traffic are both symmetric: the tabu search's delta updates take their symmetric
+  // forms (swap_delta.hpp).
+  bool symmetric = false;
   // tabu
   double tenure_span = 0;  // cubed tenures (band_high == 0): tenure = floor(u^3 x tenure_span)
   // band tenures (Taillard 1991): one tenure for both assignments a move undoes, uniform in
@@ -112,6 +115,12 @@ struct SoloTeam {
   KS_HD int rank() const { return 0; }
   KS_HD int size() const { return 1; }
   KS_HD void sync() const {}
+  // Lanes that share one of `count` sums (see BlockTeam): a team of one sums alone.
+  KS_HD int lanes_for(int) const { return 1; }
+  template <class V>
+  KS_HD V sum_lanes(V v, int) const {
+    return v;
+  }
   template <class C>
   KS_HD C reduce_min(const C& c) const {
     return c;

@@ -43,6 +43,8 @@ std::vector<V> cost_matrix(const Problem& p, int configuration);
 // An n x n matrix with rows `pitch` apart (the padding zero).
 template <class V>
 std::vector<V> padded(const std::vector<V>& m, int n, int pitch);
+// Whether the traffic of `slice` and the path costs of `configuration` are both symmetric (exactly).
+bool symmetric_matrices(const Problem& p, int slice, int configuration);
 // Every pair r < s of n positions, packed (swap_delta.hpp).
 std::vector<std::uint32_t> pair_table(int n);
 

@@ -37,6 +37,16 @@ SplitMix64 salted(std::uint64_t seed, std::uint64_t salt, std::uint64_t a, std::
   return s;
 }
 
+template <class V>
+bool is_symmetric(const std::vector<V>& m, int n) {
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < i; ++j)
+      if (m[std::size_t(i) * std::size_t(n) + std::size_t(j)] !=
+          m[std::size_t(j) * std::size_t(n) + std::size_t(i)])
+        return false;
+  return true;
+}
+
 void check_param(bool ok, const std::string& what, const std::string& range) {
   if (!ok) throw_usage("search parameter " + what + " is out of range", "use " + range);
 }
@@ -185,6 +195,14 @@ template std::vector<std::int32_t> padded(const std::vector<std::int32_t>&, int,
 template std::vector<std::int64_t> padded(const std::vector<std::int64_t>&, int, int);
 template std::vector<double> padded(const std::vector<double>&, int, int);
 
+bool symmetric_matrices(const Problem& p, int slice, int configuration) {
+  if (p.exact)
+    return is_symmetric(traffic_matrix<std::int64_t>(p, slice), p.n) &&
+           is_symmetric(cost_matrix<std::int64_t>(p, configuration), p.n);
+  return is_symmetric(traffic_matrix<double>(p, slice), p.n) &&
+         is_symmetric(cost_matrix<double>(p, configuration), p.n);
+}
+
 std::vector<std::uint32_t> pair_table(int n) {
   std::vector<std::uint32_t> pairs;
   pairs.reserve(std::size_t(pair_count(n)));
@@ -198,6 +216,7 @@ StepSettings step_settings(const Problem& p, int slice, int configuration, const
   StepSettings s;
   s.n = p.n;
   s.pairs = pair_count(p.n);
+  s.symmetric = symmetric_matrices(p, slice, configuration);
   const double nn = double(p.n) * double(p.n);
   s.tenure_span = q.tenure * p.n;
   if (q.tenure_rule == TenureRule::Band) {

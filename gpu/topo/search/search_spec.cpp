@@ -72,7 +72,8 @@ KernelSpec search_spec() {
       int_param(
           "block", 0, 512, "0",
           "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
-          "(2n - 3, in whole warps, 64 .. 512) where the chain's state fits in shared memory, else 512"),
+          "(2n - 3, in whole warps, 64 .. 512; two with integer costs where an SM would hold fewer than 16 "
+          "warps) where the chain's state fits in shared memory, else 512"),
   };
   k.variants = {
       {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)",

@@ -16,7 +16,10 @@
 // s) become tabu for floor(u^3 x tenure_span) iterations each, u uniform in [0, 1) (cubed tenures), or both
 // for the chain's band tenure, uniform in [band_low, band_high] and drawn anew every band_period iterations
 // (band tenures, Taillard 1991). Then the delta matrix is brought up to date (swap_delta.hpp: O(1) per pair
-// disjoint from the move, O(n) for the 2n - 3 others).
+// disjoint from the move, O(n) for the 2n - 3 others), and each thread ranks the pairs it has just updated
+// for the next step in the same pass, so a step reads the delta matrix once. Where the path costs and the
+// traffic are both symmetric (StepSettings::symmetric, most QAPLIB instances), the updates take the
+// symmetric forms, which read half as much and give the same values in integer arithmetic.
 //
 // Layout. A chain keeps the traffic and its tabu list permuted by its placement, indexed by position:
 //   P[i][j]    = T[p(i)][p(j)]          (the traffic between the nodes at positions i and j)
@@ -103,9 +106,12 @@ KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuCh
   r.cost = cost;
   r.best = r.cost;
   r.best_iteration = r.iteration;
-  for (int k = team.rank(); k < s.pairs; k += team.size())
-    c.delta[k] = swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, pair_first(m.pairs[k]),
-                                       pair_second(m.pairs[k]));
+  for (int k = team.rank(); k < s.pairs; k += team.size()) {
+    const int i = pair_first(m.pairs[k]), j = pair_second(m.pairs[k]);
+    c.delta[k] = s.symmetric
+                     ? swap_delta_symmetric_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, i, j)
+                     : swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, i, j);
+  }
   r.fresh = false;
   team.sync();
 }
@@ -147,28 +153,130 @@ KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuCha
   team.sync();
 }
 
-// Brings the delta matrix up to date after the move (u, v), u < v, made by tabu_move: O(1) per pair disjoint
-// from {u, v} and O(n) for the 2n - 3 others, which the team takes one per thread (lanes that take
-// consecutive partners read consecutive words). Ends with the team synchronised.
+// Ranks pairs for a chain's next step (see the top) and keeps the best it was offered: what each thread of a
+// team hands to reduce_min.
+template <class A>
+struct MoveRanker {
+  using V = typename A::Value;
+  const std::int32_t* tabu;
+  int pitch;
+  std::int32_t now, long_ago;
+  V cost, best;
+  MoveChoice<V> choice{};
+
+  KS_HD MoveRanker(const TabuChain<A>& c, const ChainRegs<A>& r, int pitch_, const StepSettings& s)
+      : tabu(c.tabu),
+        pitch(pitch_),
+        now(r.clock),
+        long_ago(r.clock - s.aspiration),
+        cost(r.cost),
+        best(r.best) {}
+
+  // Pair k = (i, j), i < j, whose swap changes the cost by d.
+  KS_HD void operator()(int i, int j, V d, int k) {
+    // Node p(j) at position i, and node p(i) at position j.
+    const std::int32_t ti = tabu[i * pitch + j], tj = tabu[j * pitch + i];
+    const bool aspired = ti < long_ago || tj < long_ago || A::add(cost, d) < best;
+    MoveChoice<V> here;
+    here.rank = aspired ? 0 : (ti < now || tj < now) ? 1 : 2;
+    here.delta = d;
+    here.pair = k;
+    if (here.before(choice)) choice = here;
+  }
+};
+
+// Ranks nothing: update_delta_matrix on its own.
+struct NoRanking {
+  template <class V>
+  KS_HD void operator()(int, int, V, int) const {}
+};
+
+// This thread's share of the ranking of every pair (a chain's first step after a start or a launch).
 template <class A, class Team>
-KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
-                               const StepSettings& s, int u, int v) {
+KS_HD MoveChoice<typename A::Value> rank_moves(const Team& team, const SearchMatrices<A>& m,
+                                               const TabuChain<A>& c, const ChainRegs<A>& r,
+                                               const StepSettings& s) {
+  MoveRanker<A> rank(c, r, m.pitch, s);
+  for (int k = team.rank(); k < s.pairs; k += team.size())
+    rank(pair_first(m.pairs[k]), pair_second(m.pairs[k]), c.delta[k], k);
+  return rank.choice;
+}
+
+// Brings the delta matrix up to date after the move (u, v), u < v, made by tabu_move: O(1) per pair disjoint
+// from {u, v} and O(n) for the 2n - 3 others, which the team takes one per group of `Lanes` threads (groups
+// that take consecutive partners read consecutive words). Each pair's new delta is offered to `offer` by the
+// thread that wrote it. Does not synchronise the team.
+template <bool Symmetric, int Lanes, class A, class Team, class Offer>
+KS_HD void update_deltas(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
+                         const StepSettings& s, int u, int v, Offer& offer) {
+  using V = typename A::Value;
   const int n = s.n, pitch = m.pitch;
   for (int k = team.rank(); k < s.pairs; k += team.size()) {
     const int i = pair_first(m.pairs[k]), j = pair_second(m.pairs[k]);
     if (i == u || i == v || j == u || j == v) continue;
-    c.delta[k] = c.vec.updated(c.delta[k], i, j);
+    const V d = Symmetric ? c.vec.updated_symmetric(c.delta[k], i, j) : c.vec.updated(c.delta[k], i, j);
+    c.delta[k] = d;
+    offer(i, j, d, k);
   }
-  // The pairs that touch the move: {u, w} for every w != u, then {v, w} for every w != u, v.
-  for (int t = team.rank(); t < 2 * n - 3; t += team.size()) {
-    const int a = t < n - 1 ? u : v;
-    int w = t < n - 1 ? t : t - (n - 1);
-    if (w >= u) ++w;
-    if (t >= n - 1 && w >= v) ++w;
-    const int lo = a < w ? a : w, hi = a < w ? w : a;
-    c.delta[pair_index(lo, hi, n)] =
-        swap_delta_pitched<A>(c.P, m.cost_of, IdentityPlacement{}, pitch, n, lo, hi);
+  // The pairs that touch the move: {u, w} for every w != u, then {v, w} for every w != u, v, each taken by
+  // `Lanes` neighbouring threads, each of which sums every Lanes-th k of the pair's O(n) sum.
+  const int touching = 2 * n - 3;
+  const IdentityPlacement place{};
+  for (int first = 0; first < touching * Lanes; first += team.size()) {
+    const int slot = first + team.rank(), t = slot / Lanes, part = slot % Lanes;
+    const bool mine = t < touching;
+    int lo = 0, hi = 1;
+    V terms = 0;
+    if (mine) {
+      const int a = t < n - 1 ? u : v;
+      int w = t < n - 1 ? t : t - (n - 1);
+      if (w >= u) ++w;
+      if (t >= n - 1 && w >= v) ++w;
+      lo = a < w ? a : w;
+      hi = a < w ? w : a;
+      terms = Symmetric ? swap_delta_symmetric_terms<A>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes)
+                        : swap_delta_terms<A>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes);
+    }
+    if (Lanes > 1) terms = team.sum_lanes(terms, Lanes);
+    if (!mine || part != 0) continue;
+    const V d = Symmetric ? swap_delta_symmetric_ends<A>(terms, c.P, m.cost_of, pitch, lo, hi, lo, hi)
+                          : swap_delta_ends<A>(terms, c.P, m.cost_of, pitch, lo, hi, lo, hi);
+    const int k = pair_index(lo, hi, n);
+    c.delta[k] = d;
+    offer(lo, hi, d, k);
   }
+}
+
+template <bool Symmetric, class A, class Team, class Offer>
+KS_HD void update_deltas_in_lanes(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
+                                  const StepSettings& s, int u, int v, Offer& offer) {
+  // Integer sums may be split (their order does not change them): where the team has threads to spare, two or
+  // four share each O(n) sum, the longest work of a step. The lane counts are constants, so the strided
+  // loops stay unrolled.
+  const int lanes = A::exact ? team.lanes_for(2 * s.n - 3) : 1;
+  if (lanes >= 4)
+    update_deltas<Symmetric, 4>(team, m, c, s, u, v, offer);
+  else if (lanes == 2)
+    update_deltas<Symmetric, 2>(team, m, c, s, u, v, offer);
+  else
+    update_deltas<Symmetric, 1>(team, m, c, s, u, v, offer);
+}
+
+template <class A, class Team, class Offer>
+KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
+                               const StepSettings& s, int u, int v, Offer& offer) {
+  if (s.symmetric)
+    update_deltas_in_lanes<true>(team, m, c, s, u, v, offer);
+  else
+    update_deltas_in_lanes<false>(team, m, c, s, u, v, offer);
+}
+
+// The delta matrix alone (tests); ends with the team synchronised.
+template <class A, class Team>
+KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c,
+                               const StepSettings& s, int u, int v) {
+  NoRanking none;
+  update_delta_matrix(team, m, c, s, u, v, none);
   team.sync();
 }
 
@@ -177,12 +285,19 @@ KS_HD std::int32_t draw_band_tenure(SplitMix64& rng, const StepSettings& s) {
   return s.band_low + std::int32_t(rng.below(std::uint32_t(s.band_high - s.band_low + 1)));
 }
 
+// One step from the moves the team's threads ranked (`offered`, each thread's best): the move, the delta
+// matrix brought up to date and the next step's moves ranked in the same pass. Returns this thread's best
+// offer for the next step.
 template <class A, class Team>
-KS_HD void tabu_step(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
-                     const StepSettings& s) {
-  using V = typename A::Value;
+KS_HD MoveChoice<typename A::Value> tabu_step(const Team& team, const SearchMatrices<A>& m,
+                                              const TabuChain<A>& c, ChainRegs<A>& r, const StepSettings& s,
+                                              const MoveChoice<typename A::Value>& offered) {
   const int n = s.n, pitch = m.pitch;
+  // A team's reduce_min synchronises it after every thread's ranking: the move below changes what was read.
+  const MoveChoice<typename A::Value> choice = team.reduce_min(offered);
   if (r.clock >= kClockLimit) {
+    // Moving the clock and every entry back keeps each comparison the ranks made (entries clamped to
+    // -kClockShift were older than any aspiration and stay so), so the choice stands.
     for (int k = team.rank(); k < n * pitch; k += team.size()) {
       const std::int32_t t = c.tabu[k];
       c.tabu[k] = t < 0 ? -kClockShift : t - kClockShift;
@@ -192,22 +307,6 @@ KS_HD void tabu_step(const Team& team, const SearchMatrices<A>& m, const TabuCha
   }
 
   const std::int32_t now = r.clock;
-  const std::int32_t long_ago = now - s.aspiration;
-  MoveChoice<V> choice;
-  for (int k = team.rank(); k < s.pairs; k += team.size()) {
-    const int i = pair_first(m.pairs[k]), j = pair_second(m.pairs[k]);
-    const V d = c.delta[k];
-    // Node p(j) at position i, and node p(i) at position j.
-    const std::int32_t ti = c.tabu[i * pitch + j], tj = c.tabu[j * pitch + i];
-    const bool aspired = ti < long_ago || tj < long_ago || A::add(r.cost, d) < r.best;
-    MoveChoice<V> here;
-    here.rank = aspired ? 0 : (ti < now || tj < now) ? 1 : 2;
-    here.delta = d;
-    here.pair = k;
-    if (here.before(choice)) choice = here;
-  }
-  // A team's reduce_min synchronises it after every thread's scan: the move below may change what was read.
-  choice = team.reduce_min(choice);
   const int u = pair_first(m.pairs[choice.pair]), v = pair_second(m.pairs[choice.pair]);
   std::int32_t tenure_u, tenure_v;
   if (s.band_high > 0) {
@@ -227,15 +326,20 @@ KS_HD void tabu_step(const Team& team, const SearchMatrices<A>& m, const TabuCha
     r.best_iteration = r.iteration;
     for (int k = team.rank(); k < n; k += team.size()) c.best_p[k] = c.p[k];
   }
-  update_delta_matrix(team, m, c, s, u, v);
+  MoveRanker<A> rank(c, r, pitch, s);
+  update_delta_matrix(team, m, c, s, u, v, rank);
+  return rank.choice;
 }
 
-// `steps` steps of one chain (a fresh chain starts first).
+// `steps` steps of one chain (a fresh chain starts first). Ends with the team synchronised.
 template <class A, class Team>
 KS_HD void tabu_steps(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
                       const StepSettings& s, int steps) {
   if (r.fresh) tabu_start(team, m, c, r, s);
-  for (int step = 0; step < steps; ++step) tabu_step(team, m, c, r, s);
+  if (steps <= 0) return;
+  MoveChoice<typename A::Value> offered = rank_moves(team, m, c, r, s);
+  for (int step = 0; step < steps; ++step) offered = tabu_step(team, m, c, r, s, offered);
+  team.sync();
 }
 
 }  // namespace ks::topo

@@ -27,6 +27,9 @@ using std::to_string;  // (no fmt under nvcc in C++20 mode)
 constexpr std::size_t kTabuSharedBudget = 100 * 1024;
 // ... and an annealing block: the placements' columns and the matrices.
 constexpr std::size_t kAnnealSharedBudget = 64 * 1024;
+// Integer tabu chains whose blocks give an SM fewer warps than this split each O(n) sum between two threads
+// (tabu_step.hpp): their steps are then short of parallel work, not of issue slots (docs/PERF.md).
+constexpr int kSplitBelowWarpsPerSm = 16;
 // The chains of an automatic count keep at most this much state in device memory.
 constexpr double kMaxStateBytes = 8e9;
 
@@ -158,14 +161,15 @@ class CudaSearch final : public SearchBackend {
     plan_.permuted_shared = take(area * sizeof(V));
     plan_.delta_shared = take(pairs * sizeof(V));
     plan_.tabu_shared = take(area * 4);
-    // Everything in shared memory: one thread per pair that touches a move (the O(n) recomputations, the
-    // longest work of a step), rounded up to whole warps, the best or close to it of the block sizes tried.
-    // The delta matrix or the tabu list in global memory: the most threads, whose warps hide its latency
-    // (docs/PERF.md has both measurements).
+    // Everything in shared memory: a thread per pair that touches a move (the O(n) recomputations, the
+    // longest work of a step), rounded up to whole warps; two where the costs are integers and the SM would
+    // hold few warps (the pair's sum split between them). The delta matrix or the tabu list in global memory:
+    // the most threads, whose warps hide its latency (docs/PERF.md has the measurements).
     const bool all_shared = plan_.delta_shared && plan_.tabu_shared;
-    threads_ = setup_.block > 0 ? setup_.block
-               : all_shared     ? std::clamp((2 * n_ - 3 + 31) / 32 * 32, 64, cuda::kMaxTabuThreads)
-                                : cuda::kMaxTabuThreads;
+    const auto whole_warps = [](int threads) {
+      return std::clamp((threads + 31) / 32 * 32, 64, cuda::kMaxTabuThreads);
+    };
+    threads_ = setup_.block > 0 ? setup_.block : all_shared ? whole_warps(2 * n_ - 3) : cuda::kMaxTabuThreads;
     if (bytes > optin)
       throw Error(ErrorKind::Device,
                   "the tabu search of " + to_string(n_) + " nodes needs " + to_string(bytes / 1024) +
@@ -174,9 +178,18 @@ class CudaSearch final : public SearchBackend {
     plan_.bytes = unsigned(bytes);
     check(cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
           "cudaFuncSetAttribute (tabu search)");
-    check(
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_, bytes),
-        "occupancy of the tabu search");
+    const auto occupancy = [&] {
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
+                                                          bytes),
+            "occupancy of the tabu search");
+    };
+    occupancy();
+    const int split = whole_warps(2 * (2 * n_ - 3));
+    if (setup_.block == 0 && all_shared && A::exact &&
+        blocks_per_sm * threads_ / 32 < kSplitBelowWarpsPerSm && split > threads_) {
+      threads_ = split;
+      occupancy();
+    }
     return blocks_per_sm;
   }
 

@@ -30,6 +30,22 @@ struct BlockTeam {
   __device__ int size() const { return int(blockDim.x); }
   __device__ void sync() const { __syncthreads(); }
 
+  // For `count` sums, each taken by a group of `lanes` neighbouring threads at once: the most lanes, a power
+  // of two up to a warp (so no group straddles two warps), for which the groups fit the block.
+  __device__ int lanes_for(int count) const {
+    int lanes = 1;
+    while (lanes < 32 && 2 * lanes * count <= int(blockDim.x)) lanes *= 2;
+    return lanes;
+  }
+  // The sum of v over this thread's group of `lanes` (integers: the order does not matter); every thread of
+  // the warp takes part.
+  template <class V>
+  __device__ V sum_lanes(V v, int lanes) const {
+    for (int offset = lanes >> 1; offset > 0; offset >>= 1)
+      v += V(__shfl_xor_sync(0xFFFFFFFFu, static_cast<long long>(v), offset));
+    return v;
+  }
+
   template <class C>
   __device__ C reduce_min(C c) const {
     for (int offset = 16; offset > 0; offset >>= 1) {
