@@ -50,6 +50,19 @@ KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename 
   return A::mad(A::mad(delta, into, to_k), out, from_k);
 }
 
+// The sum of the terms of k = first, first + stride, ... (all of them: 0, 1; a team's lanes each take a share
+// of one pair's O(n) sum, and swap_delta_ends completes the sum of the shares).
+template <class A, class P>
+KS_HD typename A::Value swap_delta_terms(const typename A::Value* traffic, const typename A::Value* cost_of,
+                                         const P& place, int pitch, int n, int r, int s, int first,
+                                         int stride) {
+  const int yr = place[r], ys = place[s];
+  typename A::Value delta = 0;
+  for (int k = first; k < n; k += stride)
+    delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, yr, ys);
+  return delta;
+}
+
 // The terms of the swap of r and s that no other position k takes part in (the pair's own entries), added to
 // the sum of the k terms.
 template <class A>
@@ -89,22 +102,9 @@ KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, con
     for (int k = 0; k < (N > 0 ? N : n); ++k)
       delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, yr, ys);
   } else {
-    for (int k = 0; k < (N > 0 ? N : n); ++k)
-      delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, yr, ys);
+    delta = swap_delta_terms<A>(traffic, cost_of, place, pitch, N > 0 ? N : n, r, s, 0, 1);
   }
   return swap_delta_ends<A>(delta, traffic, cost_of, pitch, r, s, yr, ys);
-}
-
-// swap_delta_pitched's terms of k = first, first + stride, ... only (a team's lanes each take a share of one
-// pair's O(n) sum; swap_delta_ends then completes the sum of the shares).
-template <class A, class P>
-KS_HD typename A::Value swap_delta_terms(const typename A::Value* traffic, const typename A::Value* cost_of,
-                                         const P& place, int pitch, int n, int r, int s, int first,
-                                         int stride) {
-  typename A::Value delta = 0;
-  for (int k = first; k < n; k += stride)
-    delta = swap_delta_term<A>(delta, traffic, cost_of, place, pitch, k, r, s, place[r], place[s]);
-  return delta;
 }
 
 // The same change where D and T are both symmetric (D[i][j] = D[j][i], T[x][y] = T[y][x]): the two terms of
