@@ -41,23 +41,19 @@ class CliSearchQuality : public ::testing::Test {
     KS_REQUIRE_DATA(data("qaplib/nug12.dat"));
     write_file(dir_ / "optima.txt", "nug12 578\nchr12a 9552\nscr12 31410\nnug15 1150\n");
   }
-  std::vector<std::string> common(const std::string& only, const std::string& seconds) {
-    return {"--backend",   "cpu",
-            "--time",      seconds,
-            "--min-n",     "12",
-            "--max-n",     "15",
-            "--only",      only,
-            "--optima",    (dir_ / "optima.txt").string(),
-            "--out",       (dir_ / "out").string(),
-            data("qaplib")};
+  // The script on the CPU backend over `only` of the shared qaplib folder, `seconds` a search, after
+  // `options`.
+  CliResult run(std::vector<std::string> options, const std::string& only, const std::string& seconds) {
+    options.insert(options.end(), {"--backend", "cpu", "--time", seconds, "--min-n", "12", "--max-n", "15",
+                                   "--only", only, "--optima", (dir_ / "optima.txt").string(), "--out",
+                                   (dir_ / "out").string(), data("qaplib")});
+    return search_quality(options, dir_.path());
   }
   TempDir dir_;
 };
 
 TEST_F(CliSearchQuality, SearchesSideBySideFillOneTableSortedBySize) {
-  std::vector<std::string> args = {"--gpus", "0,1"};
-  for (const auto& a : common("nug15,scr12,nug12,chr12a", "0.5")) args.push_back(a);
-  const CliResult r = search_quality(args, dir_.path());
+  const CliResult r = run({"--gpus", "0,1"}, "nug15,scr12,nug12,chr12a", "0.5");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto table = rows(read_file(dir_ / "out/table.txt"));
   ASSERT_EQ(table.size(), 4u) << read_file(dir_ / "out/table.txt");
@@ -84,9 +80,7 @@ TEST_F(CliSearchQuality, SearchesSideBySideFillOneTableSortedBySize) {
 }
 
 TEST_F(CliSearchQuality, LargestFirstAndABudgetThatLeavesTheRestOut) {
-  std::vector<std::string> args = {"--largest-first", "--budget", "5"};
-  for (const auto& a : common("nug12,nug15", "2")) args.push_back(a);
-  const CliResult r = search_quality(args, dir_.path());
+  const CliResult r = run({"--largest-first", "--budget", "5"}, "nug12,nug15", "2");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto table = rows(read_file(dir_ / "out/table.txt"));
   ASSERT_EQ(table.size(), 2u);
@@ -101,9 +95,7 @@ TEST_F(CliSearchQuality, LargestFirstAndABudgetThatLeavesTheRestOut) {
 // --seeds: a row per instance and seed, each with its seed, and the mean and largest gap of each instance
 // over its seeds in means.txt.
 TEST_F(CliSearchQuality, SeveralSeedsGiveARowEachAndTheMeanOfEachInstance) {
-  std::vector<std::string> args = {"--seeds", "3,8"};
-  for (const auto& a : common("nug12,chr12a", "0.3")) args.push_back(a);
-  const CliResult r = search_quality(args, dir_.path());
+  const CliResult r = run({"--seeds", "3,8"}, "nug12,chr12a", "0.3");
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto table = rows(read_file(dir_ / "out/table.txt"));
   ASSERT_EQ(table.size(), 4u) << read_file(dir_ / "out/table.txt");
@@ -133,9 +125,7 @@ TEST_F(CliSearchQuality, SeveralSeedsGiveARowEachAndTheMeanOfEachInstance) {
 }
 
 TEST_F(CliSearchQuality, ASeedThatIsNotANumberIsRefusedBeforeAnySearch) {
-  std::vector<std::string> args = {"--seeds", "1,two"};
-  for (const auto& a : common("nug12", "0.3")) args.push_back(a);
-  const CliResult r = search_quality(args, dir_.path());
+  const CliResult r = run({"--seeds", "1,two"}, "nug12", "0.3");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("seed 'two' is not a whole number"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(dir_ / "out"));
