@@ -1,7 +1,8 @@
 // scripts/search-quality, the table of the search's gaps to QAPLIB's best known (issue 28, item 4), run as a
 // user runs it, on the CPU backend: searches side by side (--gpus, one worker a GPU), the largest instances
 // first, a time budget that leaves out what would not end within it, several seeds (a row each, and each
-// instance's mean over them) and a seed that is not a number refused. The optima are QAPLIB's published ones.
+// instance's mean over them), searches that end at the best known, and a seed that is not a number refused.
+// The optima are QAPLIB's published ones.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -122,6 +123,53 @@ TEST_F(CliSearchQuality, SeveralSeedsGiveARowEachAndTheMeanOfEachInstance) {
     EXPECT_EQ(largest, "0.000") << row;
     EXPECT_EQ(above, "0") << row;
   }
+}
+
+// --stop-at-known: each search ends at the best known (its target) instead of running its whole time, with
+// the same gap; the row's seconds are the search's own.
+TEST_F(CliSearchQuality, StopAtKnownEndsEachSearchAtTheBestKnown) {
+  const CliResult r = run({"--stop-at-known"}, "nug12,chr12a", "60");
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto table = rows(read_file(dir_ / "out/table.txt"));
+  ASSERT_EQ(table.size(), 2u) << read_file(dir_ / "out/table.txt");
+  for (const auto& row : table) {
+    std::istringstream in(row);
+    std::string name, n, seed, known, found, gap;
+    double to_best = -1, seconds = -1;
+    in >> name >> n >> seed >> known >> found >> gap >> to_best >> seconds;
+    EXPECT_EQ(found, known) << row;
+    EXPECT_EQ(gap, "0.000") << row;
+    EXPECT_LT(seconds, 30.0) << row;  // not the 60 s asked for
+    EXPECT_LE(to_best, seconds) << row;
+    const std::string json = read_file(dir_ / "out/json" / (name + "-s1.json"));
+    EXPECT_NE(json.find("\"stopped_by\": \"target\""), std::string::npos) << name;
+  }
+}
+
+// A search that fails (here a truncated instance) has a row that says so and no gap: the summary leaves it
+// out instead of counting it as 0%, and the script ends with a non-zero exit.
+TEST_F(CliSearchQuality, AFailedSearchHasNoGapAndMakesTheScriptFail) {
+  const fs::path dir = dir_ / "instances";
+  fs::create_directories(dir);
+  fs::copy_file(data("qaplib/nug12.dat"), dir / "nug12.dat");
+  write_file(dir / "broken12.dat", "12\n\n1 2 3\n");
+  CliLaunch l;
+  l.launcher = {"bash", std::string(KS_SOURCE_DIR) + "/scripts/search-quality", "--cli"};
+  const CliResult r = run_cli({"--backend", "cpu", "--time", "0.3", "--min-n", "12", "--max-n", "12", "--optima",
+                               (dir_ / "optima.txt").string(), "--out", (dir_ / "out").string(), dir.string()},
+                              dir_.path(), l);
+  EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
+  EXPECT_NE(r.err.find("1 search(es) failed"), std::string::npos) << r.err;
+  const auto table = rows(read_file(dir_ / "out/table.txt"));
+  ASSERT_EQ(table.size(), 2u) << read_file(dir_ / "out/table.txt");
+  std::istringstream broken(table[0]);
+  std::string name, n, seed, known, found, gap;
+  broken >> name >> n >> seed >> known >> found >> gap;
+  EXPECT_EQ(name, "broken12");
+  EXPECT_EQ(gap, "-") << table[0];
+  EXPECT_NE(table[0].find("FAILED (exit"), std::string::npos) << table[0];
+  EXPECT_EQ(table[1].rfind("nug12", 0), 0u) << table[1];
+  EXPECT_NE(r.out.find("1 search: mean gap 0.000%"), std::string::npos) << r.out;
 }
 
 TEST_F(CliSearchQuality, ASeedThatIsNotANumberIsRefusedBeforeAnySearch) {
