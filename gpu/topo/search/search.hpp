@@ -58,7 +58,9 @@ struct SearchParams {
   int sync = 0;    // iterations per chain between the host's checks (restarts, progress, stop); 0: auto
   // tabu
   TenureRule tenure_rule = TenureRule::Cubed;
-  double tenure = 3;      // cubed: longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
+  double tenure = 2;      // cubed: longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
+  // cubed: the chains' longest tenures spread evenly over tenure x [1 - spread, 1 + spread]; 0: all the same
+  double tenure_spread = 0;
   double band_low = 0.9, band_high = 1.1;  // band: the tenures' range, x n
   double aspiration = 5;  // a move whose assignments were not made for aspiration x n^2 iterations is forced
   // anneal

@@ -38,11 +38,10 @@ struct BlockTeam {
     return lanes;
   }
   // The sum of v over this thread's group of `lanes` (integers: the order does not matter); every thread of
-  // the warp takes part.
+  // the warp takes part. V's own shuffle: one for a 32-bit sum, two for a 64-bit one.
   template <class V>
   __device__ V sum_lanes(V v, int lanes) const {
-    for (int offset = lanes >> 1; offset > 0; offset >>= 1)
-      v += V(__shfl_xor_sync(0xFFFFFFFFu, static_cast<long long>(v), offset));
+    for (int offset = lanes >> 1; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, offset);
     return v;
   }
 
@@ -86,6 +85,7 @@ struct TabuLaunch {
   std::int32_t* tabu;     // chains x n x pitch
   V* delta;               // chains x pairs
   StepSettings step;
+  int chains;
   int pitch;
   TabuPlan plan;
 };
@@ -148,7 +148,8 @@ __global__ void __launch_bounds__(kMaxTabuThreads) tabu_kernel(TabuLaunch<A> L, 
   chain.delta = delta;
   chain.vec = MoveVectors<A>{vectors, vectors + n, vectors + 2 * n, vectors + 3 * n};
   const SearchMatrices<A> m{L.traffic, cost_of, L.pairs, L.pitch};
-  tabu_steps(BlockTeam{scratch}, m, chain, r, L.step, steps);  // ends synchronised
+  const StepSettings step = chain_step_settings(L.step, int(c), L.chains);
+  tabu_steps(BlockTeam{scratch}, m, chain, r, step, steps);  // ends synchronised
 
   block_copy(L.p + c * std::size_t(n), p, n);
   if (L.plan.permuted_shared) block_copy(permuted_global, permuted, area);
