@@ -162,7 +162,6 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   params["sync"] = r.sync;
   params["tenure_rule"] = topo::to_string(q.tenure_rule);
   params["tenure"] = q.tenure;
-  params["tenure_spread"] = q.tenure_spread;
   params["band_low"] = q.band_low;
   params["band_high"] = q.band_high;
   params["aspiration"] = q.aspiration;

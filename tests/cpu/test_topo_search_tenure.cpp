@@ -1,8 +1,7 @@
 // The tabu search's band tenures (Taillard 1991) on QAPLIB's tai25a, stepped one move at a time through
 // trace_chains: the tenure in force stays in [0.9 n, 1.1 n] and changes only where it is drawn anew (every
 // 2 x 1.1 n moves), a move that brings back two assignments undone within the tenure is made only when it
-// gives the chain a new best (aspiration), and seeded runs repeat whatever the threads. And the cubed rule's
-// spread (a portfolio of longest tenures over the chains): each chain moves as a search with its own tenure.
+// gives the chain a new best (aspiration), and seeded runs repeat whatever the threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,7 +13,6 @@
 #include "support/shared_data.hpp"
 #include "support/shared_pool.hpp"
 #include "topo/search/search.hpp"
-#include "topo/search/tabu_step.hpp"
 
 namespace ks::topo {
 namespace {
@@ -134,57 +132,6 @@ TEST(SearchTenure, SeededBandRunsRepeatWhateverTheThreads) {
   SearchRequest cubed = r;
   cubed.params.tenure_rule = TenureRule::Cubed;
   EXPECT_NE(trace_chains(p, r, 4, pool(), nullptr), trace_chains(p, cubed, 4, pool(), nullptr));
-}
-
-// tenure_spread: chain c of C gets the longest tenure tenure x (1 + spread x (2c / (C - 1) - 1)), the ends
-// exactly tenure x (1 - spread) and tenure x (1 + spread).
-TEST(SearchTenure, SpreadGivesEachChainItsOwnLongestTenureEvenly) {
-  StepSettings s;
-  s.tenure_span = 100;
-  s.tenure_spread = 0.5;
-  const double expected[] = {50, 75, 100, 125, 150};
-  for (int c = 0; c < 5; ++c) {
-    EXPECT_EQ(chain_tenure_span(s, c, 5), expected[c]) << "chain " << c;
-    EXPECT_EQ(chain_step_settings(s, c, 5).tenure_span, expected[c]) << "chain " << c;
-  }
-  EXPECT_EQ(chain_tenure_span(s, 0, 1), 100.0);  // one chain: no spread to make
-  s.tenure_spread = 0;
-  for (int c = 0; c < 5; ++c) EXPECT_EQ(chain_tenure_span(s, c, 5), 100.0);
-}
-
-// With tenure 2 and spread 0.5 over three chains, chain 0 moves exactly as chain 0 of a search with tenure 1,
-// chain 1 as with tenure 2 and chain 2 as with tenure 3 (the same seed: each chain's random streams depend on
-// its number only; restarts from the chain's own best, so the chains do not meet), move by move.
-TEST(SearchTenure, EachChainOfASpreadMovesAsASearchWithItsOwnTenure) {
-  KS_REQUIRE_DATA(data("qaplib-large/tai25a.dat"));
-  const Problem p = test::qaplib_problem(data("qaplib-large/tai25a.dat"));
-  auto request = [](double tenure, double spread) {
-    SearchRequest r;
-    r.params.chains = 3;
-    r.params.sync = 16;
-    r.params.tabu_stall = 0.5;  // restarts within the trace (5 n^2 / 10 moves)
-    r.params.tenure = tenure;
-    r.params.tenure_spread = spread;
-    r.seed = 77;
-    r.iterations = 1;  // unused by trace_chains
-    return r;
-  };
-  const int intervals = 30;  // 16 x 30 = 480 moves, past the stall of 312
-  const auto spread = trace_chains(p, request(2, 0.5), intervals, pool(), nullptr);
-  for (int c = 0; c < 3; ++c) {
-    const auto alone = trace_chains(p, request(1 + c, 0), intervals, pool(), nullptr);
-    for (int i = 0; i < intervals; ++i)
-      ASSERT_EQ(spread[std::size_t(i)][std::size_t(c)], alone[std::size_t(i)][std::size_t(c)])
-          << "chain " << c << " (tenure " << 1 + c << ") interval " << i;
-  }
-  // And the tenures matter here: without the spread, chains 0 and 2 move otherwise.
-  const auto same = trace_chains(p, request(2, 0), intervals, pool(), nullptr);
-  for (int c : {0, 2}) {
-    bool differs = false;
-    for (int i = 0; i < intervals; ++i)
-      differs = differs || spread[std::size_t(i)][std::size_t(c)] != same[std::size_t(i)][std::size_t(c)];
-    EXPECT_TRUE(differs) << "chain " << c;
-  }
 }
 
 }  // namespace

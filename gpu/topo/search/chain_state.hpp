@@ -32,9 +32,6 @@ struct StepSettings {
   bool symmetric = false;
   // tabu
   double tenure_span = 0;  // cubed tenures (band_high == 0): tenure = floor(u^3 x tenure_span)
-  // cubed tenures: each chain's tenure_span is spread evenly by chain number over tenure_span x [1 - spread,
-  // 1 + spread] (chain_tenure_span in tabu_step.hpp); 0: every chain the same
-  double tenure_spread = 0;
   // band tenures (Taillard 1991): one tenure for both assignments a move undoes, uniform in
   // [band_low, band_high], drawn anew every `band_period` iterations (band_high == 0: cubed tenures)
   std::int32_t band_low = 0, band_high = 0, band_period = 1;

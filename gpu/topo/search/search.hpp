@@ -59,8 +59,6 @@ struct SearchParams {
   // tabu
   TenureRule tenure_rule = TenureRule::Cubed;
   double tenure = 2;      // cubed: longest tabu tenure, x n; each tenure is floor(u^3 x tenure x n), u uniform
-  // cubed: the chains' longest tenures spread evenly over tenure x [1 - spread, 1 + spread]; 0: all the same
-  double tenure_spread = 0;
   double band_low = 0.9, band_high = 1.1;  // band: the tenures' range, x n
   double aspiration = 5;  // a move whose assignments were not made for aspiration x n^2 iterations is forced
   // anneal

@@ -121,7 +121,6 @@ void check_search(const Problem& p, const SearchRequest& r) {
   check_param(q.chains >= 0 && q.chains <= (1 << 22), "chains", "0 (automatic) .. 4194304");
   check_param(q.sync >= 0, "sync", "0 (automatic) or a number of iterations");
   check_param(q.tenure > 0 && q.tenure <= 1000, "tenure", "a multiple of n in (0, 1000]");
-  check_param(q.tenure_spread >= 0 && q.tenure_spread < 1, "tenure_spread", "a fraction in [0, 1)");
   check_param(q.band_low >= 0.01 && q.band_low <= q.band_high && q.band_high <= 100, "band_low/band_high",
               "multiples of n with 0.01 <= band_low <= band_high <= 100");
   check_param(q.aspiration >= 0 && q.aspiration <= 1e6, "aspiration", "a multiple of n^2 in [0, 10^6]");
@@ -220,7 +219,6 @@ StepSettings step_settings(const Problem& p, int slice, int configuration, const
   s.symmetric = symmetric_matrices(p, slice, configuration);
   const double nn = double(p.n) * double(p.n);
   s.tenure_span = q.tenure * p.n;
-  s.tenure_spread = q.tenure_spread;
   if (q.tenure_rule == TenureRule::Band) {
     s.band_low = std::max<std::int32_t>(1, std::int32_t(std::lround(q.band_low * p.n)));
     s.band_high = std::max<std::int32_t>(s.band_low, std::int32_t(std::lround(q.band_high * p.n)));

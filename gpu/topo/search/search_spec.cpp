@@ -37,10 +37,6 @@ KernelSpec search_spec() {
       float_param(
           "tenure", 0.01, 1000, "2",
           "tabu: the longest tenure of the cubed rule, as a multiple of n"),
-      float_param("tenure_spread", 0, 0.99, "0",
-                  "tabu, cubed rule: the chains' longest tenures spread evenly over tenure x [1 - spread, "
-                  "1 + spread] by chain number (a portfolio: instances differ in the tenure that suits them); "
-                  "0: every chain has tenure"),
       float_param("band_low", 0.01, 100, "0.9", "tabu: the shortest tenure of the band rule, as a multiple of n"),
       float_param("band_high", 0.01, 100, "1.1",
                   "tabu: the longest tenure of the band rule, as a multiple of n (at least band_low)"),
@@ -108,7 +104,6 @@ SearchParams search_params_from(const ParamSet& params) {
   q.sync = int(params.get_int("sync"));
   q.tenure_rule = params.get_choice("tenure_rule") == "band" ? TenureRule::Band : TenureRule::Cubed;
   q.tenure = params.get_float("tenure");
-  q.tenure_spread = params.get_float("tenure_spread");
   q.band_low = params.get_float("band_low");
   q.band_high = params.get_float("band_high");
   q.aspiration = params.get_float("aspiration");

@@ -280,22 +280,6 @@ KS_HD void update_delta_matrix(const Team& team, const SearchMatrices<A>& m, con
   team.sync();
 }
 
-// The cubed rule's longest tenure for chain `chain` of `chains`: tenure_span, or with a spread, tenure_span x
-// (1 + spread x (2 chain / (chains - 1) - 1)), from 1 - spread for the first chain to 1 + spread for the last
-// (separately rounded operations: the host and the device get the same bits).
-KS_HD double chain_tenure_span(const StepSettings& s, int chain, int chains) {
-  if (s.tenure_spread == 0 || chains < 2) return s.tenure_span;
-  const double at = add_rn(div_rn(2.0 * chain, double(chains - 1)), -1.0);
-  return mul_rn(s.tenure_span, add_rn(1.0, mul_rn(s.tenure_spread, at)));
-}
-
-// The step settings of chain `chain` of `chains` (its own longest cubed tenure).
-KS_HD StepSettings chain_step_settings(const StepSettings& s, int chain, int chains) {
-  StepSettings own = s;
-  own.tenure_span = chain_tenure_span(s, chain, chains);
-  return own;
-}
-
 // A band tenure: uniform in [band_low, band_high] (Taillard 1991).
 KS_HD std::int32_t draw_band_tenure(SplitMix64& rng, const StepSettings& s) {
   return s.band_low + std::int32_t(rng.below(std::uint32_t(s.band_high - s.band_low + 1)));

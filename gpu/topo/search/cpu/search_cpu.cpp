@@ -94,7 +94,7 @@ class CpuSearch final : public SearchBackend {
       chain.tabu = tabu_.data() + c * area;
       chain.delta = delta_.data() + c * pairs_.size();
       chain.vec = MoveVectors<A>{vec, vec + n, vec + 2 * n, vec + 3 * n};
-      tabu_steps(SoloTeam{}, m, chain, r, chain_step_settings(setup_.step, int(c), chains_), steps);
+      tabu_steps(SoloTeam{}, m, chain, r, setup_.step, steps);
     } else {
       std::uint16_t* p = p_.data() + c * n;
       std::uint16_t* best = best_.data() + c * n;

@@ -95,7 +95,6 @@ class CudaSearch final : public SearchBackend {
                             tabu_.as<std::int32_t>(),
                             delta_.as<V>(),
                             setup_.step,
-                            chains_,
                             pitch_,
                             plan_};
       cuda::tabu_kernel<A><<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);

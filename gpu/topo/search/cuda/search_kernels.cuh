@@ -85,7 +85,6 @@ struct TabuLaunch {
   std::int32_t* tabu;     // chains x n x pitch
   V* delta;               // chains x pairs
   StepSettings step;
-  int chains;
   int pitch;
   TabuPlan plan;
 };
@@ -148,8 +147,7 @@ __global__ void __launch_bounds__(kMaxTabuThreads) tabu_kernel(TabuLaunch<A> L, 
   chain.delta = delta;
   chain.vec = MoveVectors<A>{vectors, vectors + n, vectors + 2 * n, vectors + 3 * n};
   const SearchMatrices<A> m{L.traffic, cost_of, L.pairs, L.pitch};
-  const StepSettings step = chain_step_settings(L.step, int(c), L.chains);
-  tabu_steps(BlockTeam{scratch}, m, chain, r, step, steps);  // ends synchronised
+  tabu_steps(BlockTeam{scratch}, m, chain, r, L.step, steps);  // ends synchronised
 
   block_copy(L.p + c * std::size_t(n), p, n);
   if (L.plan.permuted_shared) block_copy(permuted_global, permuted, area);
