@@ -153,11 +153,10 @@ TEST_F(CliSearchQuality, AFailedSearchHasNoGapAndMakesTheScriptFail) {
   fs::create_directories(dir);
   fs::copy_file(data("qaplib/nug12.dat"), dir / "nug12.dat");
   write_file(dir / "broken12.dat", "12\n\n1 2 3\n");
-  CliLaunch l;
-  l.launcher = {"bash", std::string(KS_SOURCE_DIR) + "/scripts/search-quality", "--cli"};
-  const CliResult r = run_cli({"--backend", "cpu", "--time", "0.3", "--min-n", "12", "--max-n", "12", "--optima",
-                               (dir_ / "optima.txt").string(), "--out", (dir_ / "out").string(), dir.string()},
-                              dir_.path(), l);
+  const CliResult r =
+      search_quality({"--backend", "cpu", "--time", "0.3", "--min-n", "12", "--max-n", "12", "--optima",
+                      (dir_ / "optima.txt").string(), "--out", (dir_ / "out").string(), dir.string()},
+                     dir_.path());
   EXPECT_EQ(r.exit_code, 1) << r.err << r.out;
   EXPECT_NE(r.err.find("1 search(es) failed"), std::string::npos) << r.err;
   const auto table = rows(read_file(dir_ / "out/table.txt"));
