@@ -115,19 +115,40 @@ KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, con
 // summed in another order, each intermediate within choose_arithmetic's bound); in floating point it rounds
 // differently. In two parts, as the general form: half the sum over k = first, first + stride, ...
 // (swap_delta_symmetric_terms), then the self term added to twice the half sum (swap_delta_symmetric_ends).
-template <class A, class P>
+// The entries are read by row (D[r][k] for D[k][r], T[y_s][x_k] for T[x_k][y_s]: the same values), so that
+// the k of one sum are neighbouring words: a GPU thread then reads them at fixed offsets from four row
+// starts, without an address computation per term. WithEnds (integers only) also sums the terms of k = r and
+// k = s, which swap_delta_symmetric_end_terms then takes out again: the loop needs no test per k, and every
+// partial sum stays within choose_arithmetic's bound (at most 2 x sum|D| x max|T|), so the value is exact.
+template <class A, bool WithEnds = false, class P>
 KS_HD typename A::Value swap_delta_symmetric_terms(const typename A::Value* traffic,
                                                    const typename A::Value* cost_of, const P& place,
                                                    int pitch, int n, int r, int s, int first, int stride) {
+  using V = typename A::Value;
+  static_assert(A::exact || !WithEnds, "terms summed out of order change a floating-point sum");
   const int yr = place[r], ys = place[s];
-  typename A::Value half = 0;
+  const V *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
+  const V *t_r = traffic + yr * pitch, *t_s = traffic + ys * pitch;
+  V half = 0;
   for (int k = first; k < n; k += stride) {
-    if (k == r || k == s) continue;
+    if (!WithEnds && (k == r || k == s)) continue;
     const int xk = place[k];
-    half = A::mad(half, A::sub(cost_of[k * pitch + r], cost_of[k * pitch + s]),
-                  A::sub(traffic[xk * pitch + ys], traffic[xk * pitch + yr]));
+    half = A::mad(half, A::sub(d_r[k], d_s[k]), A::sub(t_s[xk], t_r[xk]));
   }
   return half;
+}
+
+// The terms of k = r and k = s in swap_delta_symmetric_terms<A, true>'s sum.
+template <class A, class P>
+KS_HD typename A::Value swap_delta_symmetric_end_terms(const typename A::Value* traffic,
+                                                       const typename A::Value* cost_of, const P& place,
+                                                       int pitch, int r, int s) {
+  using V = typename A::Value;
+  const int yr = place[r], ys = place[s];
+  const V *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
+  const V *t_r = traffic + yr * pitch, *t_s = traffic + ys * pitch;
+  const V at_r = A::mad(V(0), A::sub(d_r[r], d_s[r]), A::sub(t_s[yr], t_r[yr]));
+  return A::mad(at_r, A::sub(d_r[s], d_s[s]), A::sub(t_s[ys], t_r[ys]));
 }
 
 template <class A>

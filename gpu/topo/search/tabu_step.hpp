@@ -58,12 +58,14 @@ struct SearchMatrices {
   int pitch = 0;
 };
 
-// A candidate move; `rank` 3 is "none yet".
+// A candidate move; `rank` 3 is "none yet". `pair` is the pair (r, s) packed as the pair table packs it,
+// (r << 16) | s, which orders pairs as their number in the delta matrix does, and names the move without a
+// lookup.
 template <class V>
 struct MoveChoice {
   int rank = 3;
   V delta{};
-  int pair = 0x7FFFFFFF;
+  std::uint32_t pair = 0xFFFFFFFFu;
 
   KS_HD bool before(const MoveChoice& o) const {
     if (rank != o.rank) return rank < o.rank;
@@ -172,15 +174,15 @@ struct MoveRanker {
         cost(r.cost),
         best(r.best) {}
 
-  // Pair k = (i, j), i < j, whose swap changes the cost by d.
-  KS_HD void operator()(int i, int j, V d, int k) {
+  // Pair (i, j), i < j, whose swap changes the cost by d.
+  KS_HD void operator()(int i, int j, V d) {
     // Node p(j) at position i, and node p(i) at position j.
     const std::int32_t ti = tabu[i * pitch + j], tj = tabu[j * pitch + i];
     const bool aspired = ti < long_ago || tj < long_ago || A::add(cost, d) < best;
     MoveChoice<V> here;
     here.rank = aspired ? 0 : (ti < now || tj < now) ? 1 : 2;
     here.delta = d;
-    here.pair = k;
+    here.pair = (std::uint32_t(i) << 16) | std::uint32_t(j);
     if (here.before(choice)) choice = here;
   }
 };
@@ -188,7 +190,7 @@ struct MoveRanker {
 // Ranks nothing: update_delta_matrix on its own.
 struct NoRanking {
   template <class V>
-  KS_HD void operator()(int, int, V, int) const {}
+  KS_HD void operator()(int, int, V) const {}
 };
 
 // This thread's share of the ranking of every pair (a chain's first step after a start or a launch).
@@ -198,7 +200,7 @@ KS_HD MoveChoice<typename A::Value> rank_moves(const Team& team, const SearchMat
                                                const StepSettings& s) {
   MoveRanker<A> rank(c, r, m.pitch, s);
   for (int k = team.rank(); k < s.pairs; k += team.size())
-    rank(pair_first(m.pairs[k]), pair_second(m.pairs[k]), c.delta[k], k);
+    rank(pair_first(m.pairs[k]), pair_second(m.pairs[k]), c.delta[k]);
   return rank.choice;
 }
 
@@ -216,12 +218,14 @@ KS_HD void update_deltas(const Team& team, const SearchMatrices<A>& m, const Tab
     if (i == u || i == v || j == u || j == v) continue;
     const V d = Symmetric ? c.vec.updated_symmetric(c.delta[k], i, j) : c.vec.updated(c.delta[k], i, j);
     c.delta[k] = d;
-    offer(i, j, d, k);
+    offer(i, j, d);
   }
   // The pairs that touch the move: {u, w} for every w != u, then {v, w} for every w != u, v, each taken by
-  // `Lanes` neighbouring threads, each of which sums every Lanes-th k of the pair's O(n) sum.
+  // `Lanes` neighbouring threads, each of which sums every Lanes-th k of the pair's O(n) sum (integers: the
+  // whole rows, the pair's own two terms taken out at the end).
   const int touching = 2 * n - 3;
   const IdentityPlacement place{};
+  constexpr bool whole_rows = Symmetric && A::exact;
   for (int first = 0; first < touching * Lanes; first += team.size()) {
     const int slot = first + team.rank(), t = slot / Lanes, part = slot % Lanes;
     const bool mine = t < touching;
@@ -234,16 +238,19 @@ KS_HD void update_deltas(const Team& team, const SearchMatrices<A>& m, const Tab
       if (t >= n - 1 && w >= v) ++w;
       lo = a < w ? a : w;
       hi = a < w ? w : a;
-      terms = Symmetric ? swap_delta_symmetric_terms<A>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes)
+      terms = Symmetric ? swap_delta_symmetric_terms<A, whole_rows>(c.P, m.cost_of, place, pitch, n, lo, hi,
+                                                                    part, Lanes)
                         : swap_delta_terms<A>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes);
     }
     if (Lanes > 1) terms = team.sum_lanes(terms, Lanes);
     if (!mine || part != 0) continue;
+    if constexpr (whole_rows)
+      terms = A::sub(terms, swap_delta_symmetric_end_terms<A>(c.P, m.cost_of, place, pitch, lo, hi));
     const V d = Symmetric ? swap_delta_symmetric_ends<A>(terms, c.P, m.cost_of, pitch, lo, hi, lo, hi)
                           : swap_delta_ends<A>(terms, c.P, m.cost_of, pitch, lo, hi, lo, hi);
     const int k = pair_index(lo, hi, n);
     c.delta[k] = d;
-    offer(lo, hi, d, k);
+    offer(lo, hi, d);
   }
 }
 
@@ -307,7 +314,7 @@ KS_HD MoveChoice<typename A::Value> tabu_step(const Team& team, const SearchMatr
   }
 
   const std::int32_t now = r.clock;
-  const int u = pair_first(m.pairs[choice.pair]), v = pair_second(m.pairs[choice.pair]);
+  const int u = pair_first(choice.pair), v = pair_second(choice.pair);
   std::int32_t tenure_u, tenure_v;
   if (s.band_high > 0) {
     if (r.tenure == 0 || r.iteration % s.band_period == 0) r.tenure = draw_band_tenure(r.rng, s);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 #include "core/cuda/check.cuh"
 #include "core/cuda/device_buffer.cuh"
@@ -97,7 +98,7 @@ class CudaSearch final : public SearchBackend {
                             setup_.step,
                             pitch_,
                             plan_};
-      cuda::tabu_kernel<A><<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);
+      tabu_kernel_<<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);
       ks::cuda::check_launch("tabu_kernel");
     } else {
       cuda::AnnealLaunch<A> L{traffic_.as<V>(),
@@ -149,6 +150,11 @@ class CudaSearch final : public SearchBackend {
     std::size_t bytes = aligned(4 * n * sizeof(V)) +
                         aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                         aligned(n * sizeof(std::uint16_t));
+    if (std::is_same_v<V, std::int32_t> && n_ > 32768)  // see cuda::PackedChoice
+      throw Error(ErrorKind::Device,
+                  "the CUDA tabu search takes at most 32768 nodes in 32-bit arithmetic; this problem has " +
+                      to_string(n_),
+                  "use --backend cpu");
     const std::size_t budget = std::min(kTabuSharedBudget, optin);
     auto take = [&](std::size_t more) {
       if (bytes + aligned(more) > budget) return false;
@@ -176,11 +182,11 @@ class CudaSearch final : public SearchBackend {
                       " KB of shared memory per block; this GPU has " + to_string(optin / 1024),
                   "use --backend cpu");
     plan_.bytes = unsigned(bytes);
-    check(cudaFuncSetAttribute(cuda::tabu_kernel<A>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
+    tabu_kernel_ = compiled_tabu_kernel(cuda::tabu_spaces(plan_));
+    check(cudaFuncSetAttribute(tabu_kernel_, cudaFuncAttributeMaxDynamicSharedMemorySize, int(bytes)),
           "cudaFuncSetAttribute (tabu search)");
     const auto occupancy = [&] {
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, cuda::tabu_kernel<A>, threads_,
-                                                          bytes),
+      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, tabu_kernel_, threads_, bytes),
             "occupancy of the tabu search");
     };
     occupancy();
@@ -191,6 +197,18 @@ class CudaSearch final : public SearchBackend {
       occupancy();
     }
     return blocks_per_sm;
+  }
+
+  using TabuKernel = void (*)(cuda::TabuLaunch<A>, int);
+  static TabuKernel compiled_tabu_kernel(cuda::TabuSpaces spaces) {
+    switch (spaces) {
+      case cuda::TabuSpaces::Everything:
+        return cuda::tabu_kernel<A, cuda::TabuSpaces::Everything>;
+      case cuda::TabuSpaces::Matrices:
+        return cuda::tabu_kernel<A, cuda::TabuSpaces::Matrices>;
+      default:
+        return cuda::tabu_kernel<A, cuda::TabuSpaces::Planned>;
+    }
   }
 
   // The annealing kernel's inputs and what of them fits its shared memory; the blocks of it an SM holds.
@@ -273,6 +291,7 @@ class CudaSearch final : public SearchBackend {
   cudaStream_t stream_{};
   int n_ = 0, chains_ = 0, threads_ = 0, pitch_ = 0;
   cuda::TabuPlan plan_{};
+  TabuKernel tabu_kernel_ = nullptr;  // the one compiled for plan_
   bool matrices_shared_ = false, placements_shared_ = false;
   unsigned anneal_bytes_ = 0;
   DeviceBuffer traffic_, cost_, pairs_, headers_, p_, best_, permuted_, tabu_, delta_;

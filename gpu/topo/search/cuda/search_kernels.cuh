@@ -21,8 +21,44 @@ namespace ks::topo::cuda {
 inline constexpr int kMaxTabuThreads = 512;
 inline constexpr int kAnnealThreads = 128;
 
-// A block as a team: threads take pairs in turn; the minimum of the block is reduced through warp shuffles
-// and one slot per warp in shared memory, and every thread returns it.
+// A 32-bit choice as the warp reductions take it: (rank, delta, pair) packed into 64 bits whose unsigned
+// order is the choices' order (rank: 2 bits; delta: 32, offset to unsigned; the pair's r and s: 15 each, so
+// n <= 32768, which the CUDA backend checks), reduced by the hardware's 32-bit minimum: first the high words,
+// then the low words of the lanes that hold the least high word.
+struct PackedChoice {
+  std::uint32_t high = 0xFFFFFFFFu, low = 0xFFFFFFFFu;  // the default: after every choice
+
+  __device__ static PackedChoice pack(const MoveChoice<std::int32_t>& c) {
+    const std::uint32_t d = std::uint32_t(c.delta) ^ 0x80000000u;
+    const std::uint32_t r = (c.pair >> 16) & 0x7FFFu, s = c.pair & 0x7FFFu;
+    return {(std::uint32_t(c.rank) << 30) | (d >> 2), (d << 30) | (r << 15) | s};
+  }
+  __device__ MoveChoice<std::int32_t> unpack() const {
+    MoveChoice<std::int32_t> c;
+    c.rank = int(high >> 30);
+    c.delta = std::int32_t(((high << 2) | (low >> 30)) ^ 0x80000000u);
+    c.pair = (((low >> 15) & 0x7FFFu) << 16) | (low & 0x7FFFu);
+    return c;
+  }
+};
+
+// The least of a warp's keys, in every lane.
+__device__ inline PackedChoice warp_min(PackedChoice k) {
+#if __CUDA_ARCH__ >= 800
+  const std::uint32_t high = __reduce_min_sync(0xFFFFFFFFu, k.high);
+  return {high, __reduce_min_sync(0xFFFFFFFFu, k.high == high ? k.low : 0xFFFFFFFFu)};
+#else
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const PackedChoice o{__shfl_xor_sync(0xFFFFFFFFu, k.high, offset),
+                         __shfl_xor_sync(0xFFFFFFFFu, k.low, offset)};
+    if (o.high < k.high || (o.high == k.high && o.low < k.low)) k = o;
+  }
+  return k;
+#endif
+}
+
+// A block as a team: threads take pairs in turn; the minimum of the block is reduced within each warp, then
+// over one slot per warp in shared memory, and every thread returns it.
 struct BlockTeam {
   void* scratch;  // kMaxTabuThreads / 32 slots of the reduced type
 
@@ -43,6 +79,19 @@ struct BlockTeam {
   __device__ V sum_lanes(V v, int lanes) const {
     for (int offset = lanes >> 1; offset > 0; offset >>= 1) v += __shfl_xor_sync(0xFFFFFFFFu, v, offset);
     return v;
+  }
+
+  // The least choice of the block, in every thread: each warp's least, then the least of one slot per warp
+  // in shared memory. 32-bit choices: packed (PackedChoice), and every warp takes the least of the slots one
+  // a lane; wider ones: by shuffles, and each thread reads the slots one by one (a lane-wide reduction of
+  // the slots left the int64 kernel of global memory spilling 8 bytes: ptxas, sm_90).
+  __device__ MoveChoice<std::int32_t> reduce_min(const MoveChoice<std::int32_t>& c) const {
+    PackedChoice* slots = static_cast<PackedChoice*>(scratch);
+    const PackedChoice least = warp_min(PackedChoice::pack(c));
+    if ((threadIdx.x & 31) == 0) slots[threadIdx.x >> 5] = least;
+    __syncthreads();
+    const int lane = int(threadIdx.x & 31);
+    return warp_min(lane < int(blockDim.x >> 5) ? slots[lane] : PackedChoice{}).unpack();
   }
 
   template <class C>
@@ -71,6 +120,25 @@ struct TabuPlan {
   bool costs_shared = false, permuted_shared = false, delta_shared = false, tabu_shared = false;
   unsigned bytes = 0;  // dynamic shared memory per block
 };
+
+// The plans a tabu kernel is compiled for. Where the plan is known at compile time, every array's pointer
+// comes from one memory space and the compiler addresses it as shared (or global) memory, with 32-bit
+// addresses for shared memory; through a pointer that may be either, each access is a generic one with
+// 64-bit address arithmetic, most of the instructions of a step's inner loops (docs/PERF.md).
+enum class TabuSpaces {
+  Planned,     // as TabuPlan says, read at run time
+  Matrices,    // the path costs and the permuted traffic in shared memory, the rest in global memory
+  Everything,  // all four in shared memory
+};
+
+// The compiled plan that serves `plan` best: a fixed one where it is one, else Planned.
+inline TabuSpaces tabu_spaces(const TabuPlan& plan) {
+  if (plan.costs_shared && plan.permuted_shared)
+    return plan.delta_shared && plan.tabu_shared     ? TabuSpaces::Everything
+           : !plan.delta_shared && !plan.tabu_shared ? TabuSpaces::Matrices
+                                                     : TabuSpaces::Planned;
+  return TabuSpaces::Planned;
+}
 
 template <class A>
 struct TabuLaunch {
@@ -105,37 +173,54 @@ __device__ void block_copy(T* to, const T* from, int count) {
   for (int k = int(threadIdx.x); k < count; k += int(blockDim.x)) to[k] = from[k];
 }
 
+// A piece of shared memory or its global counterpart, as the plan says; where S fixes the plan, the choice is
+// made at compile time (see TabuSpaces).
+template <TabuSpaces S, bool FixedShared, class T>
+__device__ T* placed(bool planned_shared, SharedCarver& carve, T* global, std::size_t count) {
+  if constexpr (S == TabuSpaces::Planned)
+    return planned_shared ? carve.take<T>(count) : global;
+  else if constexpr (FixedShared)
+    return carve.take<T>(count);
+  else
+    return global;
+}
+
+// Two blocks of the most threads an SM, so at most 64 registers a thread: nvcc keeps the integer kernels
+// there on its own (0: no minimum; asking 1 takes them to 72-110), and would take the double ones with their
+// matrices in shared memory to 108-128 (ptxas, sm_90).
 template <class A>
-__global__ void __launch_bounds__(kMaxTabuThreads) tabu_kernel(TabuLaunch<A> L, int steps) {
+inline constexpr int kTabuMinBlocksPerSm = A::exact ? 0 : 2;
+
+template <class A, TabuSpaces S>
+__global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
+    tabu_kernel(TabuLaunch<A> L, int steps) {
   using V = typename A::Value;
   extern __shared__ __align__(16) unsigned char shared[];
   const int n = L.step.n, pairs = L.step.pairs, area = n * L.pitch;
   const std::size_t c = blockIdx.x;
+  constexpr bool matrices = S != TabuSpaces::Planned, state = S == TabuSpaces::Everything;
+  const TabuPlan plan = matrices ? TabuPlan{true, true, state, state, L.plan.bytes} : L.plan;
   SharedCarver carve{shared};
   // 8-byte pieces first, so that every piece stays aligned.
   V* vectors = carve.take<V>(std::size_t(4) * std::size_t(n));
   void* scratch = carve.take<MoveChoice<V>>(kMaxTabuThreads / 32);
-  const V* cost_of = L.cost_of;
-  if (L.plan.costs_shared) {
-    V* d = carve.take<V>(std::size_t(area));
-    block_copy(d, L.cost_of, area);
-    cost_of = d;
-  }
+  const V* cost_of = placed<S, matrices>(L.plan.costs_shared, carve, L.cost_of, std::size_t(area));
+  if (plan.costs_shared) block_copy(const_cast<V*>(cost_of), L.cost_of, area);
   V* const permuted_global = L.permuted + c * std::size_t(area);
-  V* permuted = L.plan.permuted_shared ? carve.take<V>(std::size_t(area)) : permuted_global;
+  V* permuted = placed<S, matrices>(L.plan.permuted_shared, carve, permuted_global, std::size_t(area));
   V* const delta_global = L.delta + c * std::size_t(pairs);
-  V* delta = L.plan.delta_shared ? carve.take<V>(std::size_t(pairs)) : delta_global;
+  V* delta = placed<S, state>(L.plan.delta_shared, carve, delta_global, std::size_t(pairs));
   std::int32_t* const tabu_global = L.tabu + c * std::size_t(area);
-  std::int32_t* tabu = L.plan.tabu_shared ? carve.take<std::int32_t>(std::size_t(area)) : tabu_global;
+  std::int32_t* tabu = placed<S, state>(L.plan.tabu_shared, carve, tabu_global, std::size_t(area));
   std::uint16_t* p = carve.take<std::uint16_t>(std::size_t(n));
 
   ChainRegs<A> r;
   r.load(L.headers[c]);
   block_copy(p, L.p + c * std::size_t(n), n);
   if (!r.fresh) {  // a fresh chain computes them anew
-    if (L.plan.permuted_shared) block_copy(permuted, permuted_global, area);
-    if (L.plan.delta_shared) block_copy(delta, delta_global, pairs);
-    if (L.plan.tabu_shared) block_copy(tabu, tabu_global, area);
+    if (plan.permuted_shared) block_copy(permuted, permuted_global, area);
+    if (plan.delta_shared) block_copy(delta, delta_global, pairs);
+    if (plan.tabu_shared) block_copy(tabu, tabu_global, area);
   }
   __syncthreads();
 
@@ -150,9 +235,9 @@ __global__ void __launch_bounds__(kMaxTabuThreads) tabu_kernel(TabuLaunch<A> L, 
   tabu_steps(BlockTeam{scratch}, m, chain, r, L.step, steps);  // ends synchronised
 
   block_copy(L.p + c * std::size_t(n), p, n);
-  if (L.plan.permuted_shared) block_copy(permuted_global, permuted, area);
-  if (L.plan.delta_shared) block_copy(delta_global, delta, pairs);
-  if (L.plan.tabu_shared) block_copy(tabu_global, tabu, area);
+  if (plan.permuted_shared) block_copy(permuted_global, permuted, area);
+  if (plan.delta_shared) block_copy(delta_global, delta, pairs);
+  if (plan.tabu_shared) block_copy(tabu_global, tabu, area);
   if (threadIdx.x == 0) r.store(L.headers[c]);
 }
 
