@@ -150,10 +150,10 @@ class CudaSearch final : public SearchBackend {
     std::size_t bytes = aligned(4 * n * sizeof(V)) +
                         aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                         aligned(n * sizeof(std::uint16_t));
-    if (std::is_same_v<V, std::int32_t> && n_ > 32768)  // see cuda::PackedChoice
+    if (std::is_same_v<V, std::int32_t> && n_ > kMaxPackedChoiceNodes)  // see PackedChoice
       throw Error(ErrorKind::Device,
-                  "the CUDA tabu search takes at most 32768 nodes in 32-bit arithmetic; this problem has " +
-                      to_string(n_),
+                  "the CUDA tabu search takes at most " + to_string(kMaxPackedChoiceNodes) +
+                      " nodes in 32-bit arithmetic; this problem has " + to_string(n_),
                   "use --backend cpu");
     const std::size_t budget = std::min(kTabuSharedBudget, optin);
     auto take = [&](std::size_t more) {

@@ -14,33 +14,13 @@
 
 #include "topo/search/anneal_step.hpp"
 #include "topo/search/chain_state.hpp"
+#include "topo/search/packed_choice.hpp"
 #include "topo/search/tabu_step.hpp"
 
 namespace ks::topo::cuda {
 
 inline constexpr int kMaxTabuThreads = 512;
 inline constexpr int kAnnealThreads = 128;
-
-// A 32-bit choice as the warp reductions take it: (rank, delta, pair) packed into 64 bits whose unsigned
-// order is the choices' order (rank: 2 bits; delta: 32, offset to unsigned; the pair's r and s: 15 each, so
-// n <= 32768, which the CUDA backend checks), reduced by the hardware's 32-bit minimum: first the high words,
-// then the low words of the lanes that hold the least high word.
-struct PackedChoice {
-  std::uint32_t high = 0xFFFFFFFFu, low = 0xFFFFFFFFu;  // the default: after every choice
-
-  __device__ static PackedChoice pack(const MoveChoice<std::int32_t>& c) {
-    const std::uint32_t d = std::uint32_t(c.delta) ^ 0x80000000u;
-    const std::uint32_t r = (c.pair >> 16) & 0x7FFFu, s = c.pair & 0x7FFFu;
-    return {(std::uint32_t(c.rank) << 30) | (d >> 2), (d << 30) | (r << 15) | s};
-  }
-  __device__ MoveChoice<std::int32_t> unpack() const {
-    MoveChoice<std::int32_t> c;
-    c.rank = int(high >> 30);
-    c.delta = std::int32_t(((high << 2) | (low >> 30)) ^ 0x80000000u);
-    c.pair = (((low >> 15) & 0x7FFFu) << 16) | (low & 0x7FFFu);
-    return c;
-  }
-};
 
 // The least of a warp's keys, in every lane.
 __device__ inline PackedChoice warp_min(PackedChoice k) {
@@ -51,7 +31,7 @@ __device__ inline PackedChoice warp_min(PackedChoice k) {
   for (int offset = 16; offset > 0; offset >>= 1) {
     const PackedChoice o{__shfl_xor_sync(0xFFFFFFFFu, k.high, offset),
                          __shfl_xor_sync(0xFFFFFFFFu, k.low, offset)};
-    if (o.high < k.high || (o.high == k.high && o.low < k.low)) k = o;
+    if (o.before(k)) k = o;
   }
   return k;
 #endif
