@@ -209,6 +209,9 @@ struct MoveVectors {
 KS_HD int pair_count(int n) {
   return n * (n - 1) / 2;
 }
+KS_HD std::uint32_t pack_pair(int r, int s) {
+  return (std::uint32_t(r) << 16) | std::uint32_t(s);
+}
 KS_HD int pair_first(std::uint32_t packed) {
   return int(packed >> 16);
 }

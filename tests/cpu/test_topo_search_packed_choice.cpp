@@ -15,10 +15,6 @@
 namespace ks::topo {
 namespace {
 
-std::uint32_t packed_pair(int r, int s) {
-  return (std::uint32_t(r) << 16) | std::uint32_t(s);
-}
-
 TEST(SearchPackedChoice, PackedPairsOrderAsTheirNumbers) {
   for (int n : {2, 3, 17, 300}) {
     std::uint32_t previous = 0;
@@ -27,9 +23,9 @@ TEST(SearchPackedChoice, PackedPairsOrderAsTheirNumbers) {
       for (int s = r + 1; s < n; ++s, ++number) {
         ASSERT_EQ(pair_index(r, s, n), number) << "n " << n;
         if (number > 0) {
-          ASSERT_LT(previous, packed_pair(r, s)) << "n " << n << " pair " << r << ", " << s;
+          ASSERT_LT(previous, pack_pair(r, s)) << "n " << n << " pair " << r << ", " << s;
         }
-        previous = packed_pair(r, s);
+        previous = pack_pair(r, s);
       }
   }
 }
@@ -45,7 +41,7 @@ std::vector<MoveChoice<std::int32_t>> choices() {
         MoveChoice<std::int32_t> c;
         c.rank = rank;
         c.delta = d;
-        c.pair = packed_pair(r, s);
+        c.pair = pack_pair(r, s);
         all.push_back(c);
       }
   std::mt19937 rng(7);
@@ -58,7 +54,7 @@ std::vector<MoveChoice<std::int32_t>> choices() {
     MoveChoice<std::int32_t> c;
     c.rank = rank(rng);
     c.delta = k % 3 == 0 ? all[std::size_t(k) % all.size()].delta : any_delta(rng);  // ties in delta too
-    c.pair = packed_pair(r, s);
+    c.pair = pack_pair(r, s);
     all.push_back(c);
   }
   return all;

@@ -26,7 +26,7 @@ struct PackedChoice {
     MoveChoice<std::int32_t> c;
     c.rank = int(high >> 30);
     c.delta = std::int32_t(((high << 2) | (low >> 30)) ^ 0x80000000u);
-    c.pair = (((low >> 15) & 0x7FFFu) << 16) | (low & 0x7FFFu);
+    c.pair = pack_pair(int((low >> 15) & 0x7FFFu), int(low & 0x7FFFu));
     return c;
   }
   KS_HD bool before(const PackedChoice& o) const { return high != o.high ? high < o.high : low < o.low; }

@@ -207,7 +207,7 @@ std::vector<std::uint32_t> pair_table(int n) {
   std::vector<std::uint32_t> pairs;
   pairs.reserve(std::size_t(pair_count(n)));
   for (int r = 0; r < n; ++r)
-    for (int s = r + 1; s < n; ++s) pairs.push_back((std::uint32_t(r) << 16) | std::uint32_t(s));
+    for (int s = r + 1; s < n; ++s) pairs.push_back(pack_pair(r, s));
   return pairs;
 }
 

@@ -58,8 +58,8 @@ struct SearchMatrices {
   int pitch = 0;
 };
 
-// A candidate move; `rank` 3 is "none yet". `pair` is the pair (r, s) packed as the pair table packs it,
-// (r << 16) | s, which orders pairs as their number in the delta matrix does, and names the move without a
+// A candidate move; `rank` 3 is "none yet". `pair` is the pair (r, s) packed as the pair table packs it
+// (pack_pair), which orders pairs as their number in the delta matrix does, and names the move without a
 // lookup.
 template <class V>
 struct MoveChoice {
@@ -182,7 +182,7 @@ struct MoveRanker {
     MoveChoice<V> here;
     here.rank = aspired ? 0 : (ti < now || tj < now) ? 1 : 2;
     here.delta = d;
-    here.pair = (std::uint32_t(i) << 16) | std::uint32_t(j);
+    here.pair = pack_pair(i, j);
     if (here.before(choice)) choice = here;
   }
 };
