@@ -175,6 +175,7 @@ ordered_json search_json(const topo::SearchResult& r, const TopoContext& ctx,
   params["perturb_max"] = q.perturb_max;
   params["elites"] = q.elites;
   params["block"] = q.block;
+  params["matrix_bits"] = q.matrix_bits;
   j["params"] = params;
   ordered_json configs = ordered_json::array();
   for (const auto& c : r.configurations) {

@@ -16,7 +16,8 @@
 // the vectors, then O(1) per pair); pairs that touch u or v are computed again in O(n).
 //
 // A placement is anything with `int operator[](int) const` (a pointer, or a strided view of a GPU thread's
-// column in shared memory).
+// column in shared memory). The matrices' entries are of any type M that converts to the arithmetic's value
+// without loss (the search may keep them narrower: search_arith.hpp's ExactInt32In).
 #include <cstdint>
 
 #include "core/hd.hpp"
@@ -24,9 +25,8 @@
 namespace ks::topo {
 
 // The cost from the definition, in a fixed order (i, then j).
-template <class A, class P>
-KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typename A::Value* cost_of,
-                                  const P& p, int n) {
+template <class A, class P, class M>
+KS_HD typename A::Value full_cost(const M* traffic, const M* cost_of, const P& p, int n) {
   typename A::Value c = 0;
   for (int i = 0; i < n; ++i) {
     const int xi = p[i];
@@ -36,10 +36,9 @@ KS_HD typename A::Value full_cost(const typename A::Value* traffic, const typena
 }
 
 // The terms that position k adds to the change of cost of swapping positions r and s (none for k = r or s).
-template <class A, class P>
-KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename A::Value* traffic,
-                                        const typename A::Value* cost_of, const P& place, int pitch, int k,
-                                        int r, int s, int yr, int ys) {
+template <class A, class P, class M>
+KS_HD typename A::Value swap_delta_term(typename A::Value delta, const M* traffic, const M* cost_of,
+                                        const P& place, int pitch, int k, int r, int s, int yr, int ys) {
   using V = typename A::Value;
   if (k == r || k == s) return delta;
   const int xk = place[k];
@@ -52,10 +51,9 @@ KS_HD typename A::Value swap_delta_term(typename A::Value delta, const typename 
 
 // The sum of the terms of k = first, first + stride, ... (all of them: 0, 1; a team's lanes each take a share
 // of one pair's O(n) sum, and swap_delta_ends completes the sum of the shares).
-template <class A, class P>
-KS_HD typename A::Value swap_delta_terms(const typename A::Value* traffic, const typename A::Value* cost_of,
-                                         const P& place, int pitch, int n, int r, int s, int first,
-                                         int stride) {
+template <class A, class P, class M>
+KS_HD typename A::Value swap_delta_terms(const M* traffic, const M* cost_of, const P& place, int pitch, int n,
+                                         int r, int s, int first, int stride) {
   const int yr = place[r], ys = place[s];
   typename A::Value delta = 0;
   for (int k = first; k < n; k += stride)
@@ -65,10 +63,9 @@ KS_HD typename A::Value swap_delta_terms(const typename A::Value* traffic, const
 
 // The terms of the swap of r and s that no other position k takes part in (the pair's own entries), added to
 // the sum of the k terms.
-template <class A>
-KS_HD typename A::Value swap_delta_ends(typename A::Value delta, const typename A::Value* traffic,
-                                        const typename A::Value* cost_of, int pitch, int r, int s, int yr,
-                                        int ys) {
+template <class A, class M>
+KS_HD typename A::Value swap_delta_ends(typename A::Value delta, const M* traffic, const M* cost_of,
+                                        int pitch, int r, int s, int yr, int ys) {
   using V = typename A::Value;
   const V cross = A::sub(traffic[ys * pitch + yr], traffic[yr * pitch + ys]);
   const V self = A::sub(traffic[ys * pitch + ys], traffic[yr * pitch + yr]);
@@ -89,9 +86,9 @@ KS_HD typename A::Value swap_delta_ends(typename A::Value delta, const typename 
 //   - the sweep's Walker (sweep_core.hpp): the placement in a packed code (CodePlacement), N > 0 when n is
 //     known at compile time, and the loop unrolled on the GPU (Unrolled; the search's loops keep nvcc's own
 //     choice).
-template <class A, int N = 0, bool Unrolled = false, class P>
-KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, const typename A::Value* cost_of,
-                                           const P& place, int pitch, int n, int r, int s) {
+template <class A, int N = 0, bool Unrolled = false, class P, class M>
+KS_HD typename A::Value swap_delta_pitched(const M* traffic, const M* cost_of, const P& place, int pitch,
+                                           int n, int r, int s) {
   using V = typename A::Value;
   const int yr = place[r], ys = place[s];
   V delta = 0;
@@ -120,15 +117,14 @@ KS_HD typename A::Value swap_delta_pitched(const typename A::Value* traffic, con
 // starts, without an address computation per term. WithEnds (integers only) also sums the terms of k = r and
 // k = s, which swap_delta_symmetric_end_terms then takes out again: the loop needs no test per k, and every
 // partial sum stays within choose_arithmetic's bound (at most 2 x sum|D| x max|T|), so the value is exact.
-template <class A, bool WithEnds = false, class P>
-KS_HD typename A::Value swap_delta_symmetric_terms(const typename A::Value* traffic,
-                                                   const typename A::Value* cost_of, const P& place,
+template <class A, bool WithEnds = false, class P, class M>
+KS_HD typename A::Value swap_delta_symmetric_terms(const M* traffic, const M* cost_of, const P& place,
                                                    int pitch, int n, int r, int s, int first, int stride) {
   using V = typename A::Value;
   static_assert(A::exact || !WithEnds, "terms summed out of order change a floating-point sum");
   const int yr = place[r], ys = place[s];
-  const V *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
-  const V *t_r = traffic + yr * pitch, *t_s = traffic + ys * pitch;
+  const M *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
+  const M *t_r = traffic + yr * pitch, *t_s = traffic + ys * pitch;
   V half = 0;
   for (int k = first; k < n; k += stride) {
     if (!WithEnds && (k == r || k == s)) continue;
@@ -138,31 +134,59 @@ KS_HD typename A::Value swap_delta_symmetric_terms(const typename A::Value* traf
   return half;
 }
 
+// swap_delta_symmetric_terms<A, true>'s sum for 8-bit entries and the identity placement (a tabu chain's
+// permuted traffic), a word of four k at a time: words first, first + stride, ... of rows that start on a
+// word, with D zero past n. The sum of (D[r][k] - D[s][k]) (T[s][k] - T[r][k]) is that of D[r][k] T[s][k] +
+// D[s][k] T[r][k] less that of D[r][k] T[r][k] + D[s][k] T[s][k]: on a GPU four dp4a a word (each four
+// products of bytes added to a 32-bit sum) where the byte loop takes four loads and three operations a k.
+// Each of the two sums is at most 2 x sum|D| x max|T|, within choose_arithmetic's bound, so the value is the
+// same integer.
+template <class A>
+KS_HD typename A::Value swap_delta_symmetric_words(const std::int8_t* traffic, const std::int8_t* cost_of,
+                                                   int pitch, int n, int r, int s, int first, int stride) {
+  static_assert(A::exact && sizeof(typename A::Value) == 4, "32-bit integer sums of 8-bit entries");
+  const std::int8_t *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
+  const std::int8_t *t_r = traffic + r * pitch, *t_s = traffic + s * pitch;
+  std::int32_t plus = 0, minus = 0;
+  const int words = (n + 3) / 4;
+  for (int w = first; w < words; w += stride) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 610
+    const int dr = reinterpret_cast<const int*>(d_r)[w], ds = reinterpret_cast<const int*>(d_s)[w];
+    const int tr = reinterpret_cast<const int*>(t_r)[w], ts = reinterpret_cast<const int*>(t_s)[w];
+    plus = __dp4a(dr, ts, __dp4a(ds, tr, plus));
+    minus = __dp4a(dr, tr, __dp4a(ds, ts, minus));
+#else
+    for (int k = 4 * w; k < 4 * w + 4; ++k) {
+      plus += std::int32_t(d_r[k]) * t_s[k] + std::int32_t(d_s[k]) * t_r[k];
+      minus += std::int32_t(d_r[k]) * t_r[k] + std::int32_t(d_s[k]) * t_s[k];
+    }
+#endif
+  }
+  return plus - minus;
+}
+
 // The terms of k = r and k = s in swap_delta_symmetric_terms<A, true>'s sum.
-template <class A, class P>
-KS_HD typename A::Value swap_delta_symmetric_end_terms(const typename A::Value* traffic,
-                                                       const typename A::Value* cost_of, const P& place,
+template <class A, class P, class M>
+KS_HD typename A::Value swap_delta_symmetric_end_terms(const M* traffic, const M* cost_of, const P& place,
                                                        int pitch, int r, int s) {
   using V = typename A::Value;
   const int yr = place[r], ys = place[s];
-  const V *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
-  const V *t_r = traffic + yr * pitch, *t_s = traffic + ys * pitch;
+  const M *d_r = cost_of + r * pitch, *d_s = cost_of + s * pitch;
+  const M *t_r = traffic + yr * pitch, *t_s = traffic + ys * pitch;
   const V at_r = A::mad(V(0), A::sub(d_r[r], d_s[r]), A::sub(t_s[yr], t_r[yr]));
   return A::mad(at_r, A::sub(d_r[s], d_s[s]), A::sub(t_s[ys], t_r[ys]));
 }
 
-template <class A>
-KS_HD typename A::Value swap_delta_symmetric_ends(typename A::Value half, const typename A::Value* traffic,
-                                                  const typename A::Value* cost_of, int pitch, int r, int s,
-                                                  int yr, int ys) {
+template <class A, class M>
+KS_HD typename A::Value swap_delta_symmetric_ends(typename A::Value half, const M* traffic, const M* cost_of,
+                                                  int pitch, int r, int s, int yr, int ys) {
   const typename A::Value self = A::sub(traffic[ys * pitch + ys], traffic[yr * pitch + yr]);
   const typename A::Value d_self = A::sub(cost_of[r * pitch + r], cost_of[s * pitch + s]);
   return A::mad(A::add(half, half), d_self, self);
 }
 
-template <class A, class P>
-KS_HD typename A::Value swap_delta_symmetric_pitched(const typename A::Value* traffic,
-                                                     const typename A::Value* cost_of, const P& place,
+template <class A, class P, class M>
+KS_HD typename A::Value swap_delta_symmetric_pitched(const M* traffic, const M* cost_of, const P& place,
                                                      int pitch, int n, int r, int s) {
   return swap_delta_symmetric_ends<A>(
       swap_delta_symmetric_terms<A>(traffic, cost_of, place, pitch, n, r, s, 0, 1), traffic, cost_of, pitch,
@@ -170,9 +194,8 @@ KS_HD typename A::Value swap_delta_symmetric_pitched(const typename A::Value* tr
 }
 
 // The change of cost of swapping the nodes at positions r != s of an explicit placement p (see above).
-template <class A, class P>
-KS_HD typename A::Value swap_delta(const typename A::Value* traffic, const typename A::Value* cost_of,
-                                   const P& p, int n, int r, int s) {
+template <class A, class P, class M>
+KS_HD typename A::Value swap_delta(const M* traffic, const M* cost_of, const P& p, int n, int r, int s) {
   return swap_delta_pitched<A>(traffic, cost_of, p, n, n, r, s);
 }
 

@@ -1,16 +1,18 @@
 // The search's arithmetic on its own: the O(n) swap delta against the definition (a brute-force double sum
 // over the swapped placement, written here), the delta matrix kept by Taillard's O(1) update after random
 // move sequences against its full recomputation (n = 2, 3, 17, 100; symmetric and asymmetric; integer,
-// decimal and real-valued traffic; int32, int64 and double arithmetic), the cost a tabu chain tracks against
-// the definition, and det_exp against std::exp. The symmetric forms (both matrices symmetric): the O(n) delta
-// against the definition, a chain on them against a chain on the general forms step by step (the same moves,
-// the same deltas), and symmetry found only where both matrices have it. The ranking a step does while it
-// updates the delta matrix against a full ranking of every pair.
+// decimal, real-valued and small traffic; int32 with 32-, 16- and 8-bit matrices, int64 and double
+// arithmetic), the bits of the stored matrices, the cost a tabu chain tracks against the definition, and
+// det_exp against std::exp. The symmetric forms (both matrices symmetric): the O(n) delta against the
+// definition, a chain on them against a chain on the general forms step by step (the same moves, the same
+// deltas), and symmetry found only where both matrices have it. The ranking a step does while it updates the
+// delta matrix against a full ranking of every pair.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <random>
 
+#include "core/error.hpp"
 #include "support/topo_instances.hpp"
 #include "topo/search/search_backend.hpp"
 #include "topo/search/search_plan.hpp"
@@ -19,23 +21,24 @@
 namespace ks::topo {
 namespace {
 
-enum class Values { Integer, Decimal, Real };
+enum class Values { Integer, Decimal, Real, Small };
 
 // Traffic in [0, 1000] and path costs 1 .. 6 (zero diagonal, or 1 .. 6 there too with `diagonal`),
 // optionally made symmetric; Decimal traffic has two decimals (exact, scaled by 100), Real traffic arbitrary
-// doubles.
+// doubles, Small traffic integers in [0, 127] (an 8-bit chain's, ExactInt32In<int8_t>).
 Problem instance(int n, bool symmetric, Values values, std::uint32_t seed, bool diagonal = false) {
   TrafficSeries t = test::random_traffic(n, 1, seed, values != Values::Real);
   Configuration c = test::random_costs(n, seed + 101, true, diagonal);
-  if (values == Values::Decimal) {
+  if (values == Values::Decimal || values == Values::Small) {
     std::mt19937_64 rng(seed);
+    const bool decimal = values == Values::Decimal;
     std::vector<std::int64_t> scaled;
     for (double& v : t.values) {
-      scaled.push_back(std::int64_t(rng() % 100000));
-      v = double(scaled.back()) / 100;
+      scaled.push_back(decimal ? std::int64_t(rng() % 100000) : std::int64_t(rng() % 128));
+      v = double(scaled.back()) / (decimal ? 100 : 1);
     }
     t.scaled = scaled;
-    t.decimals = 2;
+    t.decimals = decimal ? 2 : 0;
   }
   if (symmetric) test::make_symmetric(t, c, n);
   return make_problem(t, {c});
@@ -65,10 +68,11 @@ long double delta_by_definition(const Problem& p, std::vector<std::uint16_t> x, 
 template <class A>
 struct Chain {
   using V = typename A::Value;
-  std::vector<V> traffic, cost, padded_cost;
+  using M = matrix_t<A>;
+  std::vector<M> traffic, cost, padded_cost;
   std::vector<std::uint32_t> pairs;
   std::vector<std::uint16_t> p, best;
-  std::vector<V> permuted;
+  std::vector<M> permuted;
   std::vector<std::int32_t> tabu;
   std::vector<V> delta, vec;
   int pitch;
@@ -78,17 +82,17 @@ struct Chain {
   ChainRegs<A> r;
 
   Chain(const Problem& problem, std::uint64_t seed, bool symmetric_forms = false)
-      : pitch(tabu_pitch(problem.n)) {
+      : pitch(matrix_pitch<M>(problem.n)) {
     const int n = problem.n;
-    traffic = traffic_matrix<V>(problem, 0);
-    cost = cost_matrix<V>(problem, 0);
-    padded_cost = padded(cost, n, pitch);
+    traffic = stored_as<M>(traffic_matrix<V>(problem, 0));
+    cost = stored_as<M>(cost_matrix<V>(problem, 0));
+    padded_cost = stored_as<M>(padded(cost_matrix<V>(problem, 0), n, pitch));
     pairs = pair_table(n);
     SplitMix64 rng(seed);
     p = random_start(rng, n);
     best.resize(std::size_t(n));
     permuted.resize(std::size_t(n * pitch));
-    tabu.resize(std::size_t(n * pitch));
+    tabu.resize(std::size_t(n * tabu_pitch(n)));
     delta.resize(pairs.size());
     vec.resize(std::size_t(4 * n));
     s.n = n;
@@ -117,11 +121,14 @@ struct Chain {
 };
 
 // After `moves` random swaps, each followed by the O(1)/O(n) update, every entry equals its recomputation
-// (swap_delta through the placement, not through the permuted traffic the chain keeps).
+// (swap_delta through the placement, not through the permuted traffic the chain keeps; integers in int64 from
+// the problem's own matrices, so that narrower ones kept by the chain (ExactInt32In) are checked too).
 template <class A>
 void check_updates(const Problem& problem, int moves, std::uint64_t seed, bool symmetric_forms = false) {
   Chain<A> c(problem, seed, symmetric_forms);
   const int n = problem.n;
+  const auto wide_traffic = traffic_matrix<std::int64_t>(problem, 0),
+             wide_cost = cost_matrix<std::int64_t>(problem, 0);
   SplitMix64 rng(seed * 7 + 3);
   double scale = 1;  // the largest |delta| seen, for the real-valued tolerance
   for (int move = 0; move < moves; ++move) {
@@ -135,11 +142,13 @@ void check_updates(const Problem& problem, int moves, std::uint64_t seed, bool s
     for (std::size_t k = 0; k < c.pairs.size(); ++k) {
       const int i = pair_first(c.pairs[k]), j = pair_second(c.pairs[k]);
       ASSERT_EQ(pair_index(i, j, n), int(k));
-      const auto full = swap_delta<A>(c.traffic.data(), c.cost.data(), c.p.data(), n, i, j);
       if constexpr (A::exact) {
-        ASSERT_EQ(c.delta[k], full) << "move " << move << " (" << u << "," << v << "), pair " << i << ","
-                                    << j;
+        const std::int64_t full =
+            swap_delta<ExactInt64>(wide_traffic.data(), wide_cost.data(), c.p.data(), n, i, j);
+        ASSERT_EQ(std::int64_t(c.delta[k]), full)
+            << "move " << move << " (" << u << "," << v << "), pair " << i << "," << j;
       } else {
+        const auto full = swap_delta<A>(c.traffic.data(), c.cost.data(), c.p.data(), n, i, j);
         scale = std::max(scale, std::fabs(full));
         ASSERT_NEAR(c.delta[k], full, 1e-9 * scale) << "move " << move << ", pair " << i << "," << j;
       }
@@ -147,12 +156,23 @@ void check_updates(const Problem& problem, int moves, std::uint64_t seed, bool s
   }
 }
 
-// Calls check(problem) for n = 2, 3, 17, 100, asymmetric and symmetric, integer, decimal and real traffic.
+// check_updates in int32 (where the problem's bounds allow it) with each width of stored matrices that holds
+// the entries: 32 bits, and 16 and 8 where they fit.
+void check_int32_updates(const Problem& p, int moves, std::uint64_t seed, bool symmetric_forms = false) {
+  if (choose_arithmetic(p, 0, 0) != SearchArithmetic::Int32) return;
+  check_updates<ExactInt32>(p, moves, seed, symmetric_forms);
+  const int bits = choose_matrix_bits(p, 0, 0, SearchArithmetic::Int32, 0);
+  if (bits <= 16) check_updates<ExactInt32In<std::int16_t>>(p, moves, seed, symmetric_forms);
+  if (bits <= 8) check_updates<ExactInt32In<std::int8_t>>(p, moves, seed, symmetric_forms);
+}
+
+// Calls check(problem) for n = 2, 3, 17, 100, asymmetric and symmetric, integer, decimal, real and small
+// traffic.
 template <class Check>
 void for_each_instance(const Check& check) {
   for (int n : {2, 3, 17, 100})
     for (bool symmetric : {false, true})
-      for (Values values : {Values::Integer, Values::Decimal, Values::Real}) {
+      for (Values values : {Values::Integer, Values::Decimal, Values::Real, Values::Small}) {
         SCOPED_TRACE(::testing::Message()
                      << "n " << n << (symmetric ? " symmetric" : " asymmetric") << " values " << int(values));
         check(instance(n, symmetric, values, std::uint32_t(n * 10 + int(values))));
@@ -197,13 +217,13 @@ TEST(SearchDelta, UpdatedMatrixEqualsRecomputationAfterRandomMoves) {
     const std::uint64_t seed = std::uint64_t(p.n);
     if (!p.exact) return check_updates<RealDouble>(p, moves, seed);
     check_updates<ExactInt64>(p, moves, seed);
-    if (choose_arithmetic(p, 0, 0) == SearchArithmetic::Int32) check_updates<ExactInt32>(p, moves, seed);
+    check_int32_updates(p, moves, seed);
   });
 }
 
 TEST(SearchDelta, SymmetricFormsUpdateTheMatrixToItsRecomputation) {
   for (int n : {2, 3, 17, 100})
-    for (Values values : {Values::Integer, Values::Decimal, Values::Real}) {
+    for (Values values : {Values::Integer, Values::Decimal, Values::Real, Values::Small}) {
       SCOPED_TRACE(::testing::Message() << "n " << n << " values " << int(values));
       const Problem p = instance(n, true, values, std::uint32_t(n * 10 + int(values)), true);
       const int moves = n == 100 ? 12 : 60;
@@ -212,8 +232,7 @@ TEST(SearchDelta, SymmetricFormsUpdateTheMatrixToItsRecomputation) {
         continue;
       }
       check_updates<ExactInt64>(p, moves, std::uint64_t(n), true);
-      if (choose_arithmetic(p, 0, 0) == SearchArithmetic::Int32)
-        check_updates<ExactInt32>(p, moves, std::uint64_t(n), true);
+      check_int32_updates(p, moves, std::uint64_t(n), true);
     }
 }
 
@@ -309,6 +328,39 @@ TEST(SearchDelta, ArithmeticFollowsTheBounds) {
   EXPECT_EQ(choose_arithmetic(instance(17, false, Values::Integer, 1), 0, 0), SearchArithmetic::Int32);
   EXPECT_EQ(choose_arithmetic(instance(100, false, Values::Decimal, 1), 0, 0), SearchArithmetic::Int64);
   EXPECT_EQ(choose_arithmetic(instance(17, false, Values::Real, 1), 0, 0), SearchArithmetic::Real);
+}
+
+// The stored matrices take the fewest of 8, 16 and 32 bits that hold every entry of the traffic and the path
+// costs (two's complement: -128 fits 8 bits, 128 does not); a request too narrow, or any request for an
+// arithmetic other than int32, is refused.
+TEST(SearchDelta, MatrixBitsFollowTheEntries) {
+  const auto bits = [](const Problem& p, int requested) {
+    return choose_matrix_bits(p, 0, 0, choose_arithmetic(p, 0, 0), requested);
+  };
+  const Problem small = instance(17, false, Values::Small, 3);
+  EXPECT_EQ(bits(small, 0), 8);
+  EXPECT_EQ(bits(small, 16), 16);
+  EXPECT_EQ(bits(small, 32), 32);
+  Problem edge = small;
+  edge.traffic_scaled[5] = -128;
+  EXPECT_EQ(bits(edge, 0), 8);
+  edge.traffic_scaled[5] = 128;
+  EXPECT_EQ(bits(edge, 0), 16);
+  edge.cost_scaled[7] = -32769;  // in the path costs this time
+  EXPECT_EQ(bits(edge, 0), 32);
+  EXPECT_EQ(bits(edge, 32), 32);
+  EXPECT_THROW(bits(edge, 16), Error);
+  const Problem integer = instance(17, false, Values::Integer, 1);  // traffic up to 1000
+  EXPECT_EQ(bits(integer, 0), 16);
+  try {
+    bits(integer, 8);
+    ADD_FAILURE() << "8 bits accepted for entries up to 1000";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::Usage);
+  }
+  const Problem wide = instance(100, false, Values::Decimal, 1);  // int64 arithmetic
+  EXPECT_EQ(bits(wide, 0), 0);
+  EXPECT_THROW(bits(wide, 32), Error);
 }
 
 // A tabu chain's tracked cost and its best stay equal to the definition over many steps.

@@ -1,8 +1,9 @@
 // The CUDA search against the CPU backend (itself checked against QAPLIB's optima and the exhaustive sweep in
 // tests/cpu): with the same seed and number of chains, every chain's cost, best, random state, step count and
 // placements are equal after every interval (1, 2, 4, ... steps), restarts included — tabu (one chain per
-// block; cubed and band tenures; general and symmetric instances) and annealing (one per thread), int32,
-// int64 and double arithmetic, shared and global memory layouts. Then the GPU's own choices: a full GPU of
+// block; cubed and band tenures; general and symmetric instances) and annealing (one per thread), int32
+// (with 8-, 16- and 32-bit matrices: matrix_bits), int64 and double arithmetic, shared and global memory
+// layouts. Then the GPU's own choices: a full GPU of
 // chains, optima of small instances, reproducible seeds.
 // Skips without a device.
 #include <gtest/gtest.h>
@@ -38,6 +39,7 @@ struct Case {
   int intervals;
   TenureRule tenure_rule = TenureRule::Cubed;
   bool symmetric = false;  // symmetric traffic and path costs (with a diagonal): the symmetric delta forms
+  int matrix_bits = 0;     // 0: the fewest that hold the entries (8 up to 127, 16 up to 32767)
 };
 
 SearchRequest request_for(const Case& c) {
@@ -49,6 +51,7 @@ SearchRequest request_for(const Case& c) {
   r.params.tabu_stall = 0.2;  // restarts within the trace
   r.params.cycle = 0.5;       // short cooling cycles ...
   r.params.anneal_stall = 1;  // ... and restarts
+  r.params.matrix_bits = c.matrix_bits;
   r.seed = 1234 + std::uint64_t(c.n);
   r.iterations = 1;  // unused by trace_chains
   return r;
@@ -88,11 +91,16 @@ void expect_same_trace(const Case& c) {
 TEST(SearchCudaSmall, ChainsEqualTheCpuStepByStep) {
   KS_REQUIRE_GPU();
   const Case cases[] = {
-      {"tabu n=5 int32", 5, SearchAlgorithm::Tabu, true, 1000, 3, 8},
+      {"tabu n=5 int32 (16-bit matrices)", 5, SearchAlgorithm::Tabu, true, 1000, 3, 8},
       {"tabu n=13 int64", 13, SearchAlgorithm::Tabu, true, 1000000000, 5, 9},
       {"tabu n=11 double", 11, SearchAlgorithm::Tabu, false, 1000, 4, 9},
       {"tabu n=17 int32 band tenures", 17, SearchAlgorithm::Tabu, true, 1000, 3, 10, TenureRule::Band},
       {"tabu n=14 int32 symmetric", 14, SearchAlgorithm::Tabu, true, 1000, 4, 9, TenureRule::Cubed, true},
+      {"tabu n=14 int32 symmetric 8-bit matrices", 14, SearchAlgorithm::Tabu, true, 127, 4, 9,
+       TenureRule::Cubed, true},
+      {"tabu n=9 int32 8-bit matrices", 9, SearchAlgorithm::Tabu, true, 127, 3, 9},
+      {"tabu n=14 int32 symmetric 32-bit matrices", 14, SearchAlgorithm::Tabu, true, 100, 4, 9,
+       TenureRule::Cubed, true, 32},
       {"tabu n=10 double symmetric", 10, SearchAlgorithm::Tabu, false, 1000, 3, 9, TenureRule::Cubed, true},
       {"anneal n=7 int32", 7, SearchAlgorithm::Anneal, true, 1000, 37, 10},
       {"anneal n=12 double", 12, SearchAlgorithm::Anneal, false, 1000, 133, 10},
@@ -101,18 +109,22 @@ TEST(SearchCudaSmall, ChainsEqualTheCpuStepByStep) {
   for (const Case& c : cases) expect_same_trace(c);
 }
 
-// Larger n: the tabu list, then the matrices, leave shared memory; annealing keeps its placements in global
-// memory past n = 256.
+// Larger n: the tabu list, then the matrices, leave shared memory (sooner with 32-bit matrices); annealing
+// keeps its placements in global memory past n = 256.
 TEST(SearchCuda, ChainsEqualTheCpuWithGlobalMemory) {
   KS_REQUIRE_GPU();
   const Case cases[] = {
-      {"tabu n=130 int32 (tabu list global)", 130, SearchAlgorithm::Tabu, true, 100, 2, 8},
-      {"tabu n=101 int32 band tenures (delta matrix global)", 101, SearchAlgorithm::Tabu, true, 100, 2, 12,
-       TenureRule::Band},
+      {"tabu n=130 int32 8-bit (tabu list global)", 130, SearchAlgorithm::Tabu, true, 100, 2, 8},
+      {"tabu n=101 int32 band tenures 32-bit (delta matrix global)", 101, SearchAlgorithm::Tabu, true, 100, 2,
+       12, TenureRule::Band, false, 32},
       {"tabu n=200 int64 (matrices and tabu list global)", 200, SearchAlgorithm::Tabu, true, 1000000000, 2,
        7},
-      {"tabu n=101 int32 symmetric (delta matrix global)", 101, SearchAlgorithm::Tabu, true, 100, 2, 12,
+      {"tabu n=101 int32 symmetric 32-bit (delta matrix global)", 101, SearchAlgorithm::Tabu, true, 100, 2,
+       12, TenureRule::Cubed, true, 32},
+      {"tabu n=101 int32 symmetric 8-bit (everything shared)", 101, SearchAlgorithm::Tabu, true, 100, 2, 12,
        TenureRule::Cubed, true},
+      {"tabu n=150 int32 16-bit (delta matrix and tabu list global)", 150, SearchAlgorithm::Tabu, true, 1000,
+       2, 7},
       {"anneal n=300 int32 (placements global)", 300, SearchAlgorithm::Anneal, true, 100, 130, 8},
   };
   for (const Case& c : cases) expect_same_trace(c);

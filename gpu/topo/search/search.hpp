@@ -75,6 +75,9 @@ struct SearchParams {
   double perturb_max = 0;  // > perturb: breakout, perturb x n more swaps a restart in a row that finds nothing better
   int elites = 8;          // the best distinct placements kept for restarts
   int block = 0;           // CUDA tabu: threads per chain (multiple of 32, <= 512); 0: automatic
+  // CUDA tabu in int32: bits per stored path cost and traffic entry (8, 16, 32); 0: the fewest that hold
+  // every entry
+  int matrix_bits = 0;
 };
 
 // The parameters of a ParamSet of the "search" spec (Usage error for a value out of range).

@@ -2,6 +2,7 @@
 // What the search's driver (search.cpp) asks of a backend: keep a set of chains, (re)start some of them from
 // given placements, advance them all by a number of steps, hand back their headers and placements. Internal
 // to gpu/topo/search.
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,17 +30,31 @@ struct SearchSetup {
   StepSettings step;
   int chains = 0;  // 0: the backend's choice
   int block = 0;   // CUDA tabu: threads per chain; 0: the backend's choice
+  // Int32 arithmetic: bits per path cost and traffic entry a CUDA tabu chain keeps (8, 16, 32; the same
+  // moves, see ExactInt32In); 0 for the other arithmetics
+  int matrix_bits = 0;
 };
 
 // The arithmetic whose every intermediate fits (Real for real-valued problems, and for exact ones too large
 // for 64 bits).
 SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuration);
+// The bits of matrix_bits for `requested` (0: the fewest of 8, 16, 32 that hold every entry of the traffic
+// and the path costs); Usage Error where the request cannot hold an entry or the arithmetic is not Int32.
+int choose_matrix_bits(const Problem& p, int slice, int configuration, SearchArithmetic arithmetic,
+                       int requested);
 
 // The problem's matrices of (slice, configuration) in the arithmetic's type.
 template <class V>
 std::vector<V> traffic_matrix(const Problem& p, int slice);
 template <class V>
 std::vector<V> cost_matrix(const Problem& p, int configuration);
+// A matrix as M, entry by entry (matrix_t of the arithmetic: choose_matrix_bits made sure each entry fits).
+template <class M, class V>
+std::vector<M> stored_as(const std::vector<V>& m) {
+  std::vector<M> out(m.size());
+  std::transform(m.begin(), m.end(), out.begin(), [](V v) { return static_cast<M>(v); });
+  return out;
+}
 // An n x n matrix with rows `pitch` apart (the padding zero).
 template <class V>
 std::vector<V> padded(const std::vector<V>& m, int n, int pitch);

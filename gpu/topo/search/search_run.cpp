@@ -41,6 +41,8 @@ class ConfigurationRun {
     setup_.configuration = configuration;
     setup_.algorithm = r.params.algorithm;
     setup_.arithmetic = choose_arithmetic(p, setup_.slice, configuration);
+    setup_.matrix_bits =
+        choose_matrix_bits(p, setup_.slice, configuration, setup_.arithmetic, r.params.matrix_bits);
     setup_.step = step_settings(p, setup_.slice, configuration, r.params, r.seed);
     setup_.chains = r.params.chains;
     setup_.block = r.params.block;

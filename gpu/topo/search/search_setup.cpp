@@ -134,6 +134,8 @@ void check_search(const Problem& p, const SearchRequest& r) {
   check_param(q.elites >= 1 && q.elites <= 1000, "elites", "1 .. 1000");
   check_param(q.block >= 0 && q.block <= 512 && q.block % 32 == 0, "block",
               "0 (automatic) or a multiple of 32 up to 512");
+  check_param(q.matrix_bits == 0 || q.matrix_bits == 8 || q.matrix_bits == 16 || q.matrix_bits == 32,
+              "matrix_bits", "0 (automatic), 8, 16 or 32");
 }
 
 SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuration) {
@@ -154,6 +156,39 @@ SearchArithmetic choose_arithmetic(const Problem& p, int slice, int configuratio
   if (bound < (uint128(1) << 31)) return SearchArithmetic::Int32;
   if (bound < (uint128(1) << 63)) return SearchArithmetic::Int64;
   return SearchArithmetic::Real;
+}
+
+int choose_matrix_bits(const Problem& p, int slice, int configuration, SearchArithmetic arithmetic,
+                       int requested) {
+  if (arithmetic != SearchArithmetic::Int32) {
+    if (requested == 0) return 0;
+    throw Error(
+        ErrorKind::Usage,
+        fmt::format("matrix_bits={} applies to searches in 32-bit integers; this problem's costs need "
+                    "{} arithmetic",
+                    requested, to_string(arithmetic)),
+        "leave matrix_bits at 0");
+  }
+  const std::size_t nn = square(p.n);
+  // The entry farthest from zero in two's complement (-v - 1 for a negative v: int8 holds -128 .. 127).
+  std::int64_t largest = 0, widest = 0;
+  for (std::size_t k = 0; k < nn; ++k)
+    for (const std::int64_t v :
+         {p.traffic_scaled[std::size_t(slice) * nn + k], p.cost_scaled[std::size_t(configuration) * nn + k]})
+      if ((v < 0 ? -v - 1 : v) > largest) {
+        largest = v < 0 ? -v - 1 : v;
+        widest = v;
+      }
+  const int fewest = largest <= 127 ? 8 : largest <= 32767 ? 16 : 32;
+  if (requested == 0) return fewest;
+  if (requested < fewest)
+    throw Error(
+        ErrorKind::Usage,
+        fmt::format("matrix_bits={} cannot hold this problem's path costs and traffic (an entry of {} "
+                    "needs {} bits)",
+                    requested, widest, fewest),
+        fmt::format("use matrix_bits={} or 0", fewest));
+  return requested;
 }
 
 template <class V>

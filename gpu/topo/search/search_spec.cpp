@@ -34,10 +34,10 @@ KernelSpec search_spec() {
                    "tabu: cubed, each tenure floor(u^3 x tenure x n), u uniform in [0, 1) (Taillard's 2006 "
                    "code); band, one tenure uniform in [band_low x n, band_high x n] drawn anew every "
                    "2 x band_high x n moves (Taillard 1991)"),
-      float_param(
-          "tenure", 0.01, 1000, "2",
-          "tabu: the longest tenure of the cubed rule, as a multiple of n"),
-      float_param("band_low", 0.01, 100, "0.9", "tabu: the shortest tenure of the band rule, as a multiple of n"),
+      float_param("tenure", 0.01, 1000, "2",
+                  "tabu: the longest tenure of the cubed rule, as a multiple of n"),
+      float_param("band_low", 0.01, 100, "0.9",
+                  "tabu: the shortest tenure of the band rule, as a multiple of n"),
       float_param("band_high", 0.01, 100, "1.1",
                   "tabu: the longest tenure of the band rule, as a multiple of n (at least band_low)"),
       float_param("aspiration", 0, 1000000, "5",
@@ -57,12 +57,13 @@ KernelSpec search_spec() {
       int_param(
           "anneal_stall", 1, 1000, "2",
           "anneal: a chain whose best has not improved for this many cooling cycles restarts (restart_from)"),
-      choice_param("restart_from", {"elites", "own", "cross", "record"}, "own",
-                   "Where a stalled chain restarts: elites, one of the best distinct placements of all chains; "
-                   "own, the chain's own best since its last restart (iterated tabu search, each chain keeps to "
-                   "its own region); cross, a crossover of its own best and one of the elites (what both assign "
-                   "alike is kept, each other position taken from either); record, the best the chain has found "
-                   "since it started"),
+      choice_param(
+          "restart_from", {"elites", "own", "cross", "record"}, "own",
+          "Where a stalled chain restarts: elites, one of the best distinct placements of all chains; "
+          "own, the chain's own best since its last restart (iterated tabu search, each chain keeps to "
+          "its own region); cross, a crossover of its own best and one of the elites (what both assign "
+          "alike is kept, each other position taken from either); record, the best the chain has found "
+          "since it started"),
       float_param("perturb", 0, 1, "0.1",
                   "A restart starts from where restart_from says with perturb x n random swaps"),
       float_param("perturb_max", 0, 1, "0",
@@ -74,6 +75,10 @@ KernelSpec search_spec() {
           "CUDA tabu: threads per chain (a multiple of 32, 32 .. 512); 0: one per pair that touches a move "
           "(2n - 3, in whole warps, 64 .. 512; two with integer costs where an SM would hold fewer than 16 "
           "warps) where the chain's state fits in shared memory, else 512"),
+      int_param("matrix_bits", 0, 32, "0",
+                "CUDA tabu with 32-bit integer costs: bits per path cost and traffic entry a chain keeps (8, "
+                "16 or 32; narrower ones leave room in shared memory for more chains an SM, with the same "
+                "moves); 0: the fewest that hold every entry"),
   };
   k.variants = {
       {"cpu", Backend::Cpu, "Chains on the CPU's threads (the reference)",
@@ -121,6 +126,7 @@ SearchParams search_params_from(const ParamSet& params) {
   q.perturb_max = params.get_float("perturb_max");
   q.elites = int(params.get_int("elites"));
   q.block = int(params.get_int("block"));
+  q.matrix_bits = int(params.get_int("matrix_bits"));
   return q;
 }
 

@@ -26,10 +26,13 @@
 //   tabu[i][j] = the clock until which node p(j) may not be placed at position i
 // A move swaps two rows and two columns of P and two columns of the tabu list (O(n)); in exchange every read
 // of a step is by position, without the indirection through p: on a GPU, lanes that take consecutive
-// positions read consecutive words. Rows are `pitch` = n rounded up to odd apart (as are the path costs D),
-// so that a column's entries fall in distinct shared-memory banks. The values are the same as through p, and
-// so are the operations (swap_delta_pitched with the identity placement), so the results are too.
+// positions read consecutive words. The tabu list's rows are tabu_pitch(n) = n rounded up to odd words apart,
+// and the rows of P and of the path costs D an odd number of words apart too (matrix_pitch: for 8- and 16-bit
+// entries also a whole number of words), so that a column's entries fall in distinct shared-memory banks. The
+// values are the same as through p, and so are the operations (swap_delta_pitched with the identity
+// placement), so the results are too.
 #include <cstdint>
+#include <type_traits>
 
 #include "core/hd.hpp"
 #include "topo/search/chain_state.hpp"
@@ -38,9 +41,21 @@
 
 namespace ks::topo {
 
-// The row pitch of the tabu search's n x n arrays: n rounded up to odd.
+// The row pitch of the tabu list (32-bit entries): n rounded up to odd.
 KS_HD int tabu_pitch(int n) {
   return n | 1;
+}
+
+// The row pitch, in entries, of the path costs and the permuted traffic kept as M: n rounded up to odd for
+// 32- and 64-bit entries; for narrower ones, the fewest whole words that hold n entries, rounded up to odd.
+template <class M>
+KS_HD int matrix_pitch(int n) {
+  if constexpr (sizeof(M) >= 4) {
+    return n | 1;
+  } else {
+    constexpr int per_word = 4 / int(sizeof(M));
+    return (((n + per_word - 1) / per_word) | 1) * per_word;
+  }
 }
 
 // Pair (r, s), r < s, of n positions: its number in the delta matrix (swap_delta.hpp's order).
@@ -48,12 +63,12 @@ KS_HD int pair_index(int r, int s, int n) {
   return r * (2 * n - r - 1) / 2 + (s - r - 1);
 }
 
-// The problem as a step reads it. Tabu search: `cost_of` with rows `pitch` apart, `traffic` n x n (read only
-// when a chain starts), the pair table. Annealing: both n x n (pitch n), no pair table.
+// The problem as a step reads it. Tabu search: `cost_of` with rows `pitch` (matrix_pitch) apart, `traffic`
+// n x n (read only when a chain starts), the pair table. Annealing: both n x n (pitch n), no pair table.
 template <class A>
 struct SearchMatrices {
-  const typename A::Value* traffic = nullptr;
-  const typename A::Value* cost_of = nullptr;
+  const matrix_t<A>* traffic = nullptr;
+  const matrix_t<A>* cost_of = nullptr;
   const std::uint32_t* pairs = nullptr;  // pair_count(n) packed pairs
   int pitch = 0;
 };
@@ -79,8 +94,8 @@ template <class A>
 struct TabuChain {
   std::uint16_t* p = nullptr;          // node at each position
   std::uint16_t* best_p = nullptr;     // the chain's best placement
-  typename A::Value* P = nullptr;      // n x pitch: the traffic by position
-  std::int32_t* tabu = nullptr;        // n x pitch: by position (see the top)
+  matrix_t<A>* P = nullptr;            // n x matrix_pitch: the traffic by position
+  std::int32_t* tabu = nullptr;        // n x tabu_pitch: by position (see the top)
   typename A::Value* delta = nullptr;  // pair_count(n)
   MoveVectors<A> vec{};                // 4 x n scratch
 };
@@ -91,14 +106,17 @@ template <class A, class Team>
 KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, ChainRegs<A>& r,
                       const StepSettings& s) {
   using V = typename A::Value;
-  const int n = s.n, pitch = m.pitch;
+  const int n = s.n, pitch = m.pitch, tp = tabu_pitch(n);
   for (int k = team.rank(); k < n * n; k += team.size()) {
     const int i = k / n, j = k % n;
     c.P[i * pitch + j] = m.traffic[c.p[i] * n + c.p[j]];
     // Distinct times in the recent past, as Taillard's -(n i + x) for node x at position i: nothing is tabu,
     // nothing aspired yet.
-    c.tabu[i * pitch + j] = r.clock - 1 - (i * n + c.p[j]);
+    c.tabu[i * tp + j] = r.clock - 1 - (i * n + c.p[j]);
   }
+  // Zero padding: the 8-bit sums read whole words of P's rows (swap_delta_symmetric_words).
+  for (int k = team.rank(); k < n * (pitch - n); k += team.size())
+    c.P[(k / (pitch - n)) * pitch + n + k % (pitch - n)] = 0;
   for (int k = team.rank(); k < n; k += team.size()) c.best_p[k] = c.p[k];
   team.sync();
   // The cost from the definition, in full_cost's order; every thread, so no broadcast is needed.
@@ -126,17 +144,15 @@ KS_HD void tabu_start(const Team& team, const SearchMatrices<A>& m, const TabuCh
 template <class A, class Team>
 KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuChain<A>& c, int n, int u, int v,
                      std::int32_t tabu_u, std::int32_t tabu_v) {
-  using V = typename A::Value;
-  const int pitch = m.pitch;
+  const int pitch = m.pitch, tp = tabu_pitch(n);
   const auto* D = m.cost_of;
-  V* P = c.P;
+  auto* P = c.P;
   for (int k = team.rank(); k < n; k += team.size()) {
     c.vec.a[k] = A::sub(D[u * pitch + k], D[v * pitch + k]);
     c.vec.c[k] = A::sub(D[k * pitch + u], D[k * pitch + v]);
-    swap_values(c.tabu[k * pitch + u], c.tabu[k * pitch + v]);
-    if (k == u)
-      c.tabu[u * pitch + v] = tabu_u;  // the node that left u (now at v) may not come back for a while
-    if (k == v) c.tabu[v * pitch + u] = tabu_v;
+    swap_values(c.tabu[k * tp + u], c.tabu[k * tp + v]);
+    if (k == u) c.tabu[u * tp + v] = tabu_u;  // the node that left u (now at v) may not come back for a while
+    if (k == v) c.tabu[v * tp + u] = tabu_v;
     if (k == u || k == v) continue;
     swap_values(P[u * pitch + k], P[v * pitch + k]);
     swap_values(P[k * pitch + u], P[k * pitch + v]);
@@ -161,14 +177,14 @@ template <class A>
 struct MoveRanker {
   using V = typename A::Value;
   const std::int32_t* tabu;
-  int pitch;
+  int pitch;  // the tabu list's
   std::int32_t now, long_ago;
   V cost, best;
   MoveChoice<V> choice{};
 
-  KS_HD MoveRanker(const TabuChain<A>& c, const ChainRegs<A>& r, int pitch_, const StepSettings& s)
+  KS_HD MoveRanker(const TabuChain<A>& c, const ChainRegs<A>& r, const StepSettings& s)
       : tabu(c.tabu),
-        pitch(pitch_),
+        pitch(tabu_pitch(s.n)),
         now(r.clock),
         long_ago(r.clock - s.aspiration),
         cost(r.cost),
@@ -198,7 +214,7 @@ template <class A, class Team>
 KS_HD MoveChoice<typename A::Value> rank_moves(const Team& team, const SearchMatrices<A>& m,
                                                const TabuChain<A>& c, const ChainRegs<A>& r,
                                                const StepSettings& s) {
-  MoveRanker<A> rank(c, r, m.pitch, s);
+  MoveRanker<A> rank(c, r, s);
   for (int k = team.rank(); k < s.pairs; k += team.size())
     rank(pair_first(m.pairs[k]), pair_second(m.pairs[k]), c.delta[k]);
   return rank.choice;
@@ -238,9 +254,13 @@ KS_HD void update_deltas(const Team& team, const SearchMatrices<A>& m, const Tab
       if (t >= n - 1 && w >= v) ++w;
       lo = a < w ? a : w;
       hi = a < w ? w : a;
-      terms = Symmetric ? swap_delta_symmetric_terms<A, whole_rows>(c.P, m.cost_of, place, pitch, n, lo, hi,
-                                                                    part, Lanes)
-                        : swap_delta_terms<A>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes);
+      if constexpr (whole_rows && std::is_same_v<matrix_t<A>, std::int8_t>)
+        terms = swap_delta_symmetric_words<A>(c.P, m.cost_of, pitch, n, lo, hi, part, Lanes);
+      else if constexpr (Symmetric)
+        terms =
+            swap_delta_symmetric_terms<A, whole_rows>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes);
+      else
+        terms = swap_delta_terms<A>(c.P, m.cost_of, place, pitch, n, lo, hi, part, Lanes);
     }
     if (Lanes > 1) terms = team.sum_lanes(terms, Lanes);
     if (!mine || part != 0) continue;
@@ -299,13 +319,13 @@ template <class A, class Team>
 KS_HD MoveChoice<typename A::Value> tabu_step(const Team& team, const SearchMatrices<A>& m,
                                               const TabuChain<A>& c, ChainRegs<A>& r, const StepSettings& s,
                                               const MoveChoice<typename A::Value>& offered) {
-  const int n = s.n, pitch = m.pitch;
+  const int n = s.n;
   // A team's reduce_min synchronises it after every thread's ranking: the move below changes what was read.
   const MoveChoice<typename A::Value> choice = team.reduce_min(offered);
   if (r.clock >= kClockLimit) {
     // Moving the clock and every entry back keeps each comparison the ranks made (entries clamped to
     // -kClockShift were older than any aspiration and stay so), so the choice stands.
-    for (int k = team.rank(); k < n * pitch; k += team.size()) {
+    for (int k = team.rank(); k < n * tabu_pitch(n); k += team.size()) {
       const std::int32_t t = c.tabu[k];
       c.tabu[k] = t < 0 ? -kClockShift : t - kClockShift;
     }
@@ -333,7 +353,7 @@ KS_HD MoveChoice<typename A::Value> tabu_step(const Team& team, const SearchMatr
     r.best_iteration = r.iteration;
     for (int k = team.rank(); k < n; k += team.size()) c.best_p[k] = c.p[k];
   }
-  MoveRanker<A> rank(c, r, pitch, s);
+  MoveRanker<A> rank(c, r, s);
   update_delta_matrix(team, m, c, s, u, v, rank);
   return rank.choice;
 }

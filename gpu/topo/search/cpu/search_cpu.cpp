@@ -33,12 +33,11 @@ class CpuSearch final : public SearchBackend {
       p_.resize(c * n);
       best_.resize(c * n);
       if (s.algorithm == SearchAlgorithm::Tabu) {
-        pitch_ = tabu_pitch(n_);
+        pitch_ = matrix_pitch<V>(n_);
         cost_ = padded(cost_, n_, pitch_);
         pairs_ = pair_table(n_);
-        const std::size_t area = n * std::size_t(pitch_);
-        permuted_.resize(c * area);
-        tabu_.resize(c * area);
+        permuted_.resize(c * n * std::size_t(pitch_));
+        tabu_.resize(c * n * std::size_t(tabu_pitch(n_)));
         delta_.resize(c * pairs_.size());
         vectors_.resize(c * 4 * n);
       }
@@ -86,12 +85,11 @@ class CpuSearch final : public SearchBackend {
     const SearchMatrices<A> m{traffic_.data(), cost_.data(), pairs_.data(), pitch_};
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
       V* vec = vectors_.data() + c * 4 * n;
-      const std::size_t area = n * std::size_t(pitch_);
       TabuChain<A> chain;
       chain.p = p_.data() + c * n;
       chain.best_p = best_.data() + c * n;
-      chain.P = permuted_.data() + c * area;
-      chain.tabu = tabu_.data() + c * area;
+      chain.P = permuted_.data() + c * n * std::size_t(pitch_);
+      chain.tabu = tabu_.data() + c * n * std::size_t(tabu_pitch(n_));
       chain.delta = delta_.data() + c * pairs_.size();
       chain.vec = MoveVectors<A>{vec, vec + n, vec + 2 * n, vec + 3 * n};
       tabu_steps(SoloTeam{}, m, chain, r, setup_.step, steps);

@@ -1,7 +1,8 @@
 // The CUDA backend of the search: the chains' state in device memory, one launch per sync interval
 // (search_kernels.cuh), the headers downloaded after each; restarts upload the new placements and headers.
 // The arithmetic is the one the driver chose (int32, int64 or double), the same as the CPU's, so that the
-// chains make the same moves on both backends.
+// chains make the same moves on both backends; int32 tabu chains keep their path costs and traffic in the
+// bits the driver chose (ExactInt32In: the same values, in less shared memory).
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -47,14 +48,21 @@ DeviceBuffer upload(const std::vector<T>& v, const char* what) {
 template <class A>
 class CudaSearch final : public SearchBackend {
   using V = typename A::Value;
+  using M = matrix_t<A>;
+  // Narrower matrices serve the tabu chains only (make_cuda_search).
+  static constexpr bool kNarrow = !std::is_same_v<M, V>;
 
  public:
   CudaSearch(const SearchSetup& s, CudaContext& ctx) : setup_(s), ctx_(ctx), n_(s.step.n) {
     // The context's device, whichever device this thread last used (a process may hold a context per GPU).
     ctx.make_current();
     stream_ = static_cast<cudaStream_t>(ctx.stream());
-    traffic_ = upload(traffic_matrix<V>(*s.problem, s.slice), "the search's traffic");
-    const int blocks_per_sm = s.algorithm == SearchAlgorithm::Tabu ? lay_out_tabu() : lay_out_anneal();
+    traffic_ = upload(stored_as<M>(traffic_matrix<V>(*s.problem, s.slice)), "the search's traffic");
+    int blocks_per_sm = 0;
+    if (s.algorithm == SearchAlgorithm::Tabu)
+      blocks_per_sm = lay_out_tabu();
+    else if constexpr (!kNarrow)
+      blocks_per_sm = lay_out_anneal();
     if (blocks_per_sm < 1)
       throw Error(ErrorKind::Device, "the search's kernel cannot run on this GPU (no block fits an SM)",
                   "use --backend cpu");
@@ -86,13 +94,13 @@ class CudaSearch final : public SearchBackend {
   void advance(int steps) override {
     ctx_.make_current();  // a search may be driven from another thread than the one that built it
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
-      cuda::TabuLaunch<A> L{traffic_.as<V>(),
-                            cost_.as<V>(),
+      cuda::TabuLaunch<A> L{traffic_.as<M>(),
+                            cost_.as<M>(),
                             pairs_.as<std::uint32_t>(),
                             headers_.as<ChainHeader>(),
                             p_.as<std::uint16_t>(),
                             best_.as<std::uint16_t>(),
-                            permuted_.as<V>(),
+                            permuted_.as<M>(),
                             tabu_.as<std::int32_t>(),
                             delta_.as<V>(),
                             setup_.step,
@@ -100,7 +108,7 @@ class CudaSearch final : public SearchBackend {
                             plan_};
       tabu_kernel_<<<chains_, threads_, plan_.bytes, stream_>>>(L, steps);
       ks::cuda::check_launch("tabu_kernel");
-    } else {
+    } else if constexpr (!kNarrow) {
       cuda::AnnealLaunch<A> L{traffic_.as<V>(),
                               cost_.as<V>(),
                               headers_.as<ChainHeader>(),
@@ -142,11 +150,11 @@ class CudaSearch final : public SearchBackend {
     const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs);
     const std::size_t optin = ctx_.device().shared_memory_per_block_optin;
     int blocks_per_sm = 0;
-    pitch_ = tabu_pitch(n_);
-    cost_ = upload(padded(cost_matrix<V>(*setup_.problem, setup_.configuration), n_, pitch_),
+    pitch_ = matrix_pitch<M>(n_);
+    cost_ = upload(stored_as<M>(padded(cost_matrix<V>(*setup_.problem, setup_.configuration), n_, pitch_)),
                    "the search's path costs");
     pairs_ = upload(pair_table(n_), "the search's pair table");
-    const std::size_t area = n * std::size_t(pitch_);
+    const std::size_t area = n * std::size_t(pitch_), tabu_area = n * std::size_t(tabu_pitch(n_));
     std::size_t bytes = aligned(4 * n * sizeof(V)) +
                         aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
                         aligned(n * sizeof(std::uint16_t));
@@ -163,10 +171,10 @@ class CudaSearch final : public SearchBackend {
     };
     // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta
     // matrix and the tabu list (n^2 each).
-    plan_.costs_shared = take(area * sizeof(V));
-    plan_.permuted_shared = take(area * sizeof(V));
+    plan_.costs_shared = take(area * sizeof(M));
+    plan_.permuted_shared = take(area * sizeof(M));
     plan_.delta_shared = take(pairs * sizeof(V));
-    plan_.tabu_shared = take(area * 4);
+    plan_.tabu_shared = take(tabu_area * 4);
     // Everything in shared memory: a thread per pair that touches a move (the O(n) recomputations, the
     // longest work of a step), rounded up to whole warps; two where the costs are integers and the SM would
     // hold few warps (the pair's sum split between them). The delta matrix or the tabu list in global memory:
@@ -237,7 +245,8 @@ class CudaSearch final : public SearchBackend {
     const std::size_t n = std::size_t(n_), pairs = std::size_t(setup_.step.pairs);
     std::size_t per_chain = 4 * n;  // placements and best placements
     if (setup_.algorithm == SearchAlgorithm::Tabu)
-      per_chain += n * std::size_t(pitch_) * (sizeof(V) + 4) + pairs * sizeof(V);
+      per_chain +=
+          n * (std::size_t(pitch_) * sizeof(M) + std::size_t(tabu_pitch(n_)) * 4) + pairs * sizeof(V);
     const double per_block = setup_.algorithm == SearchAlgorithm::Tabu ? 1.0 : double(threads_);
     const double fill = double(ctx_.device().sm_count) * blocks_per_sm * per_block;
     return int(std::max(1.0, std::min(fill, kMaxStateBytes / double(per_chain + sizeof(ChainHeader)))));
@@ -251,9 +260,8 @@ class CudaSearch final : public SearchBackend {
     p_ = DeviceBuffer(c * n * 2, "the search's placements");
     best_ = DeviceBuffer(c * n * 2, "the search's best placements");
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
-      const std::size_t area = n * std::size_t(pitch_);
-      permuted_ = DeviceBuffer(c * area * sizeof(V), "the permuted traffic");
-      tabu_ = DeviceBuffer(c * area * 4, "the tabu lists");
+      permuted_ = DeviceBuffer(c * n * std::size_t(pitch_) * sizeof(M), "the permuted traffic");
+      tabu_ = DeviceBuffer(c * n * std::size_t(tabu_pitch(n_)) * 4, "the tabu lists");
       delta_ = DeviceBuffer(c * pairs * sizeof(V), "the delta matrices");
     }
   }
@@ -274,9 +282,10 @@ class CudaSearch final : public SearchBackend {
       if (on) s += (s.empty() ? "" : ", ") + std::string(what);
     };
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
+      const std::string bits = kNarrow ? " (" + to_string(8 * sizeof(M)) + "-bit)" : "";
       add(true, "placement");
-      add(plan_.costs_shared, "path costs");
-      add(plan_.permuted_shared, "permuted traffic");
+      add(plan_.costs_shared, ("path costs" + bits).c_str());
+      add(plan_.permuted_shared, ("permuted traffic" + bits).c_str());
       add(plan_.delta_shared, "delta matrix");
       add(plan_.tabu_shared, "tabu list");
     } else {
@@ -304,6 +313,10 @@ class CudaSearch final : public SearchBackend {
 std::unique_ptr<SearchBackend> make_cuda_search(const SearchSetup& setup, CudaContext& cuda) {
   switch (setup.arithmetic) {
     case SearchArithmetic::Int32:
+      if (setup.algorithm == SearchAlgorithm::Tabu && setup.matrix_bits == 8)
+        return std::make_unique<CudaSearch<ExactInt32In<std::int8_t>>>(setup, cuda);
+      if (setup.algorithm == SearchAlgorithm::Tabu && setup.matrix_bits == 16)
+        return std::make_unique<CudaSearch<ExactInt32In<std::int16_t>>>(setup, cuda);
       return std::make_unique<CudaSearch<ExactInt32>>(setup, cuda);
     case SearchArithmetic::Int64:
       return std::make_unique<CudaSearch<ExactInt64>>(setup, cuda);

@@ -95,7 +95,8 @@ struct BlockTeam {
 
 // Where a tabu launch keeps what (decided on the host from the shared memory it may use): the placement and
 // the move vectors always in shared memory, then, as far as they fit and in this order, the path costs, the
-// permuted traffic, the delta matrix and the tabu list (tabu_step.hpp); the rest stays in global memory.
+// permuted traffic, the delta matrix and the tabu list (tabu_step.hpp); the rest stays in global memory. The
+// path costs and the traffic are of matrix_t<A>: 8 or 16 bits where every entry fits (ExactInt32In).
 struct TabuPlan {
   bool costs_shared = false, permuted_shared = false, delta_shared = false, tabu_shared = false;
   unsigned bytes = 0;  // dynamic shared memory per block
@@ -123,17 +124,18 @@ inline TabuSpaces tabu_spaces(const TabuPlan& plan) {
 template <class A>
 struct TabuLaunch {
   using V = typename A::Value;
-  const V* traffic;  // n x n (read when a chain starts)
-  const V* cost_of;  // n x pitch
+  using M = matrix_t<A>;
+  const M* traffic;  // n x n (read when a chain starts)
+  const M* cost_of;  // n x pitch
   const std::uint32_t* pairs;
   ChainHeader* headers;
   std::uint16_t* p;       // chains x n
   std::uint16_t* best_p;  // chains x n
-  V* permuted;            // chains x n x pitch
-  std::int32_t* tabu;     // chains x n x pitch
+  M* permuted;            // chains x n x pitch
+  std::int32_t* tabu;     // chains x n x tabu_pitch(n)
   V* delta;               // chains x pairs
   StepSettings step;
-  int pitch;
+  int pitch;  // of the path costs and the permuted traffic (matrix_pitch)
   TabuPlan plan;
 };
 
@@ -175,8 +177,10 @@ template <class A, TabuSpaces S>
 __global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
     tabu_kernel(TabuLaunch<A> L, int steps) {
   using V = typename A::Value;
+  using M = matrix_t<A>;
   extern __shared__ __align__(16) unsigned char shared[];
-  const int n = L.step.n, pairs = L.step.pairs, area = n * L.pitch;
+  // The matrices' entries and the tabu list's (rows matrix_pitch and tabu_pitch apart).
+  const int n = L.step.n, pairs = L.step.pairs, area = n * L.pitch, tabu_area = n * tabu_pitch(n);
   const std::size_t c = blockIdx.x;
   constexpr bool matrices = S != TabuSpaces::Planned, state = S == TabuSpaces::Everything;
   const TabuPlan plan = matrices ? TabuPlan{true, true, state, state, L.plan.bytes} : L.plan;
@@ -184,14 +188,14 @@ __global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
   // 8-byte pieces first, so that every piece stays aligned.
   V* vectors = carve.take<V>(std::size_t(4) * std::size_t(n));
   void* scratch = carve.take<MoveChoice<V>>(kMaxTabuThreads / 32);
-  const V* cost_of = placed<S, matrices>(L.plan.costs_shared, carve, L.cost_of, std::size_t(area));
-  if (plan.costs_shared) block_copy(const_cast<V*>(cost_of), L.cost_of, area);
-  V* const permuted_global = L.permuted + c * std::size_t(area);
-  V* permuted = placed<S, matrices>(L.plan.permuted_shared, carve, permuted_global, std::size_t(area));
+  const M* cost_of = placed<S, matrices>(L.plan.costs_shared, carve, L.cost_of, std::size_t(area));
+  if (plan.costs_shared) block_copy(const_cast<M*>(cost_of), L.cost_of, area);
+  M* const permuted_global = L.permuted + c * std::size_t(area);
+  M* permuted = placed<S, matrices>(L.plan.permuted_shared, carve, permuted_global, std::size_t(area));
   V* const delta_global = L.delta + c * std::size_t(pairs);
   V* delta = placed<S, state>(L.plan.delta_shared, carve, delta_global, std::size_t(pairs));
-  std::int32_t* const tabu_global = L.tabu + c * std::size_t(area);
-  std::int32_t* tabu = placed<S, state>(L.plan.tabu_shared, carve, tabu_global, std::size_t(area));
+  std::int32_t* const tabu_global = L.tabu + c * std::size_t(tabu_area);
+  std::int32_t* tabu = placed<S, state>(L.plan.tabu_shared, carve, tabu_global, std::size_t(tabu_area));
   std::uint16_t* p = carve.take<std::uint16_t>(std::size_t(n));
 
   ChainRegs<A> r;
@@ -200,7 +204,7 @@ __global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
   if (!r.fresh) {  // a fresh chain computes them anew
     if (plan.permuted_shared) block_copy(permuted, permuted_global, area);
     if (plan.delta_shared) block_copy(delta, delta_global, pairs);
-    if (plan.tabu_shared) block_copy(tabu, tabu_global, area);
+    if (plan.tabu_shared) block_copy(tabu, tabu_global, tabu_area);
   }
   __syncthreads();
 
@@ -217,7 +221,7 @@ __global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
   block_copy(L.p + c * std::size_t(n), p, n);
   if (plan.permuted_shared) block_copy(permuted_global, permuted, area);
   if (plan.delta_shared) block_copy(delta_global, delta, pairs);
-  if (plan.tabu_shared) block_copy(tabu_global, tabu, area);
+  if (plan.tabu_shared) block_copy(tabu_global, tabu, tabu_area);
   if (threadIdx.x == 0) r.store(L.headers[c]);
 }
 
