@@ -19,6 +19,7 @@
 // column in shared memory). The matrices' entries are of any type M that converts to the arithmetic's value
 // without loss (the search may keep them narrower: search_arith.hpp's ExactInt32In).
 #include <cstdint>
+#include <type_traits>
 
 #include "core/hd.hpp"
 
@@ -204,26 +205,78 @@ struct IdentityPlacement {
   KS_HD int operator[](int k) const { return k; }
 };
 
+// A move's differences at one position k: of the path costs and of the traffic (a_k and b_k, or c_k and e_k;
+// see the top).
+template <class V>
+struct alignas(2 * sizeof(V)) MoveDifference {
+  V cost, traffic;
+};
+
 // The four vectors of a move (u, v), for the placement after the move (see the top; tabu_step.hpp fills
-// them).
+// them), in 4n values of scratch. 32-bit values in pairs, {a_k, b_k} then {c_k, e_k}, so that a GPU thread
+// reads both of a position in one 64-bit load; 64-bit values as four arrays a, b, c, e (in pairs, the int64
+// and double kernels with their matrices in shared memory spilled: ptxas, sm_90).
 template <class A>
 struct MoveVectors {
   using V = typename A::Value;
-  V* a;
-  V* b;
-  V* c;
-  V* e;
+  static constexpr bool kPaired = sizeof(V) == 4;
+  using Slot = std::conditional_t<kPaired, MoveDifference<V>, V>;  // what the scratch is made of
+
+  Slot* scratch = nullptr;  // slots(n)
+  int n = 0;
+
+  KS_HD static int slots(int n) { return kPaired ? 2 * n : 4 * n; }
+
+  KS_HD V& a(int k) const {
+    if constexpr (kPaired)
+      return scratch[k].cost;
+    else
+      return scratch[k];
+  }
+  KS_HD V& b(int k) const {
+    if constexpr (kPaired)
+      return scratch[k].traffic;
+    else
+      return scratch[n + k];
+  }
+  KS_HD V& c(int k) const {
+    if constexpr (kPaired)
+      return scratch[n + k].cost;
+    else
+      return scratch[2 * n + k];
+  }
+  KS_HD V& e(int k) const {
+    if constexpr (kPaired)
+      return scratch[n + k].traffic;
+    else
+      return scratch[3 * n + k];
+  }
+  // {a_k, b_k} and {c_k, e_k}, each in one load where paired.
+  KS_HD MoveDifference<V> row(int k) const {
+    if constexpr (kPaired)
+      return scratch[k];
+    else
+      return {scratch[k], scratch[n + k]};
+  }
+  KS_HD MoveDifference<V> column(int k) const {
+    if constexpr (kPaired)
+      return scratch[n + k];
+    else
+      return {scratch[2 * n + k], scratch[3 * n + k]};
+  }
 
   // delta(r, s) after the move, from delta(r, s) before it; {r, s} and {u, v} disjoint.
   KS_HD V updated(V delta, int r, int s) const {
-    return A::mad(A::mad(delta, A::sub(a[r], a[s]), A::sub(b[r], b[s])), A::sub(c[r], c[s]),
-                  A::sub(e[r], e[s]));
+    const MoveDifference<V> ar = row(r), as = row(s), cr = column(r), cs = column(s);
+    return A::mad(A::mad(delta, A::sub(ar.cost, as.cost), A::sub(ar.traffic, as.traffic)),
+                  A::sub(cr.cost, cs.cost), A::sub(cr.traffic, cs.traffic));
   }
   // The same where D and T are symmetric: then c = a and e = b, and the two products are equal (exactly
   // updated()'s value in integer arithmetic).
   KS_HD V updated_symmetric(V delta, int r, int s) const {
-    const V da = A::sub(a[r], a[s]);
-    return A::mad(delta, A::add(da, da), A::sub(b[r], b[s]));
+    const MoveDifference<V> ar = row(r), as = row(s);
+    const V da = A::sub(ar.cost, as.cost);
+    return A::mad(delta, A::add(da, da), A::sub(ar.traffic, as.traffic));
   }
 };
 

@@ -97,7 +97,7 @@ struct TabuChain {
   matrix_t<A>* P = nullptr;            // n x matrix_pitch: the traffic by position
   std::int32_t* tabu = nullptr;        // n x tabu_pitch: by position (see the top)
   typename A::Value* delta = nullptr;  // pair_count(n)
-  MoveVectors<A> vec{};                // 4 x n scratch
+  MoveVectors<A> vec{};                // 4n values of scratch
 };
 
 // (Re)starts the chain from the placement in `c.p`: permuted traffic, cost, delta matrix, a tabu list that
@@ -148,25 +148,25 @@ KS_HD void tabu_move(const Team& team, const SearchMatrices<A>& m, const TabuCha
   const auto* D = m.cost_of;
   auto* P = c.P;
   for (int k = team.rank(); k < n; k += team.size()) {
-    c.vec.a[k] = A::sub(D[u * pitch + k], D[v * pitch + k]);
-    c.vec.c[k] = A::sub(D[k * pitch + u], D[k * pitch + v]);
+    c.vec.a(k) = A::sub(D[u * pitch + k], D[v * pitch + k]);
+    c.vec.c(k) = A::sub(D[k * pitch + u], D[k * pitch + v]);
     swap_values(c.tabu[k * tp + u], c.tabu[k * tp + v]);
     if (k == u) c.tabu[u * tp + v] = tabu_u;  // the node that left u (now at v) may not come back for a while
     if (k == v) c.tabu[v * tp + u] = tabu_v;
     if (k == u || k == v) continue;
     swap_values(P[u * pitch + k], P[v * pitch + k]);
     swap_values(P[k * pitch + u], P[k * pitch + v]);
-    c.vec.b[k] = A::sub(P[v * pitch + k], P[u * pitch + k]);
-    c.vec.e[k] = A::sub(P[k * pitch + v], P[k * pitch + u]);
+    c.vec.b(k) = A::sub(P[v * pitch + k], P[u * pitch + k]);
+    c.vec.e(k) = A::sub(P[k * pitch + v], P[k * pitch + u]);
   }
   if (team.rank() == 0) {
     swap_values(c.p[u], c.p[v]);
     swap_values(P[u * pitch + u], P[v * pitch + v]);
     swap_values(P[u * pitch + v], P[v * pitch + u]);
-    c.vec.b[u] = A::sub(P[v * pitch + u], P[u * pitch + u]);
-    c.vec.e[u] = A::sub(P[u * pitch + v], P[u * pitch + u]);
-    c.vec.b[v] = A::sub(P[v * pitch + v], P[u * pitch + v]);
-    c.vec.e[v] = A::sub(P[v * pitch + v], P[v * pitch + u]);
+    c.vec.b(u) = A::sub(P[v * pitch + u], P[u * pitch + u]);
+    c.vec.e(u) = A::sub(P[u * pitch + v], P[u * pitch + u]);
+    c.vec.b(v) = A::sub(P[v * pitch + v], P[u * pitch + v]);
+    c.vec.e(v) = A::sub(P[v * pitch + v], P[v * pitch + u]);
   }
   team.sync();
 }
@@ -190,16 +190,35 @@ struct MoveRanker {
         cost(r.cost),
         best(r.best) {}
 
-  // Pair (i, j), i < j, whose swap changes the cost by d.
-  KS_HD void operator()(int i, int j, V d) {
-    // Node p(j) at position i, and node p(i) at position j.
+  // The rank of pair (i, j), i < j, whose swap changes the cost by d.
+  KS_HD int rank_of(int i, int j, V d) const {
+    // Node p(j) at position i, and node p(i) at position j: the older of the two assignments decides both
+    // tests (one of them not made for `aspiration` iterations; one of them not tabu).
     const std::int32_t ti = tabu[i * pitch + j], tj = tabu[j * pitch + i];
-    const bool aspired = ti < long_ago || tj < long_ago || A::add(cost, d) < best;
+    const std::int32_t older = ti < tj ? ti : tj;
+    return older < long_ago || A::add(cost, d) < best ? 0 : older < now ? 1 : 2;
+  }
+
+  // Pair (i, j), i < j, whose swap changes the cost by d, offered in any order.
+  KS_HD void operator()(int i, int j, V d) {
     MoveChoice<V> here;
-    here.rank = aspired ? 0 : (ti < now || tj < now) ? 1 : 2;
+    here.rank = rank_of(i, j, d);
     here.delta = d;
     here.pair = pack_pair(i, j);
     if (here.before(choice)) choice = here;
+  }
+
+  // The same for a pair after every pair offered so far in the delta matrix's order (the O(1) updates offer
+  // theirs so): a tie in rank and delta keeps the earlier pair, as before() would, without comparing pairs.
+  // 32-bit values only: the 64-bit kernels spilled with it (ptxas, sm_90), and take operator()'s way.
+  KS_HD void in_order(int i, int j, V d) {
+    if constexpr (sizeof(V) != 4) return (*this)(i, j, d);
+    const int rank = rank_of(i, j, d);
+    if (rank < choice.rank || (rank == choice.rank && d < choice.delta)) {
+      choice.rank = rank;
+      choice.delta = d;
+      choice.pair = pack_pair(i, j);
+    }
   }
 };
 
@@ -207,6 +226,8 @@ struct MoveRanker {
 struct NoRanking {
   template <class V>
   KS_HD void operator()(int, int, V) const {}
+  template <class V>
+  KS_HD void in_order(int, int, V) const {}
 };
 
 // This thread's share of the ranking of every pair (a chain's first step after a start or a launch).
@@ -216,7 +237,7 @@ KS_HD MoveChoice<typename A::Value> rank_moves(const Team& team, const SearchMat
                                                const StepSettings& s) {
   MoveRanker<A> rank(c, r, s);
   for (int k = team.rank(); k < s.pairs; k += team.size())
-    rank(pair_first(m.pairs[k]), pair_second(m.pairs[k]), c.delta[k]);
+    rank.in_order(pair_first(m.pairs[k]), pair_second(m.pairs[k]), c.delta[k]);
   return rank.choice;
 }
 
@@ -234,7 +255,7 @@ KS_HD void update_deltas(const Team& team, const SearchMatrices<A>& m, const Tab
     if (i == u || i == v || j == u || j == v) continue;
     const V d = Symmetric ? c.vec.updated_symmetric(c.delta[k], i, j) : c.vec.updated(c.delta[k], i, j);
     c.delta[k] = d;
-    offer(i, j, d);
+    offer.in_order(i, j, d);
   }
   // The pairs that touch the move: {u, w} for every w != u, then {v, w} for every w != u, v, each taken by
   // `Lanes` neighbouring threads, each of which sums every Lanes-th k of the pair's O(n) sum (integers: the

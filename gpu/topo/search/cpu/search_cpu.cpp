@@ -39,7 +39,7 @@ class CpuSearch final : public SearchBackend {
         permuted_.resize(c * n * std::size_t(pitch_));
         tabu_.resize(c * n * std::size_t(tabu_pitch(n_)));
         delta_.resize(c * pairs_.size());
-        vectors_.resize(c * 4 * n);
+        vectors_.resize(c * std::size_t(MoveVectors<A>::slots(n_)));
       }
     } catch (const std::bad_alloc&) {
       throw Error(ErrorKind::OutOfMemory,
@@ -84,14 +84,14 @@ class CpuSearch final : public SearchBackend {
     r.load(headers_[c]);
     const SearchMatrices<A> m{traffic_.data(), cost_.data(), pairs_.data(), pitch_};
     if (setup_.algorithm == SearchAlgorithm::Tabu) {
-      V* vec = vectors_.data() + c * 4 * n;
+      const std::size_t slots = std::size_t(MoveVectors<A>::slots(n_));
       TabuChain<A> chain;
       chain.p = p_.data() + c * n;
       chain.best_p = best_.data() + c * n;
       chain.P = permuted_.data() + c * n * std::size_t(pitch_);
       chain.tabu = tabu_.data() + c * n * std::size_t(tabu_pitch(n_));
       chain.delta = delta_.data() + c * pairs_.size();
-      chain.vec = MoveVectors<A>{vec, vec + n, vec + 2 * n, vec + 3 * n};
+      chain.vec = MoveVectors<A>{vectors_.data() + c * slots, n_};
       tabu_steps(SoloTeam{}, m, chain, r, setup_.step, steps);
     } else {
       std::uint16_t* p = p_.data() + c * n;
@@ -109,7 +109,8 @@ class CpuSearch final : public SearchBackend {
   std::vector<ChainHeader> headers_;
   std::vector<std::uint16_t> p_, best_;
   std::vector<std::int32_t> tabu_;
-  std::vector<V> permuted_, delta_, vectors_;
+  std::vector<V> permuted_, delta_;
+  std::vector<typename MoveVectors<A>::Slot> vectors_;
 };
 
 }  // namespace

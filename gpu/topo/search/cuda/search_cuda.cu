@@ -155,9 +155,9 @@ class CudaSearch final : public SearchBackend {
                    "the search's path costs");
     pairs_ = upload(pair_table(n_), "the search's pair table");
     const std::size_t area = n * std::size_t(pitch_), tabu_area = n * std::size_t(tabu_pitch(n_));
-    std::size_t bytes = aligned(4 * n * sizeof(V)) +
-                        aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) +
-                        aligned(n * sizeof(std::uint16_t));
+    std::size_t bytes =
+        aligned(std::size_t(MoveVectors<A>::slots(n_)) * sizeof(typename MoveVectors<A>::Slot)) +
+        aligned(cuda::kMaxTabuThreads / 32 * sizeof(MoveChoice<V>)) + aligned(n * sizeof(std::uint16_t));
     if (std::is_same_v<V, std::int32_t> && n_ > kMaxPackedChoiceNodes)  // see PackedChoice
       throw Error(ErrorKind::Device,
                   "the CUDA tabu search takes at most " + to_string(kMaxPackedChoiceNodes) +

@@ -186,7 +186,7 @@ __global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
   const TabuPlan plan = matrices ? TabuPlan{true, true, state, state, L.plan.bytes} : L.plan;
   SharedCarver carve{shared};
   // 8-byte pieces first, so that every piece stays aligned.
-  V* vectors = carve.take<V>(std::size_t(4) * std::size_t(n));
+  auto* vectors = carve.take<typename MoveVectors<A>::Slot>(std::size_t(MoveVectors<A>::slots(n)));
   void* scratch = carve.take<MoveChoice<V>>(kMaxTabuThreads / 32);
   const M* cost_of = placed<S, matrices>(L.plan.costs_shared, carve, L.cost_of, std::size_t(area));
   if (plan.costs_shared) block_copy(const_cast<M*>(cost_of), L.cost_of, area);
@@ -214,7 +214,7 @@ __global__ void __launch_bounds__(kMaxTabuThreads, kTabuMinBlocksPerSm<A>)
   chain.P = permuted;
   chain.tabu = tabu;
   chain.delta = delta;
-  chain.vec = MoveVectors<A>{vectors, vectors + n, vectors + 2 * n, vectors + 3 * n};
+  chain.vec = MoveVectors<A>{vectors, n};
   const SearchMatrices<A> m{L.traffic, cost_of, L.pairs, L.pitch};
   tabu_steps(BlockTeam{scratch}, m, chain, r, L.step, steps);  // ends synchronised
 
