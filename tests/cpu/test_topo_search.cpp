@@ -228,6 +228,12 @@ TEST(Search, BadRequestsAreRefusedBeforeAnyWork) {
   SearchRequest bad_tenure = tabu(10);
   bad_tenure.params.tenure = 0;
   refused(p, bad_tenure, ErrorKind::Usage, "tenure");
+  SearchRequest odd_bits = tabu(10);
+  odd_bits.params.matrix_bits = 12;
+  refused(p, odd_bits, ErrorKind::Usage, "matrix_bits");
+  SearchRequest narrow = tabu(10);  // the traffic goes up to 1000
+  narrow.params.matrix_bits = 8;
+  refused(p, narrow, ErrorKind::Usage, "cannot hold");
   refused(p, tabu(10), ErrorKind::Device, "CUDA", Backend::Cuda);
 }
 

@@ -169,8 +169,8 @@ class CudaSearch final : public SearchBackend {
       bytes += aligned(more);
       return true;
     };
-    // In the order of the reads a step makes: path costs and permuted traffic (8n^2 each), then the delta
-    // matrix and the tabu list (n^2 each).
+    // In the order of the reads a step makes: path costs and permuted traffic (n^2 entries of M each), then
+    // the delta matrix (n^2 / 2 values) and the tabu list (n^2 words).
     plan_.costs_shared = take(area * sizeof(M));
     plan_.permuted_shared = take(area * sizeof(M));
     plan_.delta_shared = take(pairs * sizeof(V));
